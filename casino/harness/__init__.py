@@ -1,0 +1,1 @@
+"""The transcript harness: replay golden sessions against any program, grader-style."""

@@ -1,0 +1,1 @@
+"""pytest plugin collecting ``transcripts/**/*.yaml`` as test items (placeholder)."""

@@ -1,0 +1,57 @@
+"""The programs casino ships, by the name transcripts and the ``casino`` command use.
+
+Every program is a module with a function::
+
+    def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None,
+             stdout: TextIO | None = None, stderr: TextIO | None = None) -> int
+
+that reads only ``stdin``, writes only ``stdout``/``stderr`` and returns the exit status.
+``python -m <module>`` runs the same function on the process's own streams.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Sequence
+from typing import Protocol, TextIO
+
+
+class MainFunction(Protocol):
+    """The entry point every casino program provides."""
+
+    def __call__(
+        self,
+        argv: Sequence[str] | None = None,
+        *,
+        stdin: TextIO | None = None,
+        stdout: TextIO | None = None,
+        stderr: TextIO | None = None,
+    ) -> int: ...
+
+
+PROGRAMS: dict[str, str] = {
+    "demo": "casino.demo",
+    "nimsys": "casino.nimsys",
+    "videopoker": "casino.videopoker",
+}
+"""Program name → the module that ``python -m`` runs."""
+
+
+def module_of(name: str) -> str:
+    """The module behind program ``name``; ``KeyError`` if casino has no such program."""
+    return PROGRAMS[name]
+
+
+def load_main(name: str) -> MainFunction:
+    """Import program ``name`` and return its ``main``."""
+    module = importlib.import_module(module_of(name))
+    if not hasattr(module, "main") and hasattr(module, "__path__"):
+        module = importlib.import_module(module.__name__ + ".__main__")
+    main: MainFunction = module.main
+    return main
+
+
+def command_line(name: str) -> list[str]:
+    """The argv that runs program ``name`` as a separate process with this Python."""
+    return [sys.executable, "-m", module_of(name)]

@@ -1,0 +1,135 @@
+"""Video poker pay lines and pay tables (pure: values in, values out).
+
+A :class:`PayLine` is the final-hand class a video poker machine pays on; its value is the
+name the shell prints (``player wins with a FULL HOUSE ...``). A :class:`PayTable` gives the
+total return (stake included) for each line at bets of 1 to 5 credits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from casino.cards import Card, Category, Rank, rank_hand
+
+MAX_BET = 5
+
+
+class PayLine(Enum):
+    """A final-hand class, best first; the value is the name the course prints."""
+
+    ROYAL_FLUSH = "ROYAL FLUSH"
+    STRAIGHT_FLUSH = "STRAIGHT FLUSH"
+    FOUR_ACES = "FOUR ACES"
+    FOUR_2_4 = "FOUR 2-4"
+    FOUR_5_K = "FOUR 5-K"
+    FULL_HOUSE = "FULL HOUSE"
+    FLUSH = "FLUSH"
+    STRAIGHT = "STRAIGHT"
+    THREE_OF_A_KIND = "THREE OF A KIND"
+    TWO_PAIR = "TWO PAIR"
+    JACKS_OR_BETTER = "JACKS OR BETTER"
+    NOTHING = "NOTHING"
+
+
+_JACK = Rank.JACK.number
+_ACE = Rank.ACE.number
+_FOUR = Rank.FOUR.number
+
+
+def classify(cards: Sequence[Card]) -> PayLine:
+    """The pay line of a five-card final hand."""
+    value = rank_hand(cards)
+    category, ranks = value.category, value.ranks
+    if category is Category.STRAIGHT_FLUSH:
+        return PayLine.ROYAL_FLUSH if ranks[0] == _ACE else PayLine.STRAIGHT_FLUSH
+    if category is Category.FOUR_OF_A_KIND:
+        if ranks[0] == _ACE:
+            return PayLine.FOUR_ACES
+        return PayLine.FOUR_2_4 if ranks[0] <= _FOUR else PayLine.FOUR_5_K
+    if category is Category.ONE_PAIR:
+        return PayLine.JACKS_OR_BETTER if ranks[0] >= _JACK else PayLine.NOTHING
+    return _BY_CATEGORY[category]
+
+
+_BY_CATEGORY = {
+    Category.FULL_HOUSE: PayLine.FULL_HOUSE,
+    Category.FLUSH: PayLine.FLUSH,
+    Category.STRAIGHT: PayLine.STRAIGHT,
+    Category.THREE_OF_A_KIND: PayLine.THREE_OF_A_KIND,
+    Category.TWO_PAIR: PayLine.TWO_PAIR,
+    Category.HIGH_CARD: PayLine.NOTHING,
+}
+
+
+@dataclass(frozen=True)
+class PayTable:
+    """Total returns (stake included) per pay line, for bets of 1..5 credits."""
+
+    name: str
+    returns: Mapping[PayLine, tuple[int, int, int, int, int]]
+
+    def payout(self, line: PayLine, bet: int) -> int:
+        """Credits returned for ``line`` at ``bet`` credits (0 for a losing hand)."""
+        if not 1 <= bet <= MAX_BET:
+            raise ValueError(f"bet must be 1..{MAX_BET}, not {bet}")
+        row = self.returns.get(line)
+        return row[bet - 1] if row else 0
+
+    @classmethod
+    def per_coin(cls, name: str, pays: Mapping[PayLine, int], royal_max: int = 4000) -> PayTable:
+        """A table paying ``pays[line] * bet``, except the royal flush at 5 credits."""
+        returns = {line: (pay, 2 * pay, 3 * pay, 4 * pay, 5 * pay) for line, pay in pays.items()}
+        royal = returns[PayLine.ROYAL_FLUSH]
+        returns[PayLine.ROYAL_FLUSH] = (royal[0], royal[1], royal[2], royal[3], royal_max)
+        return cls(name, returns)
+
+
+def _double_bonus(name: str, full_house: int, flush: int) -> PayTable:
+    return PayTable.per_coin(
+        name,
+        {
+            PayLine.ROYAL_FLUSH: 250,
+            PayLine.STRAIGHT_FLUSH: 50,
+            PayLine.FOUR_ACES: 160,
+            PayLine.FOUR_2_4: 80,
+            PayLine.FOUR_5_K: 50,
+            PayLine.FULL_HOUSE: full_house,
+            PayLine.FLUSH: flush,
+            PayLine.STRAIGHT: 5,
+            PayLine.THREE_OF_A_KIND: 3,
+            PayLine.TWO_PAIR: 1,
+            PayLine.JACKS_OR_BETTER: 1,
+        },
+    )
+
+
+DOUBLE_BONUS_10_7 = _double_bonus("double-bonus-10-7", 10, 7)
+"""The seed's pay table (royal flush 4000 at 5 credits)."""
+
+PAYTABLES: dict[str, PayTable] = {
+    table.name: table
+    for table in (
+        DOUBLE_BONUS_10_7,
+        _double_bonus("double-bonus-9-7", 9, 7),
+        _double_bonus("double-bonus-9-6", 9, 6),
+        PayTable.per_coin(
+            "jacks-or-better-9-6",
+            {
+                PayLine.ROYAL_FLUSH: 250,
+                PayLine.STRAIGHT_FLUSH: 50,
+                PayLine.FOUR_ACES: 25,
+                PayLine.FOUR_2_4: 25,
+                PayLine.FOUR_5_K: 25,
+                PayLine.FULL_HOUSE: 9,
+                PayLine.FLUSH: 6,
+                PayLine.STRAIGHT: 4,
+                PayLine.THREE_OF_A_KIND: 3,
+                PayLine.TWO_PAIR: 2,
+                PayLine.JACKS_OR_BETTER: 1,
+            },
+        ),
+    )
+}
+"""Built-in pay tables by name."""
