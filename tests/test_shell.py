@@ -19,8 +19,11 @@ class FlushRecorder(io.StringIO):
 
 
 def table_for(out: list[str]) -> CommandTable:
+    def say(command: Command) -> None:
+        out.append(command.rest)
+
     table = CommandTable(unknown=lambda command: out.append(f"unknown {command.word!r}"))
-    table.register("say", lambda command: out.append(command.rest) and None)
+    table.register("say", say)
     table.register("exit", lambda command: Flow.STOP)
     return table
 
