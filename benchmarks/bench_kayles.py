@@ -1,0 +1,61 @@
+"""Time ``NimAIPlayer.advanced_move`` on large boards and print the figures with the machine.
+
+Run: ``python benchmarks/bench_kayles.py``. The brief's target is under a millisecond for
+10,000 stones. Boards: a full row, a row with one gap near the middle, and a random board with
+about one stone in ten gone (many rows). Each figure is the best of several timed batches.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import random
+import timeit
+
+from casino.nim import NimAIPlayer
+
+
+def machine() -> str:
+    """CPU count and model, as ``/proc/cpuinfo`` names it where there is one."""
+    model = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return f"{os.cpu_count()} CPUs, {model}, Python {platform.python_version()}"
+
+
+def boards(size: int) -> dict[str, list[bool]]:
+    """The boards timed for ``size`` stones."""
+    rng = random.Random(size)
+    gap = [True] * size
+    gap[size // 3] = False
+    return {
+        "full row": [True] * size,
+        "one gap": gap,
+        "10% gone": [rng.random() >= 0.1 for _ in range(size)],
+    }
+
+
+def per_call_us(board: list[bool]) -> float:
+    """Microseconds per ``advanced_move`` call on ``board`` (best batch)."""
+    player = NimAIPlayer()
+    timer = timeit.Timer(lambda: player.advanced_move(board, ""))
+    calls, _ = timer.autorange()
+    return min(timer.repeat(repeat=5, number=calls)) / calls * 1e6
+
+
+def main() -> None:
+    """Print one line per board size and kind."""
+    print(f"machine: {machine()}")
+    for size in (11, 100, 1_000, 10_000, 100_000):
+        for name, board in boards(size).items():
+            print(f"{size:>7} stones  {name:<9}  {per_call_us(board):9.1f} µs per advanced_move")
+
+
+if __name__ == "__main__":
+    main()

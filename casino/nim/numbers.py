@@ -1,0 +1,20 @@
+"""Reading whole numbers the way the course's Java programs do (``Integer.parseInt``)."""
+
+from __future__ import annotations
+
+from casino.errors import ParseError
+
+_MAX_DIGITS = 18
+
+
+def parse_int(text: str) -> int:
+    """``text`` (surrounding whitespace ignored) as a whole number, or :class:`ParseError`.
+
+    Only ASCII digits with an optional sign: ``"2.5"``, ``"abc"``, ``""``, ``"٣"`` and numbers
+    of more than 18 digits are not numbers here.
+    """
+    stripped = text.strip()
+    digits = stripped[1:] if stripped[:1] in ("+", "-") else stripped
+    if not (0 < len(digits) <= _MAX_DIGITS and digits.isascii() and digits.isdigit()):
+        raise ParseError(f"not a whole number: {text!r}")
+    return int(stripped)
