@@ -1,0 +1,99 @@
+"""``python -m casino.nimsys [--stage a|b|c] [--seed N]``: Nimsys on the standard streams.
+
+- ``--stage c`` (the default) is Project C: AI players, the advanced game, and ``players.dat``
+  in the working directory, loaded at the start and written at ``exit`` or end of input.
+- ``--stage b`` is Project B: no AI, no advanced game, nothing stored.
+- ``--stage a`` is Project A: two named players, play again ``Y/N``.
+- ``--seed N`` is accepted as by every casino program; nothing in Nimsys is left to chance
+  (the AI's moves are deterministic, also where it cannot force a win), so it changes nothing.
+
+A ``players.dat`` that cannot be read or parsed is reported in one line on stderr and moved
+aside (``players.dat.bad``); the session starts with no players. A save that fails is reported
+the same way and the exit status is 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NoReturn, TextIO
+
+from casino.errors import ParseError
+from casino.nim import storage
+from casino.nim.registry import Registry
+from casino.nim.shell import PROJECT_B, PROJECT_C, NimsysShell
+from casino.nim.stage_a import run_project_a
+from casino.shell import Console, Streams
+
+PROGRAM = "nimsys"
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser that raises instead of printing usage and exiting."""
+
+    def error(self, message: str) -> NoReturn:
+        raise ParseError(message)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog=PROGRAM, description="Nim and the advanced game (COMP90041 Nimsys).")
+    parser.add_argument("--stage", choices=("a", "b", "c"), default="c", help="project A, B or C")
+    parser.add_argument("--seed", type=int, default=0, help="accepted; Nimsys uses no chance")
+    return parser
+
+
+def _own_streams(stdin: TextIO | None, stdout: TextIO | None) -> None:
+    """Make the process's own streams survive any bytes: bad input is replaced, not fatal."""
+    for stream, given in ((sys.stdin, stdin), (sys.stdout, stdout)):
+        if given is None and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace")
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
+    """Run Nimsys; the exit status is 0, or 1 if players could not be saved, 2 for bad usage."""
+    streams = Streams.of(stdin, stdout, stderr)
+    try:
+        with contextlib.redirect_stdout(streams.stdout):
+            options = _parser().parse_args(sys.argv[1:] if argv is None else list(argv))
+    except ParseError as error:
+        streams.error(f"{PROGRAM}: {error}")
+        return 2
+    except SystemExit as done:  # --help has been printed
+        return done.code if isinstance(done.code, int) else 0
+    _own_streams(stdin, stdout)
+    console = Console(streams.stdin, streams.stdout)
+    if options.stage == "a":
+        run_project_a(console)
+    elif options.stage == "b":
+        NimsysShell(console, Registry(), PROJECT_B).run()
+    else:
+        return _project_c(console, streams)
+    streams.stdout.flush()
+    return 0
+
+
+def _project_c(console: Console, streams: Streams) -> int:
+    path = Path(storage.FILE_NAME)
+    loaded = storage.load(path)
+    if loaded.warning:
+        streams.error(f"{PROGRAM}: {loaded.warning}")
+    registry = Registry(loaded.players)
+    NimsysShell(console, registry, PROJECT_C).run()
+    streams.stdout.flush()
+    if not loaded.writable:
+        streams.error(f"{PROGRAM}: {path}: players not saved, to keep the file that is there")
+        return 1
+    problem = storage.save(path, registry.sorted())
+    if problem:
+        streams.error(f"{PROGRAM}: {problem}")
+        return 1
+    return 0

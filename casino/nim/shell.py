@@ -1,0 +1,253 @@
+"""The Nimsys command shell of Projects B and C: ``$`` prompts, commands, games.
+
+Output follows the published tests byte for byte: ``Welcome to Nim`` and a blank line, then a
+``$`` prompt (no newline). A command's output (if any) follows the prompt directly, since piped
+input is not echoed, and a blank line separates it from the next prompt. ``exit`` prints a
+blank line. End of input does what ``exit`` does.
+
+Choices where the seed is silent (the seed assumes valid input; this shell never crashes):
+
+- Commands are case-sensitive; an empty line just shows the prompt again.
+- Arguments are comma-separated after the command word; each is stripped of surrounding
+  spaces, so names may contain inner spaces and any Unicode. A missing *or empty* argument is
+  ``Incorrect number of arguments supplied to command.``; extra arguments are ignored.
+- ``removeplayer``/``resetstats``/``displayplayer`` with no argument act on every player;
+  ``rankings`` sorts ascending for ``asc`` and descending for anything else.
+- At ``(y/n)``, ``y`` or ``Y`` confirms; any other line (a command included, which is not run)
+  declines.
+- ``startgame`` checks, in order: argument count, that both players exist
+  (``One of the players does not exist.``), that they are two different players, then the
+  numbers: 1 to 1000 stones and an upper bound of at least 1, whole numbers.
+  ``startadvancedgame`` likewise; the advanced game allows any size up to 1000 stones, not only
+  the seed's 11, and the AI plays it perfectly at every size.
+- Project B (``--stage b``) knows neither ``addaiplayer`` nor ``startadvancedgame`` (they are
+  not valid commands there); for unknown commands and missing arguments, which Project B leaves
+  undefined, it prints Project C's messages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from casino.errors import CasinoError, IllegalAction, ParseError
+from casino.nim.ai import NimAIPlayer
+from casino.nim.kayles import KaylesGame
+from casino.nim.nim_game import NimGame
+from casino.nim.numbers import parse_int
+from casino.nim.play import (
+    MAX_STONES,
+    Computer,
+    G,
+    Game,
+    Human,
+    KaylesRules,
+    NimRules,
+    Rules,
+    Seat,
+    play,
+)
+from casino.nim.players import Player, PlayerKind
+from casino.nim.ranking import Order, display_line, ranked, ranking_line
+from casino.nim.registry import Registry
+from casino.shell import Command, CommandTable, Console, Flow, Handler, run_commands
+
+PROMPT = "\n$"
+INCORRECT_ARGUMENTS = "Incorrect number of arguments supplied to command."
+NO_SUCH_PLAYERS = "One of the players does not exist."
+SAME_PLAYER = "A player cannot play against themselves."
+BAD_STONES = f"The initial stone count must be a whole number from 1 to {MAX_STONES}."
+BAD_BOUND = "The upper bound must be a whole number of at least 1."
+REMOVE_ALL = "Are you sure you want to remove all players? (y/n)"
+RESET_ALL = "Are you sure you want to reset all player statistics? (y/n)"
+
+
+@dataclass(frozen=True)
+class Stage:
+    """Which project the shell plays: the commands it knows."""
+
+    name: str
+    ai_players: bool
+    advanced_game: bool
+
+
+PROJECT_B = Stage("b", ai_players=False, advanced_game=False)
+PROJECT_C = Stage("c", ai_players=True, advanced_game=True)
+
+
+def _arguments(command: Command, needed: int) -> list[str]:
+    """The first ``needed`` comma-separated arguments; ParseError if one is missing or empty."""
+    fields = [field.strip() for field in command.rest.split(",")]
+    if len(fields) < needed or not all(fields[:needed]):
+        raise ParseError(INCORRECT_ARGUMENTS)
+    return fields[:needed]
+
+
+def _optional_username(command: Command) -> str | None:
+    """The username argument, or ``None`` when the command has no argument at all."""
+    return command.rest.split(",")[0].strip() if command.rest else None
+
+
+def _stone_count(text: str) -> int:
+    try:
+        count = parse_int(text)
+    except ParseError:
+        raise IllegalAction(BAD_STONES) from None
+    if not 1 <= count <= MAX_STONES:
+        raise IllegalAction(BAD_STONES)
+    return count
+
+
+def _upper_bound(text: str) -> int:
+    try:
+        bound = parse_int(text)
+    except ParseError:
+        raise IllegalAction(BAD_BOUND) from None
+    if bound < 1:
+        raise IllegalAction(BAD_BOUND)
+    return bound
+
+
+class NimsysShell:
+    """The idle-state command loop, with games played in between."""
+
+    def __init__(self, console: Console, registry: Registry, stage: Stage = PROJECT_C) -> None:
+        self.console = console
+        self.registry = registry
+        self.stage = stage
+        self.ai = NimAIPlayer()
+        self.table = CommandTable(unknown=self._unknown)
+        commands: dict[str, Callable[[Command], Flow | None]] = {
+            "": lambda command: None,
+            "addplayer": self.add_player,
+            "removeplayer": self.remove_player,
+            "editplayer": self.edit_player,
+            "resetstats": self.reset_stats,
+            "displayplayer": self.display_player,
+            "rankings": self.rankings,
+            "startgame": self.start_game,
+            "exit": self.exit,
+        }
+        if stage.ai_players:
+            commands["addaiplayer"] = self.add_ai_player
+        if stage.advanced_game:
+            commands["startadvancedgame"] = self.start_advanced_game
+        for word, handler in commands.items():
+            self.table.register(word, self._reporting(handler))
+
+    def run(self) -> None:
+        """Welcome, then commands until ``exit`` or the end of input (which acts as ``exit``)."""
+        self.console.line("Welcome to Nim")
+        if run_commands(self.console, self.table, PROMPT) is Flow.CONTINUE:
+            self.console.line()
+
+    def _reporting(self, handler: Handler) -> Handler:
+        """``handler``, printing the message of any CasinoError it raises."""
+
+        def run(command: Command) -> Flow | None:
+            try:
+                return handler(command)
+            except CasinoError as error:
+                self.console.line(str(error))
+                return None
+
+        return run
+
+    def _unknown(self, command: Command) -> None:
+        self.console.line(f"'{command.word}' is not a valid command.")
+
+    def _confirm(self, question: str) -> bool:
+        answer = self.console.ask(question + "\n")
+        return answer is not None and answer.strip() in ("y", "Y")
+
+    def add_player(self, command: Command) -> None:
+        """``addplayer username,family_name,given_name``."""
+        self._add(command, PlayerKind.HUMAN)
+
+    def add_ai_player(self, command: Command) -> None:
+        """``addaiplayer username,family_name,given_name``."""
+        self._add(command, PlayerKind.AI)
+
+    def _add(self, command: Command, kind: PlayerKind) -> None:
+        username, family, given = _arguments(command, 3)
+        self.registry.add(Player(username, family, given, kind))
+
+    def remove_player(self, command: Command) -> None:
+        """``removeplayer [username]`` (all players after a confirmation)."""
+        username = _optional_username(command)
+        if username is not None:
+            self.registry.remove(username)
+        elif self._confirm(REMOVE_ALL):
+            self.registry.clear()
+
+    def edit_player(self, command: Command) -> None:
+        """``editplayer username,new_family_name,new_given_name``."""
+        username, family, given = _arguments(command, 3)
+        self.registry.put(self.registry.get(username).renamed(family, given))
+
+    def reset_stats(self, command: Command) -> None:
+        """``resetstats [username]`` (all players after a confirmation)."""
+        username = _optional_username(command)
+        if username is not None:
+            self.registry.put(self.registry.get(username).reset())
+        elif self._confirm(RESET_ALL):
+            self.registry.reset_all()
+
+    def display_player(self, command: Command) -> None:
+        """``displayplayer [username]`` (all players by username)."""
+        username = _optional_username(command)
+        players = self.registry.sorted() if username is None else [self.registry.get(username)]
+        for player in players:
+            self.console.line(display_line(player))
+
+    def rankings(self, command: Command) -> None:
+        """``rankings [asc|desc]``."""
+        for player in ranked(self.registry.sorted(), Order.parse(command.rest.strip())):
+            self.console.line(ranking_line(player))
+
+    def start_game(self, command: Command) -> None:
+        """``startgame initialstones,upperbound,username1,username2``."""
+        stones, bound, first, second = _arguments(command, 4)
+        players = self._opponents(first, second)
+        count, most = _stone_count(stones), _upper_bound(bound)
+        header = [f"Initial stone count: {count}", f"Maximum stone removal: {most}"]
+        self._play(NimRules(), NimGame(count, most), players, header)
+
+    def start_advanced_game(self, command: Command) -> None:
+        """``startadvancedgame initialstones,username1,username2``."""
+        stones, first, second = _arguments(command, 3)
+        players = self._opponents(first, second)
+        start = KaylesGame.start(_stone_count(stones))
+        header = [f"Initial stone count: {start.remaining}", f"Stones display: {start.board()}"]
+        self._play(KaylesRules(), start, players, header)
+
+    def exit(self, command: Command) -> Flow:
+        """``exit``: a blank line, then the program ends."""
+        self.console.line()
+        return Flow.STOP
+
+    def _opponents(self, first: str, second: str) -> tuple[Player, Player]:
+        if first not in self.registry or second not in self.registry:
+            raise IllegalAction(NO_SUCH_PLAYERS)
+        if first == second:
+            raise IllegalAction(SAME_PLAYER)
+        return self.registry.get(first), self.registry.get(second)
+
+    def _seat(self, player: Player) -> Seat:
+        if player.kind is PlayerKind.AI:
+            return Seat(player.given_name, player.full_name, Computer(self.console, self.ai))
+        return Seat(player.given_name, player.full_name, Human(self.console))
+
+    def _play(
+        self, rules: Rules[G], start: G, players: tuple[Player, Player], header: list[str]
+    ) -> None:
+        """Announce and play a game; the players' statistics change when it is finished."""
+        self.console.line()
+        for line in [*header, *(f"Player {n}: {p.full_name}" for n, p in enumerate(players, 1))]:
+            self.console.line(line)
+        seats = (self._seat(players[0]), self._seat(players[1]))
+        winner = play(self.console, Game(rules, start, seats))
+        if winner is None:
+            return
+        for index, player in enumerate(players):
+            self.registry.put(player.after_game(won=index == winner))
