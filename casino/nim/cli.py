@@ -7,7 +7,8 @@
 - ``--seed N`` is accepted as by every casino program; nothing in Nimsys is left to chance
   (the AI's moves are deterministic, also where it cannot force a win), so it changes nothing.
 
-A ``players.dat`` that cannot be read or parsed is reported in one line on stderr and moved
+Output closed early (``| head``) ends the session quietly with status 1 (players are still
+saved). A ``players.dat`` that cannot be read or parsed is reported in one line on stderr and moved
 aside (``players.dat.bad``); the session starts with no players. A save that fails is reported
 the same way and the exit status is 1.
 """
@@ -16,8 +17,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn, TextIO
 
@@ -71,24 +73,47 @@ def main(
         return done.code if isinstance(done.code, int) else 0
     _own_streams(stdin, stdout)
     console = Console(streams.stdin, streams.stdout)
+    if options.stage == "c":
+        return _project_c(console, streams, own_stdout=stdout is None)
     if options.stage == "a":
-        run_project_a(console)
-    elif options.stage == "b":
-        NimsysShell(console, Registry(), PROJECT_B).run()
+        completed = _session(lambda: run_project_a(console), console)
     else:
-        return _project_c(console, streams)
-    streams.stdout.flush()
-    return 0
+        completed = _session(NimsysShell(console, Registry(), PROJECT_B).run, console)
+    return _status(completed, own_stdout=stdout is None)
 
 
-def _project_c(console: Console, streams: Streams) -> int:
+def _session(run: Callable[[], None], console: Console) -> bool:
+    """Run a session; False if it ended because its output was closed (``| head``)."""
+    try:
+        run()
+        console.out.flush()
+    except BrokenPipeError:
+        return False
+    return True
+
+
+def _status(completed: bool, *, own_stdout: bool) -> int:
+    """0 for a session that ran to its end, 1 for one whose output was closed.
+
+    A closed stdout of the process is pointed at the null device, so that Python's final
+    flush at exit reports no second error.
+    """
+    if completed:
+        return 0
+    if own_stdout:
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 1
+
+
+def _project_c(console: Console, streams: Streams, *, own_stdout: bool) -> int:
     path = Path(storage.FILE_NAME)
     loaded = storage.load(path)
     if loaded.warning:
         streams.error(f"{PROGRAM}: {loaded.warning}")
     registry = Registry(loaded.players)
-    NimsysShell(console, registry, PROJECT_C).run()
-    streams.stdout.flush()
+    completed = _session(NimsysShell(console, registry, PROJECT_C).run, console)
+    status = _status(completed, own_stdout=own_stdout)
     if not loaded.writable:
         streams.error(f"{PROGRAM}: {path}: players not saved, to keep the file that is there")
         return 1
@@ -96,4 +121,4 @@ def _project_c(console: Console, streams: Streams) -> int:
     if problem:
         streams.error(f"{PROGRAM}: {problem}")
         return 1
-    return 0
+    return status

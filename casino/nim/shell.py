@@ -138,18 +138,21 @@ class NimsysShell:
     def run(self) -> None:
         """Welcome, then commands until ``exit`` or the end of input (which acts as ``exit``)."""
         self.console.line("Welcome to Nim")
-        if run_commands(self.console, self.table, PROMPT) is Flow.CONTINUE:
+        run_commands(self.console, self.table, PROMPT)
+        if self.console.exhausted:
             self.console.line()
 
     def _reporting(self, handler: Handler) -> Handler:
-        """``handler``, printing the message of any CasinoError it raises."""
+        """``handler``, printing the message of any CasinoError it raises, and stopping the
+        loop when the input ended inside it (in a game or at a confirmation)."""
 
         def run(command: Command) -> Flow | None:
             try:
-                return handler(command)
+                flow = handler(command)
             except CasinoError as error:
                 self.console.line(str(error))
-                return None
+                flow = None
+            return Flow.STOP if self.console.exhausted else flow
 
         return run
 
