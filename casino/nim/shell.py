@@ -27,7 +27,6 @@ Choices where the seed is silent (the seed assumes valid input; this shell never
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from casino.errors import CasinoError, IllegalAction, ParseError
@@ -83,8 +82,8 @@ def _arguments(command: Command, needed: int) -> list[str]:
     return fields[:needed]
 
 
-def _optional_username(command: Command) -> str | None:
-    """The username argument, or ``None`` when the command has no argument at all."""
+def _first_argument(command: Command) -> str | None:
+    """The first argument (a username, or ``rankings``' order), or ``None`` if there is none."""
     return command.rest.split(",")[0].strip() if command.rest else None
 
 
@@ -117,7 +116,7 @@ class NimsysShell:
         self.stage = stage
         self.ai = NimAIPlayer()
         self.table = CommandTable(unknown=self._unknown)
-        commands: dict[str, Callable[[Command], Flow | None]] = {
+        commands: dict[str, Handler] = {
             "": lambda command: None,
             "addplayer": self.add_player,
             "removeplayer": self.remove_player,
@@ -177,7 +176,7 @@ class NimsysShell:
 
     def remove_player(self, command: Command) -> None:
         """``removeplayer [username]`` (all players after a confirmation)."""
-        username = _optional_username(command)
+        username = _first_argument(command)
         if username is not None:
             self.registry.remove(username)
         elif self._confirm(REMOVE_ALL):
@@ -190,7 +189,7 @@ class NimsysShell:
 
     def reset_stats(self, command: Command) -> None:
         """``resetstats [username]`` (all players after a confirmation)."""
-        username = _optional_username(command)
+        username = _first_argument(command)
         if username is not None:
             self.registry.put(self.registry.get(username).reset())
         elif self._confirm(RESET_ALL):
@@ -198,14 +197,15 @@ class NimsysShell:
 
     def display_player(self, command: Command) -> None:
         """``displayplayer [username]`` (all players by username)."""
-        username = _optional_username(command)
+        username = _first_argument(command)
         players = self.registry.sorted() if username is None else [self.registry.get(username)]
         for player in players:
             self.console.line(display_line(player))
 
     def rankings(self, command: Command) -> None:
         """``rankings [asc|desc]``."""
-        for player in ranked(self.registry.sorted(), Order.parse(command.rest.strip())):
+        order = Order.parse(_first_argument(command) or "")
+        for player in ranked(self.registry.sorted(), order):
             self.console.line(ranking_line(player))
 
     def start_game(self, command: Command) -> None:

@@ -292,8 +292,11 @@ def test_rankings_order_ties_rounding_and_top_ten() -> None:
     players.append(Player("half", "H", "Half", PlayerKind.AI, 8, 1))  # 12.5% rounds up to 13%
     players.append(Player("aaa", "A", "Zero", PlayerKind.HUMAN, 0, 0))
     storage.save(Path("players.dat"), players)
-    desc, asc, word = replies("rankings", "rankings asc", "rankings desc", "exit")[:3]
+    desc, asc, word, extra = replies(
+        "rankings", "rankings  asc ", "rankings desc", "rankings asc,desc", "exit"
+    )[:4]
     assert desc == word
+    assert asc == extra
     assert desc.splitlines() == [
         "100% | 08 games | G8 F8",
         "88%  | 08 games | G7 F7",
