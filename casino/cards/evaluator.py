@@ -27,8 +27,10 @@ from __future__ import annotations
 import array
 import itertools
 from collections.abc import Sequence
+from math import comb
 
 from casino import cache
+from casino.cards.combos import subset_sums
 from casino.cards.ranking import Category, pack_strength
 
 N_CARDS = 52
@@ -179,3 +181,18 @@ def _flush_strength(cards: Sequence[int], flush_bit: int) -> int:
     suit = _FLUSH_SUIT[flush_bit]
     rank_bit = _RANK_BIT
     return _FLUSH_VALUES[sum(rank_bit[card] for card in cards if card & 3 == suit)]
+
+
+def five_card_strengths() -> list[int]:
+    """The strength of every five-card hand, indexed by its number (:mod:`casino.cards.combos`).
+
+    The same numbers as :func:`evaluate5`, for all 2,598,960 hands at once (a quarter of a
+    second): each hand's key is a four-card key, shared by a block of hands, plus its top card's.
+    """
+    first, values = _FIRST_KEYS, _FIVE_VALUES
+    below = subset_sums(_KEYS, 4)
+    strengths: list[int] = []
+    for top in range(4, N_CARDS):
+        key = first[top]
+        strengths += [values[(four + key) & _KEEP_5] for four in below[: comb(top, 4)]]
+    return strengths
