@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from casino.cards import Card, Category, Rank, rank_hand
+from casino.cards import Card, Category, HandValue, Rank, rank_hand
 
 MAX_BET = 5
 
@@ -40,7 +40,11 @@ _FOUR = Rank.FOUR.number
 
 def classify(cards: Sequence[Card]) -> PayLine:
     """The pay line of a five-card final hand."""
-    value = rank_hand(cards)
+    return classify_value(rank_hand(cards))
+
+
+def classify_value(value: HandValue) -> PayLine:
+    """The pay line of a five-card hand worth ``value``."""
     category, ranks = value.category, value.ranks
     if category is Category.STRAIGHT_FLUSH:
         return PayLine.ROYAL_FLUSH if ranks[0] == _ACE else PayLine.STRAIGHT_FLUSH
