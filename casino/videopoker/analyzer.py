@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from casino.cards import Card
+from casino.cards import Card, format_cards
 from casino.cards.combos import BINOMIAL, N_HANDS
 from casino.cards.suitclasses import SuitClass, suit_classes
 from casino.errors import ParseError
@@ -241,7 +241,10 @@ def _solve(part: int, parts: int) -> list[dict[int, int]]:
         if chooser is None:
             mask, subsets = choose(*cards)
         else:
-            held = tuple(sorted(set(chooser([Card.from_index(card) for card in cards]))))
+            hand = [Card.from_index(card) for card in cards]
+            held = tuple(sorted(set(chooser(hand))))
+            if held not in _MASK:
+                raise ValueError(f"a strategy held positions {held} of {format_cards(hand)}")
             mask, subsets = _MASK[held], numbers(*cards)
         by_vector = totals[mask.bit_count()]
         vector = draws[mask](subsets)
