@@ -194,5 +194,5 @@ def test_holding_nothing_or_everything_returns_a_random_hands_pay() -> None:
 
 
 def test_a_strategy_holding_positions_that_do_not_exist_is_reported() -> None:
-    with pytest.raises(ValueError, match=r"a strategy held positions \(5,\) of 2C 2D 2H 2S 3C"):
+    with pytest.raises(ValueError, match=r"^a strategy held positions \(5,\) of (\w\w ){4}\w\w$"):
         analyze(JACKS_OR_BETTER, chooser=lambda hand: (5,), jobs=1)
