@@ -88,8 +88,9 @@ def rank_hand(cards: Sequence[Card]) -> HandValue:
     A thin wrapper over :func:`casino.cards.evaluator.evaluate`, the one evaluator, which
     games with card indices at hand may call directly.
     """
-    if not 5 <= len(cards) <= 7 or len(set(cards)) != len(cards):
+    indices = [card.index for card in cards]
+    if not 5 <= len(indices) <= 7 or len(set(indices)) != len(indices):
         raise ParseError(f"a poker hand is 5 to 7 distinct cards, not {len(cards)}")
     from casino.cards.evaluator import evaluate  # its tables are built on first use
 
-    return HandValue(evaluate([card.index for card in cards]))
+    return HandValue(evaluate(indices))
