@@ -196,3 +196,12 @@ def test_holding_nothing_or_everything_returns_a_random_hands_pay() -> None:
 def test_a_strategy_holding_positions_that_do_not_exist_is_reported() -> None:
     with pytest.raises(ValueError, match=r"^a strategy held positions \(5,\) of (\w\w ){4}\w\w$"):
         analyze(JACKS_OR_BETTER, chooser=lambda hand: (5,), jobs=1)
+
+
+def test_the_analysis_draw_functions_agree_with_draw_vectors() -> None:
+    job = analyzer._make_job(DOUBLE_BONUS_10_7, 5, None)
+    rng = random.Random(12)
+    for _ in range(50):
+        cards = sorted(rng.sample(range(52), 5))
+        numbers = job.numbers(*cards)
+        assert [draw(numbers) for draw in job.draws] == draw_vectors(cards)
