@@ -9,6 +9,8 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
 from casino.videopoker.analyze import decimal, main
@@ -133,3 +135,25 @@ def test_help_goes_to_stdout() -> None:
 )
 def test_decimal_rounds_exactly_half_to_even(value: Fraction, places: int, text: str) -> None:
     assert decimal(value, places) == text
+
+
+ARGUMENT_WORDS = st.sampled_from(
+    ["--bet", "--paytable", "--jobs", "--seed", "--strategy", "-h", "double-bonus-9-6", "x"]
+)
+HAND_TOKENS = st.sampled_from(["AC", "KD", "QH", "JS", "TC", "9D", "2S", "10H", "XX", "A", ""])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(HAND_TOKENS, min_size=0, max_size=7),
+    st.lists(st.one_of(ARGUMENT_WORDS, st.integers(-3, 9).map(str)), max_size=4),
+)
+def test_any_advisor_command_line_answers_or_fails_in_one_line(
+    hand: list[str], words: list[str]
+) -> None:
+    status, out, err = run("--hand", " ".join(hand), *words)
+    if status == 0:
+        assert err == "" and (out.startswith("hand ") or out.startswith("usage:"))
+    else:
+        assert status == 2 and out == ""
+        assert err.startswith("casino videopoker analyze: ") and err.count("\n") == 1
