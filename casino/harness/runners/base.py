@@ -9,6 +9,7 @@ the run's ``args``: a student's program need not accept ``--seed``).
 
 from __future__ import annotations
 
+import itertools
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -100,6 +101,12 @@ def process_command(job: Job) -> tuple[list[str], dict[str, str]]:
     env["PYTHONUTF8"] = "1"
     argv = command_line(check_program(job.target.program))
     return [*argv, *seed_args, *job.run.argv], env
+
+
+def split_at(text: str, marks: list[int]) -> tuple[str, ...]:
+    """``text`` cut at each position in ``marks`` (non-decreasing)."""
+    bounds = [0, *marks, len(text)]
+    return tuple(text[start:end] for start, end in itertools.pairwise(bounds))
 
 
 def decode(data: bytes) -> str:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import itertools
 import os
 import signal
 import sys
@@ -23,7 +22,7 @@ from pathlib import Path
 from types import FrameType
 from typing import TextIO
 
-from casino.harness.runners.base import Job, Outcome, TargetError, check_program
+from casino.harness.runners.base import Job, Outcome, TargetError, check_program, split_at
 from casino.programs import MainFunction, load_main
 
 
@@ -81,12 +80,6 @@ class ScriptedInput(io.StringIO):
         while (size is None or size < 0 or len(self._pending) < size) and self._pull():
             pass
         return self._take(len(self._pending) if size is None or size < 0 else size)
-
-
-def split_at(text: str, marks: list[int]) -> tuple[str, ...]:
-    """``text`` cut at each position in ``marks`` (non-decreasing)."""
-    bounds = [0, *marks, len(text)]
-    return tuple(text[start:end] for start, end in itertools.pairwise(bounds))
 
 
 @contextlib.contextmanager
