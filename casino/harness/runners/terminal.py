@@ -17,7 +17,6 @@ import tempfile
 import time
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
 
 import pexpect
 
@@ -90,6 +89,10 @@ def spawn(job: Job, stderr_path: str) -> pexpect.spawn:
     )
 
 
+class StartError(Exception):
+    """The program could not be started."""
+
+
 class PtyRunner:
     """Runs a program in a pseudo-terminal, typing each line once its prompt has appeared."""
 
@@ -97,34 +100,55 @@ class PtyRunner:
 
     def run(self, job: Job) -> Outcome:
         """Start the program, converse with it, collect what it printed and how it ended."""
-        fd, stderr_path = tempfile.mkstemp(prefix="casino-stderr-")
-        os.close(fd)
         try:
-            try:
-                child = spawn(job, stderr_path)
-            except pexpect.ExceptionPexpect as error:
-                return Outcome(chunks=("",), problem=f"cannot start: {error}")
-            screen = TerminalCapture()
-            problem = Conversation(child, screen, job.timeout).converse(job.run.steps)
-            screen.close()
-            exit_status = _finish(child)
-            with open(stderr_path, "rb") as handle:
-                stderr = decode(handle.read())
-        finally:
-            os.unlink(stderr_path)
-        return Outcome(screen.chunks(), stderr, None if problem else exit_status, problem)
+            talk = Conversation(job)
+        except StartError as error:
+            return Outcome(chunks=("",), problem=str(error))
+        problem = talk.converse(job.run.steps)
+        exit_status, stderr = talk.finish()
+        return Outcome(talk.screen.chunks(), stderr, None if problem else exit_status, problem)
 
 
 class Conversation:
     """One session with a program in a terminal: wait for output, type lines, end input."""
 
-    def __init__(self, child: Any, screen: TerminalCapture, timeout: float) -> None:
-        self.child = child
-        self.screen = screen
-        self.timeout = timeout
-        self._input_ended = False
+    def __init__(self, job: Job) -> None:
+        """Start the job's program (:class:`StartError` if it cannot be)."""
+        self.timeout = job.timeout
+        self.screen = TerminalCapture()
         self.closed = False
         """Whether the terminal has closed (the program ended, or closed its side)."""
+        self._input_ended = False
+        fd, self._stderr_path = tempfile.mkstemp(prefix="casino-stderr-")
+        os.close(fd)
+        try:
+            self.child = spawn(job, self._stderr_path)
+        except pexpect.ExceptionPexpect as error:
+            os.unlink(self._stderr_path)
+            raise StartError(f"cannot start: {error}") from None
+
+    def send(self, line: str) -> None:
+        """Type ``line`` and Enter."""
+        self.child.sendline(line)
+        self.screen.sent(line)
+
+    def finish(self) -> tuple[int | None, str]:
+        """Stop the program (and what it started) if it still runs; its exit status (negative:
+        killed by that signal) and its stderr."""
+        self.screen.close()
+        child = self.child
+        if child.isalive():
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(child.pid, signal.SIGKILL)
+        child.close(force=True)
+        try:
+            with open(self._stderr_path, "rb") as handle:
+                stderr = decode(handle.read())
+        finally:
+            os.unlink(self._stderr_path)
+        if child.signalstatus is not None:
+            return -int(child.signalstatus), stderr
+        return (None if child.exitstatus is None else int(child.exitstatus)), stderr
 
     def converse(self, steps: tuple[Step, ...]) -> str | None:
         """Type each line once its output is there; end the input; wait for the end.
@@ -145,8 +169,7 @@ class Conversation:
                 return None
             if waited is Wait.DIVERGED or segment.line is None:
                 break
-            self.child.sendline(segment.line)
-            self.screen.sent(segment.line)
+            self.send(segment.line)
         self.end_input()
         if self.read_until_end():
             return None
@@ -177,16 +200,16 @@ class Conversation:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return Wait.TIMEOUT
-            if not self._read(remaining):
+            if not self.read_once(remaining):
                 return Wait.ENDED if self.closed else Wait.TIMEOUT
 
     def read_until_end(self) -> bool:
         """Read until the terminal closes; ``False`` if it stays silent for the timeout first."""
-        while self._read(self.timeout):
+        while self.read_once(self.timeout):
             pass
         return self.closed
 
-    def _read(self, timeout: float) -> bool:
+    def read_once(self, timeout: float) -> bool:
         """Read what comes within ``timeout``: ``False`` on silence or when the terminal closed
         (then :attr:`closed` is set)."""
         try:
@@ -197,14 +220,3 @@ class Conversation:
             self.closed = True
             return False
         return True
-
-
-def _finish(child: Any) -> int | None:
-    """Stop the program (and what it started) if it still runs; its exit status."""
-    if child.isalive():
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(child.pid, signal.SIGKILL)
-    child.close(force=True)
-    if child.signalstatus is not None:
-        return -int(child.signalstatus)
-    return None if child.exitstatus is None else int(child.exitstatus)
