@@ -7,7 +7,7 @@ die, state kept in a file across runs (``demo.dat``), messages on stderr and a c
 status. End of input ends it exactly as ``exit`` does.
 
 Commands: ``add A B``, ``mul A B``, ``echo TEXT``, ``table N``, ``roll [SIDES]``,
-``store N``, ``recall``, ``warn TEXT``, ``help``, ``exit [STATUS]``.
+``store N``, ``recall``, ``warn TEXT``, ``prompt on|off``, ``help``, ``exit [STATUS]``.
 """
 
 from __future__ import annotations
@@ -24,17 +24,19 @@ from casino.shell import Command, CommandTable, Console, Flow, Streams, run_comm
 PROMPT = "$ "
 MEMORY_FILE = "demo.dat"
 WELCOME = "casino demo calculator (type help)"
-HELP = (
-    "add A B      sum of two whole numbers\n"
-    "mul A B      product of two whole numbers\n"
-    "echo TEXT    say TEXT back\n"
-    "table N      multiplication table up to N (1-12)\n"
-    "roll [SIDES] roll a die (6 sides unless told)\n"
-    "store N      remember N in demo.dat\n"
-    "recall       the number remembered in demo.dat\n"
-    "warn TEXT    write TEXT on stderr\n"
-    "exit [N]     leave, with exit status N (0-255)"
+COMMANDS = (
+    ("add A B", "sum of two whole numbers"),
+    ("mul A B", "product of two whole numbers"),
+    ("echo TEXT", "say TEXT back"),
+    ("table N", "multiplication table up to N (1-12)"),
+    ("roll [SIDES]", "roll a die (6 sides unless told)"),
+    ("store N", "remember N in demo.dat"),
+    ("recall", "the number remembered in demo.dat"),
+    ("warn TEXT", "write TEXT on stderr"),
+    ("prompt on|off", "show the prompt, or not (then a quiet command prints nothing)"),
+    ("exit [N]", "leave, with exit status N (0-255)"),
 )
+HELP = "\n".join(f"{usage:<14}{meaning}" for usage, meaning in COMMANDS)
 
 
 class UsageError(Exception):
@@ -76,11 +78,21 @@ def multiplication_table(size: int) -> list[str]:
     return ["".join(f"{cell:<4}" for cell in row) for row in [header, *rows]]
 
 
+class PromptingConsole(Console):
+    """A console whose prompt can be switched off (then a silent command prints nothing)."""
+
+    show_prompt = True
+
+    def ask(self, prompt: str = "") -> str | None:
+        """Prompt (if switched on) and read."""
+        return super().ask(prompt if self.show_prompt else "")
+
+
 @dataclass
 class Demo:
     """The calculator's state: its streams, its die and the exit status asked for."""
 
-    console: Console
+    console: PromptingConsole
     streams: Streams
     rng: random.Random
     status: int = 0
@@ -97,6 +109,7 @@ class Demo:
             "store": self.store,
             "recall": self.recall,
             "warn": self.warn,
+            "prompt": self.prompt,
             "help": self.help,
             "exit": self.exit,
         }.items():
@@ -172,6 +185,13 @@ class Demo:
         """``warn TEXT``: a line on stderr, nothing on stdout."""
         self.streams.error(f"warning: {command.rest}")
 
+    def prompt(self, command: Command) -> None:
+        """``prompt on|off``."""
+        if command.rest not in ("on", "off"):
+            self.console.line("prompt needs on or off")
+            return
+        self.console.show_prompt = command.rest == "on"
+
     def help(self, command: Command) -> None:
         """``help``: the command list."""
         self.console.line(HELP)
@@ -213,7 +233,7 @@ def main(
     except UsageError as error:
         streams.error(f"demo: {error}")
         return 2
-    console = Console(streams.stdin, streams.stdout)
+    console = PromptingConsole(streams.stdin, streams.stdout)
     demo = Demo(console, streams, random.Random(seed))
     console.line(WELCOME)
     run_commands(console, demo.commands(), PROMPT)
