@@ -41,12 +41,22 @@ class TerminalCapture:
                 self._pending = self._pending[index + len(self._echo) :]
                 self._echo = None
 
-    def sent(self, line: str) -> None:
-        """A line was typed: what came before is final, and its echo is expected next."""
+    def sent(self, line: str, *, echoed: bool = True) -> None:
+        """A line was typed: what came before is final, and (if the terminal echoes) its echo
+        is expected next."""
         self._done += _crlf(self._pending)
         self._pending = ""
-        self._echo = line + "\r\n"
+        self._echo = line + "\r\n" if echoed else None
         self.marks.append(len(self._done))
+
+    @property
+    def awaiting_echo(self) -> bool:
+        """Whether the echo of the last line sent has yet to arrive."""
+        return self._echo is not None
+
+    def forget_echo(self) -> None:
+        """Stop waiting for an echo that did not come."""
+        self._echo = None
 
     def close(self) -> None:
         """The terminal closed: everything still held back is output after all."""

@@ -14,6 +14,7 @@ import contextlib
 import os
 import signal
 import tempfile
+import termios
 import time
 from dataclasses import dataclass
 from enum import Enum
@@ -128,9 +129,20 @@ class Conversation:
             raise StartError(f"cannot start: {error}") from None
 
     def send(self, line: str) -> None:
-        """Type ``line`` and Enter."""
+        """Type ``line`` and Enter; if the terminal echoes, wait for that echo to be shown (it
+        comes before anything the program prints in answer), so it can be removed exactly."""
+        try:
+            echoed = bool(self.child.getecho())
+        except (OSError, termios.error):  # the program has gone: nothing echoes any more
+            echoed = False
         self.child.sendline(line)
-        self.screen.sent(line)
+        self.screen.sent(line, echoed=echoed)
+        deadline = time.monotonic() + self.timeout
+        while self.screen.awaiting_echo and not self.closed:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not self.read_once(remaining):
+                break
+        self.screen.forget_echo()
 
     def finish(self) -> tuple[int | None, str]:
         """Stop the program (and what it started) if it still runs; its exit status (negative:
