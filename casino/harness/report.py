@@ -82,10 +82,8 @@ def run_details(verdict: RunVerdict, prefix: str, suffix: str) -> list[str]:
     if verdict.stderr is not None and verdict.stderr.difference is not None:
         lines += located(verdict.stderr, f"{prefix}stderr differs", by_step=False)
         lines += unified(verdict.stderr, f"stderr{suffix}")
-    if verdict.exit_differs:
-        got = verdict.exit_actual
-        shown = "none (it did not end by itself)" if got is None else str(got)
-        lines.append(f"{prefix}exit status {shown}, expected {verdict.exit_expected}")
+    if verdict.exit_differs and verdict.exit_actual is not None:  # else the problem says why
+        lines.append(f"{prefix}exit status {verdict.exit_actual}, expected {verdict.exit_expected}")
     return lines
 
 
@@ -110,7 +108,8 @@ def _line_from(text: str, start: int) -> str:
     end = text.find("\n", start)
     if end >= 0:
         return visible(text[start : end + 1])
-    return visible(text[start:]) + " (end of text)"
+    shown = visible(text[start:])
+    return f"{shown} (end of text)" if shown else "(end of text)"
 
 
 def unified(comparison: TextComparison, what: str) -> list[str]:
