@@ -285,21 +285,32 @@ def record_command(argv: list[str], streams: Streams) -> int:
     """``casino record``."""
     args = _record_parser(streams.stdout).parse_args(argv)
     spec = _recording(args)
+    lines = None if args.stdin is None else _input_lines(args.stdin)
     try:
-        if args.stdin is None:
+        if lines is None:
             transcript = record(spec, lines_of(streams.stdin), streams.stdout)
         else:
-            with open(args.stdin, encoding="utf-8", newline=None) as handle:
-                lines = handle.read().splitlines()
             transcript = record(spec, lines, None)
-    except (OSError, UnicodeDecodeError) as error:
-        raise UsageError(f"cannot read {args.stdin}: {error}") from None
     except (RecordError, TargetError) as error:
         streams.error(f"casino record: {error}")
+        return 1
+    except OSError as error:
+        streams.error(f"casino record: cannot write {spec.output}: {error.strerror or error}")
         return 1
     steps = len(transcript.runs[0].steps)
     streams.error(f"casino record: wrote {spec.output} ({steps} step{'' if steps == 1 else 's'})")
     return 0
+
+
+def _input_lines(path: str) -> list[str]:
+    """The lines of an input file (any line ending), each one ``in`` step."""
+    try:
+        with open(path, encoding="utf-8", newline=None) as handle:
+            return handle.read().splitlines()
+    except OSError as error:
+        raise UsageError(f"cannot read {path}: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"cannot read {path}: not UTF-8 text") from None
 
 
 def _recording(args: argparse.Namespace) -> Recording:

@@ -12,8 +12,9 @@
   the pty runner. Lines come from ``--stdin FILE`` or live from the keyboard, as above.
 
 The transcript gets the actual exit status as ``exit``, and ``stderr`` if the program wrote
-any. It runs in a fresh temporary directory holding the ``--fixture`` files, which the
-transcript then names as ``files: {NAME: {fixture: PATH}}`` (relative to the transcript).
+any; missing directories of ``-o OUT.yaml`` are created. The session runs in a fresh temporary
+directory holding the ``--fixture`` files, which the transcript then names as
+``files: {NAME: {fixture: PATH}}`` (relative to the transcript).
 """
 
 from __future__ import annotations
@@ -114,6 +115,7 @@ def record(spec: Recording, lines: Iterable[str], shown: TextIO | None) -> Trans
     if outcome.problem:
         raise RecordError(f"{outcome.problem}; nothing was written")
     transcript = _transcript(spec, typed.taken[: len(outcome.chunks) - 1], outcome)
+    spec.output.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(spec.output, dump_transcript(transcript))
     return transcript
 
@@ -179,8 +181,9 @@ def _paced(talk: Conversation, typed: Typed, settle: float, display: _Display) -
 
 
 def _settle(talk: Conversation, settle: float) -> None:
-    """Wait for output and then for ``settle`` seconds of quiet (or the timeout, if none)."""
-    start = len(talk.screen.text)
+    """Wait for output since the last line sent, then for ``settle`` seconds of quiet (or for
+    the timeout, if nothing comes)."""
+    start = talk.screen.marks[-1] if talk.screen.marks else 0
     deadline = time.monotonic() + talk.timeout
     while not talk.closed:
         if len(talk.screen.text) > start:
