@@ -78,7 +78,7 @@ def spawn(job: Job, stderr_path: str) -> pexpect.spawn:
         os.dup2(fd, 2)
         os.close(fd)
 
-    return pexpect.spawn(
+    child = pexpect.spawn(
         argv[0],
         argv[1:],
         cwd=str(job.cwd),
@@ -88,6 +88,9 @@ def spawn(job: Job, stderr_path: str) -> pexpect.spawn:
         preexec_fn=stderr_to_file,
         dimensions=(24, 200),
     )
+    child.delaybeforesend = None  # each line is typed only once its prompt has appeared
+    child.ptyproc.delayafterclose = 0.0  # finish() has already waited for the program to end
+    return child
 
 
 class StartError(Exception):
@@ -149,9 +152,15 @@ class Conversation:
         killed by that signal) and its stderr."""
         self.screen.close()
         child = self.child
+        # A program that closed the terminal is exiting: give it the step timeout to finish.
+        deadline = time.monotonic() + (self.timeout if self.closed else 0.0)
+        while child.isalive() and time.monotonic() < deadline:
+            time.sleep(0.002)
         if child.isalive():
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(child.pid, signal.SIGKILL)
+        with contextlib.suppress(pexpect.ExceptionPexpect, OSError):
+            child.wait()
         child.close(force=True)
         try:
             with open(self._stderr_path, "rb") as handle:
