@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -13,23 +13,31 @@ from casino.harness.report import render
 from casino.harness.runners.base import Job, Target, TargetError
 from casino.harness.runners.inproc import Capture, InProcessRunner, ScriptedInput
 from casino.harness.session import Status, check
+from casino.programs import MainFunction
+
+Body = Callable[[list[str], TextIO, TextIO], int]
 
 
-def _streams(stdin: TextIO | None, stdout: TextIO | None) -> tuple[TextIO, TextIO]:
-    assert stdin is not None and stdout is not None
-    return stdin, stdout
+def program(body: Body) -> MainFunction:
+    """A casino-style ``main`` around ``body(argv, stdin, stdout)``."""
+
+    def main(
+        argv: Sequence[str] | None = None,
+        *,
+        stdin: TextIO | None = None,
+        stdout: TextIO | None = None,
+        stderr: TextIO | None = None,
+    ) -> int:
+        assert stdin is not None and stdout is not None
+        return body(list(argv or []), stdin, stdout)
+
+    return main
 
 
-def echo_main(
-    argv: Sequence[str] | None = None,
-    *,
-    stdin: TextIO | None = None,
-    stdout: TextIO | None = None,
-    stderr: TextIO | None = None,
-) -> int:
+@program
+def echo_main(argv: list[str], source: TextIO, out: TextIO) -> int:
     """Prompt ``> ``, echo each line upper-cased; ``quit`` stops with status 4."""
-    source, out = _streams(stdin, stdout)
-    out.write(f"args {list(argv or [])}\n> ")
+    out.write(f"args {argv}\n> ")
     out.flush()
     for line in source:
         if line.strip() == "quit":
@@ -39,15 +47,9 @@ def echo_main(
     return 0
 
 
-def hung_main(
-    argv: Sequence[str] | None = None,
-    *,
-    stdin: TextIO | None = None,
-    stdout: TextIO | None = None,
-    stderr: TextIO | None = None,
-) -> int:
+@program
+def hung_main(argv: list[str], source: TextIO, out: TextIO) -> int:
     """Greets, reads one line, then never reads again."""
-    source, out = _streams(stdin, stdout)
     out.write("hello\n$ ")
     source.readline()
     out.write("thinking...")
@@ -55,25 +57,15 @@ def hung_main(
         pass
 
 
-def crashing_main(
-    argv: Sequence[str] | None = None,
-    *,
-    stdin: TextIO | None = None,
-    stdout: TextIO | None = None,
-    stderr: TextIO | None = None,
-) -> int:
+@program
+def crashing_main(argv: list[str], source: TextIO, out: TextIO) -> int:
     """Prints (with ``print``, to sys.stdout) and then fails."""
     print("about to fail")
     raise ValueError("bad thing")
 
 
-def exiting_main(
-    argv: Sequence[str] | None = None,
-    *,
-    stdin: TextIO | None = None,
-    stdout: TextIO | None = None,
-    stderr: TextIO | None = None,
-) -> int:
+@program
+def exiting_main(argv: list[str], source: TextIO, out: TextIO) -> int:
     """Calls sys.exit with a message."""
     raise SystemExit("fatal: no cards")
 
