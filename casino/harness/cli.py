@@ -103,6 +103,9 @@ def main(
     except UsageError as error:
         streams.error(f"casino {command}: {error}")
         return 2
+    except KeyboardInterrupt:
+        streams.error(f"casino {command}: interrupted")
+        return 130
 
 
 # ------------------------------------------------------------------------------------ replay

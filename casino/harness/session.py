@@ -15,6 +15,7 @@ from casino.harness.diff import RunVerdict, compare_run
 from casino.harness.model import (
     DEFAULT_POINTS,
     Fixture,
+    Inline,
     Transcript,
     TranscriptError,
     load_transcript,
@@ -67,24 +68,23 @@ def target_of(transcript: Transcript, options: Options) -> Target:
 
 def write_files(transcript: Transcript, cwd: Path) -> None:
     """Put the transcript's ``files`` into ``cwd`` (a fresh scratch directory, so plain writes
-    are enough there); a missing fixture is a :class:`TranscriptError`."""
+    are enough there); a missing fixture or an impossible name is a :class:`TranscriptError`."""
     base = transcript.path.parent if transcript.path else Path.cwd()
+    where = transcript.path or "transcript"
     for name, content in transcript.files or ():
-        target = cwd / name
-        target.parent.mkdir(parents=True, exist_ok=True)
+        data = content.text.encode("utf-8") if isinstance(content, Inline) else b""
         if isinstance(content, Fixture):
-            source = base / content.path
             try:
-                data = source.read_bytes()
+                data = (base / content.path).read_bytes()
             except OSError as error:
-                where = transcript.path or "transcript"
-                problem = error.strerror or error
-                raise TranscriptError(
-                    f"{where}: files: {name!r}: fixture {content.path}: {problem}"
-                ) from None
-        else:
-            data = content.text.encode("utf-8")
-        target.write_bytes(data)
+                problem = f"fixture {content.path}: {error.strerror or error}"
+                raise TranscriptError(f"{where}: files: {name!r}: {problem}") from None
+        try:
+            (cwd / name).parent.mkdir(parents=True, exist_ok=True)
+            (cwd / name).write_bytes(data)
+        except OSError as error:
+            problem = f"cannot write it: {error.strerror or error}"
+            raise TranscriptError(f"{where}: files: {name!r}: {problem}") from None
 
 
 def play(transcript: Transcript, runner: Runner, target: Target) -> tuple[Outcome, ...]:
