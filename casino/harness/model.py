@@ -72,6 +72,31 @@ Step = Out | OutRe | In
 STEP_KEYS: dict[str, Callable[[str], Step]] = {"out": Out, "out_re": OutRe, "in": In}
 
 
+@dataclass(frozen=True)
+class Segment:
+    """The output steps before one typed line (the last segment of a run types nothing)."""
+
+    outputs: tuple[Out | OutRe, ...]
+    line: In | None
+    first: int
+    """The 1-based number of the segment's first step (one past the end if it has none)."""
+
+
+def segments(steps: tuple[Step, ...]) -> list[Segment]:
+    """A run's steps as output-then-input segments: one per ``in`` step, plus the last."""
+    result: list[Segment] = []
+    outputs: list[Out | OutRe] = []
+    first = 1
+    for number, step in enumerate(steps, 1):
+        if isinstance(step, In):
+            result.append(Segment(tuple(outputs), step, first))
+            outputs, first = [], number + 1
+        else:
+            outputs.append(step)
+    result.append(Segment(tuple(outputs), None, first))
+    return result
+
+
 @dataclass(frozen=True, slots=True)
 class Inline:
     """A file's content written in the transcript itself."""

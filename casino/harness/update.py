@@ -24,7 +24,7 @@ from dataclasses import replace
 
 from casino.files import write_atomic
 from casino.harness.diff import piece_regex
-from casino.harness.model import In, Out, OutRe, Run, Step, Transcript, dump_transcript
+from casino.harness.model import Out, OutRe, Run, Step, Transcript, dump_transcript, segments
 from casino.harness.runners.base import Outcome
 
 
@@ -32,34 +32,21 @@ class CannotBless(Exception):
     """Why a transcript cannot be updated from this outcome."""
 
 
-def groups(steps: tuple[Step, ...]) -> tuple[list[list[Out | OutRe]], list[In]]:
-    """The output groups (one more than the inputs) and the ``in`` steps between them."""
-    found: list[list[Out | OutRe]] = [[]]
-    inputs: list[In] = []
-    for step in steps:
-        if isinstance(step, In):
-            inputs.append(step)
-            found.append([])
-        else:
-            found[-1].append(step)
-    return found, inputs
-
-
 def bless_run(run: Run, outcome: Outcome) -> Run:
     """``run`` with its output steps, and stated exit/stderr, taken from ``outcome``."""
     if outcome.problem:
         raise CannotBless(outcome.problem)
-    found, inputs = groups(run.steps)
-    if outcome.consumed != len(inputs) or len(outcome.chunks) != len(found):
+    plan = segments(run.steps)
+    if outcome.consumed != len(plan) - 1 or len(outcome.chunks) != len(plan):
         raise CannotBless(
-            f"the program read {outcome.consumed} of the {len(inputs)} input lines; "
+            f"the program read {outcome.consumed} of the {len(plan) - 1} input lines; "
             "update never changes the input: fix the 'in' steps by hand"
         )
     steps: list[Step] = []
-    for index, (group, chunk) in enumerate(zip(found, outcome.chunks, strict=True)):
-        steps += _bless_group(group, chunk)
-        if index < len(inputs):
-            steps.append(inputs[index])
+    for segment, chunk in zip(plan, outcome.chunks, strict=True):
+        steps += _bless_group(list(segment.outputs), chunk)
+        if segment.line is not None:
+            steps.append(segment.line)
     return replace(
         run,
         steps=tuple(steps),

@@ -16,13 +16,12 @@ import signal
 import tempfile
 import termios
 import time
-from dataclasses import dataclass
 from enum import Enum
 
 import pexpect
 
 from casino.harness.diff import piece_regex
-from casino.harness.model import In, Out, OutRe, Step, step_label
+from casino.harness.model import Out, OutRe, Step, segments, step_label
 from casino.harness.runners.base import Job, Outcome, decode, process_command
 from casino.harness.runners.screen import TerminalCapture
 
@@ -36,30 +35,6 @@ class Wait(Enum):
     DIVERGED = "diverged"
     TIMEOUT = "timeout"
     ENDED = "ended"
-
-
-@dataclass(frozen=True)
-class Segment:
-    """The output expected before a line is typed (the last segment types nothing)."""
-
-    pieces: tuple[Out | OutRe, ...]
-    line: str | None
-    label: str
-
-
-def segments(steps: tuple[Step, ...]) -> list[Segment]:
-    """The steps as output-then-input segments, each labelled by its first step."""
-    result: list[Segment] = []
-    pieces: list[Out | OutRe] = []
-    first = 1
-    for number, step in enumerate(steps, 1):
-        if isinstance(step, In):
-            result.append(Segment(tuple(pieces), step.text, _label(steps, first)))
-            pieces, first = [], number + 1
-        else:
-            pieces.append(step)
-    result.append(Segment(tuple(pieces), None, _label(steps, first)))
-    return result
 
 
 def _label(steps: tuple[Step, ...], number: int) -> str:
@@ -183,14 +158,15 @@ class Conversation:
             if segment is plan[-1]:
                 self.end_input()
             start = self.screen.marks[-1] if self.screen.marks else 0
-            waited = self.wait_for(segment.pieces, start)
+            waited = self.wait_for(segment.outputs, start)
             if waited is Wait.TIMEOUT:
-                return f"timed out: waited {self.timeout:g} s for {segment.label}; it was stopped"
+                label = _label(steps, segment.first)
+                return f"timed out: waited {self.timeout:g} s for {label}; it was stopped"
             if waited is Wait.ENDED:
                 return None
             if waited is Wait.DIVERGED or segment.line is None:
                 break
-            self.send(segment.line)
+            self.send(segment.line.text)
         self.end_input()
         if self.read_until_end():
             return None
