@@ -309,11 +309,12 @@ def _input_lines(path: str) -> list[str]:
     """The lines of an input file (any line ending), each one ``in`` step."""
     try:
         with open(path, encoding="utf-8", newline=None) as handle:
-            return handle.read().splitlines()
+            text = handle.read()  # universal newlines: \r\n and \r are \n here
     except OSError as error:
         raise UsageError(f"cannot read {path}: {error.strerror or error}") from None
     except UnicodeDecodeError:
         raise UsageError(f"cannot read {path}: not UTF-8 text") from None
+    return text.removesuffix("\n").split("\n") if text else []
 
 
 def _recording(args: argparse.Namespace) -> Recording:

@@ -360,3 +360,12 @@ def test_record_an_external_program_through_a_terminal(tmp_path: Path) -> None:
     )
     for runner in ("pipe", "pty"):
         assert run_cli("replay", "--program", program, "--runner", runner, out).status == 0
+
+
+def test_record_reads_any_line_ending_and_keeps_other_characters(tmp_path: Path) -> None:
+    (tmp_path / "in.txt").write_bytes(b"echo a\x0cb\r\nadd 1 1\rexit")
+    out = tmp_path / "x.yaml"
+    assert run_cli("record", "--stdin", tmp_path / "in.txt", "-o", out, "demo").status == 0
+    text = out.read_text(encoding="utf-8")
+    assert '  - in: "echo a\\fb"\n' in text and "  - in: add 1 1\n  - out" in text
+    assert "  - in: exit\n" in text and run_cli("replay", out).status == 0
