@@ -81,7 +81,7 @@ def to_junit(results: list[TranscriptResult]) -> str:
         case = ET.SubElement(
             suite,
             "testcase",
-            classname=PurePath(result.path).with_suffix("").as_posix().replace("/", "."),
+            classname=PurePath(result.path).with_suffix("").as_posix().strip("/").replace("/", "."),
             name=xml_safe(_test_name(result)),
             file=xml_safe(result.path),
             time=f"{result.seconds:.3f}",
