@@ -76,6 +76,11 @@ def _parser() -> argparse.ArgumentParser:
     mode.add_argument("-g", action="store_true", help="play in a window")
     parser.add_argument("--seed", type=int, metavar="N", help="seed every shuffle with N")
     parser.add_argument(
+        "--prompt",
+        action=argparse.BooleanOptionalAction,
+        help="-i: greet and prompt (default: only when stdin is a terminal)",
+    )
+    parser.add_argument(
         "--advisor",
         choices=sorted(ADVISORS),
         default="seed",
@@ -184,7 +189,7 @@ def _run(options: argparse.Namespace, streams: Streams) -> int:
     advisor = ADVISORS[options.advisor]
     if options.i:
         machine = Machine(_whole(options.i[0], "credit", 1), ShuffledCards(rng), table)
-        prompt = streams.stdin.isatty()
+        prompt = streams.stdin.isatty() if options.prompt is None else options.prompt
         run_interactive(machine, streams.stdin, streams.stdout, advisor, prompt=prompt)
         return 0
     if options.d:

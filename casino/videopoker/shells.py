@@ -7,8 +7,9 @@ Both run the same :class:`~casino.videopoker.commands.VideoPokerCommands`.
   example shows.
 - **interactive**: one command per input line. When stdin is a terminal the shell greets
   the player, lists the commands and prompts with ``> ``; when stdin is piped it prints
-  exactly the debug mode's messages, without echo or prompt, so a grader can compare them.
-  End of input ends the session (there is no quit command in the seed).
+  exactly the debug mode's messages, without echo or prompt, so a grader can compare them
+  (``--prompt`` / ``--no-prompt`` choose either way whatever stdin is). End of input ends
+  the session (there is no quit command in the seed).
 """
 
 from __future__ import annotations

@@ -124,6 +124,13 @@ def test_a_terminal_gets_a_greeting_and_prompts() -> None:
     assert result.out.endswith("> player's credit is 50\n> player is betting 2\n> \n")
 
 
+def test_prompts_can_be_forced_on_or_off() -> None:
+    forced = run(["-i", "50", "--seed", "3", "--prompt"], "$\nb 2\n")
+    assert forced == run(["-i", "50", "--seed", "3"], TerminalInput("$\nb 2\n"))
+    quiet = run(["-i", "50", "--no-prompt"], TerminalInput("$\n"))
+    assert quiet.out == "player's credit is 50\n"
+
+
 def test_piped_interactive_mode_follows_the_seed() -> None:
     commands = "b 2\nd\na\nh 1 2\n$\nd\nh\ns\n"
     first = run(["-i", "500", "--seed", "9"], commands)
