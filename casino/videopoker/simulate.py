@@ -16,7 +16,7 @@ bet (the tally then counts the hands actually played).
 
 **Engines.** :func:`play_with_strategy` asks :func:`~casino.videopoker.strategy.advise` and
 :func:`~casino.videopoker.paytable.classify` for every hand; :func:`play_with_tables` looks
-the same answers up in :mod:`~casino.videopoker.simtable` and is some twenty times faster. Both
+the same answers up in :mod:`~casino.videopoker.simtable` and is some thirty times faster. Both
 read the stream identically and give identical tallies; long runs use the tables.
 """
 

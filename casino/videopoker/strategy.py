@@ -146,9 +146,11 @@ class _Deal:
         return held if len({self.suits[p] for p in held}) > 1 else None
 
     def is_flush(self) -> bool:
+        """All five cards of one suit."""
         return len(self.by_suit) == 1
 
     def is_straight(self) -> bool:
+        """Five distinct ranks within five (the wheel included)."""
         return len(self.by_rank) == 5 and _window_of(frozenset(self.ranks)) is not None
 
 
@@ -184,7 +186,7 @@ def _straight_draws(deal: _Deal) -> list[_StraightDraw]:
         low = _window_of(frozenset(ranks))
         if low is None:
             continue
-        outside = ranks[3] - ranks[0] == 3 and ranks[0] >= 2 and ranks[3] <= _KING
+        outside = ranks[3] - ranks[0] == 3 and ranks[3] <= _KING  # not A234, not JQKA
         positions = tuple(sorted(deal.rightmost(rank) for rank in ranks))
         high = sum(1 for rank in ranks if rank >= _JACK)
         draws.append(_StraightDraw(positions, outside, high, tuple(reversed(ranks))))
