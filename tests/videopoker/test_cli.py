@@ -232,3 +232,12 @@ def test_analyze_is_dispatched_to_the_analyzer(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setitem(sys.modules, "casino.videopoker.analyze", None)
     missing = run(["analyze"])
     assert missing.status == 2 and "not installed" in missing.err
+
+
+def test_the_casino_command_runs_the_same_main() -> None:
+    from casino.__main__ import main as casino_main
+
+    out, err = io.StringIO(), io.StringIO()
+    argv = ["videopoker", "-d", "10000", str(PROF / "cmd-file-with-rebet.txt")]
+    status = casino_main([*argv, str(PROF / "card-file.txt")], stdout=out, stderr=err)
+    assert (status, out.getvalue(), err.getvalue()) == (0, EXPECTED, "")
