@@ -9,14 +9,14 @@ from collections.abc import Sequence
 from casino.cards import Card
 from casino.videopoker.commands import Advisor
 from casino.videopoker.paytable import PayTable
-from casino.videopoker.strategy import advise
+from casino.videopoker.strategy import seed_hold
 
 _ANALYZER = "casino.videopoker.analyzer"
 
 
 def seed_advisor(hand: Sequence[Card], table: PayTable, bet: int) -> tuple[int, ...]:
     """The seed's 34-line strategy (the pay table and bet do not change it)."""
-    return advise(hand).held
+    return seed_hold(hand)
 
 
 def exact_advisor(hand: Sequence[Card], table: PayTable, bet: int) -> tuple[int, ...]:

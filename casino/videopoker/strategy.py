@@ -385,3 +385,9 @@ def advise(hand: Sequence[Card]) -> Advice:
         if held is not None:
             return Advice(tuple(sorted(held)), rule)
     raise AssertionError("the last rule always matches")  # pragma: no cover
+
+
+def seed_hold(hand: Sequence[Card]) -> tuple[int, ...]:
+    """Just the positions :func:`advise` holds (the shape the exact analyzer's strategies take,
+    ``casino videopoker analyze --strategy seed``)."""
+    return advise(hand).held

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from casino.cards import FULL_DECK, Card, Suit, parse_cards
-from casino.videopoker.strategy import Rule, advise, straight_flush_3_type
+from casino.videopoker.strategy import Rule, advise, seed_hold, straight_flush_3_type
 
 hands = st.lists(st.sampled_from(FULL_DECK), min_size=5, max_size=5, unique=True)
 
@@ -70,6 +70,7 @@ def test_advice_is_a_set_of_positions(hand: list[Card]) -> None:
     assert list(advice.held) == sorted(set(advice.held))
     assert all(0 <= position < 5 for position in advice.held)
     assert advice == advise(hand)
+    assert seed_hold(hand) == advice.held
 
 
 def _shape(hand: list[Card]) -> tuple[tuple[str, ...], frozenset[Suit]]:
