@@ -34,3 +34,21 @@ def all_hands() -> Iterator[tuple[int, int, int, int, int]]:
                 for b in range(1, c):
                     for a in range(b):
                         yield a, b, c, d, e
+
+
+def subset_sums(values: Sequence[int], size: int) -> list[int]:
+    """The sum of ``values[i]`` over each ``size``-subset of their indices, in colex order.
+
+    Entry ``hand_number(s)`` is the sum for subset ``s`` when ``size`` is 5 (and likewise
+    for smaller subsets, numbered the same way). The ``size``-subsets whose largest index is
+    ``top`` are the ``comb(top, size - 1)`` smaller subsets each joined by ``top``, so every
+    list is built from the one before it without any per-subset index arithmetic.
+    """
+    sums = [0]
+    for k in range(1, size + 1):
+        grown: list[int] = []
+        for top in range(k - 1, len(values)):
+            value = values[top]
+            grown += [s + value for s in sums[: comb(top, k - 1)]]
+        sums = grown
+    return sums

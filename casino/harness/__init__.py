@@ -1,1 +1,8 @@
-"""The transcript harness: replay golden sessions against any program, grader-style."""
+"""The transcript harness: replay golden sessions against any program, grader-style.
+
+``casino replay`` checks transcripts (``transcripts/<game>/*.yaml``) against casino's own
+programs in-process, or against any command through a pipe or a pseudo-terminal, and reports
+the first differing step with its line and column; ``casino record`` captures a session;
+``casino replay --update`` blesses the current output; the pytest plugin makes every transcript
+a test item. See ``casino/harness/README.md`` for the format and every choice made.
+"""

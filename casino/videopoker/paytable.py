@@ -11,7 +11,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from casino.cards import Card, Category, Rank, rank_hand
+from casino.cards import Card, Category, HandValue, Rank, rank_hand
+from casino.errors import ParseError
 
 MAX_BET = 5
 
@@ -40,7 +41,11 @@ _FOUR = Rank.FOUR.number
 
 def classify(cards: Sequence[Card]) -> PayLine:
     """The pay line of a five-card final hand."""
-    value = rank_hand(cards)
+    return classify_value(rank_hand(cards))
+
+
+def classify_value(value: HandValue) -> PayLine:
+    """The pay line of a five-card hand worth ``value``."""
     category, ranks = value.category, value.ranks
     if category is Category.STRAIGHT_FLUSH:
         return PayLine.ROYAL_FLUSH if ranks[0] == _ACE else PayLine.STRAIGHT_FLUSH
@@ -133,3 +138,53 @@ PAYTABLES: dict[str, PayTable] = {
     )
 }
 """Built-in pay tables by name."""
+
+
+_LINE_NAMES: dict[str, tuple[PayLine, ...]] = {
+    **{line.value: (line,) for line in PayLine if line is not PayLine.NOTHING},
+    "FOUR OF A KIND": (PayLine.FOUR_ACES, PayLine.FOUR_2_4, PayLine.FOUR_5_K),
+}
+
+PAYTABLE_FORMAT = """\
+A pay table file has one line per paying hand: its name, then either one number (the pay
+per credit: 3 pays 3, 6, 9, 12, 15) or five (the returns at bets of 1 to 5 credits).
+Names: ROYAL FLUSH, STRAIGHT FLUSH, FOUR ACES, FOUR 2-4, FOUR 5-K (or FOUR OF A KIND for
+all three), FULL HOUSE, FLUSH, STRAIGHT, THREE OF A KIND, TWO PAIR, JACKS OR BETTER, in
+any case. Hands not listed pay nothing. `# …` is a comment; `name: …` names the table.
+Example:  ROYAL FLUSH 250 500 750 1000 4000"""
+"""The pay table file format, in words (for help texts)."""
+
+
+def parse_paytable(text: str, name: str) -> PayTable:
+    """A pay table from the text of a pay table file (see :data:`PAYTABLE_FORMAT`).
+
+    ``name`` is used unless the text names the table. Raises :class:`ParseError` naming
+    the offending line.
+    """
+    returns: dict[PayLine, tuple[int, int, int, int, int]] = {}
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if line.lower().startswith("name:"):
+            name = line[5:].strip() or name
+            continue
+        words = line.split()
+        split = next((i for i, word in enumerate(words) if word.isdigit()), len(words))
+        label, pays = " ".join(words[:split]).upper(), words[split:]
+        lines = _LINE_NAMES.get(label)
+        if lines is None:
+            raise ParseError(f"line {number}: unknown hand {label!r}")
+        if len(pays) not in (1, 5) or not all(pay.isdigit() for pay in pays):
+            raise ParseError(f"line {number}: give one pay per credit or five returns")
+        amounts = [int(pay) for pay in pays]
+        if len(amounts) == 1:
+            amounts = [amounts[0] * bet for bet in range(1, MAX_BET + 1)]
+        row = (amounts[0], amounts[1], amounts[2], amounts[3], amounts[4])
+        for pay_line in lines:
+            if pay_line in returns:
+                raise ParseError(f"line {number}: {pay_line.value} is paid twice")
+            returns[pay_line] = row
+    if not returns:
+        raise ParseError("no paying hands")
+    return PayTable(name, returns)

@@ -1,0 +1,36 @@
+"""The machine a benchmark ran on, for the first lines of its report."""
+
+from __future__ import annotations
+
+import os
+import platform
+import resource
+import sys
+from pathlib import Path
+
+
+def cpu_model() -> str:
+    """The CPU model from /proc/cpuinfo, or what the platform module knows."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+def describe() -> str:
+    """One line: cores, CPU model, Python implementation and version, OS."""
+    return (
+        f"machine: nproc {os.cpu_count()}, {cpu_model()}, "
+        f"{platform.python_implementation()} {sys.version.split()[0]}, {platform.system()}"
+    )
+
+
+def peak_memory_mib() -> tuple[float, float]:
+    """Peak resident memory so far of this process and of its largest waited-for child (MiB)."""
+    divisor = 1024 * 1024 if sys.platform == "darwin" else 1024  # ru_maxrss: bytes or KiB
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / divisor
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / divisor
+    return own, children

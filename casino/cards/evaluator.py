@@ -1,0 +1,198 @@
+"""The one poker hand evaluator: table-driven, on card indices 0..51.
+
+Every game that ranks hands ends here: :func:`casino.cards.rank_hand` wraps :func:`evaluate`,
+and video poker's pay-line table is built from :func:`evaluate5`. The functions return the
+same integer as :attr:`HandValue.strength <casino.cards.HandValue.strength>`: a higher number
+is a better hand, equal numbers split the pot.
+
+How it works. Each card ``i`` (rank ``i // 4``, suit ``i % 4``, as :attr:`Card.index`) has a
+key ``5**rank << 16 | 1 << 4*suit``. The sum of a hand's keys holds
+
+- above bit 16, the hand's rank multiset written in base 5 (at most four cards of a rank, so
+  the digits never carry): without a flush the hand's value depends on nothing else;
+- below bit 16, four 4-bit suit counters that start at 3, so a counter's top bit is set
+  exactly when its suit has five or more cards: a flush.
+
+So a 7-card hand is seven list look-ups, six additions, one test and one dict look-up; the
+rare flush (3% of 7-card hands) takes a second path through a 8,192-entry table indexed by
+the flush suit's rank bits. A 5-card hand needs a single dict look-up, keyed by the sum with
+the counters' low bits cleared.
+
+The tables are built at import (about a quarter of a second) by one ranking algorithm,
+:func:`best_strength`, applied once to every rank multiset and every suited rank set.
+"""
+
+from __future__ import annotations
+
+import array
+import itertools
+from collections.abc import Sequence
+from math import comb
+
+from casino import cache
+from casino.cards.combos import subset_sums
+from casino.cards.ranking import Category, pack_strength
+
+N_CARDS = 52
+"""Card indices run from 0 to ``N_CARDS - 1``."""
+
+_RANK_SHIFT = 16
+_SUIT_START = 0x3333  # every suit counter starts at 3
+_FLUSH_BITS = 0x8888  # a counter's top bit: five or more cards of that suit
+_KEEP_5 = ~0x7777  # a 5-card key with only the rank code and the flush bits left
+_FLUSH_SUIT = {0x8 << (4 * suit): suit for suit in range(4)}
+
+_KEYS: list[int] = [(5 ** (i >> 2) << _RANK_SHIFT) | (1 << (4 * (i & 3))) for i in range(N_CARDS)]
+_FIRST_KEYS: list[int] = [key + _SUIT_START for key in _KEYS]
+_RANK_BIT: list[int] = [1 << (i >> 2) for i in range(N_CARDS)]
+
+_WHEEL = 1 << 14 | 0b1111 << 2  # A, 5, 4, 3, 2 as bits of rank numbers
+
+
+def _straight_top(rank_bits: int) -> int:
+    """The top rank number of the best straight in ``rank_bits`` (bit n = rank n), or 0."""
+    runs = rank_bits & rank_bits >> 1 & rank_bits >> 2 & rank_bits >> 3 & rank_bits >> 4
+    if runs:
+        return runs.bit_length() + 3  # a run's lowest card is bit_length() - 1
+    return 5 if rank_bits & _WHEEL == _WHEEL else 0
+
+
+def best_strength(ranks: Sequence[int], suited: bool) -> int:
+    """The strength of the best five-card hand among 5 to 7 cards: the ranking algorithm.
+
+    ``ranks`` are the cards' rank numbers (2..14). ``suited`` says that they are all of one
+    suit (distinct ranks): then the hand is a straight flush or a flush. Otherwise suits are
+    taken not to matter, which holds for every hand without five cards of one suit.
+    """
+    distinct = sorted(set(ranks), reverse=True)
+    top = _straight_top(sum(1 << rank for rank in distinct))
+    if suited:
+        if top:
+            return pack_strength(Category.STRAIGHT_FLUSH, [top])
+        return pack_strength(Category.FLUSH, distinct[:5])
+    groups = sorted(((ranks.count(rank), rank) for rank in distinct), reverse=True)
+    (first_count, first), *rest = groups
+    second_count = rest[0][0] if rest else 0
+    if first_count == 4:
+        return pack_strength(Category.FOUR_OF_A_KIND, [first, max(r for _, r in rest)])
+    if first_count == 3 and second_count >= 2:
+        return pack_strength(Category.FULL_HOUSE, [first, rest[0][1]])
+    if top:
+        return pack_strength(Category.STRAIGHT, [top])
+    if first_count == 3:
+        return pack_strength(Category.THREE_OF_A_KIND, _kickers([first], distinct, 2))
+    if first_count == 2 and second_count == 2:
+        made = [first, rest[0][1]]
+        return pack_strength(Category.TWO_PAIR, _kickers(made, distinct, 1))
+    if first_count == 2:
+        return pack_strength(Category.ONE_PAIR, _kickers([first], distinct, 3))
+    return pack_strength(Category.HIGH_CARD, distinct[:5])
+
+
+def _kickers(made: list[int], distinct: list[int], count: int) -> list[int]:
+    """The ``made`` ranks, then the ``count`` best other ranks (``distinct`` is high to low)."""
+    return made + [rank for rank in distinct if rank not in made][:count]
+
+
+_MULTISET_SIZES = (5, 6, 7)
+_VERSION = "1"
+
+
+def _rank_code(ranks: Sequence[int]) -> int:
+    """The base-5 code of a rank multiset (ranks 0 = deuce .. 12 = ace)."""
+    return sum(5**rank for rank in ranks)
+
+
+def _build_tables() -> bytes:
+    """Every table the evaluator needs, as one array of 64-bit numbers.
+
+    For each size 5, 6, 7: the count, then each rank multiset's code and strength (no
+    flush); then the 8,192 flush strengths by rank bits (0 below five ranks).
+    """
+    numbers = array.array("q")
+    for size in _MULTISET_SIZES:
+        multisets = [
+            ranks
+            for ranks in itertools.combinations_with_replacement(range(13), size)
+            if all(ranks[i] != ranks[i + 4] for i in range(size - 4))  # no five of a rank
+        ]
+        numbers.append(len(multisets))
+        for ranks in multisets:
+            numbers.append(_rank_code(ranks))
+            numbers.append(best_strength([rank + 2 for rank in ranks], suited=False))
+    for bits in range(1 << 13):
+        suited = [rank + 2 for rank in range(13) if bits >> rank & 1]
+        numbers.append(best_strength(suited, suited=True) if len(suited) >= 5 else 0)
+    return numbers.tobytes()
+
+
+def _load_tables() -> tuple[dict[int, int], list[int], dict[int, int]]:
+    """The rank-code, flush and 5-card tables, from the on-disk cache or built."""
+    numbers = array.array("q")
+    numbers.frombytes(cache.load_or_build("evaluator", _VERSION, _build_tables))
+    rank_values: dict[int, int] = {}
+    at = 0
+    for size in _MULTISET_SIZES:
+        count = numbers[at]
+        pairs = numbers[at + 1 : at + 1 + 2 * count]
+        by_code = dict(zip(pairs[::2], pairs[1::2], strict=True))
+        if size == 5:
+            five_values = {code << _RANK_SHIFT: value for code, value in by_code.items()}
+        rank_values |= by_code
+        at += 1 + 2 * count
+    flush_values = numbers[at:].tolist()
+    for ranks in itertools.combinations(range(13), 5):
+        key = _rank_code(ranks) << _RANK_SHIFT
+        value = flush_values[sum(1 << rank for rank in ranks)]
+        for flush_bit in _FLUSH_SUIT:
+            five_values[key | flush_bit] = value
+    return rank_values, flush_values, five_values
+
+
+_RANK_VALUES, _FLUSH_VALUES, _FIVE_VALUES = _load_tables()
+
+
+def evaluate5(cards: Sequence[int]) -> int:
+    """The strength of five distinct cards (indices 0..51)."""
+    a, b, c, d, e = cards
+    keys = _KEYS
+    return _FIVE_VALUES[(_FIRST_KEYS[a] + keys[b] + keys[c] + keys[d] + keys[e]) & _KEEP_5]
+
+
+def evaluate7(cards: Sequence[int]) -> int:
+    """The strength of the best five of seven distinct cards (indices 0..51)."""
+    a, b, c, d, e, f, g = cards
+    keys = _KEYS
+    key = _FIRST_KEYS[a] + keys[b] + keys[c] + keys[d] + keys[e] + keys[f] + keys[g]
+    if key & _FLUSH_BITS:
+        return _flush_strength(cards, key & _FLUSH_BITS)
+    return _RANK_VALUES[key >> _RANK_SHIFT]
+
+
+def evaluate(cards: Sequence[int]) -> int:
+    """The strength of the best five of 5, 6 or 7 distinct cards (indices 0..51)."""
+    key = _SUIT_START + sum(map(_KEYS.__getitem__, cards))
+    if key & _FLUSH_BITS:
+        return _flush_strength(cards, key & _FLUSH_BITS)
+    return _RANK_VALUES[key >> _RANK_SHIFT]
+
+
+def _flush_strength(cards: Sequence[int], flush_bit: int) -> int:
+    suit = _FLUSH_SUIT[flush_bit]
+    rank_bit = _RANK_BIT
+    return _FLUSH_VALUES[sum(rank_bit[card] for card in cards if card & 3 == suit)]
+
+
+def five_card_strengths() -> list[int]:
+    """The strength of every five-card hand, indexed by its number (:mod:`casino.cards.combos`).
+
+    The same numbers as :func:`evaluate5`, for all 2,598,960 hands at once (a quarter of a
+    second): each hand's key is a four-card key, shared by a block of hands, plus its top card's.
+    """
+    first, values = _FIRST_KEYS, _FIVE_VALUES
+    below = subset_sums(_KEYS, 4)
+    strengths: list[int] = []
+    for top in range(4, N_CARDS):
+        key = first[top]
+        strengths += [values[(four + key) & _KEEP_5] for four in below[: comb(top, 4)]]
+    return strengths

@@ -1,0 +1,354 @@
+"""``casino replay`` and ``casino record``: the harness's command line.
+
+``casino.__main__`` forwards ``casino replay …`` and ``casino record …`` here, with the
+subcommand word first. Exit status: 0 when every transcript passed (or was recorded), 1 when
+one failed, 2 for a usage error (one line on stderr).
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import shlex
+import sys
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from itertools import repeat
+from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn, TextIO
+
+from casino.files import write_atomic
+from casino.harness.formats import FORMATS
+from casino.harness.model import TranscriptError, load_transcript
+from casino.harness.record import RecordError, Recording, lines_of, record
+from casino.harness.report import render, summary
+from casino.harness.runners import RUNNER_NAMES
+from casino.harness.runners.base import TargetError, check_program
+from casino.harness.runners.inproc import InProcessRunner
+from casino.harness.session import Options, Status, TranscriptResult, check, check_path, target_of
+from casino.harness.update import CannotBless, bless, write_if_changed
+from casino.shell import Streams
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
+
+REPLAY_EPILOG = """\
+runners:
+  inproc  call casino's own program in this process (default for casino's programs);
+          its output splits exactly where it reads input
+  pipe    grader style, like `java Nimsys < in`: all input at once, stdout compared
+          (default with --program)
+  pty     a pseudo-terminal: each line is typed once the output before it has
+          appeared; the terminal's echo and \\r\\n are undone
+seeds: a transcript's `seed: N` reaches casino's programs as `--seed N` before its args,
+  and a --program command only as the environment variable CASINO_SEED=N.
+exit status: 0 all passed, 1 some failed, 2 usage error.
+"""
+
+RECORD_EPILOG = """\
+A casino program is recorded in-process: its output splits exactly where it reads.
+With --program CMD the command runs in a pseudo-terminal and PROGRAM is only the name
+written into the transcript; each line is sent once the program has printed and then
+been quiet for --settle seconds. Without --stdin, you type the session live (Ctrl-D
+ends it). Put record's own options before PROGRAM: everything after it is the program's.
+"""
+
+
+class UsageError(Exception):
+    """A bad command line; the message is one line."""
+
+
+class _Done(Exception):
+    """``--help`` was shown."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser that reports instead of exiting, and prints where it is told."""
+
+    def __init__(self, out: TextIO, **kwargs: object) -> None:
+        super().__init__(formatter_class=argparse.RawDescriptionHelpFormatter, **kwargs)  # type: ignore[arg-type]
+        self._out = out
+
+    def error(self, message: str) -> NoReturn:
+        """A usage error: raised, never printed with a usage block and exited."""
+        raise UsageError(message)
+
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
+        """Only ``--help`` exits; it has printed already."""
+        raise _Done
+
+    def print_help(self, file: SupportsWrite[str] | None = None) -> None:
+        """Help goes to the stdout the harness was given."""
+        super().print_help(file or self._out)
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
+    """``casino replay …`` or ``casino record …`` (``argv`` starts with the subcommand)."""
+    streams = Streams.of(stdin, stdout, stderr)
+    args = list(sys.argv[1:] if argv is None else argv)
+    command = args[0] if args else ""
+    if command not in COMMANDS:
+        streams.error(f"casino: expected 'replay' or 'record', got {command or 'nothing'!r}")
+        return 2
+    try:
+        return COMMANDS[command](args[1:], streams)
+    except _Done:
+        return 0
+    except UsageError as error:
+        streams.error(f"casino {command}: {error}")
+        return 2
+    except KeyboardInterrupt:
+        streams.error(f"casino {command}: interrupted")
+        return 130
+
+
+# ------------------------------------------------------------------------------------ replay
+
+
+def _replay_parser(out: TextIO) -> _Parser:
+    parser = _Parser(
+        out,
+        prog="casino replay",
+        description="Replay golden transcripts against casino's programs or any command.",
+        epilog=REPLAY_EPILOG,
+    )
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="transcripts, or directories")
+    parser.add_argument("--program", metavar="CMD", help="run this command instead (any language)")
+    parser.add_argument("--runner", choices=RUNNER_NAMES, help="how to run the program")
+    parser.add_argument("--jobs", type=int, default=1, metavar="N", help="transcripts at once")
+    parser.add_argument("--report", choices=sorted(FORMATS), help="also write a report file")
+    parser.add_argument("--report-file", metavar="F", help="where (default per format)")
+    parser.add_argument("--score", action="store_true", help="points per transcript, and a total")
+    parser.add_argument("--update", action="store_true", help="bless the current output")
+    return parser
+
+
+def replay(argv: list[str], streams: Streams) -> int:
+    """``casino replay``."""
+    args = _replay_parser(streams.stdout).parse_args(argv)
+    command = _command(args.program)
+    options = Options(args.runner or ("pipe" if command else "inproc"), command)
+    _check_replay(args, options)
+    paths = find_transcripts(args.paths)
+    if args.update:
+        return update_all(paths, options, streams)
+    results = []
+    for result in results_in_order(paths, options, args.jobs):
+        streams.stdout.write(render(result, score=args.score))
+        streams.stdout.flush()
+        results.append(result)
+    streams.stdout.write(summary(results, score=args.score) + "\n")
+    if args.report:
+        write_report(args.report, args.report_file, results, streams)
+    return 0 if all(result.passed for result in results) else 1
+
+
+def _command(program: str | None) -> tuple[str, ...] | None:
+    if program is None:
+        return None
+    try:
+        words = tuple(shlex.split(program))
+    except ValueError as error:
+        raise UsageError(f"--program: {error}") from None
+    if not words:
+        raise UsageError("--program needs a command")
+    return words
+
+
+def _check_replay(args: argparse.Namespace, options: Options) -> None:
+    if args.jobs < 1:
+        raise UsageError("--jobs needs a whole number of at least 1")
+    if options.runner == "inproc" and options.command:
+        raise UsageError("the inproc runner runs casino's own programs: use pipe or pty")
+    if args.report_file and not args.report:
+        raise UsageError("--report-file goes with --report json|junit|gradescope")
+    if args.update:
+        if args.jobs > 1:
+            raise UsageError("--update rewrites files: it runs with --jobs 1 only")
+        if options.command:
+            raise UsageError("--update blesses casino's own programs only, not --program")
+        if options.runner != "inproc":
+            raise UsageError("--update needs the inproc runner (it splits output at reads)")
+
+
+def find_transcripts(paths: list[str]) -> list[Path]:
+    """The files named, and every ``*.yaml`` under the directories named (sorted)."""
+    found: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            found += sorted(item for item in path.rglob("*.yaml") if item.is_file())
+        elif path.is_file():
+            found.append(path)
+        else:
+            raise UsageError(f"no such file or directory: {raw}")
+    if not found:
+        raise UsageError(f"no transcripts (*.yaml) in {' '.join(paths)}")
+    return list(dict.fromkeys(found))
+
+
+def _check_one(path: Path, options: Options) -> TranscriptResult:
+    return check_path(path, options)
+
+
+def results_in_order(paths: list[Path], options: Options, jobs: int) -> Iterator[TranscriptResult]:
+    """Check every transcript, yielding results in the order of ``paths`` whatever ``jobs``."""
+    if jobs == 1 or len(paths) == 1:
+        yield from (_check_one(path, options) for path in paths)
+        return
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    chunk = max(1, len(paths) // (jobs * 8))
+    with ProcessPoolExecutor(jobs, mp_context=context) as pool:
+        yield from pool.map(_check_one, paths, repeat(options), chunksize=chunk)
+
+
+def write_report(
+    kind: str, file: str | None, results: list[TranscriptResult], streams: Streams
+) -> None:
+    """Write the ``kind`` report to ``file`` (or its default name), atomically."""
+    formatter, default = FORMATS[kind]
+    target = Path(file or default)
+    try:
+        write_atomic(target, formatter(results))
+    except OSError as error:
+        raise UsageError(f"cannot write {target}: {error.strerror or error}") from None
+    streams.stdout.write(f"{kind} report: {target}\n")
+
+
+def update_all(paths: list[Path], options: Options, streams: Streams) -> int:
+    """``--update``: check each transcript in-process and bless its current output."""
+    runner = InProcessRunner()
+    failed = updated = 0
+    for path in paths:
+        line, ok, changed = _update_one(path, options, runner)
+        streams.stdout.write(line)
+        streams.stdout.flush()
+        failed += not ok
+        updated += changed
+    streams.stdout.write(f"{updated} updated, {failed} not updated ({len(paths)} transcripts)\n")
+    return 1 if failed else 0
+
+
+def _update_one(path: Path, options: Options, runner: InProcessRunner) -> tuple[str, bool, bool]:
+    """The report line(s) for one transcript, whether it is now in order, whether it changed."""
+    try:
+        transcript = load_transcript(path)
+    except TranscriptError as error:
+        return render(TranscriptResult(str(path), Status.ERROR, error=str(error))), False, False
+    result = check(transcript, runner, target_of(transcript, options))
+    if result.status is Status.ERROR:
+        return render(result), False, False
+    try:
+        changed = write_if_changed(transcript, bless(transcript, result.outcomes))
+    except CannotBless as reason:
+        if result.passed:
+            return render(result), True, False
+        return f"{render(result)}  not updated: {reason}\n", False, False
+    except OSError as error:
+        return f"{render(result)}  not updated: cannot write: {error}\n", False, False
+    if changed:
+        return f"UPDATED {transcript.name} ({path})\n", True, True
+    return render(result), result.passed, False
+
+
+# ------------------------------------------------------------------------------------ record
+
+
+def _record_parser(out: TextIO) -> _Parser:
+    parser = _Parser(
+        out,
+        prog="casino record",
+        description="Capture a session (typed live, or fed from a file) into a transcript.",
+        epilog=RECORD_EPILOG,
+    )
+    parser.add_argument("-o", "--output", required=True, metavar="OUT.yaml")
+    parser.add_argument("--stdin", metavar="FILE", help="input lines from FILE, not the keyboard")
+    parser.add_argument("--program", metavar="CMD", help="record this command instead")
+    parser.add_argument("--seed", type=int, metavar="N", help="seed (written to the transcript)")
+    parser.add_argument("--name", help="the transcript's name (default: OUT's file name)")
+    parser.add_argument(
+        "--fixture", action="append", default=[], metavar="NAME=PATH", help="a starting file"
+    )
+    parser.add_argument("--timeout", type=float, default=10.0, metavar="S", help="step timeout")
+    parser.add_argument("--settle", type=float, default=0.5, metavar="S", help="quiet, for CMD")
+    parser.add_argument("--force", action="store_true", help="replace OUT.yaml if it exists")
+    parser.add_argument("program_name", metavar="PROGRAM", help="casino program (or a name)")
+    parser.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS", help="its arguments")
+    return parser
+
+
+def record_command(argv: list[str], streams: Streams) -> int:
+    """``casino record``."""
+    args = _record_parser(streams.stdout).parse_args(argv)
+    spec = _recording(args)
+    lines = None if args.stdin is None else _input_lines(args.stdin)
+    try:
+        if lines is None:
+            transcript = record(spec, lines_of(streams.stdin), streams.stdout)
+        else:
+            transcript = record(spec, lines, None)
+    except (RecordError, TargetError) as error:
+        streams.error(f"casino record: {error}")
+        return 1
+    except OSError as error:
+        streams.error(f"casino record: cannot write {spec.output}: {error.strerror or error}")
+        return 1
+    steps = len(transcript.runs[0].steps)
+    streams.error(f"casino record: wrote {spec.output} ({steps} step{'' if steps == 1 else 's'})")
+    return 0
+
+
+def _input_lines(path: str) -> list[str]:
+    """The lines of an input file (any line ending), each one ``in`` step."""
+    try:
+        with open(path, encoding="utf-8", newline=None) as handle:
+            text = handle.read()  # universal newlines: \r\n and \r are \n here
+    except OSError as error:
+        raise UsageError(f"cannot read {path}: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"cannot read {path}: not UTF-8 text") from None
+    return text.removesuffix("\n").split("\n") if text else []
+
+
+def _recording(args: argparse.Namespace) -> Recording:
+    output = Path(args.output)
+    if output.exists() and not args.force:
+        raise UsageError(f"{output} exists (use --force to replace it)")
+    command = _command(args.program)
+    if command is None:
+        try:
+            check_program(args.program_name)
+        except TargetError as error:
+            raise UsageError(str(error)) from None
+    if args.timeout <= 0 or args.settle <= 0:
+        raise UsageError("--timeout and --settle need a number of seconds above 0")
+    return Recording(
+        program=args.program_name,
+        args=tuple(args.args),
+        output=output,
+        name=args.name or output.stem,
+        command=command,
+        seed=args.seed,
+        fixtures=tuple(_fixture(item) for item in args.fixture),
+        timeout=args.timeout,
+        settle=args.settle,
+    )
+
+
+def _fixture(item: str) -> tuple[str, Path]:
+    name, sep, path = item.partition("=")
+    if not sep or not name or not path:
+        raise UsageError(f"--fixture wants NAME=PATH, got {item!r}")
+    if not Path(path).is_file():
+        raise UsageError(f"--fixture {name}: no such file: {path}")
+    return name, Path(path)
+
+
+COMMANDS = {"replay": replay, "record": record_command}

@@ -1,0 +1,194 @@
+"""Comparing what a program did with what a transcript expects.
+
+A run's verdict is on its *whole* stdout: the concatenation of its ``out`` chunks (``out_re``
+chunks matched in sequence, with backtracking across them). Runners that know where the program
+read input do not make the verdict stricter; they only steer the session. So the in-process,
+pipe and pty runners judge a program alike, the way a grader comparing ``java Nimsys < in``
+would. The first difference is located in the expected text of the whole run (1-based line and
+column) and attributed to the step that holds it.
+
+For display, an ``out_re`` chunk that matched is shown as the text it matched (it is not a
+difference); one that did not is shown as its pattern.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from casino.harness.model import In, Out, OutRe, Run, Step, step_label
+from casino.harness.runners.base import Outcome, signal_problem
+
+Piece = tuple[int, Out | OutRe]
+"""An output step and its 1-based number in the run."""
+
+
+@dataclass(frozen=True)
+class Difference:
+    """Where the actual text first leaves the expected one (both agree before ``offset``)."""
+
+    offset: int
+    line: int
+    column: int
+    step: str | None = None
+    """The step holding the difference (``step 4 (out)``); ``None`` past the last one."""
+
+
+@dataclass(frozen=True)
+class TextComparison:
+    """Expected text as shown, actual text, and their first difference (``None``: equal)."""
+
+    expected: str
+    actual: str
+    difference: Difference | None
+
+
+@dataclass(frozen=True)
+class RunVerdict:
+    """How one run went against its part of the transcript."""
+
+    output: TextComparison
+    stderr: TextComparison | None
+    """``None`` when the transcript does not state the stderr."""
+    exit_expected: int | None
+    exit_actual: int | None
+    problem: str | None
+    """Timed out, crashed, killed, could not start: always a failure."""
+
+    @property
+    def exit_differs(self) -> bool:
+        """An expected exit status that the program did not end with."""
+        return self.exit_expected is not None and self.exit_expected != self.exit_actual
+
+    @property
+    def passed(self) -> bool:
+        """Output, stderr and exit status as expected, and the run ended by itself."""
+        stderr_ok = self.stderr is None or self.stderr.difference is None
+        return (
+            self.output.difference is None
+            and stderr_ok
+            and not self.exit_differs
+            and self.problem is None
+        )
+
+
+def position(text: str, offset: int) -> tuple[int, int]:
+    """1-based line and column of ``offset`` in ``text``."""
+    line_start = text.rfind("\n", 0, offset) + 1
+    return text.count("\n", 0, offset) + 1, offset - line_start + 1
+
+
+def common_prefix(a: str, b: str) -> int:
+    """Length of the longest common prefix of ``a`` and ``b`` (a binary search on slices)."""
+    low, high = 0, min(len(a), len(b))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[:middle] == b[:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def compare_text(expected: str, actual: str) -> TextComparison:
+    """Exact comparison of two texts."""
+    if expected == actual:
+        return TextComparison(expected, actual, None)
+    offset = common_prefix(expected, actual)
+    return TextComparison(expected, actual, Difference(offset, *position(expected, offset)))
+
+
+def output_pieces(steps: tuple[Step, ...]) -> list[Piece]:
+    """The run's ``out``/``out_re`` steps with their step numbers, in order."""
+    return [(number, step) for number, step in enumerate(steps, 1) if not isinstance(step, In)]
+
+
+def compare_output(steps: tuple[Step, ...], actual: str) -> TextComparison:
+    """The run's expected output against ``actual``, difference attributed to its step."""
+    pieces = output_pieces(steps)
+    if all(isinstance(step, Out) for _, step in pieces):
+        shown = [step.text for _, step in pieces if isinstance(step, Out)]
+        expected = "".join(shown)
+        offset = None if expected == actual else common_prefix(expected, actual)
+        return _located(pieces, shown, actual, offset)
+    return _compare_with_patterns(pieces, actual)
+
+
+def _located(
+    pieces: list[Piece], shown: list[str], actual: str, offset: int | None
+) -> TextComparison:
+    """The comparison, its difference at ``offset`` naming the step whose text holds it."""
+    expected = "".join(shown)
+    if offset is None:
+        return TextComparison(expected, actual, None)
+    ends = [0]
+    for text in shown:
+        ends.append(ends[-1] + len(text))
+    index = bisect.bisect_right(ends, offset) - 1
+    label = step_label(pieces[index][1], pieces[index][0]) if index < len(pieces) else None
+    return TextComparison(expected, actual, Difference(offset, *position(expected, offset), label))
+
+
+def _compare_with_patterns(pieces: list[Piece], actual: str) -> TextComparison:
+    """Match the pieces in sequence; on failure, find the first piece that cannot match."""
+    steps = tuple(step for _, step in pieces)
+    if piece_regex(steps).fullmatch(actual):
+        return TextComparison(actual, actual, None)
+    matched: list[str] = []
+    end = 0
+    for count in range(1, len(pieces) + 1):
+        found = piece_regex(steps[:count]).match(actual)
+        if found is None:
+            break
+        matched, end = _shown(found, count), found.end()
+    offset = end
+    if len(matched) < len(pieces) and isinstance(steps[len(matched)], Out):
+        offset += common_prefix(_text(steps[len(matched)]), actual[end:])
+    shown = matched + [_text(step) for step in steps[len(matched) :]]
+    return _located(pieces, shown, actual, offset)
+
+
+def _text(step: Out | OutRe) -> str:
+    """The step's text as shown when it did not match: the text, or the pattern."""
+    return step.text if isinstance(step, Out) else step.pattern
+
+
+def _shown(found: re.Match[str], count: int) -> list[str]:
+    return [found.group(f"casino_step{index}") for index in range(count)]
+
+
+@lru_cache(maxsize=1024)
+def piece_regex(steps: tuple[Out | OutRe, ...]) -> re.Pattern[str]:
+    """One regex for a run of output steps, each in its own named group ``casino_stepN``.
+
+    (Numbered backreferences inside an ``out_re`` pattern therefore do not work; named do.)"""
+    parts = []
+    for index, step in enumerate(steps):
+        body = re.escape(step.text) if isinstance(step, Out) else _scoped(step.pattern)
+        parts.append(f"(?P<casino_step{index}>{body})")
+    return re.compile("".join(parts))
+
+
+_GLOBAL_FLAGS = re.compile(r"\(\?([aiLmsux]+)\)")
+
+
+def _scoped(pattern: str) -> str:
+    """``pattern`` safe to embed: leading global flags ``(?s)`` become a scoped ``(?s:…)``."""
+    flags = _GLOBAL_FLAGS.match(pattern)
+    if flags:
+        return f"(?{flags.group(1)}:{pattern[flags.end() :]})"
+    return f"(?:{pattern})"
+
+
+def compare_run(run: Run, outcome: Outcome) -> RunVerdict:
+    """The verdict on one run: output, stated stderr, stated exit status, and any problem."""
+    stderr = None if run.stderr is None else compare_text(run.stderr, outcome.stderr)
+    return RunVerdict(
+        output=compare_output(run.steps, outcome.output),
+        stderr=stderr,
+        exit_expected=run.exit,
+        exit_actual=outcome.exit,
+        problem=outcome.problem or signal_problem(outcome.exit),
+    )

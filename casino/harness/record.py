@@ -1,0 +1,217 @@
+"""``casino record``: capture a session into a transcript.
+
+- **A casino program** runs in-process, so its output splits exactly where it reads a line.
+  Its input comes from ``--stdin FILE`` (one ``in`` step per line), or live from the keyboard:
+  the program's output is shown as it is printed, the user types in their own terminal, and
+  each line they enter is one ``in`` step; end of input (Ctrl-D) ends the session.
+- **Any other command** (``--program CMD``; ``PROGRAM`` is then only the name written into the
+  transcript's ``program:``) runs in a pseudo-terminal, since only a terminal makes a foreign
+  program behave interactively. Where it reads cannot be seen from outside, so each line is sent
+  once the program has printed something and then been quiet for ``--settle`` seconds (or has
+  printed nothing for ``--timeout`` seconds). The terminal's echo and ``\\r\\n`` are undone as in
+  the pty runner. Lines come from ``--stdin FILE`` or live from the keyboard, as above.
+
+The transcript gets the actual exit status as ``exit``, and ``stderr`` if the program wrote
+any; missing directories of ``-o OUT.yaml`` are created. The session runs in a fresh temporary
+directory holding the ``--fixture`` files, which the transcript then names as
+``files: {NAME: {fixture: PATH}}`` (relative to the transcript).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from casino.files import write_atomic
+from casino.harness.model import Fixture, In, Out, Run, Step, Transcript, dump_transcript
+from casino.harness.runners.base import Job, Outcome, Target
+from casino.harness.runners.inproc import Capture, InProcessRunner, call_main
+from casino.harness.runners.screen import TerminalCapture
+from casino.harness.runners.terminal import Conversation, StartError
+
+
+class RecordError(Exception):
+    """Recording could not be done; the message is one line."""
+
+
+@dataclass(frozen=True)
+class Recording:
+    """What to record: the program, how to start it, where its input comes from."""
+
+    program: str
+    args: tuple[str, ...]
+    output: Path
+    name: str
+    command: tuple[str, ...] | None = None
+    seed: int | None = None
+    fixtures: tuple[tuple[str, Path], ...] = ()
+    timeout: float = 10.0
+    settle: float = 0.5
+
+
+class Tee(Capture):
+    """Captured output that is also shown, as it is written, on another stream."""
+
+    def __init__(self, shown: TextIO) -> None:
+        super().__init__()
+        self._shown = shown
+
+    def write(self, text: str) -> int:
+        """Show ``text`` and keep it."""
+        self._shown.write(text)
+        return super().write(text)
+
+    def flush(self) -> None:
+        """Flush the shown stream (a prompt appears before the program reads)."""
+        self._shown.flush()
+
+
+class Typed:
+    """An iterator over input lines that remembers the ones taken."""
+
+    def __init__(self, lines: Iterable[str]) -> None:
+        self._lines = iter(lines)
+        self.taken: list[str] = []
+
+    def __iter__(self) -> Iterator[str]:
+        return self
+
+    def __next__(self) -> str:
+        line = next(self._lines)
+        self.taken.append(line)
+        return line
+
+
+def lines_of(stream: TextIO) -> Iterator[str]:
+    """The lines of ``stream`` without their line ends (``\\n``, ``\\r\\n`` or ``\\r``), read
+    one at a time, so that a keyboard is read only when the program asks."""
+    while True:
+        line = stream.readline()
+        if not line:
+            return
+        yield line.rstrip("\r\n")
+
+
+def record(spec: Recording, lines: Iterable[str], shown: TextIO | None) -> Transcript:
+    """Run the session, write the transcript atomically, and return it.
+
+    ``shown`` is where a live session is displayed (``None`` when input comes from a file).
+    """
+    typed = Typed(lines)
+    with tempfile.TemporaryDirectory(prefix="casino-record-", ignore_cleanup_errors=True) as cwd:
+        for name, source in spec.fixtures:
+            (Path(cwd) / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, Path(cwd) / name)
+        if spec.command is None:
+            outcome = _record_inproc(spec, typed, Path(cwd), shown)
+        else:
+            outcome = _record_terminal(spec, typed, Path(cwd), shown)
+    if outcome.problem:
+        raise RecordError(f"{outcome.problem}; nothing was written")
+    transcript = _transcript(spec, typed.taken[: len(outcome.chunks) - 1], outcome)
+    spec.output.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(spec.output, dump_transcript(transcript))
+    return transcript
+
+
+def _record_inproc(spec: Recording, typed: Typed, cwd: Path, shown: TextIO | None) -> Outcome:
+    main = InProcessRunner().main_of(spec.program)
+    seed_args = [] if spec.seed is None else ["--seed", str(spec.seed)]
+    return call_main(
+        main,
+        [*seed_args, *spec.args],
+        typed,
+        cwd=cwd,
+        timeout=None if shown else spec.timeout,
+        stdout=Tee(shown) if shown else None,
+    )
+
+
+def _record_terminal(spec: Recording, typed: Typed, cwd: Path, shown: TextIO | None) -> Outcome:
+    job = Job(Target(spec.program, spec.command), Run((), spec.args), cwd, spec.seed, spec.timeout)
+    try:
+        talk = Conversation(job)
+    except StartError as error:
+        raise RecordError(str(error)) from None
+    display = _Display(talk.screen, shown)
+    for line in _paced(talk, typed, spec.settle, display):
+        talk.send(line)
+    talk.end_input()
+    ended = talk.read_until_end()
+    talk.screen.close()
+    display.update()
+    status, stderr = talk.finish()
+    problem = None if ended else f"the program did not end within {spec.timeout:g} s"
+    return Outcome(talk.screen.chunks(), stderr, status, problem, consumed=len(talk.screen.marks))
+
+
+class _Display:
+    """Shows a live session's new output on the user's screen (nothing for a file session)."""
+
+    def __init__(self, screen: TerminalCapture, shown: TextIO | None) -> None:
+        self._screen = screen
+        self._shown = shown
+        self._done = 0
+
+    def update(self) -> None:
+        if self._shown is not None:
+            text = self._screen.text
+            self._shown.write(text[self._done :])
+            self._shown.flush()
+            self._done = len(text)
+
+
+def _paced(talk: Conversation, typed: Typed, settle: float, display: _Display) -> Iterator[str]:
+    """The lines to send, each once the program has settled; stops when it has ended."""
+    while True:
+        _settle(talk, settle)
+        display.update()
+        if talk.closed:
+            return
+        try:
+            yield next(typed)
+        except StopIteration:
+            return
+
+
+def _settle(talk: Conversation, settle: float) -> None:
+    """Wait for output since the last line sent, then for ``settle`` seconds of quiet (or for
+    the timeout, if nothing comes)."""
+    start = talk.screen.marks[-1] if talk.screen.marks else 0
+    deadline = time.monotonic() + talk.timeout
+    while not talk.closed:
+        if len(talk.screen.text) > start:
+            if not talk.read_once(settle):
+                return
+            continue
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return
+        talk.read_once(remaining)
+
+
+def _transcript(spec: Recording, lines: list[str], outcome: Outcome) -> Transcript:
+    steps: list[Step] = []
+    for index, chunk in enumerate(outcome.chunks):
+        steps.append(Out(chunk))
+        if index < len(lines):
+            steps.append(In(lines[index]))
+    base = spec.output.resolve().parent
+    files = tuple(
+        (name, Fixture(os.path.relpath(source.resolve(), base))) for name, source in spec.fixtures
+    )
+    run = Run(tuple(steps), spec.args, outcome.exit, outcome.stderr or None)
+    return Transcript(
+        name=spec.name,
+        runs=(run,),
+        program=spec.program,
+        seed=spec.seed,
+        files=files or None,
+        path=spec.output,
+    )

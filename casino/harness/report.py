@@ -1,0 +1,156 @@
+"""The text report: one line per transcript, and for a failure exactly where and how it failed.
+
+::
+
+    FAIL adds two numbers (transcripts/demo/add.yaml)
+      output differs at step 3 (out), line 2, column 9:
+        expected: 2·+·3·=·5⏎
+        actual:   2·+·3·=·6⏎
+                          ^
+      --- expected output
+      +++ actual output
+      @@ -1,3 +1,3 @@
+       casino demo calculator (type help)
+      -$ 2 + 3 = 5
+      +$ 2 + 3 = 6
+       $ bye
+
+In the located difference every space is ``·``, newline ``⏎``, tab ``→``, carriage return
+``␍``, and any other control character ``\\xNN``. The unified diff shows the *whole* expected
+and actual output (full context: nothing the program printed is ever cut), with tabs, carriage
+returns and trailing spaces made visible and a missing final newline marked as diff does.
+"""
+
+from __future__ import annotations
+
+import difflib
+
+from casino.harness.diff import RunVerdict, TextComparison
+from casino.harness.session import Status, TranscriptResult
+
+_VISIBLE = {" ": "·", "\t": "→", "\n": "⏎", "\r": "␍"}
+_INDENT = "  "
+
+
+def visible(text: str) -> str:
+    """``text`` with every whitespace and control character made visible."""
+    return "".join(_VISIBLE.get(char) or _control(char) for char in text)
+
+
+def _control(char: str) -> str:
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x20 or code == 0x7F else char
+
+
+def points_text(value: float) -> str:
+    """``2`` or ``1.5``: points without a needless ``.0``."""
+    return f"{value:g}"
+
+
+def headline(result: TranscriptResult, *, score: bool = False) -> str:
+    """``PASS name (path)``, ``FAIL name (path)`` or ``ERROR path: problem``."""
+    marks = f" [{points_text(result.points)}/{points_text(result.max_points)}]" if score else ""
+    if result.status is Status.ERROR:
+        return f"ERROR{marks} {result.error}"
+    return f"{result.status.value}{marks} {result.name} ({result.path})"
+
+
+def details(result: TranscriptResult) -> str:
+    """Everything about a failure, each line indented; ``""`` for a pass or an error."""
+    lines: list[str] = []
+    count = len(result.verdicts)
+    for number, verdict in enumerate(result.verdicts, 1):
+        if not verdict.passed:
+            prefix = f"run {number} of {count}: " if count > 1 else ""
+            lines += run_details(verdict, prefix, f" (run {number})" if count > 1 else "")
+    return "".join(f"{_INDENT}{line}\n" for line in lines)
+
+
+def render(result: TranscriptResult, *, score: bool = False) -> str:
+    """The headline and, for a failure, its details."""
+    return headline(result, score=score) + "\n" + details(result)
+
+
+def run_details(verdict: RunVerdict, prefix: str, suffix: str) -> list[str]:
+    """The lines describing one failed run."""
+    lines = []
+    if verdict.problem:
+        lines.append(f"{prefix}{verdict.problem}")
+    if verdict.output.difference is not None:
+        lines += located(verdict.output, f"{prefix}output differs")
+        lines += unified(verdict.output, f"output{suffix}")
+    if verdict.stderr is not None and verdict.stderr.difference is not None:
+        lines += located(verdict.stderr, f"{prefix}stderr differs", by_step=False)
+        lines += unified(verdict.stderr, f"stderr{suffix}")
+    if verdict.exit_differs and verdict.exit_actual is not None:  # else the problem says why
+        lines.append(f"{prefix}exit status {verdict.exit_actual}, expected {verdict.exit_expected}")
+    return lines
+
+
+def located(comparison: TextComparison, what: str, *, by_step: bool = True) -> list[str]:
+    """Where the texts part: the step, line and column, both lines visible, a caret under it."""
+    difference = comparison.difference
+    assert difference is not None
+    place = f"{difference.step or 'the end, after the last step'}, " if by_step else ""
+    head = f"{what} at {place}"
+    start = comparison.expected.rfind("\n", 0, difference.offset) + 1
+    lead = visible(comparison.expected[start : difference.offset])
+    return [
+        f"{head}line {difference.line}, column {difference.column}:",
+        f"  expected: {_line_from(comparison.expected, start)}",
+        f"  actual:   {_line_from(comparison.actual, start)}",
+        f"            {' ' * len(lead)}^",
+    ]
+
+
+def _line_from(text: str, start: int) -> str:
+    """The line of ``text`` starting at ``start``, visible, or a note where the text ends."""
+    end = text.find("\n", start)
+    if end >= 0:
+        return visible(text[start : end + 1])
+    shown = visible(text[start:])
+    return f"{shown} (end of text)" if shown else "(end of text)"
+
+
+def unified(comparison: TextComparison, what: str) -> list[str]:
+    """A unified diff of the whole expected and actual text (full context, never cut)."""
+    expected = comparison.expected.splitlines(keepends=True)
+    actual = comparison.actual.splitlines(keepends=True)
+    context = max(len(expected), len(actual))
+    lines = []
+    diff = difflib.unified_diff(
+        expected, actual, f"expected {what}", f"actual {what}", n=context, lineterm=""
+    )
+    for line in diff:
+        if line.startswith(("---", "+++", "@@")):
+            lines.append(line.rstrip("\n"))
+            continue
+        lines.append(line[0] + _diff_visible(line[1:]))
+        if not line.endswith("\n"):
+            lines.append("\\ No newline at end of text")
+    return lines
+
+
+def _diff_visible(line: str) -> str:
+    """A diff line: tabs, ``\\r`` and control characters visible, trailing spaces as ``·``."""
+    body = line.removesuffix("\n")
+    stripped = body.rstrip(" ")
+    shown = "".join(
+        "→" if char == "\t" else "␍" if char == "\r" else _control(char) for char in stripped
+    )
+    return shown + "·" * (len(body) - len(stripped))
+
+
+def summary(results: list[TranscriptResult], *, score: bool = False) -> str:
+    """``3 passed, 1 failed, 1 error (5 transcripts)`` and, with ``score``, the total."""
+    counts = {status: sum(r.status is status for r in results) for status in Status}
+    parts = [f"{counts[Status.PASS]} passed", f"{counts[Status.FAIL]} failed"]
+    if counts[Status.ERROR]:
+        errors = counts[Status.ERROR]
+        parts.append(f"{errors} error{'' if errors == 1 else 's'}")
+    total = len(results)
+    line = f"{', '.join(parts)} ({total} transcript{'' if total == 1 else 's'})"
+    if score:
+        earned = points_text(sum(r.points for r in results))
+        line += f"\nscore: {earned}/{points_text(sum(r.max_points for r in results))}"
+    return line

@@ -1,0 +1,87 @@
+"""``casino replay --update``: bless the program's current output into its transcripts.
+
+The ``out`` chunks are rewritten from what the program printed between its reads (the
+in-process runner's exact chunks), so the steps keep alternating output and input where the
+program really read. What is kept as it is:
+
+- an ``in`` step, always (update never changes what is typed);
+- an output group (the ``out``/``out_re`` steps between two ``in`` steps) whose text already
+  equals the chunk, however it is split (so hand-split chunks survive);
+- an ``out_re`` step: a group holding one must still match its chunk, or the transcript is not
+  updated (a pattern cannot be blessed);
+- ``exit`` and ``stderr``: rewritten only if the transcript states them;
+- everything else (name, args, files, …).
+
+A transcript is not updated when its run timed out or crashed, or when the program did not
+read every ``in`` line (blessing would have to change the input). An unchanged transcript is
+not rewritten at all; a changed one is dumped in the canonical form (comments are not kept)
+and written atomically.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from casino.files import write_atomic
+from casino.harness.diff import piece_regex
+from casino.harness.model import Out, OutRe, Run, Step, Transcript, dump_transcript, segments
+from casino.harness.runners.base import Outcome
+
+
+class CannotBless(Exception):
+    """Why a transcript cannot be updated from this outcome."""
+
+
+def bless_run(run: Run, outcome: Outcome) -> Run:
+    """``run`` with its output steps, and stated exit/stderr, taken from ``outcome``."""
+    if outcome.problem:
+        raise CannotBless(outcome.problem)
+    plan = segments(run.steps)
+    if outcome.consumed != len(plan) - 1 or len(outcome.chunks) != len(plan):
+        raise CannotBless(
+            f"the program read {outcome.consumed} of the {len(plan) - 1} input lines; "
+            "update never changes the input: fix the 'in' steps by hand"
+        )
+    steps: list[Step] = []
+    for segment, chunk in zip(plan, outcome.chunks, strict=True):
+        steps += _bless_group(list(segment.outputs), chunk)
+        if segment.line is not None:
+            steps.append(segment.line)
+    return replace(
+        run,
+        steps=tuple(steps),
+        exit=None if run.exit is None else outcome.exit,
+        stderr=None if run.stderr is None else outcome.stderr,
+    )
+
+
+def _bless_group(group: list[Out | OutRe], chunk: str) -> list[Out | OutRe]:
+    if any(isinstance(step, OutRe) for step in group):
+        if piece_regex(tuple(group)).fullmatch(chunk):
+            return group
+        raise CannotBless(
+            "an out_re step no longer matches what the program prints there; fix it by hand"
+        )
+    if "".join(step.text for step in group if isinstance(step, Out)) == chunk:
+        return group
+    return [Out(chunk)]
+
+
+def bless(transcript: Transcript, outcomes: tuple[Outcome, ...]) -> Transcript:
+    """``transcript`` with every run blessed (:class:`CannotBless` names the run if needed)."""
+    runs = []
+    for number, (run, outcome) in enumerate(zip(transcript.runs, outcomes, strict=True), 1):
+        try:
+            runs.append(bless_run(run, outcome))
+        except CannotBless as reason:
+            where = f"run {number}: " if len(transcript.runs) > 1 else ""
+            raise CannotBless(f"{where}{reason}") from None
+    return transcript.with_runs(tuple(runs))
+
+
+def write_if_changed(old: Transcript, new: Transcript) -> bool:
+    """Write ``new`` over ``old``'s file (atomically) if it differs; whether it did."""
+    if new == old or old.path is None:
+        return False
+    write_atomic(old.path, dump_transcript(new))
+    return True

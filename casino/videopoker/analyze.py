@@ -1,0 +1,235 @@
+"""``casino videopoker analyze``: the exact return of a pay table, or the best holds of a hand.
+
+::
+
+    casino videopoker analyze [--paytable NAME|FILE] [--strategy optimal|seed] [--bet N]
+                              [--hand CARDS] [--jobs N] [--seed N]
+
+Without ``--hand`` it plays every deal (see :mod:`casino.videopoker.analyzer`) and prints the
+return as a fraction and a percentage, then each final hand's count (out of
+19,933,230,517,200 in the usual weighting), probability and contribution to the return.
+``--strategy seed`` plays the seed's 34-line strategy instead, and says what it costs
+against optimal play. ``--hand "AC KC QC JC 2C"`` lists the 32 holds of one hand with their
+exact expected return, best first. ``--seed`` is accepted like every casino program's; the
+analysis has no chance in it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+from collections.abc import Sequence
+from fractions import Fraction
+from pathlib import Path
+from typing import NoReturn, TextIO
+
+from casino.cards import Card, format_cards, parse_cards
+from casino.errors import CasinoError, ParseError
+from casino.shell import Streams
+from casino.videopoker.analyzer import Analysis, HoldChooser, HoldValue, analyze, hold_values
+from casino.videopoker.paytable import (
+    MAX_BET,
+    PAYTABLE_FORMAT,
+    PAYTABLES,
+    PayTable,
+    parse_paytable,
+)
+
+PROGRAM = "casino videopoker analyze"
+DEFAULT_JOBS = min(2, os.cpu_count() or 1)
+
+
+class _UsageError(Exception):
+    """A bad command line: argparse's message, reported on one line."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that raises instead of exiting, and prints help to the program's stdout."""
+
+    def __init__(self, out: TextIO) -> None:
+        super().__init__(
+            prog=PROGRAM,
+            description="Exact video poker analysis: the return of a pay table under\n"
+            "optimal play (or the seed's strategy), or the best holds of one hand.",
+            epilog=PAYTABLE_FORMAT,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        self._out = out
+
+    def error(self, message: str) -> NoReturn:
+        raise _UsageError(message)
+
+    def print_help(self, file: object = None) -> None:
+        super().print_help(self._out)
+
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
+        raise SystemExit(status)
+
+
+def _parser(out: TextIO) -> _Parser:
+    parser = _Parser(out)
+    parser.add_argument(
+        "--paytable",
+        default="double-bonus-10-7",
+        metavar="NAME|FILE",
+        help=f"a built-in table ({', '.join(PAYTABLES)}) or a pay table file "
+        "(default: %(default)s)",
+    )
+    parser.add_argument("--strategy", choices=("optimal", "seed"), default="optimal")
+    parser.add_argument(
+        "--bet", type=int, default=MAX_BET, metavar="N", help="credits bet, 1-5 (default: 5)"
+    )
+    parser.add_argument("--hand", metavar="CARDS", help='advise one hand: "AC KC QC JC 2C"')
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=DEFAULT_JOBS,
+        metavar="N",
+        help="processes to use (default: %(default)s)",
+    )
+    parser.add_argument("--seed", type=int, metavar="N", help="accepted; nothing is random")
+    return parser
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
+    """Run ``casino videopoker analyze`` with ``argv``; the exit status."""
+    import sys
+
+    streams = Streams.of(stdin, stdout, stderr)
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    try:
+        args = _parser(streams.stdout).parse_args(args_list)
+    except _UsageError as error:
+        streams.error(f"{PROGRAM}: {error}")
+        return 2
+    except SystemExit as done:  # --help
+        return int(done.code or 0)
+    try:
+        table = _paytable(args.paytable)
+        if not 1 <= args.bet <= MAX_BET:
+            raise ParseError(f"--bet must be 1 to {MAX_BET}, not {args.bet}")
+        if args.jobs < 1:
+            raise ParseError(f"--jobs must be at least 1, not {args.jobs}")
+        if args.hand is not None:
+            hand = _hand(args.hand)
+            streams.stdout.write(
+                render_holds(hand, hold_values(hand, table, args.bet), table, args.bet)
+            )
+            return 0
+        chooser = _seed_chooser() if args.strategy == "seed" else None
+        optimal = analyze(table, args.bet, jobs=args.jobs)
+        if chooser is None:
+            streams.stdout.write(render_analysis(optimal))
+        else:
+            seed = analyze(table, args.bet, chooser=chooser, strategy="seed", jobs=args.jobs)
+            streams.stdout.write(render_analysis(seed, optimal))
+    except CasinoError as error:
+        streams.error(f"{PROGRAM}: {error}")
+        return 2
+    return 0
+
+
+def _paytable(name: str) -> PayTable:
+    """A built-in pay table by name, or one read from a file."""
+    if name in PAYTABLES:
+        return PAYTABLES[name]
+    path = Path(name)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ParseError(
+            f"no pay table {name!r}: not one of {', '.join(PAYTABLES)}, nor a file"
+        ) from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise ParseError(f"cannot read pay table file {name}: {error}") from None
+    try:
+        return parse_paytable(text, path.stem)
+    except ParseError as error:
+        raise ParseError(f"{name}: {error}") from None
+
+
+def _hand(text: str) -> list[Card]:
+    hand = parse_cards(text)
+    if len(hand) != 5 or len(set(hand)) != 5:
+        raise ParseError(f"--hand needs 5 distinct cards, not {text!r}")
+    return hand
+
+
+def _seed_chooser() -> HoldChooser:
+    """The seed's 34-line strategy, from the video poker rules (imported when asked for)."""
+    try:
+        strategy = importlib.import_module("casino.videopoker.strategy")
+    except ImportError:
+        raise ParseError(
+            "the seed strategy (casino.videopoker.strategy) is not installed"
+        ) from None
+    chooser: HoldChooser = strategy.seed_hold
+    return chooser
+
+
+# --- rendering ------------------------------------------------------------------------------
+
+
+def decimal(value: Fraction, places: int) -> str:
+    """``value`` in decimal, rounded half to even at ``places`` digits (exact, no floats)."""
+    scaled = round(value * 10**places)
+    sign, digits = ("-" if scaled < 0 else ""), str(abs(scaled)).rjust(places + 1, "0")
+    return f"{sign}{digits[:-places]}.{digits[-places:]}" if places else f"{sign}{digits}"
+
+
+def render_analysis(analysis: Analysis, optimal: Analysis | None = None) -> str:
+    """The return and the final-hand table of ``analysis`` (and its cost against ``optimal``)."""
+    rate = analysis.return_rate
+    total = analysis.total
+    out = [
+        f"pay table {analysis.table.name}, {analysis.bet} credits bet, "
+        f"{analysis.strategy} strategy",
+        f"return {rate.numerator}/{rate.denominator} = {decimal(rate * 100, 10)}%",
+        "",
+        f"{'final hand':<16}{'pays':>6}{'count':>20}{'probability':>15}{'return':>15}",
+    ]
+    for line in analysis.lines:
+        count = analysis.counts[line]
+        share = Fraction(analysis.returned(line), total * analysis.bet)
+        out.append(
+            f"{line.value:<16}{analysis.table.payout(line, analysis.bet):>6}{count:>20,}"
+            f"{decimal(Fraction(count, total), 10):>15}{decimal(share, 10):>15}"
+        )
+    out.append(
+        f"{'total':<16}{'':>6}{total:>20,}{decimal(Fraction(1), 10):>15}{decimal(rate, 10):>15}"
+    )
+    if optimal is not None:
+        best = optimal.return_rate
+        out += [
+            "",
+            f"optimal strategy: return {best.numerator}/{best.denominator} = "
+            f"{decimal(best * 100, 10)}%",
+            f"the {analysis.strategy} strategy costs {decimal((best - rate) * 100, 10)}% of every "
+            "credit bet",
+        ]
+    return "\n".join(out) + "\n"
+
+
+def render_holds(
+    hand: Sequence[Card], values: Sequence[HoldValue], table: PayTable, bet: int
+) -> str:
+    """The 32 holds of ``hand``, best first, with their exact expected return in credits."""
+    out = [
+        f"hand {format_cards(list(hand))}, pay table {table.name}, {bet} credits bet",
+        f"{'#':>2}  {'hold':<16}{'expected return':>17}  exact",
+    ]
+    for number, value in enumerate(values, 1):
+        shown = " ".join(str(card) if p in value.positions else "--" for p, card in enumerate(hand))
+        out.append(f"{number:>2}  {shown:<16}{decimal(value.ev, 10):>17}  {value.ev}")
+    return "\n".join(out) + "\n"
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

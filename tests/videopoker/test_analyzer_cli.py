@@ -1,0 +1,159 @@
+"""``casino videopoker analyze``: the printed tables, the advisor, and one-line errors."""
+
+from __future__ import annotations
+
+import io
+import sys
+import types
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from syrupy.assertion import SnapshotAssertion
+
+from casino.videopoker.analyze import decimal, main
+
+
+def run(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    status = main(list(argv), stdin=io.StringIO(), stdout=out, stderr=err)
+    return status, out.getvalue(), err.getvalue()
+
+
+def test_jacks_or_better_table(snapshot: SnapshotAssertion) -> None:
+    status, out, err = run("--paytable", "jacks-or-better-9-6", "--jobs", "1")
+    assert (status, err) == (0, "")
+    assert "return 1653526326983/1661102543100 = 99.5439043695%\n" in out
+    assert out == snapshot
+
+
+def test_one_hand_advisor(snapshot: SnapshotAssertion) -> None:
+    status, out, err = run("--hand", "AC KC QC JC 2C", "--seed", "3")
+    assert (status, err) == (0, "")
+    lines = out.splitlines()
+    assert len(lines) == 2 + 32
+    assert lines[2] == " 1  AC KC QC JC --      93.1914893617  4380/47"
+    assert out == snapshot
+
+
+def test_seed_strategy_is_compared_with_optimal_play(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stand-in 'seed strategy' that discards everything: its return is a random hand's."""
+    stand_in = types.ModuleType("casino.videopoker.strategy")
+    stand_in.seed_hold = lambda hand: ()  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "casino.videopoker.strategy", stand_in)
+    status, out, err = run("--strategy", "seed", "--jobs", "2")
+    assert (status, err) == (0, "")
+    random_hand = Fraction(
+        4 * 4000
+        + 36 * 250
+        + 48 * 800
+        + 144 * 400
+        + 432 * 250
+        + 3744 * 50
+        + 5108 * 35
+        + 10200 * 25
+        + 54912 * 15
+        + 123552 * 5
+        + 337920 * 5,
+        2598960 * 5,
+    )
+    assert out.startswith(
+        "pay table double-bonus-10-7, 5 credits bet, seed strategy\n"
+        f"return {random_hand.numerator}/{random_hand.denominator} = "
+        f"{decimal(random_hand * 100, 10)}%\n"
+    )
+    cost = Fraction(18086612134, 18055462425) - random_hand
+    assert out.endswith(
+        "optimal strategy: return 18086612134/18055462425 = 100.1725223551%\n"
+        f"the seed strategy costs {decimal(cost * 100, 10)}% of every credit bet\n"
+    )
+
+
+def test_missing_seed_strategy_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "casino.videopoker.strategy", None)
+    assert run("--strategy", "seed") == (
+        2,
+        "",
+        "casino videopoker analyze: the seed strategy (casino.videopoker.strategy) "
+        "is not installed\n",
+    )
+
+
+def test_custom_pay_table_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("bonus.txt").write_text(
+        "# jacks or better 9/6 with a bigger royal\n"
+        "royal flush 250 500 750 1000 5000\nSTRAIGHT FLUSH 50\nFOUR OF A KIND 25\n"
+        "FULL HOUSE 9\nFLUSH 6\nSTRAIGHT 4\nTHREE OF A KIND 3\nTWO PAIR 2\nJACKS OR BETTER 1\n"
+    )
+    status, out, err = run("--paytable", "bonus.txt", "--hand", "AC KC QC JC 2C")
+    assert (status, err) == (0, "")
+    assert out.splitlines()[:3] == [
+        "hand AC KC QC JC 2C, pay table bonus, 5 credits bet",
+        " #  hold              expected return  exact",
+        " 1  AC KC QC JC --     113.4042553191  5330/47",  # royal, 7 flushes, 3 straights, 12 pairs
+    ]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--paytable", "nope"], "no pay table 'nope': not one of double-bonus-10-7, "),
+        (["--paytable", "."], "cannot read pay table file .: "),
+        (["--paytable", "bad.txt"], "bad.txt: line 2: unknown hand 'FIVE ACES'"),
+        (["--bet", "6"], "--bet must be 1 to 5, not 6"),
+        (["--jobs", "0"], "--jobs must be at least 1, not 0"),
+        (["--hand", "AC KC"], "--hand needs 5 distinct cards, not 'AC KC'"),
+        (["--hand", "AC KC QC JC XX"], "not a card: 'XX'"),
+        (["--strategy", "best"], "argument --strategy: invalid choice: 'best'"),
+        (["--bogus"], "unrecognized arguments: --bogus"),
+    ],
+)
+def test_bad_arguments_are_one_line_on_stderr(
+    argv: list[str], message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("bad.txt").write_text("FULL HOUSE 9\nFIVE ACES 400\n")
+    status, out, err = run(*argv)
+    assert (status, out) == (2, "")
+    assert err.startswith(f"casino videopoker analyze: {message}")
+    assert err.count("\n") == 1 and err.endswith("\n")
+
+
+def test_help_goes_to_stdout() -> None:
+    status, out, err = run("--help")
+    assert (status, err) == (0, "")
+    assert out.startswith("usage: casino videopoker analyze")
+    assert "FOUR OF A KIND" in out
+
+
+@pytest.mark.parametrize(
+    ("value", "places", "text"),
+    [(Fraction(1, 3), 4, "0.3333"), (Fraction(-5, 2), 0, "-2"), (Fraction(1, 8), 2, "0.12")],
+)
+def test_decimal_rounds_exactly_half_to_even(value: Fraction, places: int, text: str) -> None:
+    assert decimal(value, places) == text
+
+
+ARGUMENT_WORDS = st.sampled_from(
+    ["--bet", "--paytable", "--jobs", "--seed", "--strategy", "-h", "double-bonus-9-6", "x"]
+)
+HAND_TOKENS = st.sampled_from(["AC", "KD", "QH", "JS", "TC", "9D", "2S", "10H", "XX", "A", ""])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(HAND_TOKENS, min_size=0, max_size=7),
+    st.lists(st.one_of(ARGUMENT_WORDS, st.integers(-3, 9).map(str)), max_size=4),
+)
+def test_any_advisor_command_line_answers_or_fails_in_one_line(
+    hand: list[str], words: list[str]
+) -> None:
+    status, out, err = run("--hand", " ".join(hand), *words)
+    if status == 0:
+        assert err == "" and (out.startswith("hand ") or out.startswith("usage:"))
+    else:
+        assert status == 2 and out == ""
+        assert err.startswith("casino videopoker analyze: ") and err.count("\n") == 1
