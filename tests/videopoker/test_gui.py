@@ -10,6 +10,7 @@ import os
 import random
 import shutil
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -134,3 +135,14 @@ def test_keys_and_a_new_game(window: VideoPokerWindow) -> None:
     window.new_game()
     assert window.machine.credit == 25
     assert window.message.get().startswith("The starting credit must be")
+
+
+def test_without_a_display_the_window_is_one_line_and_status_1() -> None:
+    """In a fresh process: Tk remembers a display it has opened in this one."""
+    env = {key: value for key, value in os.environ.items() if key != "DISPLAY"}
+    command = [sys.executable, "-m", "casino.videopoker", "-g", "--seed", "1"]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1 and done.stdout == ""
+    assert (
+        done.stderr.startswith("videopoker: cannot open a window") and done.stderr.count("\n") == 1
+    )
