@@ -1,0 +1,70 @@
+"""Video poker simulation speed: hands per second, one process and --jobs 2, and what a
+million hands at bet 5 return. Prints figures (and the machine); asserts nothing.
+
+    python benchmarks/bench_videopoker.py [--deals N] [--seed S]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from casino.videopoker.paytable import PayLine
+from casino.videopoker.simtable import load_tables
+from casino.videopoker.simulate import simulate
+
+
+def machine() -> str:
+    """nproc and the CPU model, as /proc/cpuinfo names it."""
+    model = platform.processor() or "unknown CPU"
+    cpuinfo = Path("/proc/cpuinfo")
+    if cpuinfo.exists():
+        for line in cpuinfo.read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    return f"{os.cpu_count()} CPUs (nproc), {model}, Python {platform.python_version()}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=1_000_000)
+    parser.add_argument("--seed", type=int, default=1)
+    options = parser.parse_args()
+    deals, bet = options.deals, 5
+    credit = bet * deals  # the credit can never run out, and Credit % is the return
+    print(f"machine: {machine()}")
+
+    started = time.perf_counter()
+    load_tables()
+    print(f"strategy tables: {time.perf_counter() - started:.2f} s (build or cache load)")
+
+    for jobs in (1, 2):
+        started = time.perf_counter()
+        stats = simulate(credit, bet, deals, seed=options.seed, jobs=jobs)
+        seconds = time.perf_counter() - started
+        print(f"jobs={jobs}: {deals:,} hands in {seconds:.2f} s = {deals / seconds:,.0f} hands/s")
+
+    print(
+        f"return: {100 * stats.returned / stats.wagered:.2f}% of the credits bet "
+        "(exact for the seed strategy: 100.15%, casino videopoker analyze --strategy seed)"
+    )
+    exact = {PayLine.JACKS_OR_BETTER: 19.04, PayLine.TWO_PAIR: 12.49, PayLine.THREE_OF_A_KIND: 7.24}
+    for line, share in exact.items():
+        seen = 100 * stats.counts[line] / deals
+        print(f"  {line.value.lower():16} {seen:6.2f}%  (exact {share:.2f}%)")
+
+    command = [sys.executable, "-m", "casino.videopoker", "-s", str(credit), "5", str(deals)]
+    started = time.perf_counter()
+    subprocess.run([*command, "--seed", str(options.seed)], check=True, stdout=subprocess.DEVNULL)
+    seconds = time.perf_counter() - started
+    print(f"whole command (start-up included), one process: {seconds:.2f} s")
+
+
+if __name__ == "__main__":
+    main()

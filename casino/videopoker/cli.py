@@ -1,0 +1,259 @@
+"""``python -m casino.videopoker`` / ``casino videopoker``: the seed's command line.
+
+::
+
+    -i credit                      interactive mode
+    -d credit cmd-file card-file   debug mode (cards in the card-file's order, never shuffled)
+    -s credit bet nbdeals          simulation with the seed's strategy: the statistics table
+    -g                             the window (tkinter)
+    analyze ...                    the exact analyzer's own command line
+
+Options: ``--seed N`` (every shuffle), ``--advisor seed|exact`` (what ``a`` advises),
+``--jobs N`` (simulation processes), ``--paytable NAME``. Bad arguments or files give one
+line on stderr and exit status 2 (arguments) or 1 (files); never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import random
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NoReturn, TextIO
+
+from casino.cards import Card
+from casino.errors import CasinoError, DeckExhausted
+from casino.shell import Streams, tokens
+from casino.videopoker.advisors import ADVISORS, available
+from casino.videopoker.commands import Advisor, group_commands
+from casino.videopoker.game import Machine, ShuffledCards, StackedCards
+from casino.videopoker.paytable import DOUBLE_BONUS_10_7, MAX_BET, PAYTABLES, PayTable
+from casino.videopoker.shells import run_debug, run_interactive
+from casino.videopoker.simulate import Progress, simulate
+from casino.videopoker.stats import render_table
+
+PROG = "videopoker"
+USAGE_EXIT = 2
+FILE_EXIT = 1
+
+
+class UsageError(CasinoError):
+    """Bad command-line arguments."""
+
+
+class FileProblem(CasinoError):
+    """An unreadable or malformed input file."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog=PROG,
+        add_help=False,
+        description="Double Bonus 10/7 video poker: play, debug from files, simulate, or a window.",
+        epilog=f"'{PROG} analyze --help' describes the exact analyzer.",
+    )
+    mode = parser.add_mutually_exclusive_group(required=True)
+    mode.add_argument("-i", nargs=1, metavar="credit", help="interactive mode: commands from stdin")
+    mode.add_argument(
+        "-d",
+        nargs=3,
+        metavar=("credit", "cmd-file", "card-file"),
+        help="debug mode: commands from cmd-file, cards from card-file in order",
+    )
+    mode.add_argument(
+        "-s",
+        nargs=3,
+        metavar=("credit", "bet", "nbdeals"),
+        help="simulation with the seed's strategy: prints the statistics",
+    )
+    mode.add_argument("-g", action="store_true", help="play in a window")
+    parser.add_argument("--seed", type=int, metavar="N", help="seed every shuffle with N")
+    parser.add_argument(
+        "--prompt",
+        action=argparse.BooleanOptionalAction,
+        help="-i: greet and prompt (default: only when stdin is a terminal)",
+    )
+    parser.add_argument(
+        "--advisor",
+        choices=sorted(ADVISORS),
+        default="seed",
+        help="what 'a' advises: the seed's list (default) or the exact analyzer",
+    )
+    parser.add_argument(
+        "--jobs", type=int, default=1, metavar="N", help="simulate in N processes (default 1)"
+    )
+    parser.add_argument(
+        "--paytable",
+        choices=sorted(PAYTABLES),
+        default=DOUBLE_BONUS_10_7.name,
+        metavar="NAME",
+        help=f"pay table: {', '.join(sorted(PAYTABLES))} (default {DOUBLE_BONUS_10_7.name})",
+    )
+    parser.add_argument("-h", "--help", action="store_true", help="show this help and exit")
+    return parser
+
+
+def _whole(text: str, what: str, low: int, high: int | None = None) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = low - 1
+    if value < low or (high is not None and value > high):
+        bounds = f"from {low} to {high}" if high is not None else f"of at least {low}"
+        raise UsageError(f"{what} must be a whole number {bounds}, not {text!r}")
+    return value
+
+
+def _read(path: str, what: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = getattr(error, "strerror", None) or "not a UTF-8 text file"
+        raise FileProblem(f"cannot read {what} {path!r}: {reason}") from None
+
+
+def read_card_file(path: str) -> list[Card]:
+    """Every card of a card-file, in order; :class:`FileProblem` names a bad token."""
+    cards = []
+    for number, token in enumerate(tokens(_read(path, "card-file").splitlines()), start=1):
+        try:
+            cards.append(Card.parse(token))
+        except CasinoError:
+            raise FileProblem(
+                f"card-file {path!r}: card {number} is not a card: {token!r}"
+            ) from None
+    return cards
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
+    """Run video poker in the mode the arguments choose; return the exit status."""
+    import sys
+
+    streams = Streams.of(stdin, stdout, stderr)
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["analyze"]:
+        return _analyze(args[1:], streams)
+    parser = _parser()
+    if "-h" in args or "--help" in args:
+        streams.stdout.write(parser.format_help())
+        return 0
+    try:
+        return _run(parser.parse_args(args), streams)
+    except UsageError as error:
+        streams.error(f"{PROG}: {error} (see {PROG} --help)")
+        return USAGE_EXIT
+    except FileProblem as error:
+        streams.error(f"{PROG}: {error}")
+        return FILE_EXIT
+    except KeyboardInterrupt:
+        streams.error("")
+        return 130
+    except BrokenPipeError:  # `... | head`: the reader left; say nothing more
+        _silence(streams.stdout)
+        return FILE_EXIT
+
+
+def _silence(stream: TextIO) -> None:
+    """Point a closed pipe's descriptor at /dev/null so the exit-time flush stays quiet."""
+    try:
+        descriptor = stream.fileno()
+    except (OSError, ValueError):
+        return
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, descriptor)
+    os.close(null)
+
+
+def _run(options: argparse.Namespace, streams: Streams) -> int:
+    if options.s and options.advisor != "seed":
+        raise UsageError("the simulation plays the seed's strategy; --advisor is for -i and -d")
+    if options.advisor != "seed" and not available(options.advisor):
+        raise UsageError(f"the {options.advisor} advisor is not installed here")
+    if options.jobs < 1:
+        raise UsageError(f"--jobs must be at least 1, not {options.jobs}")
+    rng = random.Random(options.seed)
+    table = PAYTABLES[options.paytable]
+    advisor = ADVISORS[options.advisor]
+    if options.i:
+        machine = Machine(_whole(options.i[0], "credit", 1), ShuffledCards(rng), table)
+        prompt = streams.stdin.isatty() if options.prompt is None else options.prompt
+        run_interactive(machine, streams.stdin, streams.stdout, advisor, prompt=prompt)
+        return 0
+    if options.d:
+        return _debug(options.d, table, advisor, streams)
+    if options.s:
+        return _simulate(options, table, streams)
+    try:
+        from casino.videopoker.gui import run_gui
+    except ImportError as error:  # a Python built without tkinter
+        raise FileProblem(f"the window needs tkinter, which this Python lacks ({error})") from None
+    return run_gui(seed=options.seed, table=table, advisor=advisor, stderr=streams.stderr)
+
+
+def _debug(values: list[str], table: PayTable, advisor: Advisor, streams: Streams) -> int:
+    credit = _whole(values[0], "credit", 1)
+    commands = list(group_commands(tokens(_read(values[1], "cmd-file").splitlines())))
+    cards = read_card_file(values[2])
+    machine = Machine(credit, StackedCards(cards), table)
+    try:
+        run_debug(machine, commands, streams.stdout, advisor)
+    except DeckExhausted as error:
+        streams.stdout.flush()
+        raise FileProblem(f"card-file {values[2]!r} ran out of cards ({error})") from None
+    except CasinoError as error:
+        streams.stdout.flush()
+        raise FileProblem(f"card-file {values[2]!r}: {error}") from None
+    return 0
+
+
+def _simulate(options: argparse.Namespace, table: PayTable, streams: Streams) -> int:
+    credit_text, bet_text, deals_text = options.s
+    credit = _whole(credit_text, "credit", 1)
+    bet = _whole(bet_text, "bet", 1, MAX_BET)
+    deals = _whole(deals_text, "nbdeals", 0)
+    seed = options.seed if options.seed is not None else random.SystemRandom().getrandbits(63)
+    show = _progress(streams.stderr) if streams.stderr.isatty() else None
+    stats = simulate(credit, bet, deals, seed=seed, table=table, jobs=options.jobs, progress=show)
+    if show is not None:
+        streams.stderr.write("\r\x1b[K")
+    for line in render_table(stats, stats.credit):
+        streams.stdout.write(line + "\n")
+    streams.stdout.flush()
+    if stats.deals < deals:
+        streams.error(f"{PROG}: the credit ran out after {stats.deals} of {deals} deals")
+    return 0
+
+
+def _progress(stream: TextIO) -> Progress:
+    def show(played: int, wanted: int) -> None:
+        stream.write(
+            f"\rsimulating: {played * 100 // max(wanted, 1)}% ({played} of {wanted} deals)"
+        )
+        stream.flush()
+
+    return show
+
+
+def _analyze(argv: list[str], streams: Streams) -> int:
+    try:
+        analyze = importlib.import_module("casino.videopoker.analyze")
+    except ImportError:
+        streams.error(f"{PROG}: the exact analyzer is not installed here")
+        return USAGE_EXIT
+    status: int = analyze.main(
+        argv, stdin=streams.stdin, stdout=streams.stdout, stderr=streams.stderr
+    )
+    return status

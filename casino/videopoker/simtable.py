@@ -1,0 +1,142 @@
+"""The seed strategy's play for every deal, as tables the fast simulation looks up.
+
+For each of the 2,598,960 deals (indexed by :func:`~casino.cards.combos.hand_number`):
+
+- ``kinds[h]``: ``draw << 4 | suits`` — how many cards the strategy draws, and the suits a
+  flush could still come in (bit ``s`` for suit ``s``: all four when nothing is held, the
+  held cards' suit when they are suited, none when they are not);
+- ``products[h]``: the product of the held cards' rank primes (2, 3, 5, … 41 for 2 … A).
+
+A final hand's pay line is then one dictionary lookup on the product of its five rank primes
+(:func:`final_lines`), in the flush dictionary when its suits agree. Every entry comes from
+:func:`~casino.videopoker.strategy.advise` and :func:`~casino.videopoker.paytable.classify`:
+the strategy runs once per suit-isomorphism class (134,459 of them) and its hold is carried to
+the class's other deals by permuting suits. The tables are kept in the on-disk cache; their
+version follows the source of the strategy, so an edited strategy is never read stale.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import itertools
+import sys
+from array import array
+from dataclasses import dataclass
+from math import prod
+from pathlib import Path
+
+from casino import cache
+from casino.cards import FULL_DECK, Card, Rank, Suit
+from casino.cards.combos import BINOMIAL, N_HANDS, all_hands
+from casino.videopoker import paytable, strategy
+from casino.videopoker.handtable import PAYLINES
+from casino.videopoker.paytable import classify
+
+RANK_PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
+"""A prime per rank, deuce first: a hand's rank multiset is the product of its primes."""
+
+ALL_SUITS = 0b1111
+
+_U32 = next(code for code in "IL" if array(code).itemsize == 4)
+
+PRIME_OF = tuple(RANK_PRIMES[index >> 2] for index in range(52))
+"""The rank prime of each card index (``Card.index`` is rank-major, four suits a rank)."""
+
+SUIT_BIT_OF = tuple(1 << (index & 3) for index in range(52))
+"""The suit bit of each card index."""
+
+
+@dataclass(frozen=True)
+class SimTables:
+    """The strategy's play per deal, and the pay line per final product."""
+
+    kinds: bytes
+    products: array[int]
+    plain: dict[int, int]
+    flush: dict[int, int]
+
+
+def held_kind(hand: tuple[int, int, int, int, int], held: tuple[int, ...]) -> tuple[int, int]:
+    """``(draw << 4 | suits, product)`` for holding positions ``held`` of card indices."""
+    cards = [hand[position] for position in held]
+    suits = ALL_SUITS
+    for card in cards:
+        suits &= SUIT_BIT_OF[card]
+    return (5 - len(cards)) << 4 | suits, prod(PRIME_OF[card] for card in cards)
+
+
+def final_lines() -> tuple[dict[int, int], dict[int, int]]:
+    """Pay-line codes by rank-prime product: for hands of mixed suits, and for flushes."""
+    code = {line: index for index, line in enumerate(PAYLINES)}
+    ranks = tuple(Rank)
+    suits = tuple(Suit)
+    plain: dict[int, int] = {}
+    flush: dict[int, int] = {}
+    for combo in itertools.combinations_with_replacement(range(13), 5):
+        if max(combo.count(rank) for rank in combo) > 4:
+            continue
+        key = prod(RANK_PRIMES[rank] for rank in combo)
+        mixed = [Card(ranks[rank], suits[i % 4]) for i, rank in enumerate(combo)]
+        plain[key] = code[classify(mixed)]
+        if len(set(combo)) == 5:
+            flush[key] = code[classify([Card(ranks[rank], suits[0]) for rank in combo])]
+    return plain, flush
+
+
+def _suit_maps() -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """For each permutation of the suits: its card-index map and its suit-bit-set map."""
+    maps = []
+    for perm in itertools.permutations(range(4)):
+        cards = tuple((index & ~3) | perm[index & 3] for index in range(52))
+        bits = tuple(
+            sum(1 << perm[suit] for suit in range(4) if mask >> suit & 1) for mask in range(16)
+        )
+        maps.append((cards, bits))
+    return maps
+
+
+def _build() -> bytes:
+    kinds = bytearray(N_HANDS)
+    products = array(_U32, bytes(4 * N_HANDS))
+    done = bytearray(N_HANDS)
+    b1, b2, b3, b4, b5 = (tuple(BINOMIAL[n][k] for n in range(53)) for k in range(1, 6))
+    maps = _suit_maps()
+    for number, hand in enumerate(all_hands()):
+        if done[number]:
+            continue
+        advice = strategy.advise([FULL_DECK[card] for card in hand])
+        kind, product = held_kind(hand, advice.held)
+        draw, suits = kind & 0xF0, kind & ALL_SUITS
+        for cards, bits in maps:
+            a, b, c, d, e = sorted([cards[hand[0]], cards[hand[1]], cards[hand[2]],
+                                    cards[hand[3]], cards[hand[4]]])  # fmt: skip
+            image = b1[a] + b2[b] + b3[c] + b4[d] + b5[e]
+            if not done[image]:
+                done[image] = 1
+                kinds[image] = draw | bits[suits]
+                products[image] = product
+    if sys.byteorder != "little":
+        products.byteswap()
+    return bytes(kinds) + products.tobytes()
+
+
+def _version() -> str:
+    """A version that changes whenever the code behind the tables changes."""
+    digest = hashlib.sha256()
+    for module in (strategy, paytable, sys.modules[__name__]):
+        digest.update(Path(str(module.__file__)).read_bytes())
+    return "1-" + digest.hexdigest()[:16]
+
+
+@functools.cache
+def load_tables() -> SimTables:
+    """The tables, from the cache or built (about ten seconds) and cached."""
+    payload = cache.load_or_build("videopoker-seed-holds", _version(), _build)
+    kinds = payload[:N_HANDS]
+    products = array(_U32)
+    products.frombytes(payload[N_HANDS:])
+    if sys.byteorder != "little":
+        products.byteswap()
+    plain, flush = final_lines()
+    return SimTables(kinds, products, plain, flush)
