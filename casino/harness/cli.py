@@ -15,8 +15,9 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from itertools import repeat
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn, TextIO
+from typing import TextIO
 
+from casino.cmdline import ArgumentParser, HelpShown, UsageError
 from casino.files import write_atomic
 from casino.harness.formats import FORMATS
 from casino.harness.model import TranscriptError, load_transcript
@@ -28,9 +29,6 @@ from casino.harness.runners.inproc import InProcessRunner
 from casino.harness.session import Options, Status, TranscriptResult, check, check_path, target_of
 from casino.harness.update import CannotBless, bless, write_if_changed
 from casino.shell import Streams
-
-if TYPE_CHECKING:
-    from _typeshed import SupportsWrite
 
 REPLAY_EPILOG = """\
 runners:
@@ -54,34 +52,6 @@ ends it). Put record's own options before PROGRAM: everything after it is the pr
 """
 
 
-class UsageError(Exception):
-    """A bad command line; the message is one line."""
-
-
-class _Done(Exception):
-    """``--help`` was shown."""
-
-
-class _Parser(argparse.ArgumentParser):
-    """An argument parser that reports instead of exiting, and prints where it is told."""
-
-    def __init__(self, out: TextIO, **kwargs: object) -> None:
-        super().__init__(formatter_class=argparse.RawDescriptionHelpFormatter, **kwargs)  # type: ignore[arg-type]
-        self._out = out
-
-    def error(self, message: str) -> NoReturn:
-        """A usage error: raised, never printed with a usage block and exited."""
-        raise UsageError(message)
-
-    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
-        """Only ``--help`` exits; it has printed already."""
-        raise _Done
-
-    def print_help(self, file: SupportsWrite[str] | None = None) -> None:
-        """Help goes to the stdout the harness was given."""
-        super().print_help(file or self._out)
-
-
 def main(
     argv: Sequence[str] | None = None,
     *,
@@ -98,7 +68,7 @@ def main(
         return 2
     try:
         return COMMANDS[command](args[1:], streams)
-    except _Done:
+    except HelpShown:
         return 0
     except UsageError as error:
         streams.error(f"casino {command}: {error}")
@@ -111,9 +81,9 @@ def main(
 # ------------------------------------------------------------------------------------ replay
 
 
-def _replay_parser(out: TextIO) -> _Parser:
-    parser = _Parser(
-        out,
+def _replay_parser(out: TextIO) -> ArgumentParser:
+    parser = ArgumentParser(
+        out=out,
         prog="casino replay",
         description="Replay golden transcripts against casino's programs or any command.",
         epilog=REPLAY_EPILOG,
@@ -261,9 +231,9 @@ def _update_one(path: Path, options: Options, runner: InProcessRunner) -> tuple[
 # ------------------------------------------------------------------------------------ record
 
 
-def _record_parser(out: TextIO) -> _Parser:
-    parser = _Parser(
-        out,
+def _record_parser(out: TextIO) -> ArgumentParser:
+    parser = ArgumentParser(
+        out=out,
         prog="casino record",
         description="Capture a session (typed live, or fed from a file) into a transcript.",
         epilog=RECORD_EPILOG,

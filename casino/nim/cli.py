@@ -15,15 +15,12 @@ the same way and the exit status is 1.
 
 from __future__ import annotations
 
-import argparse
-import contextlib
-import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NoReturn, TextIO
+from typing import TextIO
 
-from casino.errors import ParseError
+from casino.cmdline import ArgumentParser, parse_or_report, silence_closed_output
 from casino.nim import storage
 from casino.nim.registry import Registry
 from casino.nim.shell import PROJECT_B, PROJECT_C, NimsysShell
@@ -33,15 +30,10 @@ from casino.shell import Console, Streams
 PROGRAM = "nimsys"
 
 
-class _Parser(argparse.ArgumentParser):
-    """An argument parser that raises instead of printing usage and exiting."""
-
-    def error(self, message: str) -> NoReturn:
-        raise ParseError(message)
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog=PROGRAM, description="Nim and the advanced game (COMP90041 Nimsys).")
+def _parser(out: TextIO) -> ArgumentParser:
+    parser = ArgumentParser(
+        out=out, prog=PROGRAM, description="Nim and the advanced game (COMP90041 Nimsys)."
+    )
     parser.add_argument("--stage", choices=("a", "b", "c"), default="c", help="project A, B or C")
     parser.add_argument("--seed", type=int, default=0, help="accepted; Nimsys uses no chance")
     return parser
@@ -63,14 +55,11 @@ def main(
 ) -> int:
     """Run Nimsys; the exit status is 0, or 1 if players could not be saved, 2 for bad usage."""
     streams = Streams.of(stdin, stdout, stderr)
-    try:
-        with contextlib.redirect_stdout(streams.stdout):
-            options = _parser().parse_args(sys.argv[1:] if argv is None else list(argv))
-    except ParseError as error:
-        streams.error(f"{PROGRAM}: {error}")
-        return 2
-    except SystemExit as done:  # --help has been printed
-        return done.code if isinstance(done.code, int) else 0
+    options = parse_or_report(
+        _parser(streams.stdout), sys.argv[1:] if argv is None else argv, streams
+    )
+    if isinstance(options, int):
+        return options
     _own_streams(stdin, stdout)
     console = Console(streams.stdin, streams.stdout)
     if options.stage == "c":
@@ -101,8 +90,7 @@ def _status(completed: bool, *, own_stdout: bool) -> int:
     if completed:
         return 0
     if own_stdout:
-        with contextlib.suppress(OSError, ValueError):
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        silence_closed_output(sys.stdout)
     return 1
 
 

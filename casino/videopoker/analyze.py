@@ -16,18 +16,17 @@ analysis has no chance in it.
 
 from __future__ import annotations
 
-import argparse
-import importlib
 import os
 from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import NoReturn, TextIO
+from typing import TextIO
 
 from casino.cards import Card, format_cards, parse_cards
+from casino.cmdline import ArgumentParser, parse_or_report
 from casino.errors import CasinoError, ParseError
 from casino.shell import Streams
-from casino.videopoker.analyzer import Analysis, HoldChooser, HoldValue, analyze, hold_values
+from casino.videopoker.analyzer import Analysis, HoldValue, analyze, hold_values
 from casino.videopoker.paytable import (
     MAX_BET,
     PAYTABLE_FORMAT,
@@ -35,40 +34,20 @@ from casino.videopoker.paytable import (
     PayTable,
     parse_paytable,
 )
+from casino.videopoker.strategy import seed_hold
 
 PROGRAM = "casino videopoker analyze"
 DEFAULT_JOBS = min(2, os.cpu_count() or 1)
 
 
-class _UsageError(Exception):
-    """A bad command line: argparse's message, reported on one line."""
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse that raises instead of exiting, and prints help to the program's stdout."""
-
-    def __init__(self, out: TextIO) -> None:
-        super().__init__(
-            prog=PROGRAM,
-            description="Exact video poker analysis: the return of a pay table under\n"
-            "optimal play (or the seed's strategy), or the best holds of one hand.",
-            epilog=PAYTABLE_FORMAT,
-            formatter_class=argparse.RawDescriptionHelpFormatter,
-        )
-        self._out = out
-
-    def error(self, message: str) -> NoReturn:
-        raise _UsageError(message)
-
-    def print_help(self, file: object = None) -> None:
-        super().print_help(self._out)
-
-    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
-        raise SystemExit(status)
-
-
-def _parser(out: TextIO) -> _Parser:
-    parser = _Parser(out)
+def _parser(out: TextIO) -> ArgumentParser:
+    parser = ArgumentParser(
+        out=out,
+        prog=PROGRAM,
+        description="Exact video poker analysis: the return of a pay table under\n"
+        "optimal play (or the seed's strategy), or the best holds of one hand.",
+        epilog=PAYTABLE_FORMAT,
+    )
     parser.add_argument(
         "--paytable",
         default="double-bonus-10-7",
@@ -103,14 +82,9 @@ def main(
     import sys
 
     streams = Streams.of(stdin, stdout, stderr)
-    args_list = list(sys.argv[1:] if argv is None else argv)
-    try:
-        args = _parser(streams.stdout).parse_args(args_list)
-    except _UsageError as error:
-        streams.error(f"{PROGRAM}: {error}")
-        return 2
-    except SystemExit as done:  # --help
-        return int(done.code or 0)
+    args = parse_or_report(_parser(streams.stdout), sys.argv[1:] if argv is None else argv, streams)
+    if isinstance(args, int):
+        return args
     try:
         table = _paytable(args.paytable)
         if not 1 <= args.bet <= MAX_BET:
@@ -123,12 +97,11 @@ def main(
                 render_holds(hand, hold_values(hand, table, args.bet), table, args.bet)
             )
             return 0
-        chooser = _seed_chooser() if args.strategy == "seed" else None
         optimal = analyze(table, args.bet, jobs=args.jobs)
-        if chooser is None:
+        if args.strategy == "optimal":
             streams.stdout.write(render_analysis(optimal))
         else:
-            seed = analyze(table, args.bet, chooser=chooser, strategy="seed", jobs=args.jobs)
+            seed = analyze(table, args.bet, chooser=seed_hold, strategy="seed", jobs=args.jobs)
             streams.stdout.write(render_analysis(seed, optimal))
     except CasinoError as error:
         streams.error(f"{PROGRAM}: {error}")
@@ -160,18 +133,6 @@ def _hand(text: str) -> list[Card]:
     if len(hand) != 5 or len(set(hand)) != 5:
         raise ParseError(f"--hand needs 5 distinct cards, not {text!r}")
     return hand
-
-
-def _seed_chooser() -> HoldChooser:
-    """The seed's 34-line strategy, from the video poker rules (imported when asked for)."""
-    try:
-        strategy = importlib.import_module("casino.videopoker.strategy")
-    except ImportError:
-        raise ParseError(
-            "the seed strategy (casino.videopoker.strategy) is not installed"
-        ) from None
-    chooser: HoldChooser = strategy.seed_hold
-    return chooser
 
 
 # --- rendering ------------------------------------------------------------------------------

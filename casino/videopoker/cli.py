@@ -16,17 +16,16 @@ line on stderr and exit status 2 (arguments) or 1 (files); never a traceback.
 from __future__ import annotations
 
 import argparse
-import importlib
-import os
 import random
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn, TextIO
+from typing import TextIO
 
 from casino.cards import Card
+from casino.cmdline import USAGE_EXIT, ArgumentParser, HelpShown, UsageError, silence_closed_output
 from casino.errors import CasinoError, DeckExhausted
 from casino.shell import Streams, tokens
-from casino.videopoker.advisors import ADVISORS, available
+from casino.videopoker.advisors import ADVISORS
 from casino.videopoker.commands import Advisor, group_commands
 from casino.videopoker.game import Machine, ShuffledCards, StackedCards
 from casino.videopoker.paytable import DOUBLE_BONUS_10_7, MAX_BET, PAYTABLES, PayTable
@@ -35,27 +34,17 @@ from casino.videopoker.simulate import Progress, simulate
 from casino.videopoker.stats import render_table
 
 PROG = "videopoker"
-USAGE_EXIT = 2
 FILE_EXIT = 1
-
-
-class UsageError(CasinoError):
-    """Bad command-line arguments."""
 
 
 class FileProblem(CasinoError):
     """An unreadable or malformed input file."""
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(message)
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(
+def _parser(out: TextIO) -> ArgumentParser:
+    parser = ArgumentParser(
+        out=out,
         prog=PROG,
-        add_help=False,
         description="Double Bonus 10/7 video poker: play, debug from files, simulate, or a window.",
         epilog=f"'{PROG} analyze --help' describes the exact analyzer.",
     )
@@ -96,7 +85,6 @@ def _parser() -> argparse.ArgumentParser:
         metavar="NAME",
         help=f"pay table: {', '.join(sorted(PAYTABLES))} (default {DOUBLE_BONUS_10_7.name})",
     )
-    parser.add_argument("-h", "--help", action="store_true", help="show this help and exit")
     return parser
 
 
@@ -146,12 +134,10 @@ def main(
     args = list(sys.argv[1:] if argv is None else argv)
     if args[:1] == ["analyze"]:
         return _analyze(args[1:], streams)
-    parser = _parser()
-    if "-h" in args or "--help" in args:
-        streams.stdout.write(parser.format_help())
-        return 0
     try:
-        return _run(parser.parse_args(args), streams)
+        return _run(_parser(streams.stdout).parse_args(args), streams)
+    except HelpShown:
+        return 0
     except UsageError as error:
         streams.error(f"{PROG}: {error} (see {PROG} --help)")
         return USAGE_EXIT
@@ -162,26 +148,13 @@ def main(
         streams.error("")
         return 130
     except BrokenPipeError:  # `... | head`: the reader left; say nothing more
-        _silence(streams.stdout)
+        silence_closed_output(streams.stdout)
         return FILE_EXIT
-
-
-def _silence(stream: TextIO) -> None:
-    """Point a closed pipe's descriptor at /dev/null so the exit-time flush stays quiet."""
-    try:
-        descriptor = stream.fileno()
-    except (OSError, ValueError):
-        return
-    null = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(null, descriptor)
-    os.close(null)
 
 
 def _run(options: argparse.Namespace, streams: Streams) -> int:
     if options.s and options.advisor != "seed":
         raise UsageError("the simulation plays the seed's strategy; --advisor is for -i and -d")
-    if options.advisor != "seed" and not available(options.advisor):
-        raise UsageError(f"the {options.advisor} advisor is not installed here")
     if options.jobs < 1:
         raise UsageError(f"--jobs must be at least 1, not {options.jobs}")
     rng = random.Random(options.seed)
@@ -248,12 +221,6 @@ def _progress(stream: TextIO) -> Progress:
 
 
 def _analyze(argv: list[str], streams: Streams) -> int:
-    try:
-        analyze = importlib.import_module("casino.videopoker.analyze")
-    except ImportError:
-        streams.error(f"{PROG}: the exact analyzer is not installed here")
-        return USAGE_EXIT
-    status: int = analyze.main(
-        argv, stdin=streams.stdin, stdout=streams.stdout, stderr=streams.stderr
-    )
-    return status
+    from casino.videopoker.analyze import main as analyze_main  # its tables load on first use
+
+    return analyze_main(argv, stdin=streams.stdin, stdout=streams.stdout, stderr=streams.stderr)

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import io
-import sys
-import types
 from pathlib import Path
 
 import pytest
@@ -217,21 +215,26 @@ def test_help_goes_to_stdout() -> None:
     assert "-d credit cmd-file card-file" in result.out
 
 
-def test_analyze_is_dispatched_to_the_analyzer(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[list[str]] = []
+def test_analyze_is_dispatched_to_the_analyzer() -> None:
+    result = run(["analyze", "--hand", "AC KC QC JC 2C"])
+    assert (result.status, result.err) == (0, "")
+    assert result.out.splitlines()[2] == " 1  AC KC QC JC --      93.1914893617  4380/47"
 
-    def fake_main(argv: list[str], **streams: object) -> int:
-        calls.append(list(argv))
-        return 3
 
-    module = types.ModuleType("casino.videopoker.analyze")
-    module.main = fake_main  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "casino.videopoker.analyze", module)
-    assert run(["analyze", "--bet", "5"]).status == 3
-    assert calls == [["--bet", "5"]]
-    monkeypatch.setitem(sys.modules, "casino.videopoker.analyze", None)
-    missing = run(["analyze"])
-    assert missing.status == 2 and "not installed" in missing.err
+@pytest.mark.parametrize(
+    ("advisor", "advice"),
+    [("seed", "player should hold cards 4"), ("exact", "player should hold cards 2 4")],
+)
+def test_advisor_option_chooses_the_seed_list_or_the_exact_analyzer(
+    tmp_path: Path, advisor: str, advice: str
+) -> None:
+    """9H QD 8C AH 5D: the seed's list keeps the ace (line 29); optimal play keeps QA."""
+    (tmp_path / "cmd.txt").write_text("b d a")
+    (tmp_path / "cards.txt").write_text("9H QD 8C AH 5D")
+    files = [str(tmp_path / "cmd.txt"), str(tmp_path / "cards.txt")]
+    result = run(["-d", "100", *files, "--advisor", advisor])
+    assert (result.status, result.err) == (0, "")
+    assert result.out.endswith(f"\n-cmd a\n{advice}\n")
 
 
 def test_the_casino_command_runs_the_same_main() -> None:
