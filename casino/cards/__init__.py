@@ -17,7 +17,8 @@ from casino.cards.card import (
     parse_cards,
 )
 from casino.cards.deck import Deck
-from casino.cards.ranking import Category, HandValue, rank_hand
+from casino.cards.evaluator import rank_hand
+from casino.cards.ranking import Category, HandValue
 
 __all__ = [
     "FULL_DECK",

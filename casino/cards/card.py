@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 from casino.errors import ParseError
@@ -124,6 +124,12 @@ class Card:
 
     rank: Rank
     suit: Suit
+    index: int = field(init=False, repr=False, compare=False)
+    """A dense code 0..51 (rank-major: deuces 0..3, aces 48..51) for table lookups."""
+
+    def __post_init__(self) -> None:
+        index = (_RANK_NUMBER[self.rank] - 2) * 4 + _SUIT_INDEX[self.suit]
+        object.__setattr__(self, "index", index)
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -137,11 +143,6 @@ class Card:
         if rank is None or suit is None:
             raise ParseError(f"not a card: {text!r}")
         return cls(rank, suit)
-
-    @property
-    def index(self) -> int:
-        """A dense code 0..51 (rank-major: deuces 0..3, aces 48..51) for table lookups."""
-        return (_RANK_NUMBER[self.rank] - 2) * 4 + _SUIT_INDEX[self.suit]
 
     @classmethod
     def from_index(cls, index: int) -> Card:

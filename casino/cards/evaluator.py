@@ -30,8 +30,10 @@ from collections.abc import Sequence
 from math import comb
 
 from casino import cache
+from casino.cards.card import Card
 from casino.cards.combos import subset_sums
-from casino.cards.ranking import Category, pack_strength
+from casino.cards.ranking import Category, HandValue, pack_strength
+from casino.errors import ParseError
 
 N_CARDS = 52
 """Card indices run from 0 to ``N_CARDS - 1``."""
@@ -175,6 +177,18 @@ def evaluate(cards: Sequence[int]) -> int:
     if key & _FLUSH_BITS:
         return _flush_strength(cards, key & _FLUSH_BITS)
     return _RANK_VALUES[key >> _RANK_SHIFT]
+
+
+def rank_hand(cards: Sequence[Card]) -> HandValue:
+    """The value of the best five-card hand among 5, 6 or 7 distinct ``cards``.
+
+    The public face of :func:`evaluate`, for games holding :class:`Card` objects; code with
+    card indices at hand may call :func:`evaluate5`/:func:`evaluate7` directly.
+    """
+    indices = [card.index for card in cards]
+    if not 5 <= len(indices) <= 7 or len(set(indices)) != len(indices):
+        raise ParseError(f"a poker hand is 5 to 7 distinct cards, not {len(cards)}")
+    return HandValue(evaluate(indices))
 
 
 def _flush_strength(cards: Sequence[int], flush_bit: int) -> int:

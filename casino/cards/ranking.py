@@ -11,9 +11,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 
-from casino.cards.card import Card
-from casino.errors import ParseError
-
 
 class Category(IntEnum):
     """The category of a poker hand, ordered from worst to best."""
@@ -80,17 +77,3 @@ class HandValue:
 
     def __str__(self) -> str:
         return self.category.label
-
-
-def rank_hand(cards: Sequence[Card]) -> HandValue:
-    """The value of the best five-card hand among 5, 6 or 7 distinct ``cards``.
-
-    A thin wrapper over :func:`casino.cards.evaluator.evaluate`, the one evaluator, which
-    games with card indices at hand may call directly.
-    """
-    indices = [card.index for card in cards]
-    if not 5 <= len(indices) <= 7 or len(set(indices)) != len(indices):
-        raise ParseError(f"a poker hand is 5 to 7 distinct cards, not {len(cards)}")
-    from casino.cards.evaluator import evaluate  # its tables are built on first use
-
-    return HandValue(evaluate(indices))
