@@ -7,26 +7,12 @@ about one stone in ten gone (many rows). Each figure is the best of several time
 
 from __future__ import annotations
 
-import os
-import platform
 import random
 import timeit
 
+from machine import describe
+
 from casino.nim import NimAIPlayer
-
-
-def machine() -> str:
-    """CPU count and model, as ``/proc/cpuinfo`` names it where there is one."""
-    model = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    model = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return f"{os.cpu_count()} CPUs, {model}, Python {platform.python_version()}"
 
 
 def boards(size: int) -> dict[str, list[bool]]:
@@ -51,7 +37,7 @@ def per_call_us(board: list[bool]) -> float:
 
 def main() -> None:
     """Print one line per board size and kind."""
-    print(f"machine: {machine()}")
+    print(describe())
     for size in (11, 100, 1_000, 10_000, 100_000):
         for name, board in boards(size).items():
             print(f"{size:>7} stones  {name:<9}  {per_call_us(board):9.1f} µs per advanced_move")
