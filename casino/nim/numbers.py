@@ -18,3 +18,12 @@ def parse_int(text: str) -> int:
     if not (0 < len(digits) <= _MAX_DIGITS and digits.isascii() and digits.isdigit()):
         raise ParseError(f"not a whole number: {text!r}")
     return int(stripped)
+
+
+def parse_count(text: str, most: int | None = None) -> int:
+    """``text`` as a whole number from 1 to ``most`` (no upper limit when ``None``), or
+    :class:`ParseError`."""
+    value = parse_int(text)
+    if value < 1 or (most is not None and value > most):
+        raise ParseError(f"not a whole number from 1 to {most}: {text!r}")
+    return value

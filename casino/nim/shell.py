@@ -33,7 +33,7 @@ from casino.errors import CasinoError, IllegalAction, ParseError
 from casino.nim.ai import NimAIPlayer
 from casino.nim.kayles import KaylesGame
 from casino.nim.nim_game import NimGame
-from casino.nim.numbers import parse_int
+from casino.nim.numbers import parse_count
 from casino.nim.play import (
     MAX_STONES,
     Computer,
@@ -88,23 +88,19 @@ def _first_argument(command: Command) -> str | None:
 
 
 def _stone_count(text: str) -> int:
-    try:
-        count = parse_int(text)
-    except ParseError:
-        raise IllegalAction(BAD_STONES) from None
-    if not 1 <= count <= MAX_STONES:
-        raise IllegalAction(BAD_STONES)
-    return count
+    return _whole(text, MAX_STONES, BAD_STONES)
 
 
 def _upper_bound(text: str) -> int:
+    return _whole(text, None, BAD_BOUND)
+
+
+def _whole(text: str, most: int | None, message: str) -> int:
+    """``text`` as a whole number from 1 to ``most``; IllegalAction with ``message`` if not."""
     try:
-        bound = parse_int(text)
+        return parse_count(text, most)
     except ParseError:
-        raise IllegalAction(BAD_BOUND) from None
-    if bound < 1:
-        raise IllegalAction(BAD_BOUND)
-    return bound
+        raise IllegalAction(message) from None
 
 
 class NimsysShell:

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from casino.errors import ParseError
 from casino.nim.nim_game import NimGame
-from casino.nim.numbers import parse_int
+from casino.nim.numbers import parse_count
 from casino.nim.play import MAX_STONES, Game, Human, NimRules, Seat, play
 from casino.shell import Console
 
@@ -61,11 +61,9 @@ def _ask_number(console: Console, question: str, most: int | None) -> int | None
         if answer is None:
             return None
         try:
-            value = parse_int(answer)
+            return parse_count(answer, most)
         except ParseError:
             continue
-        if value >= 1 and (most is None or value <= most):
-            return value
 
 
 def _one_game(console: Console, seats: tuple[Seat, Seat]) -> bool:
