@@ -14,10 +14,14 @@ def parse_int(text: str) -> int:
     of more than 18 digits are not numbers here.
     """
     stripped = text.strip()
-    digits = stripped[1:] if stripped[:1] in ("+", "-") else stripped
-    if not (0 < len(digits) <= _MAX_DIGITS and digits.isascii() and digits.isdigit()):
+    if not is_digits(stripped[1:] if stripped[:1] in ("+", "-") else stripped):
         raise ParseError(f"not a whole number: {text!r}")
     return int(stripped)
+
+
+def is_digits(text: str) -> bool:
+    """Whether ``text`` is 1 to 18 ASCII digits and nothing else (no sign, no space)."""
+    return 0 < len(text) <= _MAX_DIGITS and text.isascii() and text.isdigit()
 
 
 def parse_count(text: str, most: int | None = None) -> int:

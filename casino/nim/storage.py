@@ -24,6 +24,7 @@ from pathlib import Path
 
 from casino.errors import ParseError
 from casino.files import write_atomic
+from casino.nim.numbers import is_digits
 from casino.nim.players import Player, PlayerKind
 
 FILE_NAME = "players.dat"
@@ -59,7 +60,7 @@ def dumps(players: list[Player]) -> str:
 
 
 def _count(text: str, line: int, what: str) -> int:
-    if not (text.isascii() and text.isdigit() and len(text) <= 18):
+    if not is_digits(text):
         raise ParseError(f"line {line}: {what} is not a count: {text!r}")
     return int(text)
 
