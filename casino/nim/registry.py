@@ -23,9 +23,6 @@ class Registry:
         for player in players:
             self.add(player)
 
-    def __len__(self) -> int:
-        return len(self._players)
-
     def __contains__(self, username: object) -> bool:
         return username in self._players
 

@@ -65,13 +65,12 @@ RESET_ALL = "Are you sure you want to reset all player statistics? (y/n)"
 class Stage:
     """Which project the shell plays: the commands it knows."""
 
-    name: str
     ai_players: bool
     advanced_game: bool
 
 
-PROJECT_B = Stage("b", ai_players=False, advanced_game=False)
-PROJECT_C = Stage("c", ai_players=True, advanced_game=True)
+PROJECT_B = Stage(ai_players=False, advanced_game=False)
+PROJECT_C = Stage(ai_players=True, advanced_game=True)
 
 
 def _arguments(command: Command, needed: int) -> list[str]:
@@ -109,7 +108,6 @@ class NimsysShell:
     def __init__(self, console: Console, registry: Registry, stage: Stage = PROJECT_C) -> None:
         self.console = console
         self.registry = registry
-        self.stage = stage
         self.ai = NimAIPlayer()
         self.table = CommandTable(unknown=self._unknown)
         commands: dict[str, Handler] = {
