@@ -145,7 +145,7 @@ def play(console: Console, game: Game[G]) -> int | None:
             console.line(str(error))
             continue
         last_move = text.strip()
-        if state.remaining == 0:
+        if state.over:
             winner = turn if rules.last_stone_wins else 1 - turn
             console.line()
             console.line("Game Over")
