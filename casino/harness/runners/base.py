@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import signal
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -122,8 +123,6 @@ def signal_problem(status: int | None) -> str | None:
     """``killed by signal SIGSEGV`` for a negative status, else ``None``."""
     if status is None or status >= 0:
         return None
-    import signal
-
     try:
         name = signal.Signals(-status).name
     except ValueError:
