@@ -12,30 +12,16 @@ from __future__ import annotations
 
 import argparse
 import io
-import os
-import platform
 import tempfile
 import time
 from pathlib import Path
+
+from machine import describe
 
 from casino.harness import cli
 from casino.harness.model import In, Out, Run, Step, Transcript, dump_transcript
 
 GREETING = "casino demo calculator (type help)\n$ "
-
-
-def machine() -> str:
-    """``nproc``, the CPU model and the Python that ran the benchmark."""
-    model = "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
-            if line.startswith("model name"):
-                model = line.partition(":")[2].strip()
-                break
-    except OSError:
-        pass
-    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return f"nproc {cpus}, {model}, Python {platform.python_version()}"
 
 
 def short_transcript(number: int) -> Transcript:
@@ -69,7 +55,7 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=1000, help="in-process transcripts")
     parser.add_argument("--process-count", type=int, default=40, help="pipe/pty transcripts")
     args = parser.parse_args()
-    print(f"machine: {machine()}")
+    print(describe())
     with tempfile.TemporaryDirectory() as scratch:
         many, few = Path(scratch, "many"), Path(scratch, "few")
         many.mkdir()

@@ -20,10 +20,17 @@ def cpu_model() -> str:
     return platform.processor() or "unknown CPU"
 
 
+def nproc() -> int:
+    """The CPUs this process may run on, as ``nproc`` counts them (its affinity, not the host)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
 def describe() -> str:
     """One line: cores, CPU model, Python implementation and version, OS."""
     return (
-        f"machine: nproc {os.cpu_count()}, {cpu_model()}, "
+        f"machine: nproc {nproc()}, {cpu_model()}, "
         f"{platform.python_implementation()} {sys.version.split()[0]}, {platform.system()}"
     )
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 from typing import TextIO
 
@@ -38,20 +39,18 @@ def main(
     stderr: TextIO | None = None,
 ) -> int:
     """Dispatch ``casino COMMAND ARGS…`` to the harness or to a game's own ``main``."""
-    import sys
-
     args = list(sys.argv[1:] if argv is None else argv)
-    parser = _parser()
-    if not args or args[0] not in {*HARNESS_COMMANDS, *PROGRAMS}:
-        parser.parse_args(args)  # prints help, version or a usage error and exits
-        parser.print_help()
-        return 2
-    command, rest = args[0], args[1:]
+    command, rest = (args[0], args[1:]) if args else ("", [])
     if command in HARNESS_COMMANDS:
         from casino.harness.cli import main as harness_main
 
         return harness_main([command, *rest], stdin=stdin, stdout=stdout, stderr=stderr)
-    return load_main(command)(rest, stdin=stdin, stdout=stdout, stderr=stderr)
+    if command in PROGRAMS:
+        return load_main(command)(rest, stdin=stdin, stdout=stdout, stderr=stderr)
+    parser = _parser()
+    parser.parse_args(args)  # prints help, version or a usage error and exits
+    parser.print_help()
+    return 2
 
 
 if __name__ == "__main__":

@@ -13,11 +13,13 @@ Commands: ``add A B``, ``mul A B``, ``echo TEXT``, ``table N``, ``roll [SIDES]``
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from casino.cmdline import USAGE_EXIT, UsageError
 from casino.files import write_atomic
 from casino.shell import Command, CommandTable, Console, Flow, Streams, run_commands
 
@@ -37,10 +39,6 @@ COMMANDS = (
     ("exit [N]", "leave, with exit status N (0-255)"),
 )
 HELP = "\n".join(f"{usage:<14}{meaning}" for usage, meaning in COMMANDS)
-
-
-class UsageError(Exception):
-    """A bad command-line argument."""
 
 
 class HelpRequested(Exception):
@@ -222,8 +220,6 @@ def main(
     stderr: TextIO | None = None,
 ) -> int:
     """Run the calculator on the given streams; the exit status is what ``exit`` asked for."""
-    import sys
-
     streams = Streams.of(stdin, stdout, stderr)
     try:
         seed = parse_seed(sys.argv[1:] if argv is None else argv)
@@ -232,7 +228,7 @@ def main(
         return 0
     except UsageError as error:
         streams.error(f"demo: {error}")
-        return 2
+        return USAGE_EXIT
     console = PromptingConsole(streams.stdin, streams.stdout)
     demo = Demo(console, streams, random.Random(seed))
     console.line(WELCOME)

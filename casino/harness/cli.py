@@ -163,20 +163,16 @@ def find_transcripts(paths: list[str]) -> list[Path]:
     return list(dict.fromkeys(found))
 
 
-def _check_one(path: Path, options: Options) -> TranscriptResult:
-    return check_path(path, options)
-
-
 def results_in_order(paths: list[Path], options: Options, jobs: int) -> Iterator[TranscriptResult]:
     """Check every transcript, yielding results in the order of ``paths`` whatever ``jobs``."""
     if jobs == 1 or len(paths) == 1:
-        yield from (_check_one(path, options) for path in paths)
+        yield from (check_path(path, options) for path in paths)
         return
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     chunk = max(1, len(paths) // (jobs * 8))
     with ProcessPoolExecutor(jobs, mp_context=context) as pool:
-        yield from pool.map(_check_one, paths, repeat(options), chunksize=chunk)
+        yield from pool.map(check_path, paths, repeat(options), chunksize=chunk)
 
 
 def write_report(

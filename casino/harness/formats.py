@@ -18,15 +18,10 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from pathlib import PurePath
 
-from casino.harness.report import details, headline
+from casino.harness.report import details, render
 from casino.harness.session import Status, TranscriptResult
 
 Formatter = Callable[[list[TranscriptResult]], str]
-
-
-def output_text(result: TranscriptResult) -> str:
-    """The console text for one transcript: headline, then what went wrong."""
-    return headline(result) + "\n" + details(result)
 
 
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
@@ -57,7 +52,7 @@ def to_json(results: list[TranscriptResult]) -> str:
                 "score": r.points,
                 "max_score": r.max_points,
                 "seconds": round(r.seconds, 6),
-                "output": output_text(r),
+                "output": render(r),
             }
             for r in results
         ],
@@ -90,7 +85,7 @@ def to_junit(results: list[TranscriptResult]) -> str:
             tag = "error" if result.status is Status.ERROR else "failure"
             first = (details(result).strip().splitlines() or [result.error or "failed"])[0]
             problem = ET.SubElement(case, tag, message=xml_safe(first))
-            problem.text = xml_safe(output_text(result))
+            problem.text = xml_safe(render(result))
     ET.indent(root)
     return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
 
@@ -104,7 +99,7 @@ def to_gradescope(results: list[TranscriptResult]) -> str:
                 "name": f"{_test_name(r)} ({r.path})",
                 "score": r.points,
                 "max_score": r.max_points,
-                "output": output_text(r),
+                "output": render(r),
                 "status": "passed" if r.passed else "failed",
             }
             for r in results

@@ -55,11 +55,6 @@ class OutRe:
 
     pattern: str
 
-    @property
-    def regex(self) -> re.Pattern[str]:
-        """The compiled pattern (validated when the transcript was loaded)."""
-        return _compile(self.pattern)
-
 
 @dataclass(frozen=True, slots=True)
 class In:
@@ -285,7 +280,7 @@ def _step(item: Any, number: int) -> Step:
         raise _Invalid(f"step {number}: 'in' must be one line (one step per line typed)")
     if key == "out_re":
         try:
-            _compile(value)
+            re.compile(value)
         except re.error as error:
             raise _Invalid(f"step {number}: 'out_re' is not a valid regex: {error}") from None
     return STEP_KEYS[key](value)
@@ -354,16 +349,6 @@ def _positive(data: dict[str, Any], key: str, *, allow_zero: bool) -> float | No
     if number == 0 and not allow_zero:
         raise _Invalid(f"{key!r} must be more than 0")
     return number
-
-
-_PATTERNS: dict[str, re.Pattern[str]] = {}
-
-
-def _compile(pattern: str) -> re.Pattern[str]:
-    compiled = _PATTERNS.get(pattern)
-    if compiled is None:
-        compiled = _PATTERNS[pattern] = re.compile(pattern)
-    return compiled
 
 
 # ---------------------------------------------------------------------------------- dumping

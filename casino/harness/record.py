@@ -30,7 +30,7 @@ from typing import TextIO
 
 from casino.files import write_atomic
 from casino.harness.model import Fixture, In, Out, Run, Step, Transcript, dump_transcript
-from casino.harness.runners.base import Job, Outcome, Target
+from casino.harness.runners.base import Job, Outcome, Target, seed_argv
 from casino.harness.runners.inproc import Capture, InProcessRunner, call_main
 from casino.harness.runners.screen import TerminalCapture
 from casino.harness.runners.terminal import Conversation, StartError
@@ -122,10 +122,9 @@ def record(spec: Recording, lines: Iterable[str], shown: TextIO | None) -> Trans
 
 def _record_inproc(spec: Recording, typed: Typed, cwd: Path, shown: TextIO | None) -> Outcome:
     main = InProcessRunner().main_of(spec.program)
-    seed_args = [] if spec.seed is None else ["--seed", str(spec.seed)]
     return call_main(
         main,
-        [*seed_args, *spec.args],
+        [*seed_argv(spec.seed), *spec.args],
         typed,
         cwd=cwd,
         timeout=None if shown else spec.timeout,

@@ -124,13 +124,10 @@ def check(transcript: Transcript, runner: Runner, target: Target) -> TranscriptR
     )
 
 
-def check_path(
-    path: str | Path, options: Options, runner: Runner | None = None
-) -> TranscriptResult:
+def check_path(path: str | Path, options: Options) -> TranscriptResult:
     """Load the transcript at ``path`` and check it (a malformed one is an ``ERROR``)."""
     try:
         transcript = load_transcript(path)
     except TranscriptError as error:
         return TranscriptResult(str(path), Status.ERROR, error=str(error))
-    active = runner or make_runner(options.runner)
-    return check(transcript, active, target_of(transcript, options))
+    return check(transcript, make_runner(options.runner), target_of(transcript, options))

@@ -8,7 +8,6 @@ from hypothesis import strategies as st
 
 from casino.harness.diff import (
     Difference,
-    RunVerdict,
     common_prefix,
     compare_output,
     compare_run,
@@ -124,24 +123,20 @@ def test_unified_diff_shows_everything_never_cut() -> None:
     assert sum(line.startswith(" line ") for line in lines) == 999
 
 
-def _verdict(run: Run, outcome: Outcome) -> RunVerdict:
-    return compare_run(run, outcome)
-
-
 def test_a_run_fails_on_exit_status_stderr_or_a_problem_when_stated() -> None:
     run = Run(steps=(Out("hi\n"),), exit=0, stderr="")
-    assert _verdict(run, Outcome(("hi\n",), "", 0)).passed
-    assert _verdict(run, Outcome(("hi\n",), "", 1)).exit_differs
-    assert not _verdict(run, Outcome(("hi\n",), "oops\n", 0)).passed
-    assert not _verdict(run, Outcome(("hi\n",), "", None, "timed out")).passed
+    assert compare_run(run, Outcome(("hi\n",), "", 0)).passed
+    assert compare_run(run, Outcome(("hi\n",), "", 1)).exit_differs
+    assert not compare_run(run, Outcome(("hi\n",), "oops\n", 0)).passed
+    assert not compare_run(run, Outcome(("hi\n",), "", None, "timed out")).passed
     unstated = Run(steps=(Out("hi\n"),))
-    assert _verdict(unstated, Outcome(("hi\n",), "anything", 7)).passed
-    assert not _verdict(unstated, Outcome(("hi\n",), "", -11)).passed
+    assert compare_run(unstated, Outcome(("hi\n",), "anything", 7)).passed
+    assert not compare_run(unstated, Outcome(("hi\n",), "", -11)).passed
 
 
 def test_details_name_the_run_of_a_multi_run_transcript() -> None:
-    good = _verdict(Run((Out("a"),)), Outcome(("a",)))
-    bad = _verdict(Run((Out("a"),), exit=0), Outcome(("b",), exit=2))
+    good = compare_run(Run((Out("a"),)), Outcome(("a",)))
+    bad = compare_run(Run((Out("a"),), exit=0), Outcome(("b",), exit=2))
     result = TranscriptResult("t.yaml", Status.FAIL, "two runs", verdicts=(good, bad))
     text = details(result)
     assert headline(result) == "FAIL two runs (t.yaml)"

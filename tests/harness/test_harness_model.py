@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from harness_support import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,7 +23,6 @@ from casino.harness.model import (
     parse_transcript,
 )
 
-ROOT = Path(__file__).resolve().parents[2]
 HERE = Path("t.yaml")
 
 CANONICAL = """\

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import signal
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -88,6 +89,11 @@ def check_program(name: str | None) -> str:
     return name
 
 
+def seed_argv(seed: int | None) -> list[str]:
+    """How a seed reaches one of casino's programs: ``--seed N``, put before the run's args."""
+    return [] if seed is None else ["--seed", str(seed)]
+
+
 def process_command(job: Job) -> tuple[list[str], dict[str, str]]:
     """The argv and environment that start ``job`` as a separate process."""
     env = dict(os.environ)
@@ -95,12 +101,11 @@ def process_command(job: Job) -> tuple[list[str], dict[str, str]]:
         if job.seed is not None:
             env["CASINO_SEED"] = str(job.seed)
         return [*job.target.command, *job.run.argv], env
-    seed_args = [] if job.seed is None else ["--seed", str(job.seed)]
     root = str(Path(casino.__file__).resolve().parent.parent)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [root, env.get("PYTHONPATH")]))
     env["PYTHONUTF8"] = "1"
     argv = command_line(check_program(job.target.program))
-    return [*argv, *seed_args, *job.run.argv], env
+    return [*argv, *seed_argv(job.seed), *job.run.argv], env
 
 
 def split_at(text: str, marks: list[int]) -> tuple[str, ...]:
@@ -118,8 +123,6 @@ def signal_problem(status: int | None) -> str | None:
     """``killed by signal SIGSEGV`` for a negative status, else ``None``."""
     if status is None or status >= 0:
         return None
-    import signal
-
     try:
         name = signal.Signals(-status).name
     except ValueError:

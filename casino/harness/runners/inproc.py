@@ -22,7 +22,14 @@ from pathlib import Path
 from types import FrameType
 from typing import TextIO
 
-from casino.harness.runners.base import Job, Outcome, TargetError, check_program, split_at
+from casino.harness.runners.base import (
+    Job,
+    Outcome,
+    TargetError,
+    check_program,
+    seed_argv,
+    split_at,
+)
 from casino.programs import MainFunction, load_main
 
 
@@ -203,6 +210,5 @@ class InProcessRunner:
         if job.target.external:
             raise TargetError("the in-process runner runs casino's own programs only")
         main = self.main_of(job.target.program)
-        seed_args = [] if job.seed is None else ["--seed", str(job.seed)]
-        argv = [*seed_args, *job.run.argv]
+        argv = [*seed_argv(job.seed), *job.run.argv]
         return call_main(main, argv, job.run.inputs, cwd=job.cwd, timeout=job.timeout)
