@@ -33,7 +33,7 @@ from casino.cards import FULL_DECK, Card, Rank, Suit
 from casino.cards.combos import BINOMIAL, N_HANDS
 from casino.cards.suitclasses import suit_classes
 from casino.videopoker import paytable, strategy
-from casino.videopoker.handtable import PAYLINES
+from casino.videopoker.handtable import LINE_CODE
 from casino.videopoker.paytable import classify
 
 RANK_PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
@@ -71,7 +71,6 @@ def held_kind(hand: Sequence[int], held: tuple[int, ...]) -> tuple[int, int]:
 
 def final_lines() -> tuple[dict[int, int], dict[int, int]]:
     """Pay-line codes by rank-prime product: for hands of mixed suits, and for flushes."""
-    code = {line: index for index, line in enumerate(PAYLINES)}
     ranks = tuple(Rank)
     suits = tuple(Suit)
     plain: dict[int, int] = {}
@@ -81,9 +80,9 @@ def final_lines() -> tuple[dict[int, int], dict[int, int]]:
             continue
         key = prod(RANK_PRIMES[rank] for rank in combo)
         mixed = [Card(ranks[rank], suits[i % 4]) for i, rank in enumerate(combo)]
-        plain[key] = code[classify(mixed)]
+        plain[key] = LINE_CODE[classify(mixed)]
         if len(set(combo)) == 5:
-            flush[key] = code[classify([Card(ranks[rank], suits[0]) for rank in combo])]
+            flush[key] = LINE_CODE[classify([Card(ranks[rank], suits[0]) for rank in combo])]
     return plain, flush
 
 
