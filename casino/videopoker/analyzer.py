@@ -39,7 +39,7 @@ from casino.cards.combos import BINOMIAL, N_HANDS
 from casino.cards.suitclasses import SuitClass, suit_classes
 from casino.errors import ParseError
 from casino.videopoker.handtable import PAYLINES, payouts
-from casino.videopoker.holdcounts import LINE_VECTORS, SubsetCounts, subset_counts, unpack
+from casino.videopoker.holdcounts import LINE_VECTORS, subset_counts, unpack
 from casino.videopoker.paytable import PayLine, PayTable
 
 HoldChooser = Callable[[Sequence[Card]], Sequence[int]]
@@ -82,13 +82,13 @@ def _indices(hand: Sequence[Card]) -> list[int]:
     return indices
 
 
-def draw_vectors(indices: Sequence[int], counts: SubsetCounts | None = None) -> list[int]:
+def draw_vectors(indices: Sequence[int]) -> list[int]:
     """The packed pay-line counts of the draws of every hold, indexed by hold mask.
 
     Bit ``p`` of the mask holds position ``p`` of ``indices``; the counts of hold ``m`` sum
     to C(47, 5 - popcount(m)).
     """
-    counts = counts or subset_counts()
+    counts = subset_counts()
     vectors = [counts.vector([indices[p] for p in range(5) if mask >> p & 1]) for mask in range(32)]
     for bit in range(5):
         for mask in range(32):
