@@ -86,35 +86,41 @@ def final_lines() -> tuple[dict[int, int], dict[int, int]]:
     return plain, flush
 
 
-def _suit_maps() -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
-    """For each permutation of the suits: its card-index map and its suit-bit-set map."""
-    maps = []
-    for perm in itertools.permutations(range(4)):
-        cards = tuple((index & ~3) | perm[index & 3] for index in range(52))
-        bits = tuple(
-            sum(1 << perm[suit] for suit in range(4) if mask >> suit & 1) for mask in range(16)
-        )
-        maps.append((cards, bits))
+_SuitMap = tuple[tuple[int, ...], tuple[int, ...]]
+"""A renaming of the suits, as its card-index map and its suit-bit-set map."""
+
+
+def _suit_maps() -> dict[tuple[bool, ...], list[_SuitMap]]:
+    """The renamings that carry a class's representative to each of its deals once, by which
+    neighbours among its four canonical suit masks are equal: those keeping suits of equal
+    masks in order (renaming such suits among themselves gives the same deal again)."""
+    maps: dict[tuple[bool, ...], list[_SuitMap]] = {}
+    for ties in itertools.product((False, True), repeat=3):
+        maps[ties] = []
+        for perm in itertools.permutations(range(4)):
+            if any(tie and perm[suit] > perm[suit + 1] for suit, tie in enumerate(ties)):
+                continue
+            cards = tuple((index & ~3) | perm[index & 3] for index in range(52))
+            bits = tuple(
+                sum(1 << perm[suit] for suit in range(4) if mask >> suit & 1) for mask in range(16)
+            )
+            maps[ties].append((cards, bits))
     return maps
 
 
 def _build() -> bytes:
-    """The strategy's play for each class's representative, carried to every deal of the class.
-
-    A class's deals are its representative with the suits renamed every way; a renaming that
-    maps the representative onto itself writes the same entry again, since the strategy plays
-    hands that differ only by suit names alike.
-    """
+    """The strategy's play for each class's representative, carried to every deal of the class
+    (the representative with its suits renamed)."""
     kinds = bytearray(N_HANDS)
     products = array(_U32, bytes(4 * N_HANDS))
     b1, b2, b3, b4, b5 = (tuple(BINOMIAL[n][k] for n in range(53)) for k in range(1, 6))
     maps = _suit_maps()
     for suit_class in suit_classes(5):
-        hand = suit_class.cards
+        hand, (w, x, y, z) = suit_class.cards, suit_class.masks
         advice = strategy.advise([FULL_DECK[card] for card in hand])
         kind, product = held_kind(hand, advice.held)
         draw, suits = kind & 0xF0, kind & ALL_SUITS
-        for cards, bits in maps:
+        for cards, bits in maps[w == x, x == y, y == z]:
             a, b, c, d, e = sorted([cards[hand[0]], cards[hand[1]], cards[hand[2]],
                                     cards[hand[3]], cards[hand[4]]])  # fmt: skip
             image = b1[a] + b2[b] + b3[c] + b4[d] + b5[e]
