@@ -7,28 +7,15 @@ million hands at bet 5 return. Prints figures (and the machine); asserts nothing
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import subprocess
 import sys
 import time
-from pathlib import Path
+
+from machine import describe
 
 from casino.videopoker.paytable import PayLine
 from casino.videopoker.simtable import load_tables
 from casino.videopoker.simulate import simulate
-
-
-def machine() -> str:
-    """nproc and the CPU model, as /proc/cpuinfo names it."""
-    model = platform.processor() or "unknown CPU"
-    cpuinfo = Path("/proc/cpuinfo")
-    if cpuinfo.exists():
-        for line in cpuinfo.read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    return f"{os.cpu_count()} CPUs (nproc), {model}, Python {platform.python_version()}"
 
 
 def main() -> None:
@@ -38,7 +25,7 @@ def main() -> None:
     options = parser.parse_args()
     deals, bet = options.deals, 5
     credit = bet * deals  # the credit can never run out, and Credit % is the return
-    print(f"machine: {machine()}")
+    print(describe())
 
     started = time.perf_counter()
     load_tables()

@@ -1,9 +1,9 @@
 """The one poker hand evaluator: table-driven, on card indices 0..51.
 
 Every game that ranks hands ends here: :func:`casino.cards.rank_hand` wraps :func:`evaluate`,
-and video poker's pay-line table is built from :func:`evaluate5`. The functions return the
-same integer as :attr:`HandValue.strength <casino.cards.HandValue.strength>`: a higher number
-is a better hand, equal numbers split the pot.
+and video poker's pay-line table is built from :func:`five_card_strengths`. The functions
+return the same integer as :attr:`HandValue.strength <casino.cards.HandValue.strength>`: a
+higher number is a better hand, equal numbers split the pot.
 
 How it works. Each card ``i`` (rank ``i // 4``, suit ``i % 4``, as :attr:`Card.index`) has a
 key ``5**rank << 16 | 1 << 4*suit``. The sum of a hand's keys holds

@@ -38,8 +38,8 @@ from casino.cards import Card, format_cards
 from casino.cards.combos import BINOMIAL, N_HANDS
 from casino.cards.suitclasses import SuitClass, suit_classes
 from casino.errors import ParseError
-from casino.videopoker.handtable import PAYLINES
-from casino.videopoker.holdcounts import LINE_VECTORS, SubsetCounts, subset_counts, unpack
+from casino.videopoker.handtable import PAYLINES, payouts
+from casino.videopoker.holdcounts import LINE_VECTORS, subset_counts, unpack
 from casino.videopoker.paytable import PayLine, PayTable
 
 HoldChooser = Callable[[Sequence[Card]], Sequence[int]]
@@ -75,11 +75,6 @@ class HoldValue:
     ev: Fraction
 
 
-def _pays(table: PayTable, bet: int) -> list[int]:
-    """The payout of each pay-line code at ``bet``."""
-    return [table.payout(line, bet) for line in PAYLINES]
-
-
 def _indices(hand: Sequence[Card]) -> list[int]:
     indices = [card.index for card in hand]
     if len(indices) != 5 or len(set(indices)) != 5:
@@ -87,13 +82,13 @@ def _indices(hand: Sequence[Card]) -> list[int]:
     return indices
 
 
-def draw_vectors(indices: Sequence[int], counts: SubsetCounts | None = None) -> list[int]:
+def draw_vectors(indices: Sequence[int]) -> list[int]:
     """The packed pay-line counts of the draws of every hold, indexed by hold mask.
 
     Bit ``p`` of the mask holds position ``p`` of ``indices``; the counts of hold ``m`` sum
     to C(47, 5 - popcount(m)).
     """
-    counts = counts or subset_counts()
+    counts = subset_counts()
     vectors = [counts.vector([indices[p] for p in range(5) if mask >> p & 1]) for mask in range(32)]
     for bit in range(5):
         for mask in range(32):
@@ -108,7 +103,7 @@ def hold_values(hand: Sequence[Card], table: PayTable, bet: int) -> list[HoldVal
     Ties are ordered as the module docstring says.
     """
     indices = _indices(hand)
-    pays = _pays(table, bet)
+    pays = payouts(table, bet)
     vectors = draw_vectors(indices)
     values = []
     for held in _HOLDS:
@@ -209,7 +204,7 @@ class _Job:
 
 def _make_job(table: PayTable, bet: int, chooser: HoldChooser | None) -> _Job:
     counts = subset_counts()
-    pays = _pays(table, bet)
+    pays = payouts(table, bet)
     scalars = counts.scalar_tables(pays)
     namespace: dict[str, Any] = {
         "PAYS": pays,

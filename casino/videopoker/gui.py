@@ -59,8 +59,9 @@ class CardView:
             c.create_rectangle(10, 10, CARD_WIDTH - 10, CARD_HEIGHT - 10, fill="#8b1a1a")
         else:
             color = "#c00000" if card.suit in _RED_SUITS else "black"
-            rank = "10" if card.rank.value == "T" else card.rank.value
-            c.create_text(10, 8, text=rank, anchor="nw", fill=color, font=("Helvetica", 16, "bold"))
+            c.create_text(
+                10, 8, text=card.rank.stud, anchor="nw", fill=color, font=("Helvetica", 16, "bold")
+            )
             c.create_text(
                 CARD_WIDTH / 2,
                 CARD_HEIGHT / 2 + 6,

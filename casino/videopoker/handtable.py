@@ -14,18 +14,26 @@ import functools
 from casino import cache
 from casino.cards import HandValue
 from casino.cards.evaluator import five_card_strengths
-from casino.videopoker.paytable import PayLine, classify_value
+from casino.videopoker.paytable import PayLine, PayTable, classify_value
 
 PAYLINES: tuple[PayLine, ...] = tuple(PayLine)
 """Pay lines in table-code order: code ``i`` is ``PAYLINES[i]``."""
+
+LINE_CODE: dict[PayLine, int] = {line: code for code, line in enumerate(PAYLINES)}
+"""The table code of each pay line: ``PAYLINES[LINE_CODE[line]] is line``."""
+
+
+def payouts(table: PayTable, bet: int) -> list[int]:
+    """The payout of each pay-line code at ``bet`` credits."""
+    return [table.payout(line, bet) for line in PAYLINES]
+
 
 _VERSION = "1"
 
 
 def _build() -> bytes:
     strengths = five_card_strengths()
-    code = {line: index for index, line in enumerate(PAYLINES)}
-    line_code = {value: code[classify_value(HandValue(value))] for value in set(strengths)}
+    line_code = {value: LINE_CODE[classify_value(HandValue(value))] for value in set(strengths)}
     return bytes(map(line_code.__getitem__, strengths))
 
 

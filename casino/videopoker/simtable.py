@@ -10,9 +10,10 @@ For each of the 2,598,960 deals (indexed by :func:`~casino.cards.combos.hand_num
 A final hand's pay line is then one dictionary lookup on the product of its five rank primes
 (:func:`final_lines`), in the flush dictionary when its suits agree. Every entry comes from
 :func:`~casino.videopoker.strategy.advise` and :func:`~casino.videopoker.paytable.classify`:
-the strategy runs once per suit-isomorphism class (134,459 of them) and its hold is carried to
-the class's other deals by permuting suits. The tables are kept in the on-disk cache; their
-version follows the source of the strategy, so an edited strategy is never read stale.
+the strategy runs once per suit-isomorphism class (134,459 of them,
+:func:`~casino.cards.suitclasses.suit_classes`) and its hold is carried to the class's other
+deals by permuting suits. The tables are kept in the on-disk cache; their version follows the
+source of the strategy, so an edited strategy is never read stale.
 """
 
 from __future__ import annotations
@@ -22,15 +23,17 @@ import hashlib
 import itertools
 import sys
 from array import array
+from collections.abc import Sequence
 from dataclasses import dataclass
 from math import prod
 from pathlib import Path
 
 from casino import cache
 from casino.cards import FULL_DECK, Card, Rank, Suit
-from casino.cards.combos import BINOMIAL, N_HANDS, all_hands
+from casino.cards.combos import BINOMIAL, N_HANDS
+from casino.cards.suitclasses import suit_classes
 from casino.videopoker import paytable, strategy
-from casino.videopoker.handtable import PAYLINES
+from casino.videopoker.handtable import LINE_CODE
 from casino.videopoker.paytable import classify
 
 RANK_PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
@@ -57,7 +60,7 @@ class SimTables:
     flush: dict[int, int]
 
 
-def held_kind(hand: tuple[int, int, int, int, int], held: tuple[int, ...]) -> tuple[int, int]:
+def held_kind(hand: Sequence[int], held: tuple[int, ...]) -> tuple[int, int]:
     """``(draw << 4 | suits, product)`` for holding positions ``held`` of card indices."""
     cards = [hand[position] for position in held]
     suits = ALL_SUITS
@@ -68,7 +71,6 @@ def held_kind(hand: tuple[int, int, int, int, int], held: tuple[int, ...]) -> tu
 
 def final_lines() -> tuple[dict[int, int], dict[int, int]]:
     """Pay-line codes by rank-prime product: for hands of mixed suits, and for flushes."""
-    code = {line: index for index, line in enumerate(PAYLINES)}
     ranks = tuple(Rank)
     suits = tuple(Suit)
     plain: dict[int, int] = {}
@@ -78,44 +80,52 @@ def final_lines() -> tuple[dict[int, int], dict[int, int]]:
             continue
         key = prod(RANK_PRIMES[rank] for rank in combo)
         mixed = [Card(ranks[rank], suits[i % 4]) for i, rank in enumerate(combo)]
-        plain[key] = code[classify(mixed)]
+        plain[key] = LINE_CODE[classify(mixed)]
         if len(set(combo)) == 5:
-            flush[key] = code[classify([Card(ranks[rank], suits[0]) for rank in combo])]
+            flush[key] = LINE_CODE[classify([Card(ranks[rank], suits[0]) for rank in combo])]
     return plain, flush
 
 
-def _suit_maps() -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
-    """For each permutation of the suits: its card-index map and its suit-bit-set map."""
-    maps = []
-    for perm in itertools.permutations(range(4)):
-        cards = tuple((index & ~3) | perm[index & 3] for index in range(52))
-        bits = tuple(
-            sum(1 << perm[suit] for suit in range(4) if mask >> suit & 1) for mask in range(16)
-        )
-        maps.append((cards, bits))
+_SuitMap = tuple[tuple[int, ...], tuple[int, ...]]
+"""A renaming of the suits, as its card-index map and its suit-bit-set map."""
+
+
+def _suit_maps() -> dict[tuple[bool, ...], list[_SuitMap]]:
+    """The renamings that carry a class's representative to each of its deals once, by which
+    neighbours among its four canonical suit masks are equal: those keeping suits of equal
+    masks in order (renaming such suits among themselves gives the same deal again)."""
+    maps: dict[tuple[bool, ...], list[_SuitMap]] = {}
+    for ties in itertools.product((False, True), repeat=3):
+        maps[ties] = []
+        for perm in itertools.permutations(range(4)):
+            if any(tie and perm[suit] > perm[suit + 1] for suit, tie in enumerate(ties)):
+                continue
+            cards = tuple((index & ~3) | perm[index & 3] for index in range(52))
+            bits = tuple(
+                sum(1 << perm[suit] for suit in range(4) if mask >> suit & 1) for mask in range(16)
+            )
+            maps[ties].append((cards, bits))
     return maps
 
 
 def _build() -> bytes:
+    """The strategy's play for each class's representative, carried to every deal of the class
+    (the representative with its suits renamed)."""
     kinds = bytearray(N_HANDS)
     products = array(_U32, bytes(4 * N_HANDS))
-    done = bytearray(N_HANDS)
     b1, b2, b3, b4, b5 = (tuple(BINOMIAL[n][k] for n in range(53)) for k in range(1, 6))
     maps = _suit_maps()
-    for number, hand in enumerate(all_hands()):
-        if done[number]:
-            continue
+    for suit_class in suit_classes(5):
+        hand, (w, x, y, z) = suit_class.cards, suit_class.masks
         advice = strategy.advise([FULL_DECK[card] for card in hand])
         kind, product = held_kind(hand, advice.held)
         draw, suits = kind & 0xF0, kind & ALL_SUITS
-        for cards, bits in maps:
+        for cards, bits in maps[w == x, x == y, y == z]:
             a, b, c, d, e = sorted([cards[hand[0]], cards[hand[1]], cards[hand[2]],
                                     cards[hand[3]], cards[hand[4]]])  # fmt: skip
             image = b1[a] + b2[b] + b3[c] + b4[d] + b5[e]
-            if not done[image]:
-                done[image] = 1
-                kinds[image] = draw | bits[suits]
-                products[image] = product
+            kinds[image] = draw | bits[suits]
+            products[image] = product
     if sys.byteorder != "little":
         products.byteswap()
     return bytes(kinds) + products.tobytes()
@@ -131,7 +141,7 @@ def _version() -> str:
 
 @functools.cache
 def load_tables() -> SimTables:
-    """The tables, from the cache or built (about ten seconds) and cached."""
+    """The tables, from the cache or built (a few seconds) and cached."""
     payload = cache.load_or_build("videopoker-seed-holds", _version(), _build)
     kinds = payload[:N_HANDS]
     products = array(_U32)

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from casino.cards import FULL_DECK
 from casino.cards.combos import BINOMIAL
-from casino.videopoker.handtable import PAYLINES
+from casino.videopoker.handtable import LINE_CODE, PAYLINES, payouts
 from casino.videopoker.paytable import DOUBLE_BONUS_10_7, PayTable, classify
 from casino.videopoker.simtable import PRIME_OF, SUIT_BIT_OF, SimTables, load_tables
 from casino.videopoker.stats import Statistics
@@ -47,7 +47,6 @@ _OVER = bytes(range(208, 256))
 _MOD52 = bytes(byte % 52 for byte in range(256))
 _B1, _B2, _B3, _B4, _B5 = (tuple(BINOMIAL[n][k] for n in range(53)) for k in range(1, 6))
 _BIT = tuple(1 << index for index in range(52))
-_CODE = {line: index for index, line in enumerate(PAYLINES)}
 
 Progress = Callable[[int, int], None]
 """Called with (hands played, hands wanted) as a run goes on."""
@@ -113,7 +112,7 @@ def play_with_strategy(
             card = next(stream)
             if card not in dealt and card not in final:
                 final.append(card)
-        code = _CODE[classify([FULL_DECK[card] for card in final])]
+        code = LINE_CODE[classify([FULL_DECK[card] for card in final])]
         counts[code] += 1
         credit += returns[code] - bet
         played += 1
@@ -195,7 +194,7 @@ def simulate(
     cannot run out; a chunk during which the real credit might run out is played again here
     from the real credit, so the result is the same for every ``jobs``.
     """
-    returns = tuple(table.payout(line, bet) for line in PAYLINES)
+    returns = tuple(payouts(table, bet))
     sizes = [min(CHUNK, deals - start) for start in range(0, deals, CHUNK)]
     fast = deals >= TABLES_FROM
     if fast:

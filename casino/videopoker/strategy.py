@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from enum import Enum
 from itertools import combinations
 
-from casino.cards import Card
+from casino.cards import Card, Category, rank_hand
 
 _TEN, _JACK, _QUEEN, _KING, _ACE = 10, 11, 12, 13, 14
 
@@ -93,9 +93,10 @@ class Advice:
 class _Deal:
     """The facts about a five-card deal that the rules look at."""
 
-    __slots__ = ("_draws", "by_count", "by_rank", "by_suit", "ranks", "suits")
+    __slots__ = ("_draws", "by_count", "by_rank", "by_suit", "category", "ranks", "suits")
 
     def __init__(self, hand: Sequence[Card]) -> None:
+        self.category = rank_hand(hand).category
         self.ranks = [card.rank.number for card in hand]
         self.suits = [card.suit for card in hand]
         self.by_rank: dict[int, list[int]] = {}
@@ -144,14 +145,6 @@ class _Deal:
             return None
         held = tuple(sorted(self.rightmost(rank) for rank in ranks))
         return held if len({self.suits[p] for p in held}) > 1 else None
-
-    def is_flush(self) -> bool:
-        """All five cards of one suit."""
-        return len(self.by_suit) == 1
-
-    def is_straight(self) -> bool:
-        """Five distinct ranks within five (the wheel included)."""
-        return len(self.by_rank) == 5 and _window_of(frozenset(self.ranks)) is not None
 
 
 _Matcher = Callable[[_Deal], tuple[int, ...] | None]
@@ -211,7 +204,7 @@ def straight_flush_3_type(ranks: Sequence[int]) -> int | None:
 
 
 def _made_top(deal: _Deal) -> tuple[int, ...] | None:
-    if deal.is_flush() and deal.is_straight():
+    if deal.category is Category.STRAIGHT_FLUSH:
         return (0, 1, 2, 3, 4)
     quads = deal.of_count(4)
     return tuple(deal.by_rank[quads[0]]) if quads else None
@@ -234,8 +227,10 @@ def _three_aces(deal: _Deal) -> tuple[int, ...] | None:
 
 
 def _made_hand(deal: _Deal) -> tuple[int, ...] | None:
-    full_house = bool(deal.of_count(3) and deal.of_count(2))
-    return (0, 1, 2, 3, 4) if full_house or deal.is_flush() or deal.is_straight() else None
+    return (0, 1, 2, 3, 4) if deal.category in _MADE_HANDS else None
+
+
+_MADE_HANDS = frozenset({Category.STRAIGHT, Category.FLUSH, Category.FULL_HOUSE})
 
 
 def _trips(deal: _Deal) -> tuple[int, ...] | None:
