@@ -12,8 +12,10 @@ that reads only ``stdin``, writes only ``stdout``/``stderr`` and returns the exi
 from __future__ import annotations
 
 import importlib
+import io
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Protocol, TextIO
 
 
@@ -55,3 +57,20 @@ def load_main(name: str) -> MainFunction:
 def command_line(name: str) -> list[str]:
     """The argv that runs program ``name`` as a separate process with this Python."""
     return [sys.executable, "-m", module_of(name)]
+
+
+@dataclass(frozen=True)
+class Completed:
+    """What one in-process run of a program printed, and its exit status."""
+
+    status: int
+    out: str
+    err: str
+
+
+def run_captured(main: MainFunction, argv: Sequence[str], stdin: str | TextIO = "") -> Completed:
+    """Call ``main(argv)`` with ``stdin`` (text or a stream) and capture stdout and stderr."""
+    out, err = io.StringIO(), io.StringIO()
+    given = io.StringIO(stdin) if isinstance(stdin, str) else stdin
+    status = main(list(argv), stdin=given, stdout=out, stderr=err)
+    return Completed(status, out.getvalue(), err.getvalue())

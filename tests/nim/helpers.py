@@ -2,26 +2,16 @@
 
 from __future__ import annotations
 
-import io
-from dataclasses import dataclass
-
 from casino.nimsys import main
+from casino.programs import Completed as Run
+from casino.programs import run_captured
 
-
-@dataclass(frozen=True)
-class Run:
-    """What one run printed, and its exit status."""
-
-    status: int
-    out: str
-    err: str
+__all__ = ["Run", "nimsys", "session"]
 
 
 def nimsys(text: str, *args: str) -> Run:
     """Run ``python -m casino.nimsys ARGS < text`` in this process (in the current directory)."""
-    out, err = io.StringIO(), io.StringIO()
-    status = main(list(args), stdin=io.StringIO(text), stdout=out, stderr=err)
-    return Run(status, out.getvalue(), err.getvalue())
+    return run_captured(main, args, text)
 
 
 def session(*lines: str, args: tuple[str, ...] = ()) -> str:
