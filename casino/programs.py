@@ -34,6 +34,7 @@ class MainFunction(Protocol):
 
 PROGRAMS: dict[str, str] = {
     "demo": "casino.demo",
+    "draw": "casino.draw",
     "nimsys": "casino.nimsys",
     "videopoker": "casino.videopoker",
 }
