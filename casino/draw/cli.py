@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from casino.cards import Card, Deck, parse_cards
+from casino.cards import Card, Deck, Notation, parse_cards
 from casino.cmdline import ArgumentParser, parse_or_report, silence_closed_output
 from casino.draw.rules import MAX_PLAYERS, MIN_PLAYERS, Tiebreak
 from casino.draw.shell import Settings, run_game
@@ -143,8 +143,8 @@ def session(options: argparse.Namespace, streams: Streams) -> int:
         run_game(Console(streams.stdin, streams.stdout), deck, settings)
     except DeckFileProblem as problem:
         return _fail(streams, str(problem))
-    except DeckExhausted as problem:
-        return _fail(streams, f"deck-file {options.deck_file!r} ran out of cards ({problem})")
+    except DeckExhausted:
+        return _fail(streams, f"deck-file {options.deck_file!r} ran out of cards")
     except EndOfInput as problem:
         streams.stdout.write("\n")
         return _fail(streams, f"{problem}: the game ends with no winner")
@@ -181,7 +181,7 @@ def read_deck_file(path: str) -> list[Card]:
         for card in found:
             if card in where:
                 raise DeckFileProblem(
-                    f"deck-file {path!r}: line {number}: {card.format()} is already on "
+                    f"deck-file {path!r}: line {number}: {card.format(Notation.TUPLE)} is already on "
                     f"line {where[card]}"
                 )
             where[card] = number

@@ -5,7 +5,8 @@ artefacts of its PDF: every line here is one line, and a player is always ``Play
 Hands are Python list literals of ``('Queen', 'Spades')`` tuples; the winner's hand is in
 double brackets, as the seed prints it (a list of the winning hands: with
 ``--tiebreak kickers`` a split pot lists every winner and every winning hand). A blank line
-comes before the winner line, as in the seed's sample.
+comes before the winner line, as in the seed's sample; a split pot adds a line saying who
+takes what (the odd chips go to the earliest seats).
 """
 
 from __future__ import annotations
@@ -103,7 +104,10 @@ def _showdown_lines(showdown: Showdown) -> list[str]:
         f"Player {h.name} is holding {hand_text(h.hand)} which is {RANK_NAMES[h.category]}"
         for h in showdown.holdings
     ]
-    return [*lines, "", winner_line(showdown.winners)]
+    lines += ["", winner_line(showdown.winners)]
+    if len(showdown.winners) > 1:
+        lines.append(split_line(showdown))
+    return lines
 
 
 def winner_line(winners: Sequence[Holding]) -> str:
@@ -115,3 +119,12 @@ def winner_line(winners: Sequence[Holding]) -> str:
     names = [h.name for h in winners]
     together = ", ".join(names[:-1]) + " and " + names[-1]
     return f"The winners are {together} which drew {rank} with the hands {hands}"
+
+
+def split_line(showdown: Showdown) -> str:
+    """``--tiebreak kickers``, an exact tie: who takes what of the pot."""
+    takes = ", ".join(
+        f"{h.name} takes {share}"
+        for h, share in zip(showdown.winners, showdown.shares, strict=True)
+    )
+    return f"The pot of {sum(showdown.shares)} is split: {takes}"

@@ -72,12 +72,12 @@ def _betting_round(
     report: Callable[[Event], None],
 ) -> bool:
     """Player_1 opens, the others call or fold; False if Player_1 folded."""
+    phase = table.phase
     amount = opener.bet(table)
     if amount is None:
         report(table.fold(0))
         return False
     report(table.open(amount))
-    phase = table.phase
     while table.phase is phase:
         seat = _turn(table)
         wants = table.can_call(seat) and computers[seat - 1].calls(table, seat)
