@@ -35,6 +35,17 @@ FAILURE = 1
 INTERRUPTED = 130
 
 
+EPILOG = """\
+The game: 2 to 5 players with 1000 chips each, no ante. Player_1 bets (1 to what is
+left) or folds, which ends the game with no winner; the others match the bet or fold.
+Every active player then exchanges 0 to 3 cards; a second betting round as the first;
+the active hands are shown and ranked, and the best takes the pot.
+
+exit status: 0 a game played to its end (Player_1 folding included), 1 a deck-file that
+cannot be read, is malformed or runs out, input that ends before the game does, or
+output closed early, 2 a bad command line, 130 Ctrl-C."""
+
+
 class DeckFileProblem(CasinoError):
     """A deck-file that cannot be read, is malformed, or has a card twice."""
 
@@ -69,6 +80,7 @@ def _parser(out: TextIO) -> ArgumentParser:
         prog=PROG,
         description="Five-card draw (Play5CardDraw): you are Player_1; the other players are "
         "the computer's. Bet or fold, exchange up to three cards, bet or fold, showdown.",
+        epilog=EPILOG,
     )
     parser.add_argument(
         "--players",
@@ -180,9 +192,9 @@ def read_deck_file(path: str) -> list[Card]:
             raise DeckFileProblem(f"deck-file {path!r}: line {number}: {error}") from None
         for card in found:
             if card in where:
+                twice = card.format(Notation.TUPLE)
                 raise DeckFileProblem(
-                    f"deck-file {path!r}: line {number}: {card.format(Notation.TUPLE)} is already on "
-                    f"line {where[card]}"
+                    f"deck-file {path!r}: line {number}: {twice} is already on line {where[card]}"
                 )
             where[card] = number
             cards.append(card)
