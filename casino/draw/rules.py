@@ -243,7 +243,7 @@ class Table:
 
     def exchange(self, seat: int, positions: Iterable[int]) -> Exchange:
         """``seat`` discards the cards at ``positions`` and draws as many from the deck."""
-        chosen = sorted(set(positions))
+        chosen = list(positions)
         self.verify_exchange(seat, chosen)
         player = self.seats[seat]
         kept = [card for i, card in enumerate(player.hand) if i not in chosen]
