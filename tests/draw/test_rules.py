@@ -97,12 +97,12 @@ def test_player_1_folding_ends_the_game_with_no_winner_and_the_pot_stays() -> No
 
 
 def test_an_exchange_keeps_the_order_and_appends_cards_never_seen() -> None:
-    table = Table(2, deck_of("7H 5C 9S 7S QS", "2D 6H 8H JH 3S", "7D TH"))
+    table = Table(2, deck_of("7H 5C 9S 7S QS", "2D 6H 8H JH 3S", "7D TH QC"))
     table.open(1)
     table.call(1)
     assert table.exchange(0, [1, 0]) == Exchange(0, "Player_1", 2, tuple(cards("9S 7S QS 7D TH")))
-    table.exchange(1, [])
-    assert len(table.dealt) == len(set(table.dealt)) == 12
+    assert table.exchange(1, [4]).hand == tuple(cards("2D 6H 8H JH QC"))
+    assert len(table.dealt) == len(set(table.dealt)) == 13
     assert table.phase is Phase.SECOND_BET
 
 
