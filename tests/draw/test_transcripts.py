@@ -66,16 +66,22 @@ def test_the_seed_samples_deal_the_seeds_hands(name: str) -> None:
     assert [s for s in student.runs[0].steps if isinstance(s, In)]
 
 
+AS_A_PROCESS = [
+    *STUDENT,
+    *(
+        TRANSCRIPTS / "casino" / f"{name}.yaml"
+        for name in ("seed-sample-1", "invalid-input-every-prompt", "end-of-input-mid-game")
+    ),
+]
+
+
 @pytest.mark.parametrize("runner", ["pipe", "pty"])
 @pytest.mark.parametrize(
-    "path",
-    [
-        TRANSCRIPTS / "play5carddraw" / "seed-sample-2.yaml",
-        TRANSCRIPTS / "casino" / "split-pot.yaml",
-    ],
-    ids=["student-seed-sample-2", "casino-split-pot"],
+    "path", AS_A_PROCESS, ids=[f"{p.parent.name}/{p.stem}" for p in AS_A_PROCESS]
 )
 def test_transcripts_hold_as_a_process_too(runner: str, path: Path) -> None:
+    """Every student transcript (and a few of casino's) under the pipe and pty runners;
+    ``casino replay --runner pipe|pty transcripts/draw`` runs them all."""
     if runner == "pty":
         pytest.importorskip("pexpect", reason="the pty runner needs pexpect")
     transcript = load_transcript(path)
