@@ -33,6 +33,7 @@ from casino.shell import Console, Streams
 PROG = "draw"
 FAILURE = 1
 INTERRUPTED = 130
+_SHOWN = 24  # the characters of a bad option value repeated in its message
 
 
 EPILOG = """\
@@ -60,7 +61,8 @@ def _whole(low: int, high: int | None = None) -> Callable[[str], int]:
             value = low - 1
         if value < low or (high is not None and value > high):
             bounds = f"from {low} to {high}" if high is not None else f"of at least {low}"
-            raise argparse.ArgumentTypeError(f"not a whole number {bounds}: {text!r}")
+            shown = text if len(text) <= _SHOWN else text[:_SHOWN] + "..."
+            raise argparse.ArgumentTypeError(f"not a whole number {bounds}: {shown!r}")
         return value
 
     return convert
