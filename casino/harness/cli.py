@@ -22,7 +22,7 @@ from casino.files import write_atomic
 from casino.harness.formats import FORMATS
 from casino.harness.model import TranscriptError, load_transcript
 from casino.harness.record import RecordError, Recording, lines_of, record
-from casino.harness.report import render, summary
+from casino.harness.report import plural, render, summary
 from casino.harness.runners import RUNNER_NAMES
 from casino.harness.runners.base import TargetError, check_program
 from casino.harness.runners.inproc import InProcessRunner
@@ -116,7 +116,7 @@ def replay(argv: list[str], streams: Streams) -> int:
     streams.stdout.write(summary(results, score=args.score) + "\n")
     if args.report:
         write_report(args.report, args.report_file, results, streams)
-    return 0 if all(result.passed for result in results) else 1
+    return 0 if all(result.ok for result in results) else 1
 
 
 def _command(program: str | None) -> tuple[str, ...] | None:
@@ -198,7 +198,8 @@ def update_all(paths: list[Path], options: Options, streams: Streams) -> int:
         streams.stdout.flush()
         failed += not ok
         updated += changed
-    streams.stdout.write(f"{updated} updated, {failed} not updated ({len(paths)} transcripts)\n")
+    totals = f"{updated} updated, {failed} not updated ({plural(len(paths), 'transcript')})"
+    streams.stdout.write(totals + "\n")
     return 1 if failed else 0
 
 

@@ -5,6 +5,7 @@ and one or more runs; a run is the program's arguments and the steps of one sess
 
     name: adds two numbers          # required, one line
     program: demo                   # a casino program (see casino.programs)
+    reference: casino               # optional: only casino's own program can pass it
     args: []
     seed: 7                         # optional: --seed 7 (CASINO_SEED=7 for --program)
     files: {demo.dat: "42\\n"}        # optional: name → text, or name → {fixture: path}
@@ -133,6 +134,10 @@ class Transcript:
     name: str
     runs: tuple[Run, ...]
     program: str | None = None
+    reference: str | None = None
+    """``casino`` when only casino's own program can pass the transcript (its private file
+    formats, its random generator, its choices where the assignment is silent): skipped
+    under ``--program``."""
     seed: int | None = None
     files: tuple[tuple[str, Inline | Fixture], ...] | None = None
     timeout: float | None = None
@@ -159,7 +164,9 @@ class Transcript:
 # ---------------------------------------------------------------------------------- loading
 
 _TOP_KEYS = {"name", "program", "args", "seed", "files", "steps", "runs", "exit", "stderr"}
-_TOP_KEYS |= {"timeout", "points"}
+_TOP_KEYS |= {"timeout", "points", "reference"}
+REFERENCES = ("casino",)
+"""The values ``reference`` may take: whose program alone can pass the transcript."""
 _RUN_KEYS = ("args", "steps", "exit", "stderr")
 _WHOLE = re.compile(r"-?[0-9]+")
 _NUMBER = re.compile(r"[0-9]+(\.[0-9]*)?|\.[0-9]+")
@@ -222,6 +229,7 @@ def _transcript(data: Any, path: Path) -> Transcript:
         name=name,
         runs=runs,
         program=_text(data, "program"),
+        reference=_reference(data),
         seed=_whole(data, "seed"),
         files=_files(data.get("files")) if "files" in data else None,
         timeout=_positive(data, "timeout", allow_zero=False),
@@ -229,6 +237,13 @@ def _transcript(data: Any, path: Path) -> Transcript:
         single=single,
         path=path,
     )
+
+
+def _reference(data: dict[str, Any]) -> str | None:
+    value = _text(data, "reference")
+    if value is not None and value not in REFERENCES:
+        raise _Invalid(f"'reference' must be one of {', '.join(REFERENCES)}, not {value!r}")
+    return value
 
 
 def _runs(value: Any) -> tuple[Run, ...]:
@@ -359,6 +374,7 @@ def dump_transcript(transcript: Transcript) -> str:
     data: dict[str, Any] = {"name": transcript.name}
     if transcript.program is not None:
         data["program"] = transcript.program
+    _put(data, "reference", transcript.reference)
     run_data = [_run_data(run) for run in transcript.runs]
     if transcript.single:
         first = run_data[0]

@@ -31,6 +31,9 @@ class Status(Enum):
     FAIL = "FAIL"
     ERROR = "ERROR"
     """The transcript could not be read or run at all (malformed, unknown program)."""
+    SKIP = "SKIP"
+    """Not run: a ``reference: casino`` transcript under ``--program`` (no other program can
+    pass it). A skipped transcript neither fails a replay nor counts towards the score."""
 
 
 @dataclass(frozen=True)
@@ -51,6 +54,16 @@ class TranscriptResult:
     def passed(self) -> bool:
         """Whether the transcript passed."""
         return self.status is Status.PASS
+
+    @property
+    def ok(self) -> bool:
+        """Whether the transcript does not fail the replay (it passed, or was skipped)."""
+        return self.status in (Status.PASS, Status.SKIP)
+
+    @property
+    def counted(self) -> bool:
+        """Whether the transcript counts towards the score (it was not skipped)."""
+        return self.status is not Status.SKIP
 
 
 @dataclass(frozen=True)
@@ -99,10 +112,18 @@ def play(transcript: Transcript, runner: Runner, target: Target) -> tuple[Outcom
         return tuple(outcomes)
 
 
+SKIP_NOTE = "only casino's own program can pass it (reference: casino)"
+"""Why a reference transcript is not run against another program."""
+
+
 def check(transcript: Transcript, runner: Runner, target: Target) -> TranscriptResult:
     """Play ``transcript`` and judge every run."""
     started = time.perf_counter()
     path = str(transcript.path or "")
+    if target.external and transcript.reference is not None:
+        return TranscriptResult(
+            path, Status.SKIP, transcript.name, error=SKIP_NOTE, max_points=transcript.max_points
+        )
     try:
         outcomes = play(transcript, runner, target)
     except (TranscriptError, TargetError) as error:

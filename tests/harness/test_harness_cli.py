@@ -222,7 +222,7 @@ def test_record_replay_update_leaves_the_yaml_byte_for_byte(tmp_path: Path) -> N
     again = run_cli("replay", "--update", out)
     assert again.out.splitlines() == [
         f"UPDATED quiet ({out})",
-        "1 updated, 0 not updated (1 transcripts)",
+        "1 updated, 0 not updated (1 transcript)",
     ]
     assert out.read_bytes() == original
 

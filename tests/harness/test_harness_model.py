@@ -184,8 +184,8 @@ def test_yaml_implicit_types_do_not_apply_to_text() -> None:
         ),
         (
             "name: x\nsteps: []\nstpes: []\n",
-            "unknown key 'stpes' (expected args, exit, files, name, points, program, runs, "
-            "seed, stderr, steps, timeout)",
+            "unknown key 'stpes' (expected args, exit, files, name, points, program, "
+            "reference, runs, seed, stderr, steps, timeout)",
         ),
         (
             "- just a list\n",
