@@ -87,7 +87,30 @@ def run_details(verdict: RunVerdict, prefix: str, suffix: str) -> list[str]:
         lines += unified(verdict.stderr, f"stderr{suffix}")
     if verdict.exit_differs and verdict.exit_actual is not None:  # else the problem says why
         lines.append(f"{prefix}exit status {verdict.exit_actual}, expected {verdict.exit_expected}")
+    if verdict.unpinned_stderr or verdict.stderr_dropped:
+        lines += stderr_shown(verdict.unpinned_stderr, verdict.stderr_dropped, prefix)
     return lines
+
+
+STDERR_SHOWN = 16384
+"""Characters of an unpinned stderr a report shows; the rest is counted, never cut silently."""
+
+
+def stderr_shown(text: str, dropped: int, prefix: str = "") -> list[str]:
+    """What the program wrote to stderr (not compared: the transcript does not state it), at
+    most :data:`STDERR_SHOWN` characters, then ``… N more bytes`` for whatever is not shown."""
+    shown = text[:STDERR_SHOWN]
+    more = len(text[STDERR_SHOWN:].encode("utf-8", "surrogateescape")) + dropped
+    lines = [f"{prefix}stderr (not compared):"]
+    lines += [f"  {_stderr_line(line)}" for line in shown.splitlines()]
+    if more:
+        lines.append(f"  … {more} more byte{'' if more == 1 else 's'}")
+    return lines
+
+
+def _stderr_line(line: str) -> str:
+    """A stderr line as written (tabs kept), other control characters made visible."""
+    return "".join(char if char == "\t" else _control(char) for char in line)
 
 
 def located(comparison: TextComparison, what: str, *, by_step: bool = True) -> list[str]:
