@@ -14,6 +14,7 @@ import shlex
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from itertools import repeat
 from pathlib import Path
 from typing import TextIO
@@ -206,7 +207,9 @@ def results_in_order(
     """Check every transcript, yielding results in the order of ``paths`` whatever ``jobs``.
 
     ``jobs`` is capped at the number of transcripts and at :data:`MAX_JOBS_PER_CPU` per CPU;
-    ``note`` is told so in one line.
+    ``note`` is told so in one line. A worker process that dies (killed, out of memory) costs
+    one ``ERROR``, never the run: the first transcript not yet reported is then checked in a
+    pool of its own, and the rest in a new pool.
     """
     workers = min(jobs, len(paths), (os.cpu_count() or 1) * MAX_JOBS_PER_CPU)
     if workers < jobs and note is not None:
@@ -215,11 +218,38 @@ def results_in_order(
     if workers <= 1:
         yield from (check_path(path, options) for path in paths)
         return
+    pending = list(paths)
+    while pending:
+        done = 0
+        try:
+            for result in _pooled(pending, options, workers):
+                done += 1
+                yield result
+            return
+        except BrokenProcessPool:
+            pending = pending[done:]
+        yield _alone(pending[0], options)
+        pending = pending[1:]
+
+
+def _pooled(paths: list[Path], options: Options, workers: int) -> Iterator[TranscriptResult]:
+    """``check_path`` over ``paths`` in a pool of ``workers`` processes, in order."""
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     chunk = max(1, len(paths) // (workers * 8))
     with ProcessPoolExecutor(workers, mp_context=context) as pool:
         yield from pool.map(check_path, paths, repeat(options), chunksize=chunk)
+
+
+def _alone(path: Path, options: Options) -> TranscriptResult:
+    """``path`` checked in a process of its own: an ``ERROR`` if that process dies too."""
+    try:
+        (result,) = _pooled([path], options, 1)
+    except BrokenProcessPool:
+        return TranscriptResult(
+            str(path), Status.ERROR, error=f"{path}: the process checking it died"
+        )
+    return result
 
 
 def write_report(

@@ -24,6 +24,7 @@ from casino.harness.model import (
     parse_transcript,
 )
 from casino.harness.record import RecordError, Recording, record
+from casino.harness.session import Options, TranscriptResult, check_path
 from casino.harness.yamltext import MAX_DEPTH, load_text
 
 HEAD = "name: x\nprogram: demo\n"
@@ -337,3 +338,34 @@ def test_a_chmod_000_directory_is_permission_denied(tmp_path: Path) -> None:
     finally:
         secret.chmod(0o755)
     assert f"ERROR {secret}: cannot read: Permission denied" in result.out.splitlines()
+
+
+def dies_on_purpose(path: Path, options: Options) -> TranscriptResult:
+    """``check_path``, except that a worker checking ``dies.yaml`` is killed."""
+    if Path(path).name == "dies.yaml":
+        os._exit(9)
+    return check_path(path, options)
+
+
+def test_a_dead_worker_costs_one_error_not_the_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("a", "dies", "z1", "z2", "z3"):
+        write_transcript(tmp_path / f"{name}.yaml", GOOD.read_text(encoding="utf-8"))
+    monkeypatch.setattr(cli, "check_path", dies_on_purpose)  # forked workers see it too
+    result = run_cli("replay", "--jobs", "2", tmp_path)
+    lines = result.out.splitlines()
+    assert result.status == 1
+    assert lines[1] == f"ERROR {tmp_path}/dies.yaml: the process checking it died"
+    assert [line.split()[0] for line in lines[:-1]] == ["PASS", "ERROR", "PASS", "PASS", "PASS"]
+    assert lines[-1] == "4 passed, 0 failed, 1 error (5 transcripts)"
+
+
+def test_a_fifo_among_the_transcripts_is_one_error_not_a_hang(tmp_path: Path) -> None:
+    write_transcript(tmp_path / "a.yaml", GOOD.read_text(encoding="utf-8"))
+    os.mkfifo(tmp_path / "b.yaml")
+    result = run_cli("replay", tmp_path)
+    assert result.out.splitlines()[1:] == [
+        f"ERROR {tmp_path}/b.yaml: cannot read: not a regular file",
+        "1 passed, 0 failed, 1 error (2 transcripts)",
+    ]
