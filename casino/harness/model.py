@@ -19,6 +19,12 @@ and one or more runs; a run is the program's arguments and the steps of one sess
 
 or ``runs:`` — a list of ``{args, steps, exit, stderr}`` — instead of ``args/steps/exit/stderr``.
 Keys that were absent stay ``None``, so a load → dump round trip writes back what was there.
+
+A transcript may come from anyone, so loading is bounded (the limits are the constants below):
+a file of at most :data:`MAX_TRANSCRIPT_BYTES`, read only if it is a regular file; the YAML
+rules of :mod:`casino.harness.yamltext` (no tags, anchors, aliases; bounded nesting); every
+number checked for its digits before it is converted, then for its range; and every problem
+is one :class:`TranscriptError` line naming the file and, when known, the line and column.
 """
 
 from __future__ import annotations
