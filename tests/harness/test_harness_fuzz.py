@@ -16,8 +16,10 @@ from pathlib import Path
 
 import pytest
 from harness_support import ROOT
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from casino.harness.model import Transcript, TranscriptError, load_transcript
+from casino.harness.model import Transcript, TranscriptError, load_transcript, parse_transcript
 from casino.harness.report import render
 from casino.harness.runners.base import Target
 from casino.harness.runners.inproc import InProcessRunner
@@ -154,6 +156,24 @@ def test_mutated_transcripts_load_or_are_one_line_and_replay_without_raising(
             assert render(result)
     assert 0 < loaded < MUTANTS  # the mutations both keep and break transcripts
     assert Status.FAIL in statuses  # a changed letter is a failing, not a crashing, replay
+
+
+TOKENS = ["[", "]", "{", "}", ": ", "- ", "? ", ",", '"', "'", "\n", "  ", "\0", "\x1b"]
+TOKENS += ["!!int ", "!!timestamp ", "!!float ", "!!bool ", "!x ", "&a ", "*a", "a", "0", "9" * 30]
+TOKENS += ["name", "program", "demo", "steps", "runs", "out", "in", "seed", "exit", "timeout"]
+TOKENS += ["points", "files", "fixture", "args", "/dev/zero", "../x"]
+YAMLISH = st.lists(st.sampled_from(TOKENS), max_size=40).map("".join)
+"""Text made of YAML's punctuation, transcript keys, tags, anchors, odd characters."""
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.one_of(st.text(max_size=80), YAMLISH))
+def test_any_text_loads_or_is_one_line(text: str) -> None:
+    try:
+        parse_transcript(text, Path("t.yaml"))
+    except TranscriptError as error:
+        assert "\n" not in str(error)
+        assert str(error).startswith("t.yaml: ")
 
 
 # ------------------------------------------------------------- hostile files next to good ones
