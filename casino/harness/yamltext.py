@@ -31,7 +31,7 @@ _STR_TAG = "tag:yaml.org,2002:str"
 _EventLoader: type[yaml.BaseLoader] = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
 
 MAX_DEPTH = 16
-"""How deep collections may nest (a transcript needs 6: runs → run → steps → step)."""
+"""How deep collections may nest (a transcript needs 5: itself, runs, a run, steps, a step)."""
 
 _NOT_YAML = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 """A character YAML does not allow in a stream (NUL, ESC and the other control characters)."""
@@ -48,7 +48,7 @@ class TextError(ValueError):
         self.column = column
 
 
-class Mapping(dict[str, Any]):
+class MarkedMap(dict[str, Any]):
     """A mapping read by :func:`load_text`: it also knows where each key was written."""
 
     __slots__ = ("marks",)
@@ -58,7 +58,7 @@ class Mapping(dict[str, Any]):
         self.marks: dict[str, Any] = {}
 
 
-class Sequence(list[Any]):
+class MarkedList(list[Any]):
     """A sequence read by :func:`load_text`: it also knows where each item starts."""
 
     __slots__ = ("marks",)
@@ -72,17 +72,17 @@ def position(container: Any, key: Any) -> tuple[int, int] | None:
     """The 1-based (line, column) of ``container[key]`` as written, if it was read from YAML:
     for a mapping where the key is, for a sequence where the item is."""
     mark = None
-    if isinstance(container, Mapping):
+    if isinstance(container, MarkedMap):
         mark = container.marks.get(key)
-    elif isinstance(container, Sequence) and isinstance(key, int) and 0 <= key < len(container):
+    elif isinstance(container, MarkedList) and isinstance(key, int) and 0 <= key < len(container):
         mark = container.marks[key]
     return None if mark is None else (mark.line + 1, mark.column + 1)
 
 
 def load_text(text: str) -> Any:
-    """Parse one YAML document into strings, :class:`Mapping` and :class:`Sequence` (an empty
-    document is ``None``); :class:`TextError` if it is malformed or uses what a transcript
-    needs not (see the module's docstring)."""
+    """Parse one YAML document into strings, :class:`MarkedMap` and :class:`MarkedList` (an
+    empty document is ``None``); :class:`TextError` if it is malformed or uses what a
+    transcript needs not (see the module's docstring)."""
     _check_characters(text)
     loader = _EventLoader(text)
     try:
@@ -128,7 +128,7 @@ def _build(next_event: Any) -> Any:
     One loop with the innermost collection and its pending key in local variables: this is
     the load path of every transcript, so it is kept as fast as PyYAML's own composer.
     """
-    root = Sequence()
+    root = MarkedList()
     container: Any = root
     key: Any = _NO_KEY
     stack: list[Any] = [root]
@@ -145,7 +145,7 @@ def _build(next_event: Any) -> Any:
             _refuse_decorations(event)
             if len(stack) > MAX_DEPTH:
                 raise _refused(f"nested more than {MAX_DEPTH} deep", event)
-            value = Mapping() if kind is yaml.MappingStartEvent else Sequence()
+            value = MarkedMap() if kind is yaml.MappingStartEvent else MarkedList()
         elif kind in _ENDS:
             stack.pop()
             container, key = stack[-1], keys.pop()
@@ -159,7 +159,7 @@ def _build(next_event: Any) -> Any:
             if documents > 1:
                 raise _refused("a second document: a transcript is one document", event)
             continue
-        if type(container) is Sequence:
+        if type(container) is MarkedList:
             container.append(value)
             container.marks.append(event.start_mark)
         elif key is not _NO_KEY:
