@@ -231,11 +231,16 @@ def read_capped(path: str | Path, limit: int) -> bytes:
 def load_transcript(path: str | Path) -> Transcript:
     """Read and validate the transcript at ``path``; :class:`TranscriptError` if it is not one."""
     try:
-        text = read_capped(path, MAX_TRANSCRIPT_BYTES).decode("utf-8")
-    except ValueError as problem:  # UnicodeDecodeError is one
-        reason = "not UTF-8 text" if isinstance(problem, UnicodeDecodeError) else problem
-        prefix = "" if isinstance(problem, UnicodeDecodeError) else "cannot read: "
-        raise TranscriptError(f"{path}: {prefix}{reason}") from None
+        data = read_capped(path, MAX_TRANSCRIPT_BYTES)
+    except ValueError as problem:
+        raise TranscriptError(f"{path}: cannot read: {problem}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        start = data.rfind(b"\n", 0, error.start) + 1
+        line = data.count(b"\n", 0, start) + 1
+        column = len(data[start : error.start].decode("utf-8", "replace")) + 1
+        raise TranscriptError(f"{path}: line {line}, column {column}: not UTF-8 text") from None
     return parse_transcript(text, Path(path))
 
 

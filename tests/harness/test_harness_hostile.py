@@ -369,3 +369,11 @@ def test_a_fifo_among_the_transcripts_is_one_error_not_a_hang(tmp_path: Path) ->
         f"ERROR {tmp_path}/b.yaml: cannot read: not a regular file",
         "1 passed, 0 failed, 1 error (2 transcripts)",
     ]
+
+
+def test_bytes_that_are_not_utf8_say_where(tmp_path: Path) -> None:
+    path = tmp_path / "t.yaml"
+    path.write_bytes("name: x\nsteps: []\n# é".encode() + b"\xff\n")
+    with pytest.raises(TranscriptError) as raised:
+        load_transcript(path)
+    assert str(raised.value) == f"{path}: line 3, column 4: not UTF-8 text"

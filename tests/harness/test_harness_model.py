@@ -218,7 +218,7 @@ def test_unreadable_files_are_one_line_errors(tmp_path: Path) -> None:
         load_transcript(tmp_path / "missing.yaml")
     latin = tmp_path / "latin.yaml"
     latin.write_bytes(b"name: caf\xe9\nsteps: []\n")
-    with pytest.raises(TranscriptError, match=r"latin\.yaml: not UTF-8 text$"):
+    with pytest.raises(TranscriptError, match=r"latin\.yaml: line 1, column 10: not UTF-8 text$"):
         load_transcript(latin)
 
 
