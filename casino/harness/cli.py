@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
+import os
 import shlex
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from itertools import repeat
 from pathlib import Path
 from typing import TextIO
@@ -20,9 +22,14 @@ from typing import TextIO
 from casino.cmdline import ArgumentParser, HelpShown, UsageError
 from casino.files import write_atomic
 from casino.harness.formats import FORMATS
-from casino.harness.model import TranscriptError, load_transcript
+from casino.harness.model import (
+    MAX_FIXTURE_BYTES,
+    TranscriptError,
+    file_name_problem,
+    load_transcript,
+)
 from casino.harness.record import RecordError, Recording, lines_of, record
-from casino.harness.report import render, summary
+from casino.harness.report import plural, render, summary
 from casino.harness.runners import RUNNER_NAMES
 from casino.harness.runners.base import TargetError, check_program
 from casino.harness.runners.inproc import InProcessRunner
@@ -91,7 +98,7 @@ def _replay_parser(out: TextIO) -> ArgumentParser:
     parser.add_argument("paths", nargs="+", metavar="PATH", help="transcripts, or directories")
     parser.add_argument("--program", metavar="CMD", help="run this command instead (any language)")
     parser.add_argument("--runner", choices=RUNNER_NAMES, help="how to run the program")
-    parser.add_argument("--jobs", type=int, default=1, metavar="N", help="transcripts at once")
+    parser.add_argument("--jobs", type=_jobs, default=1, metavar="N", help="transcripts at once")
     parser.add_argument("--report", choices=sorted(FORMATS), help="also write a report file")
     parser.add_argument("--report-file", metavar="F", help="where (default per format)")
     parser.add_argument("--score", action="store_true", help="points per transcript, and a total")
@@ -109,14 +116,14 @@ def replay(argv: list[str], streams: Streams) -> int:
     if args.update:
         return update_all(paths, options, streams)
     results = []
-    for result in results_in_order(paths, options, args.jobs):
+    for result in results_in_order(paths, options, args.jobs, streams.error):
         streams.stdout.write(render(result, score=args.score))
         streams.stdout.flush()
         results.append(result)
     streams.stdout.write(summary(results, score=args.score) + "\n")
     if args.report:
         write_report(args.report, args.report_file, results, streams)
-    return 0 if all(result.passed for result in results) else 1
+    return 0 if all(result.ok for result in results) else 1
 
 
 def _command(program: str | None) -> tuple[str, ...] | None:
@@ -148,14 +155,20 @@ def _check_replay(args: argparse.Namespace, options: Options) -> None:
 
 
 def find_transcripts(paths: list[str]) -> list[Path]:
-    """The files named, and every ``*.yaml`` under the directories named (sorted)."""
+    """The files named, and every ``*.yaml`` under the directories named (sorted).
+
+    A directory below that cannot be listed is in the list too, so that it is reported (as
+    ``ERROR dir: cannot read: …``) rather than skipped without a word.
+    """
     found: list[Path] = []
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            found += sorted(item for item in path.rglob("*.yaml") if item.is_file())
+            found += sorted(_below(path))
         elif path.is_file():
             found.append(path)
+        elif path.exists():
+            raise UsageError(f"not a file or directory: {raw}")
         else:
             raise UsageError(f"no such file or directory: {raw}")
     if not found:
@@ -163,16 +176,80 @@ def find_transcripts(paths: list[str]) -> list[Path]:
     return list(dict.fromkeys(found))
 
 
-def results_in_order(paths: list[Path], options: Options, jobs: int) -> Iterator[TranscriptResult]:
-    """Check every transcript, yielding results in the order of ``paths`` whatever ``jobs``."""
-    if jobs == 1 or len(paths) == 1:
+def _below(directory: Path) -> Iterator[Path]:
+    """Every ``*.yaml`` that is not a directory under ``directory``, and every directory there
+    that cannot be listed (symbolic links to directories are not followed)."""
+    unreadable: list[Path] = []
+    for folder, _, files in os.walk(
+        directory, onerror=lambda e: unreadable.append(Path(e.filename))
+    ):
+        yield from (Path(folder, name) for name in files if name.endswith(".yaml"))
+    yield from unreadable
+
+
+MAX_JOBS_PER_CPU = 4
+"""``--jobs`` is capped at this many workers per CPU (and at the number of transcripts)."""
+
+
+def _jobs(text: str) -> int:
+    """``--jobs N``: a whole number from 1 (at most 9 digits, so never a slow conversion; any
+    number above the cap is capped anyway)."""
+    if text.isascii() and text.isdigit() and len(text) > 9:
+        raise UsageError("--jobs needs a whole number of at most 9 digits")
+    if not (text.isascii() and text.isdigit() and int(text) >= 1):
+        raise UsageError("--jobs needs a whole number of at least 1")
+    return int(text)
+
+
+def results_in_order(
+    paths: list[Path], options: Options, jobs: int, note: Callable[[str], None] | None = None
+) -> Iterator[TranscriptResult]:
+    """Check every transcript, yielding results in the order of ``paths`` whatever ``jobs``.
+
+    ``jobs`` is capped at the number of transcripts and at :data:`MAX_JOBS_PER_CPU` per CPU;
+    ``note`` is told so in one line. A worker process that dies (killed, out of memory) costs
+    one ``ERROR``, never the run: the first transcript not yet reported is then checked in a
+    pool of its own, and the rest in a new pool.
+    """
+    workers = min(jobs, len(paths), (os.cpu_count() or 1) * MAX_JOBS_PER_CPU)
+    if workers < jobs and note is not None:
+        why = "one per transcript" if workers == len(paths) else f"{MAX_JOBS_PER_CPU} per CPU"
+        note(f"casino replay: --jobs {jobs}: running {workers} at once ({why})")
+    if workers <= 1:
         yield from (check_path(path, options) for path in paths)
         return
+    pending = list(paths)
+    while pending:
+        done = 0
+        try:
+            for result in _pooled(pending, options, workers):
+                done += 1
+                yield result
+            return
+        except BrokenProcessPool:
+            pending = pending[done:]
+        yield _alone(pending[0], options)
+        pending = pending[1:]
+
+
+def _pooled(paths: list[Path], options: Options, workers: int) -> Iterator[TranscriptResult]:
+    """``check_path`` over ``paths`` in a pool of ``workers`` processes, in order."""
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    chunk = max(1, len(paths) // (jobs * 8))
-    with ProcessPoolExecutor(jobs, mp_context=context) as pool:
+    chunk = max(1, len(paths) // (workers * 8))
+    with ProcessPoolExecutor(workers, mp_context=context) as pool:
         yield from pool.map(check_path, paths, repeat(options), chunksize=chunk)
+
+
+def _alone(path: Path, options: Options) -> TranscriptResult:
+    """``path`` checked in a process of its own: an ``ERROR`` if that process dies too."""
+    try:
+        (result,) = _pooled([path], options, 1)
+    except BrokenProcessPool:
+        return TranscriptResult(
+            str(path), Status.ERROR, error=f"{path}: the process checking it died"
+        )
+    return result
 
 
 def write_report(
@@ -198,7 +275,8 @@ def update_all(paths: list[Path], options: Options, streams: Streams) -> int:
         streams.stdout.flush()
         failed += not ok
         updated += changed
-    streams.stdout.write(f"{updated} updated, {failed} not updated ({len(paths)} transcripts)\n")
+    totals = f"{updated} updated, {failed} not updated ({plural(len(paths), 'transcript')})"
+    streams.stdout.write(totals + "\n")
     return 1 if failed else 0
 
 
@@ -309,11 +387,22 @@ def _recording(args: argparse.Namespace) -> Recording:
 
 
 def _fixture(item: str) -> tuple[str, Path]:
+    """``--fixture NAME=PATH``: NAME obeys the transcript's file-name rule; PATH is a regular
+    file no larger than a replay will read."""
     name, sep, path = item.partition("=")
     if not sep or not name or not path:
         raise UsageError(f"--fixture wants NAME=PATH, got {item!r}")
-    if not Path(path).is_file():
+    problem = file_name_problem(name)
+    if problem:
+        raise UsageError(f"--fixture {name!r}: the name {problem}")
+    try:
+        size = os.stat(path).st_size if Path(path).is_file() else None
+    except OSError:
+        size = None
+    if size is None:
         raise UsageError(f"--fixture {name}: no such file: {path}")
+    if size > MAX_FIXTURE_BYTES:
+        raise UsageError(f"--fixture {name}: {path} is over {MAX_FIXTURE_BYTES >> 20} MiB")
     return name, Path(path)
 
 

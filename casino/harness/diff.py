@@ -56,6 +56,11 @@ class RunVerdict:
     exit_actual: int | None
     problem: str | None
     """Timed out, crashed, killed, could not start: always a failure."""
+    unpinned_stderr: str = ""
+    """What the program wrote to stderr when the transcript does not state it (shown with a
+    failure, never compared)."""
+    stderr_dropped: int = 0
+    """Bytes of stderr the runner did not keep."""
 
     @property
     def exit_differs(self) -> bool:
@@ -191,4 +196,6 @@ def compare_run(run: Run, outcome: Outcome) -> RunVerdict:
         exit_expected=run.exit,
         exit_actual=outcome.exit,
         problem=outcome.problem or signal_problem(outcome.exit),
+        unpinned_stderr=outcome.stderr if run.stderr is None else "",
+        stderr_dropped=outcome.stderr_dropped,
     )

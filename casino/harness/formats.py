@@ -2,12 +2,14 @@
 
 Each carries, per transcript, the same failure text as the console report.
 
-- ``json``: ``{"passed", "failed", "errors", "score", "max_score", "transcripts": [{"path",
-  "name", "status": "pass|fail|error", "score", "max_score", "seconds", "output"}]}``.
+- ``json``: ``{"passed", "failed", "errors", "skipped", "score", "max_score", "transcripts":
+  [{"path", "name", "status": "pass|fail|error|skip", "score", "max_score", "seconds",
+  "output"}]}``; ``score``/``max_score`` leave skipped transcripts out.
 - ``junit``: ``<testsuites><testsuite name="casino replay" …><testcase classname name file
-  time>`` with a ``<failure>`` or ``<error>`` holding the report text.
+  time>`` with a ``<failure>``, ``<error>`` or ``<skipped>`` holding the report text.
 - ``gradescope``: ``{"score", "tests": [{"name", "score", "max_score", "output", "status"}]}``
-  with ``status`` ``passed`` or ``failed`` — what Gradescope's autograder reads.
+  with ``status`` ``passed`` or ``failed`` — what Gradescope's autograder reads. Skipped
+  (``reference: casino``) transcripts are not graded, so they are not listed.
 """
 
 from __future__ import annotations
@@ -42,8 +44,9 @@ def to_json(results: list[TranscriptResult]) -> str:
         "passed": sum(r.status is Status.PASS for r in results),
         "failed": sum(r.status is Status.FAIL for r in results),
         "errors": sum(r.status is Status.ERROR for r in results),
-        "score": sum(r.points for r in results),
-        "max_score": sum(r.max_points for r in results),
+        "skipped": sum(r.status is Status.SKIP for r in results),
+        "score": sum(r.points for r in results if r.counted),
+        "max_score": sum(r.max_points for r in results if r.counted),
         "transcripts": [
             {
                 "path": r.path,
@@ -70,6 +73,7 @@ def to_junit(results: list[TranscriptResult]) -> str:
         tests=str(len(results)),
         failures=str(sum(r.status is Status.FAIL for r in results)),
         errors=str(sum(r.status is Status.ERROR for r in results)),
+        skipped=str(sum(r.status is Status.SKIP for r in results)),
         time=f"{sum(r.seconds for r in results):.3f}",
     )
     for result in results:
@@ -81,7 +85,9 @@ def to_junit(results: list[TranscriptResult]) -> str:
             file=xml_safe(result.path),
             time=f"{result.seconds:.3f}",
         )
-        if result.status is not Status.PASS:
+        if result.status is Status.SKIP:
+            ET.SubElement(case, "skipped", message=xml_safe(result.error or "skipped"))
+        elif result.status is not Status.PASS:
             tag = "error" if result.status is Status.ERROR else "failure"
             first = (details(result).strip().splitlines() or [result.error or "failed"])[0]
             problem = ET.SubElement(case, tag, message=xml_safe(first))
@@ -93,7 +99,7 @@ def to_junit(results: list[TranscriptResult]) -> str:
 def to_gradescope(results: list[TranscriptResult]) -> str:
     """Gradescope's ``results.json``."""
     data = {
-        "score": sum(r.points for r in results),
+        "score": sum(r.points for r in results if r.counted),
         "tests": [
             {
                 "name": f"{_test_name(r)} ({r.path})",
@@ -103,6 +109,7 @@ def to_gradescope(results: list[TranscriptResult]) -> str:
                 "status": "passed" if r.passed else "failed",
             }
             for r in results
+            if r.counted
         ],
     }
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"

@@ -5,6 +5,7 @@ and one or more runs; a run is the program's arguments and the steps of one sess
 
     name: adds two numbers          # required, one line
     program: demo                   # a casino program (see casino.programs)
+    reference: casino               # optional: only casino's own program can pass it
     args: []
     seed: 7                         # optional: --seed 7 (CASINO_SEED=7 for --program)
     files: {demo.dat: "42\\n"}        # optional: name → text, or name → {fixture: path}
@@ -19,20 +20,26 @@ and one or more runs; a run is the program's arguments and the steps of one sess
 
 or ``runs:`` — a list of ``{args, steps, exit, stderr}`` — instead of ``args/steps/exit/stderr``.
 Keys that were absent stay ``None``, so a load → dump round trip writes back what was there.
+
+A transcript may come from anyone, so loading is bounded (the limits are the constants below):
+a file of at most :data:`MAX_TRANSCRIPT_BYTES`, read only if it is a regular file; the YAML
+rules of :mod:`casino.harness.yamltext` (no tags, anchors, aliases; bounded nesting); every
+number checked for its digits before it is converted, then for its range; and every problem
+is one :class:`TranscriptError` line naming the file and, when known, the line and column.
 """
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-import yaml
-
 from casino.errors import CasinoError
-from casino.harness.yamltext import FlowList, dump_text, load_text
+from casino.harness.yamltext import FlowList, TextError, dump_text, load_text, position
 
 DEFAULT_TIMEOUT = 10.0
 DEFAULT_POINTS = 1.0
@@ -133,6 +140,10 @@ class Transcript:
     name: str
     runs: tuple[Run, ...]
     program: str | None = None
+    reference: str | None = None
+    """``casino`` when only casino's own program can pass the transcript (its private file
+    formats, its random generator, its choices where the assignment is silent): skipped
+    under ``--program``."""
     seed: int | None = None
     files: tuple[tuple[str, Inline | Fixture], ...] | None = None
     timeout: float | None = None
@@ -158,45 +169,114 @@ class Transcript:
 
 # ---------------------------------------------------------------------------------- loading
 
+MAX_TRANSCRIPT_BYTES = 4 << 20
+"""A transcript file is at most 4 MiB (casino's own are under 20 KB)."""
+MAX_FIXTURE_BYTES = 16 << 20
+"""A transcript's fixtures together are at most 16 MiB."""
+MAX_DIGITS = 18
+"""A number in a transcript has at most 18 digits (before conversion, so never a slow int())."""
+TIMEOUT_RANGE = (0.001, 3600.0)
+"""``timeout``: seconds, from a millisecond to an hour."""
+POINTS_RANGE = (0.0, 1e6)
+"""``points``: what a transcript is worth under ``--score``."""
+EXIT_RANGE = (0, 255)
+SEED_RANGE = (-(10**MAX_DIGITS) + 1, 10**MAX_DIGITS - 1)
+
 _TOP_KEYS = {"name", "program", "args", "seed", "files", "steps", "runs", "exit", "stderr"}
-_TOP_KEYS |= {"timeout", "points"}
+_TOP_KEYS |= {"timeout", "points", "reference"}
+REFERENCES = ("casino",)
+"""The values ``reference`` may take: whose program alone can pass the transcript."""
 _RUN_KEYS = ("args", "steps", "exit", "stderr")
 _WHOLE = re.compile(r"-?[0-9]+")
 _NUMBER = re.compile(r"[0-9]+(\.[0-9]*)?|\.[0-9]+")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+Where = tuple[int, int] | None
+"""A 1-based line and column in the transcript's text, when known."""
 
 
 class _Invalid(Exception):
-    """A validation problem, before the file name is put in front of it."""
+    """A validation problem, before the file name (and where) is put in front of it."""
+
+    def __init__(self, problem: str, where: Where = None) -> None:
+        super().__init__(problem)
+        self.where = where
+
+
+class TooLarge(ValueError):
+    """A file over the size :func:`read_capped` was allowed to read."""
+
+
+def read_capped(path: str | Path, limit: int) -> bytes:
+    """The bytes of the regular file at ``path``; ``ValueError`` (one line) if it cannot be
+    read, is not a regular file (a FIFO, a device such as ``/dev/zero``, a directory), or holds
+    more than ``limit`` bytes (:class:`TooLarge`). Opening never blocks, and at most
+    ``limit + 1`` bytes are read."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as error:
+        raise ValueError(error.strerror or str(error)) from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise ValueError("is a directory" if stat.S_ISDIR(mode) else "not a regular file")
+        handle = os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+    with handle:
+        try:
+            data = handle.read(limit + 1)
+        except OSError as error:
+            raise ValueError(error.strerror or str(error)) from None
+    if len(data) > limit:
+        size = f"{limit >> 20} MiB" if limit % (1 << 20) == 0 else f"{limit} bytes"
+        raise TooLarge(f"more than {size}")
+    return data
 
 
 def load_transcript(path: str | Path) -> Transcript:
     """Read and validate the transcript at ``path``; :class:`TranscriptError` if it is not one."""
     try:
-        text = Path(path).read_bytes().decode("utf-8")
-    except OSError as error:
-        raise TranscriptError(f"{path}: cannot read: {error.strerror or error}") from None
-    except UnicodeDecodeError:
-        raise TranscriptError(f"{path}: not UTF-8 text") from None
+        data = read_capped(path, MAX_TRANSCRIPT_BYTES)
+    except ValueError as problem:
+        raise TranscriptError(f"{path}: cannot read: {problem}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        start = data.rfind(b"\n", 0, error.start) + 1
+        line = data.count(b"\n", 0, start) + 1
+        column = len(data[start : error.start].decode("utf-8", "replace")) + 1
+        raise TranscriptError(f"{path}: line {line}, column {column}: not UTF-8 text") from None
     return parse_transcript(text, Path(path))
 
 
 def parse_transcript(text: str, path: Path) -> Transcript:
-    """Validate YAML ``text`` as a transcript; errors name ``path`` and the step."""
+    """Validate YAML ``text`` as a transcript; errors name ``path``, where, and the step."""
     try:
         data = load_text(text)
-    except yaml.YAMLError as error:
-        raise TranscriptError(f"{path}: {_yaml_problem(error)}") from None
+    except TextError as error:
+        raise TranscriptError(f"{path}: {error}") from None
     try:
         return _transcript(data, path)
     except _Invalid as problem:
-        raise TranscriptError(f"{path}: {problem}") from None
+        where = f"line {problem.where[0]}, column {problem.where[1]}: " if problem.where else ""
+        raise TranscriptError(f"{path}: {where}{problem}") from None
 
 
-def _yaml_problem(error: yaml.YAMLError) -> str:
-    mark = getattr(error, "problem_mark", None)
-    problem = getattr(error, "problem", None) or "not valid YAML"
-    where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
-    return f"{where}not valid YAML: {problem}"
+def file_name_problem(name: str) -> str | None:
+    """What is wrong with ``name`` as a file in the working directory (``None``: nothing).
+
+    The one rule for ``files:`` names and ``casino record --fixture NAME=…``: a relative path
+    that stays inside the directory (no ``..``, no ``\\``), names a file and holds no control
+    character.
+    """
+    pure = PurePosixPath(name)
+    if not name or pure.is_absolute() or ".." in pure.parts or "\\" in name or not pure.parts:
+        return "must be a relative path inside the working directory"
+    if _CONTROL.search(name):
+        return "must not hold a control character"
+    return None
 
 
 def _transcript(data: Any, path: Path) -> Transcript:
@@ -204,11 +284,12 @@ def _transcript(data: Any, path: Path) -> Transcript:
         raise _Invalid("a transcript must be a mapping with name, program and steps (or runs)")
     unknown = sorted(set(data) - _TOP_KEYS)
     if unknown:
-        raise _Invalid(f"unknown key {unknown[0]!r} (expected {', '.join(sorted(_TOP_KEYS))})")
+        expected = ", ".join(sorted(_TOP_KEYS))
+        raise _Invalid(f"unknown key {unknown[0]!r} (expected {expected})", _at(data, unknown[0]))
     name = _text(data, "name", required=True)
     assert name is not None
     if "\n" in name or not name.strip():
-        raise _Invalid("'name' must be one non-empty line")
+        raise _Invalid("'name' must be one non-empty line", _at(data, "name"))
     single = "runs" not in data
     runs: tuple[Run, ...]
     if single:
@@ -216,24 +297,38 @@ def _transcript(data: Any, path: Path) -> Transcript:
     else:
         clash = [key for key in _RUN_KEYS if key in data]
         if clash:
-            raise _Invalid(f"'{clash[0]}' belongs inside each run when 'runs' is used")
-        runs = _runs(data["runs"])
+            problem = f"'{clash[0]}' belongs inside each run when 'runs' is used"
+            raise _Invalid(problem, _at(data, clash[0]))
+        runs = _runs(data, data["runs"])
     return Transcript(
         name=name,
         runs=runs,
-        program=_text(data, "program"),
-        seed=_whole(data, "seed"),
-        files=_files(data.get("files")) if "files" in data else None,
-        timeout=_positive(data, "timeout", allow_zero=False),
-        points=_positive(data, "points", allow_zero=True),
+        program=_one_word(data, "program"),
+        reference=_reference(data),
+        seed=_whole(data, "seed", SEED_RANGE),
+        files=_files(data, data["files"]) if "files" in data else None,
+        timeout=_number(data, "timeout", TIMEOUT_RANGE),
+        points=_number(data, "points", POINTS_RANGE),
         single=single,
         path=path,
     )
 
 
-def _runs(value: Any) -> tuple[Run, ...]:
+def _reference(data: dict[str, Any]) -> str | None:
+    value = _text(data, "reference")
+    if value is not None and value not in REFERENCES:
+        problem = f"'reference' must be one of {', '.join(REFERENCES)}, not {value!r}"
+        raise _Invalid(problem, _at(data, "reference"))
+    return value
+
+
+def _at(container: Any, key: Any) -> Where:
+    return position(container, key)
+
+
+def _runs(data: dict[str, Any], value: Any) -> tuple[Run, ...]:
     if not isinstance(value, list) or not value:
-        raise _Invalid("'runs' must be a non-empty list of runs")
+        raise _Invalid("'runs' must be a non-empty list of runs", _at(data, "runs"))
     runs = []
     for number, item in enumerate(value, 1):
         try:
@@ -241,10 +336,13 @@ def _runs(value: Any) -> tuple[Run, ...]:
                 raise _Invalid("must be a mapping with args, steps, exit, stderr")
             unknown = sorted(set(item) - set(_RUN_KEYS))
             if unknown:
-                raise _Invalid(f"unknown key {unknown[0]!r} (expected {', '.join(_RUN_KEYS)})")
+                expected = ", ".join(_RUN_KEYS)
+                problem = f"unknown key {unknown[0]!r} (expected {expected})"
+                raise _Invalid(problem, _at(item, unknown[0]))
             runs.append(_run(item))
         except _Invalid as problem:
-            raise _Invalid(f"run {number}: {problem}") from None
+            where = problem.where or _at(value, number - 1)
+            raise _Invalid(f"run {number}: {problem}", where) from None
     return tuple(runs)
 
 
@@ -252,71 +350,75 @@ def _run(data: dict[str, Any]) -> Run:
     if "steps" not in data:
         raise _Invalid("'steps' is missing (a list of out/out_re/in steps; may be empty)")
     return Run(
-        steps=_steps(data["steps"]),
-        args=_args(data["args"]) if "args" in data else None,
-        exit=_whole(data, "exit"),
+        steps=_steps(data, data["steps"]),
+        args=_args(data, data["args"]) if "args" in data else None,
+        exit=_whole(data, "exit", EXIT_RANGE),
         stderr=_text(data, "stderr"),
     )
 
 
-def _steps(value: Any) -> tuple[Step, ...]:
+def _steps(data: dict[str, Any], value: Any) -> tuple[Step, ...]:
     if value is None or value == "":
         return ()
     if not isinstance(value, list):
-        raise _Invalid("'steps' must be a list")
-    return tuple(_step(item, number) for number, item in enumerate(value, 1))
+        raise _Invalid("'steps' must be a list", _at(data, "steps"))
+    return tuple(_step(value, index) for index in range(len(value)))
 
 
-def _step(item: Any, number: int) -> Step:
-    keys = ", ".join(STEP_KEYS)
+def _step(steps: list[Any], index: int) -> Step:
+    item, number, keys = steps[index], index + 1, ", ".join(STEP_KEYS)
+    where = _at(steps, index)
     if not isinstance(item, dict) or len(item) != 1:
-        raise _Invalid(f"step {number}: must be a mapping with exactly one of {keys}")
+        raise _Invalid(f"step {number}: must be a mapping with exactly one of {keys}", where)
     ((key, value),) = item.items()
     if key not in STEP_KEYS:
-        raise _Invalid(f"step {number}: unknown step {key!r} (expected one of {keys})")
+        raise _Invalid(f"step {number}: unknown step {key!r} (expected one of {keys})", where)
     if not isinstance(value, str):
-        raise _Invalid(f"step {number}: {key!r} must be a string")
+        raise _Invalid(f"step {number}: {key!r} must be a string", where)
     if key == "in" and ("\n" in value or "\r" in value):
-        raise _Invalid(f"step {number}: 'in' must be one line (one step per line typed)")
+        raise _Invalid(f"step {number}: 'in' must be one line (one step per line typed)", where)
     if key == "out_re":
         try:
             re.compile(value)
-        except re.error as error:
-            raise _Invalid(f"step {number}: 'out_re' is not a valid regex: {error}") from None
+        except (re.error, RecursionError, OverflowError) as error:
+            problem = f"step {number}: 'out_re' is not a valid regex: {error}"
+            raise _Invalid(problem, where) from None
     return STEP_KEYS[key](value)
 
 
-def _args(value: Any) -> tuple[str, ...]:
+def _args(data: dict[str, Any], value: Any) -> tuple[str, ...]:
     if value is None or value == "":
         return ()
     if not isinstance(value, list) or not all(isinstance(arg, str) for arg in value):
-        raise _Invalid("'args' must be a list of strings")
+        raise _Invalid("'args' must be a list of strings", _at(data, "args"))
+    if any("\0" in arg for arg in value):
+        problem = "'args' must not hold a NUL character (no program can get one)"
+        raise _Invalid(problem, _at(data, "args"))
     return tuple(value)
 
 
-def _files(value: Any) -> tuple[tuple[str, Inline | Fixture], ...]:
+def _files(data: dict[str, Any], value: Any) -> tuple[tuple[str, Inline | Fixture], ...]:
     if value is None or value == "":
         return ()
     if not isinstance(value, dict):
-        raise _Invalid("'files' must map file names to text or to {fixture: path}")
-    return tuple((_file_name(name), _file_content(name, text)) for name, text in value.items())
+        raise _Invalid(
+            "'files' must map file names to text or to {fixture: path}", _at(data, "files")
+        )
+    return tuple(_file(value, name) for name in value)
 
 
-def _file_name(name: str) -> str:
-    pure = PurePosixPath(name)
-    if not name or pure.is_absolute() or ".." in pure.parts or "\\" in name:
-        raise _Invalid(f"files: {name!r} must be a relative path inside the working directory")
-    return name
-
-
-def _file_content(name: str, content: Any) -> Inline | Fixture:
+def _file(files: dict[str, Any], name: str) -> tuple[str, Inline | Fixture]:
+    problem = file_name_problem(name)
+    if problem:
+        raise _Invalid(f"files: {name!r} {problem}", _at(files, name))
+    content = files[name]
     if isinstance(content, str):
-        return Inline(content)
+        return name, Inline(content)
     if isinstance(content, dict) and set(content) == {"fixture"}:
         fixture = content["fixture"]
-        if isinstance(fixture, str) and fixture:
-            return Fixture(fixture)
-    raise _Invalid(f"files: {name!r} must be text or {{fixture: path}}")
+        if isinstance(fixture, str) and fixture and "\0" not in fixture:
+            return name, Fixture(fixture)
+    raise _Invalid(f"files: {name!r} must be text or {{fixture: path}}", _at(files, name))
 
 
 def _text(data: dict[str, Any], key: str, *, required: bool = False) -> str | None:
@@ -326,29 +428,44 @@ def _text(data: dict[str, Any], key: str, *, required: bool = False) -> str | No
         return None
     value = data[key]
     if not isinstance(value, str):
-        raise _Invalid(f"{key!r} must be a string")
+        raise _Invalid(f"{key!r} must be a string", _at(data, key))
     return value
 
 
-def _whole(data: dict[str, Any], key: str) -> int | None:
-    value = data.get(key)
+def _one_word(data: dict[str, Any], key: str) -> str | None:
+    value = _text(data, key)
+    if value is not None and _CONTROL.search(value):
+        raise _Invalid(f"{key!r} must not hold a control character", _at(data, key))
+    return value
+
+
+def _whole(data: dict[str, Any], key: str, bounds: tuple[int, int]) -> int | None:
     if key not in data:
         return None
-    if not isinstance(value, str) or not _WHOLE.fullmatch(value):
-        raise _Invalid(f"{key!r} must be a whole number")
+    value, (low, high) = data[key], bounds
+    if (
+        not isinstance(value, str)
+        or len(value.lstrip("-")) > MAX_DIGITS
+        or not _WHOLE.fullmatch(value)
+        or not low <= int(value) <= high
+    ):
+        raise _Invalid(f"{key!r} must be a whole number from {low} to {high}", _at(data, key))
     return int(value)
 
 
-def _positive(data: dict[str, Any], key: str, *, allow_zero: bool) -> float | None:
-    value = data.get(key)
+def _number(data: dict[str, Any], key: str, bounds: tuple[float, float]) -> float | None:
     if key not in data:
         return None
-    if not isinstance(value, str) or not _NUMBER.fullmatch(value):
-        raise _Invalid(f"{key!r} must be a number")
-    number = float(value)
-    if number == 0 and not allow_zero:
-        raise _Invalid(f"{key!r} must be more than 0")
-    return number
+    value, (low, high) = data[key], bounds
+    if (
+        not isinstance(value, str)
+        or len(value) > MAX_DIGITS
+        or not _NUMBER.fullmatch(value)
+        or not low <= float(value) <= high
+    ):
+        problem = f"{key!r} must be a number from {_plain_number(low)} to {_plain_number(high)}"
+        raise _Invalid(problem, _at(data, key))
+    return float(value)
 
 
 # ---------------------------------------------------------------------------------- dumping
@@ -359,6 +476,7 @@ def dump_transcript(transcript: Transcript) -> str:
     data: dict[str, Any] = {"name": transcript.name}
     if transcript.program is not None:
         data["program"] = transcript.program
+    _put(data, "reference", transcript.reference)
     run_data = [_run_data(run) for run in transcript.runs]
     if transcript.single:
         first = run_data[0]
@@ -371,8 +489,8 @@ def dump_transcript(transcript: Transcript) -> str:
         data.update(run_data[0])
     else:
         data["runs"] = run_data
-    _put(data, "timeout", _number(transcript.timeout))
-    _put(data, "points", _number(transcript.points))
+    _put(data, "timeout", _plain_number(transcript.timeout))
+    _put(data, "points", _plain_number(transcript.points))
     return dump_text(data)
 
 
@@ -398,7 +516,7 @@ def _content_data(content: Inline | Fixture) -> str | dict[str, str]:
     return content.text if isinstance(content, Inline) else {"fixture": content.path}
 
 
-def _number(value: float | None) -> int | float | None:
+def _plain_number(value: float | None) -> int | float | None:
     if value is None:
         return None
     return int(value) if value.is_integer() else value

@@ -63,12 +63,18 @@ class TranscriptFile(pytest.File):
     """One transcript file: one item, named after the file."""
 
     def collect(self) -> Iterator[pytest.Item]:
-        """The transcript as an item (a malformed one becomes an item that fails)."""
+        """The transcript as an item (a malformed one becomes an item that fails).
+
+        Nothing a file holds may stop the collection of the others: even a failure of the
+        loader itself becomes that one item's failure.
+        """
         try:
             transcript: Transcript | None = load_transcript(self.path)
             error = None
         except TranscriptError as problem:
             transcript, error = None, str(problem)
+        except Exception as bug:  # reported as this item's failure, not a collection crash
+            transcript, error = None, f"{self.path}: cannot be loaded: {bug!r}"
         yield TranscriptItem.from_parent(
             self, name=self.path.stem, transcript=transcript, error=error
         )

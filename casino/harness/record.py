@@ -29,7 +29,16 @@ from pathlib import Path
 from typing import TextIO
 
 from casino.files import write_atomic
-from casino.harness.model import Fixture, In, Out, Run, Step, Transcript, dump_transcript
+from casino.harness.model import (
+    Fixture,
+    In,
+    Out,
+    Run,
+    Step,
+    Transcript,
+    dump_transcript,
+    file_name_problem,
+)
 from casino.harness.runners.base import Job, Outcome, Target, seed_argv
 from casino.harness.runners.inproc import Capture, InProcessRunner, call_main
 from casino.harness.runners.screen import TerminalCapture
@@ -106,6 +115,8 @@ def record(spec: Recording, lines: Iterable[str], shown: TextIO | None) -> Trans
     typed = Typed(lines)
     with tempfile.TemporaryDirectory(prefix="casino-record-", ignore_cleanup_errors=True) as cwd:
         for name, source in spec.fixtures:
+            if problem := file_name_problem(name):
+                raise RecordError(f"--fixture {name!r}: the name {problem}")
             (Path(cwd) / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(source, Path(cwd) / name)
         if spec.command is None:

@@ -48,10 +48,13 @@ def points_text(value: float) -> str:
 
 
 def headline(result: TranscriptResult, *, score: bool = False) -> str:
-    """``PASS name (path)``, ``FAIL name (path)`` or ``ERROR path: problem``."""
+    """``PASS name (path)``, ``FAIL name (path)``, ``SKIP name (path): why`` or
+    ``ERROR path: problem``."""
     marks = f" [{points_text(result.points)}/{points_text(result.max_points)}]" if score else ""
     if result.status is Status.ERROR:
         return f"ERROR{marks} {result.error}"
+    if result.status is Status.SKIP:
+        return f"SKIP {result.name} ({result.path}): {result.error}"
     return f"{result.status.value}{marks} {result.name} ({result.path})"
 
 
@@ -84,7 +87,30 @@ def run_details(verdict: RunVerdict, prefix: str, suffix: str) -> list[str]:
         lines += unified(verdict.stderr, f"stderr{suffix}")
     if verdict.exit_differs and verdict.exit_actual is not None:  # else the problem says why
         lines.append(f"{prefix}exit status {verdict.exit_actual}, expected {verdict.exit_expected}")
+    if verdict.unpinned_stderr or verdict.stderr_dropped:
+        lines += stderr_shown(verdict.unpinned_stderr, verdict.stderr_dropped, prefix)
     return lines
+
+
+STDERR_SHOWN = 16384
+"""Characters of an unpinned stderr a report shows; the rest is counted, never cut silently."""
+
+
+def stderr_shown(text: str, dropped: int, prefix: str = "") -> list[str]:
+    """What the program wrote to stderr (not compared: the transcript does not state it), at
+    most :data:`STDERR_SHOWN` characters, then ``… N more bytes`` for whatever is not shown."""
+    shown = text[:STDERR_SHOWN]
+    more = len(text[STDERR_SHOWN:].encode("utf-8", "surrogateescape")) + dropped
+    lines = [f"{prefix}stderr (not compared):"]
+    lines += [f"  {_stderr_line(line)}" for line in shown.splitlines()]
+    if more:
+        lines.append(f"  … {more} more byte{'' if more == 1 else 's'}")
+    return lines
+
+
+def _stderr_line(line: str) -> str:
+    """A stderr line as written (tabs kept), other control characters made visible."""
+    return "".join(char if char == "\t" else _control(char) for char in line)
 
 
 def located(comparison: TextComparison, what: str, *, by_step: bool = True) -> list[str]:
@@ -142,15 +168,23 @@ def _diff_visible(line: str) -> str:
 
 
 def summary(results: list[TranscriptResult], *, score: bool = False) -> str:
-    """``3 passed, 1 failed, 1 error (5 transcripts)`` and, with ``score``, the total."""
+    """``3 passed, 1 failed, 1 error, 2 skipped (7 transcripts)`` and, with ``score``, the
+    total (skipped transcripts count towards neither side of it)."""
     counts = {status: sum(r.status is status for r in results) for status in Status}
     parts = [f"{counts[Status.PASS]} passed", f"{counts[Status.FAIL]} failed"]
     if counts[Status.ERROR]:
         errors = counts[Status.ERROR]
         parts.append(f"{errors} error{'' if errors == 1 else 's'}")
-    total = len(results)
-    line = f"{', '.join(parts)} ({total} transcript{'' if total == 1 else 's'})"
+    if counts[Status.SKIP]:
+        parts.append(f"{counts[Status.SKIP]} skipped")
+    line = f"{', '.join(parts)} ({plural(len(results), 'transcript')})"
     if score:
-        earned = points_text(sum(r.points for r in results))
-        line += f"\nscore: {earned}/{points_text(sum(r.max_points for r in results))}"
+        counted = [r for r in results if r.counted]
+        earned = points_text(sum(r.points for r in counted))
+        line += f"\nscore: {earned}/{points_text(sum(r.max_points for r in counted))}"
     return line
+
+
+def plural(count: int, noun: str) -> str:
+    """``1 transcript``, ``3 transcripts``."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"

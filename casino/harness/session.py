@@ -14,11 +14,14 @@ from pathlib import Path
 from casino.harness.diff import RunVerdict, compare_run
 from casino.harness.model import (
     DEFAULT_POINTS,
+    MAX_FIXTURE_BYTES,
     Fixture,
     Inline,
+    TooLarge,
     Transcript,
     TranscriptError,
     load_transcript,
+    read_capped,
 )
 from casino.harness.runners import make_runner
 from casino.harness.runners.base import Job, Outcome, Runner, Target, TargetError
@@ -31,6 +34,9 @@ class Status(Enum):
     FAIL = "FAIL"
     ERROR = "ERROR"
     """The transcript could not be read or run at all (malformed, unknown program)."""
+    SKIP = "SKIP"
+    """Not run: a ``reference: casino`` transcript under ``--program`` (no other program can
+    pass it). A skipped transcript neither fails a replay nor counts towards the score."""
 
 
 @dataclass(frozen=True)
@@ -52,6 +58,16 @@ class TranscriptResult:
         """Whether the transcript passed."""
         return self.status is Status.PASS
 
+    @property
+    def ok(self) -> bool:
+        """Whether the transcript does not fail the replay (it passed, or was skipped)."""
+        return self.status in (Status.PASS, Status.SKIP)
+
+    @property
+    def counted(self) -> bool:
+        """Whether the transcript counts towards the score (it was not skipped)."""
+        return self.status is not Status.SKIP
+
 
 @dataclass(frozen=True)
 class Options:
@@ -68,17 +84,23 @@ def target_of(transcript: Transcript, options: Options) -> Target:
 
 def write_files(transcript: Transcript, cwd: Path) -> None:
     """Put the transcript's ``files`` into ``cwd`` (a fresh scratch directory, so plain writes
-    are enough there); a missing fixture or an impossible name is a :class:`TranscriptError`."""
+    are enough there); a fixture that cannot be read (missing, not a regular file, all of them
+    together over :data:`MAX_FIXTURE_BYTES`) or an impossible name is a :class:`TranscriptError`."""
     base = transcript.path.parent if transcript.path else Path.cwd()
     where = transcript.path or "transcript"
+    budget, limit = MAX_FIXTURE_BYTES, f"{MAX_FIXTURE_BYTES >> 20} MiB"
     for name, content in transcript.files or ():
         data = content.text.encode("utf-8") if isinstance(content, Inline) else b""
         if isinstance(content, Fixture):
             try:
-                data = (base / content.path).read_bytes()
-            except OSError as error:
-                problem = f"fixture {content.path}: {error.strerror or error}"
+                data = read_capped(base / content.path, budget)
+            except TooLarge:
+                problem = f"fixture {content.path}: the fixtures together are over {limit}"
                 raise TranscriptError(f"{where}: files: {name!r}: {problem}") from None
+            except ValueError as error:
+                problem = f"fixture {content.path}: {error}"
+                raise TranscriptError(f"{where}: files: {name!r}: {problem}") from None
+            budget -= len(data)
         try:
             (cwd / name).parent.mkdir(parents=True, exist_ok=True)
             (cwd / name).write_bytes(data)
@@ -99,10 +121,18 @@ def play(transcript: Transcript, runner: Runner, target: Target) -> tuple[Outcom
         return tuple(outcomes)
 
 
+SKIP_NOTE = "only casino's own program can pass it (reference: casino)"
+"""Why a reference transcript is not run against another program."""
+
+
 def check(transcript: Transcript, runner: Runner, target: Target) -> TranscriptResult:
     """Play ``transcript`` and judge every run."""
     started = time.perf_counter()
     path = str(transcript.path or "")
+    if target.external and transcript.reference is not None:
+        return TranscriptResult(
+            path, Status.SKIP, transcript.name, error=SKIP_NOTE, max_points=transcript.max_points
+        )
     try:
         outcomes = play(transcript, runner, target)
     except (TranscriptError, TargetError) as error:

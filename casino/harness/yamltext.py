@@ -1,36 +1,193 @@
 """YAML that keeps text exact, both ways.
 
 Reading: every scalar is a string. YAML's implicit types would turn ``in: 03`` into the number
-3 and ``in: no`` into ``False``; a transcript means the characters it shows, so the loader has
-no implicit resolvers and the model converts the few numeric keys itself. (``in:`` with no
+3 and ``in: no`` into ``False``; a transcript means the characters it shows, so the loader
+resolves no types and the model converts the few numeric keys itself. (``in:`` with no
 value is therefore the empty line.)
 
 Writing: a string with two or more non-empty lines is a literal block (``|``) when that block
 reads back exactly; anything a block cannot hold exactly (trailing spaces or tabs, ``\\r``,
 other control characters) is double-quoted with escapes; a one-line string is plain when plain
 YAML reads it back as the same string, else double-quoted. Lines are never folded.
+
+A transcript is data, so reading is also strict where YAML is generous: no tags (``!!int``),
+anchors (``&a``) or aliases (``*a``) — an alias bomb cannot grow a few kilobytes into
+gigabytes —, collections nested at most :data:`MAX_DEPTH` deep, mapping keys that are text and
+appear once, one document, and only the characters YAML allows in a stream (a NUL or ESC in
+text is written as an escape in double quotes). The objects are built from PyYAML's event
+stream, which is not recursive, so no nesting can overflow a C stack. Every refusal is a
+:class:`TextError` saying where (line and column).
 """
 
 from __future__ import annotations
 
 import functools
-from typing import Any, ClassVar
+import re
+from typing import Any
 
 import yaml
 
 _STR_TAG = "tag:yaml.org,2002:str"
-_BaseLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_EventLoader: type[yaml.BaseLoader] = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
+
+MAX_DEPTH = 16
+"""How deep collections may nest (a transcript needs 5: itself, runs, a run, steps, a step)."""
+
+_NOT_YAML = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+"""A character YAML does not allow in a stream (NUL, ESC and the other control characters)."""
 
 
-class TextLoader(_BaseLoader):  # type: ignore[misc, valid-type]
-    """A safe loader that reads every scalar as the string it shows."""
+class TextError(ValueError):
+    """YAML that :func:`load_text` refuses; the message is one line starting with where."""
 
-    yaml_implicit_resolvers: ClassVar[dict[Any, Any]] = {}
+    def __init__(self, problem: str, line: int | None = None, column: int | None = None) -> None:
+        where = f"line {line}, column {column}: " if line is not None else ""
+        super().__init__(f"{where}{problem}")
+        self.problem = problem
+        self.line = line
+        self.column = column
+
+
+class MarkedMap(dict[str, Any]):
+    """A mapping read by :func:`load_text`: it also knows where each key was written."""
+
+    __slots__ = ("marks",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.marks: dict[str, Any] = {}
+
+
+class MarkedList(list[Any]):
+    """A sequence read by :func:`load_text`: it also knows where each item starts."""
+
+    __slots__ = ("marks",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.marks: list[Any] = []
+
+
+def position(container: Any, key: Any) -> tuple[int, int] | None:
+    """The 1-based (line, column) of ``container[key]`` as written, if it was read from YAML:
+    for a mapping where the key is, for a sequence where the item is."""
+    mark = None
+    if isinstance(container, MarkedMap):
+        mark = container.marks.get(key)
+    elif isinstance(container, MarkedList) and isinstance(key, int) and 0 <= key < len(container):
+        mark = container.marks[key]
+    return None if mark is None else (mark.line + 1, mark.column + 1)
 
 
 def load_text(text: str) -> Any:
-    """Parse one YAML document with :class:`TextLoader` (``yaml.YAMLError`` if malformed)."""
-    return yaml.load(text, Loader=TextLoader)  # a safe loader: no objects
+    """Parse one YAML document into strings, :class:`MarkedMap` and :class:`MarkedList` (an
+    empty document is ``None``); :class:`TextError` if it is malformed or uses what a
+    transcript needs not (see the module's docstring)."""
+    _check_characters(text)
+    loader = _EventLoader(text)
+    try:
+        return _build(loader.get_event)
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark
+        problem = f"not valid YAML: {error.problem or error.context or 'malformed'}"
+        raise TextError(problem, *_place(mark)) from None
+    except yaml.YAMLError as error:
+        raise TextError(f"not valid YAML: {getattr(error, 'reason', None) or error}") from None
+    finally:
+        loader.dispose()
+
+
+def _check_characters(text: str) -> None:
+    found = _NOT_YAML.search(text)
+    if found is None:
+        return
+    at = found.start()
+    line = text.count("\n", 0, at) + 1
+    column = at - text.rfind("\n", 0, at)
+    code = ord(found.group())
+    escape = f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    raise TextError(
+        f"character U+{code:04X} is not allowed in YAML (write it as {escape} in double quotes)",
+        line,
+        column,
+    )
+
+
+def _place(mark: Any) -> tuple[int, int] | tuple[()]:
+    return (mark.line + 1, mark.column + 1) if mark is not None else ()
+
+
+_NO_KEY = object()
+_STARTS = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
+_ENDS = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
+
+
+def _build(next_event: Any) -> Any:
+    """The document's value, built from events with a stack instead of recursion.
+
+    One loop with the innermost collection and its pending key in local variables: this is
+    the load path of every transcript, so it is kept as fast as PyYAML's own composer.
+    """
+    root = MarkedList()
+    container: Any = root
+    key: Any = _NO_KEY
+    stack: list[Any] = [root]
+    keys: list[Any] = []
+    documents = 0
+    while True:
+        event = next_event()
+        kind = type(event)
+        if kind is yaml.ScalarEvent:
+            if event.tag is not None or event.anchor is not None:
+                _refuse_decorations(event)
+            value: Any = event.value
+        elif kind in _STARTS:
+            _refuse_decorations(event)
+            if len(stack) > MAX_DEPTH:
+                raise _refused(f"nested more than {MAX_DEPTH} deep", event)
+            value = MarkedMap() if kind is yaml.MappingStartEvent else MarkedList()
+        elif kind in _ENDS:
+            stack.pop()
+            container, key = stack[-1], keys.pop()
+            continue
+        elif kind is yaml.AliasEvent:
+            raise _refused(f"an alias (*{event.anchor}): a transcript has none", event)
+        elif kind is yaml.StreamEndEvent:
+            return root[0] if root else None
+        else:
+            documents += kind is yaml.DocumentStartEvent
+            if documents > 1:
+                raise _refused("a second document: a transcript is one document", event)
+            continue
+        if type(container) is MarkedList:
+            container.append(value)
+            container.marks.append(event.start_mark)
+        elif key is not _NO_KEY:
+            container[key] = value
+            key = _NO_KEY
+        elif type(value) is not str:
+            raise _refused("a mapping key must be text, not a list or mapping", event)
+        elif value in container:
+            raise _refused(f"key {value!r} appears twice in this mapping", event)
+        else:
+            container.marks[value] = event.start_mark
+            key = value
+        if kind is not yaml.ScalarEvent:
+            stack.append(value)
+            keys.append(key)
+            container, key = value, _NO_KEY
+
+
+def _refuse_decorations(event: Any) -> None:
+    if event.anchor is not None:
+        raise _refused(f"an anchor (&{event.anchor}): a transcript has none", event)
+    if event.tag is not None:
+        tag = event.tag.replace("tag:yaml.org,2002:", "!!", 1)
+        raise _refused(f"a tag ({tag}): a transcript has none", event)
+
+
+def _refused(problem: str, event: Any) -> TextError:
+    return TextError(problem, *_place(event.start_mark))
 
 
 class _Dumper(yaml.SafeDumper):
@@ -48,7 +205,12 @@ def _multi_line(text: str) -> bool:
 def _literal_is_exact(text: str) -> bool:
     """Whether ``text`` as a literal block reads back as exactly ``text``."""
     probe = yaml.dump([text], Dumper=_LiteralProbe, allow_unicode=True, width=1 << 30)
-    return probe.startswith("- |") and load_text(probe) == [text]
+    if not probe.startswith("- |"):
+        return False
+    try:
+        return bool(load_text(probe) == [text])
+    except TextError:
+        return False
 
 
 def _represent_str(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:

@@ -54,7 +54,8 @@ def test_replay_reports_one_line_per_transcript_and_exits_1_on_failure(mixed: Pa
     lines = result.out.splitlines()
     assert result.status == 1
     assert lines[0] == f"FAIL fails on purpose ({mixed}/bad/fails.yaml)"
-    assert f"ERROR {mixed}/bad/malformed.yaml: step 3: 'out' must be a string" in lines
+    problem = "line 6, column 5: step 3: 'out' must be a string"
+    assert f"ERROR {mixed}/bad/malformed.yaml: {problem}" in lines
     assert sum(line.startswith("PASS ") for line in lines) == len(list(DEMO.glob("*.yaml")))
     passed = len(list(DEMO.glob("*.yaml")))
     assert lines[-1] == f"{passed} passed, 1 failed, 1 error ({passed + 2} transcripts)"
@@ -222,7 +223,7 @@ def test_record_replay_update_leaves_the_yaml_byte_for_byte(tmp_path: Path) -> N
     again = run_cli("replay", "--update", out)
     assert again.out.splitlines() == [
         f"UPDATED quiet ({out})",
-        "1 updated, 0 not updated (1 transcripts)",
+        "1 updated, 0 not updated (1 transcript)",
     ]
     assert out.read_bytes() == original
 

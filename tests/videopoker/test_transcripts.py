@@ -14,7 +14,7 @@ from casino.harness.session import Options, check, target_of
 
 from .conftest import FIXTURES
 
-TRANSCRIPTS = Path(__file__).parents[2] / "transcripts" / "videopoker"
+TRANSCRIPTS = Path(__file__).parents[2] / "transcripts" / "videopoker" / "double-bonus"
 EXPECTED = (FIXTURES / "prof-example" / "expected-with-rebet.txt").read_text()
 
 

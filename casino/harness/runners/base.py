@@ -58,6 +58,8 @@ class Outcome:
     """Why the run did not end normally: timed out, crashed, could not start."""
     consumed: int | None = None
     """How many input lines it read (``None`` if the runner cannot tell)."""
+    stderr_dropped: int = 0
+    """Bytes of stderr beyond what the runner kept (a flood is capped, never silently)."""
 
     @property
     def output(self) -> str:
