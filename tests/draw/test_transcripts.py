@@ -25,6 +25,7 @@ def test_a_student_transcript_needs_nothing_but_the_seeds_program() -> None:
     for path in STUDENT:
         transcript = load_transcript(path)
         run = transcript.runs[0]
+        assert transcript.reference is None, path.name
         assert transcript.seed is None and transcript.files is None, path.name
         assert not set(run.argv) & CASINO_OPTIONS, path.name
         assert run.stderr is None and run.exit in (None, 0), path.name
@@ -36,8 +37,9 @@ def test_the_casino_only_transcripts_cover_what_the_issue_lists() -> None:
     assert {"tiebreak-first", "tiebreak-kickers", "choose-positions", "fold-third-round"} <= names
     assert {f"players-{n}" for n in range(2, 6)} <= names
     for path in CASINO_ONLY:
-        steps = load_transcript(path).runs[0].steps
-        assert not any(isinstance(step, OutRe) for step in steps), path.name
+        transcript = load_transcript(path)
+        assert transcript.reference == "casino", path.name
+        assert not any(isinstance(step, OutRe) for step in transcript.runs[0].steps), path.name
 
 
 SEED_HANDS = {
