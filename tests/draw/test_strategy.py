@@ -9,6 +9,7 @@ import pytest
 from casino.draw.contest import contest
 from casino.draw.rules import Table, Tiebreak
 from casino.draw.strategy import (
+    FINAL_SHARE,
     AlwaysBet,
     RandomPlayer,
     Strategy,
@@ -16,6 +17,7 @@ from casino.draw.strategy import (
     draw_kind,
     equity,
     final_equity,
+    measure_final_shares,
 )
 
 from .helpers import cards, deck_of
@@ -117,3 +119,10 @@ def test_casino_finishes_with_more_chips_than_always_bet_and_random(tiebreak: Ti
     assert (
         sum(record.net for record in records.values()) == 0
     )  # Player_1 never folds: no pot is left
+
+
+def test_the_final_shares_are_what_the_discard_rules_give() -> None:
+    measured = measure_final_shares(4000, random.Random(3))
+    assert sum(FINAL_SHARE.values()) == pytest.approx(1, abs=1e-4)
+    for category, share in FINAL_SHARE.items():
+        assert measured[category] == pytest.approx(share, abs=0.025), category
