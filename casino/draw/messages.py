@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from casino.cards import Card, Notation, format_cards
 from casino.draw.play import Event, NothingLeft
 from casino.draw.rules import (
+    HAND_SIZE,
+    MAX_EXCHANGE,
     MAX_PLAYERS,
     MIN_PLAYERS,
     RANK_NAMES,
@@ -40,9 +42,12 @@ def bet_prompt(name: str, most: int) -> str:
     return f"What's your bet {name}? (between 1 and {most})"
 
 
-def exchange_prompt(name: str, size: int, most: int) -> str:
+_POSITIONS = f"positions from 1 to {HAND_SIZE}"
+
+
+def exchange_prompt(name: str) -> str:
     """``--choose``: the question for Player_1's exchange (without :data:`PROMPT_END`)."""
-    return f"Which cards do you exchange {name}? (up to {most} positions from 1 to {size})"
+    return f"Which cards do you exchange {name}? (up to {MAX_EXCHANGE} {_POSITIONS})"
 
 
 def not_between(value: int, low: int, high: int) -> str:
@@ -59,9 +64,11 @@ def not_valid_character(text: str) -> str:
     return f"{text} not one of the valid characters {VALID_CHARACTERS}. Try again"
 
 
-def not_positions(text: str, size: int, most: int) -> str:
+def not_positions(text: str) -> str:
     """``--choose``: the message for an answer that is not an exchange."""
-    return f"{text} is not up to {most} different positions from 1 to {size}. Try again"
+    return (
+        f"{text} is not up to {MAX_EXCHANGE} different positions from 1 to {HAND_SIZE}. Try again"
+    )
 
 
 def hand_text(cards: Sequence[Card]) -> str:

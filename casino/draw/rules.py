@@ -176,11 +176,16 @@ class Table:
         """The seats still in the game, in order."""
         return [i for i, seat in enumerate(self.seats) if seat.active]
 
+    def bet_limits(self) -> tuple[int, int]:
+        """The smallest and the largest bet Player_1 may open with: 1 to what it has."""
+        return 1, self.seats[0].bank
+
     def verify_open(self, amount: int) -> None:
         """Raise unless Player_1 may open a betting round with ``amount`` now."""
         self._verify_turn(0, (Phase.FIRST_BET, Phase.SECOND_BET))
-        if not 1 <= amount <= self.seats[0].bank:
-            raise IllegalAction(f"{amount} not between 1 and {self.seats[0].bank}")
+        low, high = self.bet_limits()
+        if not low <= amount <= high:
+            raise IllegalAction(f"{amount} not between {low} and {high}")
 
     def can_open(self, amount: int) -> bool:
         """Whether :meth:`open` with ``amount`` is allowed now."""
@@ -202,6 +207,10 @@ class Table:
         """Raise unless ``seat`` may fold now."""
         self._verify_turn(seat, (Phase.FIRST_BET, Phase.SECOND_BET))
 
+    def can_fold(self, seat: int) -> bool:
+        """Whether ``seat`` may fold now."""
+        return _allowed(self.verify_fold, seat)
+
     def verify_exchange(self, seat: int, positions: Iterable[int]) -> None:
         """Raise unless ``seat`` may discard the cards at 0-based ``positions`` now."""
         self._verify_turn(seat, (Phase.EXCHANGE,))
@@ -210,6 +219,14 @@ class Table:
             raise IllegalAction(f"exchange at most {MAX_EXCHANGE} different cards")
         if any(not 0 <= p < HAND_SIZE for p in chosen):
             raise IllegalAction(f"positions are 1 to {HAND_SIZE}")
+
+    def can_exchange(self, seat: int, positions: Iterable[int]) -> bool:
+        """Whether ``seat`` may discard the cards at ``positions`` now."""
+        try:
+            self.verify_exchange(seat, positions)
+        except IllegalAction:
+            return False
+        return True
 
     def _verify_turn(self, seat: int, phases: tuple[Phase, ...]) -> None:
         if self.phase not in phases:

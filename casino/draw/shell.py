@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from casino.cards import Deck
 from casino.draw import messages
 from casino.draw.play import Event, play
-from casino.draw.rules import HAND_SIZE, MAX_EXCHANGE, MAX_PLAYERS, MIN_PLAYERS, Table, Tiebreak
+from casino.draw.rules import MAX_PLAYERS, MIN_PLAYERS, Table, Tiebreak
 from casino.draw.strategy import Strategy, choose_discards
 from casino.draw.validate import ask_character, ask_number, ask_positions
 from casino.shell import Console
@@ -35,18 +35,17 @@ class ConsolePlayer:
         answer = ask_character(self.console, messages.BET_OR_FOLD_PROMPT, _BET + _FOLD)
         if answer in _FOLD:
             return None
-        player = table.seats[0]
-        return ask_number(
-            self.console, messages.bet_prompt(player.name, player.bank), 1, player.bank
-        )
+        low, high = table.bet_limits()
+        prompt = messages.bet_prompt(table.seats[0].name, high)
+        return ask_number(self.console, prompt, low, high)
 
     def discards(self, table: Table) -> list[int]:
         """The positions to exchange: asked with ``choose``, else the computer's choice."""
         player = table.seats[0]
         if not self.choose:
             return choose_discards(player.hand)
-        prompt = messages.exchange_prompt(player.name, HAND_SIZE, MAX_EXCHANGE)
-        return ask_positions(self.console, prompt, HAND_SIZE, MAX_EXCHANGE)
+        prompt = messages.exchange_prompt(player.name)
+        return ask_positions(self.console, prompt, lambda chosen: table.can_exchange(0, chosen))
 
 
 @dataclass(frozen=True)

@@ -3,10 +3,13 @@
 Every question is its prompt followed by ``==> ``. A number out of range is answered
 ``9 not between 2 and 5. Try again``, something that is not a whole number
 ``Value entered is not an int. Try again`` (the seed's validator), and the bet-or-fold
-question takes ``B``, ``b``, ``F`` or ``f`` exactly. End of input raises :class:`EndOfInput`.
+question takes ``B``, ``b``, ``F`` or ``f`` exactly. What is valid beyond the form of an
+answer is the table's to say. End of input raises :class:`EndOfInput`.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from casino.draw import messages
 from casino.errors import CasinoError, ParseError
@@ -50,26 +53,20 @@ def ask_character(console: Console, prompt: str, valid: str) -> str:
         console.line(messages.not_valid_character(answer))
 
 
-def ask_positions(console: Console, prompt: str, size: int, most: int) -> list[int]:
-    """Up to ``most`` different 0-based positions of a hand of ``size`` (typed 1-based,
-    separated by spaces or commas; an empty answer is none)."""
+def ask_positions(console: Console, prompt: str, accept: Callable[[list[int]], bool]) -> list[int]:
+    """Positions typed 1-based (separated by spaces or commas; an empty answer is none) that
+    ``accept`` takes as 0-based; re-asked with :func:`messages.not_positions` otherwise."""
     while True:
         answer = _answer(console, prompt)
-        chosen = parse_positions(answer, size, most)
-        if chosen is not None:
+        chosen = parse_positions(answer)
+        if chosen is not None and accept(chosen):
             return chosen
-        console.line(messages.not_positions(answer, size, most))
+        console.line(messages.not_positions(answer))
 
 
-def parse_positions(text: str, size: int, most: int) -> list[int] | None:
-    """``"1 3"`` → ``[0, 2]``; ``None`` unless ``text`` names up to ``most`` different
-    positions from 1 to ``size``."""
+def parse_positions(text: str) -> list[int] | None:
+    """``"1 3"`` → ``[0, 2]`` (0-based, as typed); ``None`` unless every token is a number."""
     try:
-        numbers = [parse_int(token) for token in text.replace(",", " ").split()]
+        return [parse_int(token) - 1 for token in text.replace(",", " ").split()]
     except ParseError:
         return None
-    if len(numbers) > most or len(set(numbers)) != len(numbers):
-        return None
-    if any(not 1 <= number <= size for number in numbers):
-        return None
-    return sorted(number - 1 for number in numbers)
