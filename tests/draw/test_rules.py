@@ -193,3 +193,16 @@ def test_the_table_takes_two_to_five_players_and_the_deck_must_hold_their_cards(
         Table(6, Deck.standard())
     with pytest.raises(DeckExhausted):
         Table(2, Deck(cards("2C 3C 4C 5C 6C 7C")))
+
+
+def test_the_table_says_what_may_be_done_now() -> None:
+    table = three_players(300)
+    assert table.bet_limits() == (1, 300)
+    assert table.can_fold(0) and not table.can_fold(1)
+    assert not table.can_exchange(0, [])
+    table.open(300)
+    table.fold(1)
+    table.fold(2)
+    assert table.bet_limits() == (1, 0)
+    assert table.can_exchange(0, [0, 4]) and not table.can_exchange(0, [-1])
+    assert not table.can_exchange(1, [])
