@@ -152,17 +152,26 @@ def _record_terminal(spec: Recording, typed: Typed, cwd: Path, shown: TextIO | N
     except StartError as error:
         raise RecordError(str(error)) from None
     display = _Display(talk.screen, shown)
-    for line in _paced(talk, typed, spec.settle, display):
-        talk.send(line)
-    ended = False
-    if talk.problem is None:
-        talk.end_input()
-        ended = talk.read_until_end(within=talk.timeout)
+    try:
+        ended = _converse(talk, typed, spec.settle, display)
+    except BaseException:  # Ctrl-C: the program does not outlive the recording
+        talk.finish()
+        raise
     talk.screen.close()
     display.update()
     status, stderr = talk.finish()
     problem = None if ended else talk.problem or _unended(talk.timeout)
     return Outcome(talk.screen.chunks(), stderr, status, problem, consumed=len(talk.screen.marks))
+
+
+def _converse(talk: Conversation, typed: Typed, settle: float, display: _Display) -> bool:
+    """Send each line once the program has settled, end the input; whether it then ended."""
+    for line in _paced(talk, typed, settle, display):
+        talk.send(line)
+    if talk.problem is not None:
+        return False
+    talk.end_input()
+    return talk.read_until_end(within=talk.timeout)
 
 
 def _unended(timeout: float) -> str:

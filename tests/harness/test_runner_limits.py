@@ -174,7 +174,7 @@ def test_the_in_process_runner_caps_output_and_stderr_too(tmp_path: Path) -> Non
 
 # ------------------------------------------------------------------ every run ends
 
-DOTS = "while true; do printf .; sleep 0.1; done\n"
+DOTS = "while true; do printf .; sleep 0.05; done\n"
 
 
 def test_the_pty_runner_stops_a_program_printing_forever_at_the_overall_deadline(
@@ -211,7 +211,7 @@ def _record(tmp_path: Path, program: str, lines: str) -> subprocess.CompletedPro
             "--timeout",
             "1",
             "--settle",
-            "0.3",
+            "0.5",
             "--stdin",
             "in.txt",
             "-o",
@@ -228,7 +228,7 @@ def _record(tmp_path: Path, program: str, lines: str) -> subprocess.CompletedPro
 def test_record_stops_a_program_that_never_settles(tmp_path: Path) -> None:
     result = _record(tmp_path, sh_program(tmp_path, "dots", DOTS), "a\nb\n")
     assert result.stderr == (
-        "casino record: timed out: it kept printing for 1 s without a pause of 0.3 s;"
+        "casino record: timed out: it kept printing for 1 s without a pause of 0.5 s;"
         " it was stopped; nothing was written\n"
     )
     assert result.returncode == 1

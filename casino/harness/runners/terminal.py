@@ -110,8 +110,10 @@ class PtyRunner:
             talk = Conversation(job, limits)
         except StartError as error:
             return Outcome(chunks=("",), problem=str(error))
-        problem = talk.converse(job.run.steps)
-        exit_status, stderr = talk.finish()
+        try:
+            problem = talk.converse(job.run.steps)
+        finally:  # even when casino itself is interrupted: the program does not outlive it
+            exit_status, stderr = talk.finish()
         if problem is None and talk.killed and not talk.diverged:
             problem = f"timed out: it closed its output but did not exit within {job.timeout:g} s"
         return Outcome(
