@@ -183,7 +183,7 @@ class Conversation:
         wait = self.timeout if self.closed and self.problem is None else 0.0
         deadline = min(time.monotonic() + wait, self.deadline)
         while child.isalive() and time.monotonic() < deadline:
-            time.sleep(0.002)
+            self._wait_on_stderr(0.002)  # a program blocked writing to stderr can still end
         if child.isalive():
             self.killed = True
             with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -352,6 +352,13 @@ class Conversation:
         self.stderr.add(chunk)
         if self.stderr.total > self.limits.stderr and self.problem is None:
             self.problem = flood_problem(self.limits.stderr, stderr=True)
+
+    def _wait_on_stderr(self, seconds: float) -> None:
+        """Wait ``seconds`` at most, taking in stderr if some comes."""
+        if self._stderr_fd is None:
+            time.sleep(seconds)
+        elif select.select([self._stderr_fd], [], [], seconds)[0]:
+            self._read_stderr()
 
     def _drain_stderr(self) -> None:
         """Read the rest of stderr once the program has gone (a moment at most)."""
