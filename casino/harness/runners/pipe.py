@@ -102,7 +102,7 @@ def _collect(
     assert process.stdin and process.stdout and process.stderr
     threading.Thread(target=_feed, args=(process.stdin, data), daemon=True).start()
     fds = {process.stdout.fileno(): True, process.stderr.fileno(): False}
-    limit = streams.limits.seconds or float("inf")
+    limit = float("inf") if streams.limits.seconds is None else streams.limits.seconds
     started = time.monotonic()
     problem = _read_until_closed(fds, streams, idle=idle, limit=limit)
     if problem is None:

@@ -136,7 +136,9 @@ class Conversation:
         """Start the job's program (:class:`StartError` if it cannot be)."""
         self.timeout = job.timeout
         self.limits = limits
-        self.deadline = time.monotonic() + (limits.seconds or float("inf"))
+        self.deadline = time.monotonic() + (
+            float("inf") if limits.seconds is None else limits.seconds
+        )
         self.screen = TerminalCapture()
         self.stderr = Kept(limits.stderr_kept)
         self.closed = False
