@@ -417,6 +417,9 @@ def _file(files: dict[str, Any], name: str) -> tuple[str, Inline | Fixture]:
     if isinstance(content, dict) and set(content) == {"fixture"}:
         fixture = content["fixture"]
         if isinstance(fixture, str) and fixture and "\0" not in fixture:
+            if PurePosixPath(fixture).is_absolute():
+                problem = f"files: {name!r}: a fixture is a path relative to the transcript"
+                raise _Invalid(f"{problem}, not {fixture!r}", _at(files, name))
             return name, Fixture(fixture)
     raise _Invalid(f"files: {name!r} must be text or {{fixture: path}}", _at(files, name))
 

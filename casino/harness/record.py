@@ -10,6 +10,12 @@
   once the program has printed something and then been quiet for ``--settle`` seconds (or has
   printed nothing for ``--timeout`` seconds). The terminal's echo and ``\\r\\n`` are undone as in
   the pty runner. Lines come from ``--stdin FILE`` or live from the keyboard, as above.
+  Every phase of such a session is bounded by ``--timeout``: the program's answer to each line
+  (and its greeting) must settle within that time, and after the end of input it must end
+  within that time; so a session of N lines takes at most (N + 1) × ``--timeout`` seconds plus
+  the time taken to type them, or stops with a timed-out problem. It may print at most
+  :data:`RECORD_OUTPUT_LIMIT` characters and write at most
+  :data:`~casino.harness.runners.base.STDERR_MARGIN` bytes to stderr.
 
 The transcript gets the actual exit status as ``exit``, and ``stderr`` if the program wrote
 any; missing directories of ``-o OUT.yaml`` are created. The session runs in a fresh temporary
@@ -39,10 +45,17 @@ from casino.harness.model import (
     dump_transcript,
     file_name_problem,
 )
-from casino.harness.runners.base import Job, Outcome, Target, seed_argv
+from casino.harness.runners.base import STDERR_MARGIN, Job, Limits, Outcome, Target, seed_argv
 from casino.harness.runners.inproc import Capture, InProcessRunner, call_main
 from casino.harness.runners.screen import TerminalCapture
 from casino.harness.runners.terminal import Conversation, StartError
+
+RECORD_OUTPUT_LIMIT = 4 * 1024 * 1024
+"""Characters a recorded command may print (no transcript says what to expect)."""
+RECORD_LIMITS = Limits(
+    output=RECORD_OUTPUT_LIMIT, stderr_kept=STDERR_MARGIN, stderr=STDERR_MARGIN, seconds=None
+)
+"""A recording keeps all it may write to stderr (the transcript states it exactly)."""
 
 
 class RecordError(Exception):
@@ -146,19 +159,34 @@ def _record_inproc(spec: Recording, typed: Typed, cwd: Path, shown: TextIO | Non
 def _record_terminal(spec: Recording, typed: Typed, cwd: Path, shown: TextIO | None) -> Outcome:
     job = Job(Target(spec.program, spec.command), Run((), spec.args), cwd, spec.seed, spec.timeout)
     try:
-        talk = Conversation(job)
+        talk = Conversation(job, RECORD_LIMITS)
     except StartError as error:
         raise RecordError(str(error)) from None
     display = _Display(talk.screen, shown)
-    for line in _paced(talk, typed, spec.settle, display):
-        talk.send(line)
-    talk.end_input()
-    ended = talk.read_until_end()
+    try:
+        ended = _converse(talk, typed, spec.settle, display)
+    except BaseException:  # Ctrl-C: the program does not outlive the recording
+        talk.finish()
+        raise
     talk.screen.close()
     display.update()
     status, stderr = talk.finish()
-    problem = None if ended else f"the program did not end within {spec.timeout:g} s"
+    problem = None if ended else talk.problem or _unended(talk.timeout)
     return Outcome(talk.screen.chunks(), stderr, status, problem, consumed=len(talk.screen.marks))
+
+
+def _converse(talk: Conversation, typed: Typed, settle: float, display: _Display) -> bool:
+    """Send each line once the program has settled, end the input; whether it then ended."""
+    for line in _paced(talk, typed, settle, display):
+        talk.send(line)
+    if talk.problem is not None:
+        return False
+    talk.end_input()
+    return talk.read_until_end(within=talk.timeout)
+
+
+def _unended(timeout: float) -> str:
+    return f"timed out: it did not end within {timeout:g} s after its input ended"
 
 
 class _Display:
@@ -182,7 +210,7 @@ def _paced(talk: Conversation, typed: Typed, settle: float, display: _Display) -
     while True:
         _settle(talk, settle)
         display.update()
-        if talk.closed:
+        if talk.closed or talk.problem is not None:
             return
         try:
             yield next(typed)
@@ -192,17 +220,23 @@ def _paced(talk: Conversation, typed: Typed, settle: float, display: _Display) -
 
 def _settle(talk: Conversation, settle: float) -> None:
     """Wait for output since the last line sent, then for ``settle`` seconds of quiet (or for
-    the timeout, if nothing comes)."""
+    the timeout, if nothing comes); a program still printing after the timeout is stopped
+    (:attr:`Conversation.problem` then says so)."""
     start = talk.screen.marks[-1] if talk.screen.marks else 0
     deadline = time.monotonic() + talk.timeout
-    while not talk.closed:
-        if len(talk.screen.text) > start:
-            if not talk.read_once(settle):
-                return
-            continue
+    while not talk.closed and talk.problem is None:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
+            if len(talk.screen.text) > start:
+                talk.problem = (
+                    f"timed out: it kept printing for {talk.timeout:g} s"
+                    f" without a pause of {settle:g} s; it was stopped"
+                )
             return
+        if len(talk.screen.text) > start:
+            if not talk.read_once(min(settle, remaining)) and remaining > settle:
+                return
+            continue
         talk.read_once(remaining)
 
 

@@ -169,13 +169,14 @@ def test_a_transcript_or_fixture_that_is_no_regular_file_is_an_error(
     with pytest.raises(TranscriptError) as raised:
         load_transcript(target)
     assert str(raised.value) == f"{target}: cannot read: {expected}"
+    relative = os.path.relpath(target, tmp_path)  # a fixture is relative to its transcript
     transcript = write_transcript(
-        tmp_path / "t.yaml", f"{HEAD}files: {{f: {{fixture: {target}}}}}\nsteps: []\n"
+        tmp_path / "t.yaml", f"{HEAD}files: {{f: {{fixture: {relative}}}}}\nsteps: []\n"
     )
     result = run_cli("replay", transcript)
     assert result.status == 1
     assert result.out.splitlines()[0] == (
-        f"ERROR {transcript}: files: 'f': fixture {target}: {expected}"
+        f"ERROR {transcript}: files: 'f': fixture {relative}: {expected}"
     )
 
 
@@ -377,3 +378,9 @@ def test_bytes_that_are_not_utf8_say_where(tmp_path: Path) -> None:
     with pytest.raises(TranscriptError) as raised:
         load_transcript(path)
     assert str(raised.value) == f"{path}: line 3, column 4: not UTF-8 text"
+
+
+def test_a_fixture_is_never_an_absolute_path(tmp_path: Path) -> None:
+    text = "name: x\nprogram: demo\nfiles:\n  a.txt: {fixture: /etc/passwd}\nsteps: []\n"
+    with pytest.raises(TranscriptError, match="a fixture is a path relative to the transcript"):
+        parse_transcript(text, tmp_path / "x.yaml")

@@ -5,6 +5,19 @@ A *target* is what a transcript drives: one of casino's own programs (by its nam
 ``seed`` reaches casino's programs as ``--seed N`` before the run's arguments, and an external
 command only as the environment variable ``CASINO_SEED=N`` (its argv is exactly the command and
 the run's ``args``: a student's program need not accept ``--seed``).
+
+**Every run is bounded** (:class:`Limits`, the one place these numbers are set), whatever the
+program does:
+
+- *time*: at most the step ``timeout`` × the run's number of steps (at least one step) in all;
+- *stdout*: at most :func:`output_limit` bytes — what the run's ``out`` chunks hold, plus
+  :data:`PATTERN_MARGIN` per ``out_re`` step, plus :data:`OUTPUT_MARGIN`. A program printing
+  more is stopped (``stopped: it printed more than N bytes``) and judged on what was kept, so a
+  student's endless print loop costs casino a few hundred KiB, not gigabytes. (Runners that see
+  text count characters: a character is at least one byte, so the message stays true.)
+- *stderr*: the first :data:`STDERR_KEPT` bytes (plus the transcript's stated ``stderr``) are
+  kept and the rest only counted (:attr:`Outcome.stderr_dropped`); beyond :data:`STDERR_MARGIN`
+  more than the stated ``stderr`` the program is stopped (``… bytes to stderr``).
 """
 
 from __future__ import annotations
@@ -17,7 +30,7 @@ from pathlib import Path
 from typing import Protocol
 
 import casino
-from casino.harness.model import Run
+from casino.harness.model import Out, OutRe, Run
 from casino.programs import PROGRAMS, command_line
 
 
@@ -59,12 +72,96 @@ class Outcome:
     consumed: int | None = None
     """How many input lines it read (``None`` if the runner cannot tell)."""
     stderr_dropped: int = 0
-    """Bytes of stderr beyond what the runner kept (a flood is capped, never silently)."""
+    """Bytes of stderr not kept (:attr:`stderr` holds the first ones; a flood is capped,
+    never silently)."""
 
     @property
     def output(self) -> str:
         """All of its stdout."""
         return "".join(self.chunks)
+
+
+OUTPUT_MARGIN = 64 * 1024
+"""Bytes of stdout a run may print beyond what its transcript expects."""
+PATTERN_MARGIN = 64 * 1024
+"""Bytes of stdout allowed for each ``out_re`` step (its length is not known in advance)."""
+STDERR_KEPT = 64 * 1024
+"""Bytes of stderr kept beyond the transcript's stated ``stderr``; the rest is only counted."""
+STDERR_MARGIN = 1024 * 1024
+"""Bytes of stderr beyond the stated ``stderr`` after which the program is stopped."""
+
+
+def output_limit(run: Run) -> int:
+    """Bytes of stdout ``run`` may print before it is stopped (see the module docstring)."""
+    expected = sum(len(step.text.encode("utf-8")) for step in run.steps if isinstance(step, Out))
+    patterns = sum(1 for step in run.steps if isinstance(step, OutRe))
+    return expected + PATTERN_MARGIN * patterns + OUTPUT_MARGIN
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How much a run may print and how long it may take."""
+
+    output: int
+    """Bytes of stdout; one more and the program is stopped."""
+    stderr_kept: int
+    """Bytes of stderr kept (the rest is counted in :attr:`Outcome.stderr_dropped`)."""
+    stderr: int
+    """Bytes of stderr; one more and the program is stopped."""
+    seconds: float | None
+    """The whole run's time (``None``: no overall bound)."""
+
+    @classmethod
+    def of(cls, job: Job) -> Limits:
+        """The limits of ``job``: from its transcript's expected output, steps and timeout."""
+        run = job.run
+        stated = len(run.stderr.encode("utf-8")) if run.stderr else 0
+        return cls(
+            output=output_limit(run),
+            stderr_kept=stated + STDERR_KEPT,
+            stderr=stated + STDERR_MARGIN,
+            seconds=job.timeout * max(1, len(run.steps)),
+        )
+
+
+def flood_problem(limit: int, *, stderr: bool = False) -> str:
+    """The problem of a run stopped for printing more than ``limit`` bytes."""
+    return f"stopped: it printed more than {limit} bytes{' to stderr' if stderr else ''}"
+
+
+def overtime_problem(seconds: float) -> str:
+    """The problem of a run stopped at its overall deadline."""
+    return f"timed out: still running after {seconds:g} s; it was stopped"
+
+
+class Kept:
+    """The first ``keep`` bytes of a stream, and how many came in all."""
+
+    def __init__(self, keep: int) -> None:
+        self.keep = keep
+        self.data = bytearray()
+        self.total = 0
+
+    def add(self, chunk: bytes) -> None:
+        """Take ``chunk``: keep what fits, count all of it."""
+        room = self.keep - len(self.data)
+        if room > 0:
+            self.data += chunk[:room]
+        self.total += len(chunk)
+
+    @property
+    def dropped(self) -> int:
+        """Bytes counted but not kept."""
+        return self.total - len(self.data)
+
+
+def cut(chunks: tuple[str, ...], limit: int) -> tuple[str, ...]:
+    """``chunks`` with at most ``limit`` characters in all (the first ones)."""
+    kept: list[str] = []
+    for chunk in chunks:
+        kept.append(chunk[: max(0, limit)])
+        limit -= len(chunk)
+    return tuple(kept)
 
 
 class Runner(Protocol):
@@ -116,7 +213,7 @@ def split_at(text: str, marks: list[int]) -> tuple[str, ...]:
     return tuple(text[start:end] for start, end in itertools.pairwise(bounds))
 
 
-def decode(data: bytes) -> str:
+def decode(data: bytes | bytearray) -> str:
     """A program's output as text (UTF-8; undecodable bytes shown as U+FFFD)."""
     return data.decode("utf-8", errors="replace")
 

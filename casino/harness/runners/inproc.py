@@ -5,7 +5,10 @@ how much the program had printed: its output splits into the exact chunks betwee
 working directory is the job's (a fresh temporary one per transcript). A step may wait at most
 the transcript's timeout: ``signal.setitimer`` is re-armed at every read and, when it fires,
 raises into the program, which is then reported as timed out with what it had printed (this
-needs the main thread; elsewhere there is no time limit).
+needs the main thread; elsewhere there is no time limit). The program's output is capped as
+for every runner (:class:`~casino.harness.runners.base.Limits`, counted in characters): a
+write past the limit raises into the program, which is then reported as stopped; its stderr
+keeps only the first characters and counts the rest.
 """
 
 from __future__ import annotations
@@ -24,13 +27,18 @@ from typing import TextIO
 
 from casino.harness.runners.base import (
     Job,
+    Limits,
     Outcome,
     TargetError,
     check_program,
+    flood_problem,
     seed_argv,
     split_at,
 )
 from casino.programs import MainFunction, load_main
+
+STDERR_UNLIMITED = sys.maxsize
+"""The stderr cap when none is given (a live recording keeps everything)."""
 
 
 class StepTimeout(BaseException):
@@ -38,11 +46,48 @@ class StepTimeout(BaseException):
     program's own ``except Exception`` does not swallow it)."""
 
 
+class OutputFlood(BaseException):
+    """Raised into a program that printed more than its run may (a ``BaseException``, as
+    :class:`StepTimeout`)."""
+
+
 class Capture(io.StringIO):
-    """An output stream the program cannot close from under the runner."""
+    """An output stream the program cannot close from under the runner; with a ``limit``, a
+    write that would take it past that many characters keeps what fits and raises
+    :class:`OutputFlood`."""
+
+    def __init__(self, limit: int | None = None) -> None:
+        super().__init__()
+        self.limit = limit
+
+    def write(self, text: str, /) -> int:
+        """Keep ``text`` (what fits under the limit)."""
+        if self.limit is not None and self.tell() + len(text) > self.limit:
+            super().write(text[: max(0, self.limit - self.tell())])
+            raise OutputFlood
+        return super().write(text)
 
     def close(self) -> None:
         """Ignored: the runner reads the text after the program is done."""
+
+
+class Capped(Capture):
+    """A stream keeping its first ``keep`` characters and counting the bytes of the rest."""
+
+    def __init__(self, keep: int) -> None:
+        super().__init__()
+        self.keep = keep
+        self.dropped = 0
+
+    def write(self, text: str, /) -> int:
+        """Keep what fits of ``text``; count the rest."""
+        room = max(0, self.keep - self.tell())
+        if len(text) > room:
+            self.dropped += len(text[room:].encode("utf-8", errors="replace"))
+            super().write(text[:room])
+        else:
+            super().write(text)
+        return len(text)
 
 
 class ScriptedInput(io.StringIO):
@@ -137,10 +182,12 @@ def call_main(
     cwd: Path,
     timeout: float | None,
     stdout: Capture | None = None,
+    limits: Limits | None = None,
 ) -> Outcome:
-    """Run ``main(argv)`` on ``lines`` in ``cwd`` and report what it printed and returned."""
-    out = stdout or Capture()
-    err = Capture()
+    """Run ``main(argv)`` on ``lines`` in ``cwd`` and report what it printed and returned
+    (within ``limits``' output and stderr caps, if given)."""
+    out = stdout or Capture(None if limits is None else limits.output)
+    err = Capped(STDERR_UNLIMITED if limits is None else limits.stderr_kept)
     status: int | None = None
     problem: str | None = None
     with step_timer(timeout) as rearm:
@@ -151,12 +198,15 @@ def call_main(
         except StepTimeout:
             if status is None:  # not a timer that fired just after the program returned
                 problem = _timed_out(timeout, len(stdin.marks))
+        except OutputFlood:
+            problem = flood_problem(out.limit or 0)
     return Outcome(
         chunks=split_at(out.getvalue(), stdin.marks),
         stderr=err.getvalue(),
         exit=status,
         problem=problem,
         consumed=len(stdin.marks),
+        stderr_dropped=err.dropped,
     )
 
 
@@ -177,7 +227,7 @@ def _exit_status(
             return stop.code or 0, None
         stderr.write(f"{stop.code}\n")
         return 1, None
-    except (StepTimeout, KeyboardInterrupt):
+    except (StepTimeout, OutputFlood, KeyboardInterrupt):
         raise
     except BaseException as error:
         below_us = error.__traceback__.tb_next if error.__traceback__ else None
@@ -211,4 +261,6 @@ class InProcessRunner:
             raise TargetError("the in-process runner runs casino's own programs only")
         main = self.main_of(job.target.program)
         argv = [*seed_argv(job.seed), *job.run.argv]
-        return call_main(main, argv, job.run.inputs, cwd=job.cwd, timeout=job.timeout)
+        return call_main(
+            main, argv, job.run.inputs, cwd=job.cwd, timeout=job.timeout, limits=Limits.of(job)
+        )

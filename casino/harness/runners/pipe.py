@@ -3,7 +3,9 @@
 Every ``in`` line goes to stdin at once (each followed by ``\\n``, then end of file); stdout and
 stderr are collected as bytes and decoded as UTF-8; nothing is normalised. The program may be
 silent for at most the transcript's step timeout, and may run at most that long per step in
-all; then its whole process group is killed and the run reported with what it had printed.
+all; it may print at most :func:`~casino.harness.runners.base.output_limit` bytes (stderr is
+kept up to its own cap, the rest counted). Past any of these its whole process group is killed
+and the run reported with what was kept of its output.
 """
 
 from __future__ import annotations
@@ -16,7 +18,16 @@ import threading
 import time
 from typing import IO
 
-from casino.harness.runners.base import Job, Outcome, decode, process_command
+from casino.harness.runners.base import (
+    Job,
+    Kept,
+    Limits,
+    Outcome,
+    decode,
+    flood_problem,
+    overtime_problem,
+    process_command,
+)
 
 _DRAIN_SECONDS = 1.0
 
@@ -42,14 +53,36 @@ class PipeRunner:
             )
         except OSError as error:
             return Outcome(chunks=("",), problem=f"cannot start {argv[0]!r}: {error.strerror}")
-        limit = job.timeout * max(1, len(job.run.steps))
-        out, err, problem = _collect(process, data, idle=job.timeout, limit=limit)
+        streams = _Streams(Limits.of(job))
+        problem = _collect(process, data, streams, idle=job.timeout)
         return Outcome(
-            chunks=(decode(out),),
-            stderr=decode(err),
+            chunks=(decode(streams.out.data),),
+            stderr=decode(streams.err.data),
             exit=None if problem else process.returncode,
             problem=problem,
+            stderr_dropped=streams.err.dropped,
         )
+
+
+class _Streams:
+    """What was kept of a program's stdout and stderr, within the run's limits."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.out = Kept(limits.output)
+        self.err = Kept(limits.stderr_kept)
+
+    def add(self, stdout: bool, chunk: bytes) -> str | None:
+        """Take ``chunk`` of stdout (or stderr); a problem once the stream passes its limit."""
+        if stdout:
+            self.out.add(chunk)
+            if self.out.total > self.limits.output:
+                return flood_problem(self.limits.output)
+        else:
+            self.err.add(chunk)
+            if self.err.total > self.limits.stderr:
+                return flood_problem(self.limits.stderr, stderr=True)
+        return None
 
 
 def _feed(stream: IO[bytes], data: bytes) -> None:
@@ -62,14 +95,16 @@ def _feed(stream: IO[bytes], data: bytes) -> None:
 
 
 def _collect(
-    process: subprocess.Popen[bytes], data: bytes, *, idle: float, limit: float
-) -> tuple[bytes, bytes, str | None]:
-    """The process's stdout and stderr, and why it was stopped (``None``: it ended itself)."""
+    process: subprocess.Popen[bytes], data: bytes, streams: _Streams, *, idle: float
+) -> str | None:
+    """Read the process's stdout and stderr into ``streams``; why it was stopped (``None``: it
+    ended by itself)."""
     assert process.stdin and process.stdout and process.stderr
     threading.Thread(target=_feed, args=(process.stdin, data), daemon=True).start()
-    buffers = {process.stdout.fileno(): bytearray(), process.stderr.fileno(): bytearray()}
+    fds = {process.stdout.fileno(): True, process.stderr.fileno(): False}
+    limit = float("inf") if streams.limits.seconds is None else streams.limits.seconds
     started = time.monotonic()
-    problem = _read_until_closed(buffers, idle=idle, limit=limit)
+    problem = _read_until_closed(fds, streams, idle=idle, limit=limit)
     if problem is None:
         try:
             process.wait(timeout=max(0.0, min(idle, started + limit - time.monotonic())))
@@ -77,34 +112,38 @@ def _collect(
             problem = f"timed out: it closed its output but did not exit within {idle:g} s"
     if problem is not None:
         _kill_group(process)
-        _read_until_closed(buffers, idle=_DRAIN_SECONDS, limit=_DRAIN_SECONDS)
+        _read_until_closed(fds, streams, idle=_DRAIN_SECONDS, limit=_DRAIN_SECONDS)
         process.wait()
     process.stdout.close()
     process.stderr.close()
-    out, err = buffers.values()
-    return bytes(out), bytes(err), problem
+    return problem
 
 
-def _read_until_closed(buffers: dict[int, bytearray], *, idle: float, limit: float) -> str | None:
-    """Read every descriptor until each is closed; a message if time ran out first."""
+def _read_until_closed(
+    fds: dict[int, bool], streams: _Streams, *, idle: float, limit: float
+) -> str | None:
+    """Read every descriptor (``True``: stdout) until each is closed; a message if time ran
+    out or a stream passed its limit first."""
     with selectors.DefaultSelector() as selector:
-        for fd in buffers:
+        for fd in fds:
             selector.register(fd, selectors.EVENT_READ)
         quiet_since = time.monotonic()
         deadline = quiet_since + limit
         while selector.get_map():
             now = time.monotonic()
             if now >= deadline:
-                return f"timed out: still running after {limit:g} s; it was stopped"
+                return overtime_problem(limit)
             if now - quiet_since >= idle:
                 return f"timed out: no output for {idle:g} s; it was stopped"
             for key, _ in selector.select(min(deadline, quiet_since + idle) - now):
                 chunk = os.read(key.fd, 65536)
-                if chunk:
-                    buffers[key.fd] += chunk
-                    quiet_since = time.monotonic()
-                else:
+                if not chunk:
                     selector.unregister(key.fd)
+                    continue
+                quiet_since = time.monotonic()
+                problem = streams.add(fds[key.fd], chunk)
+                if problem is not None:
+                    return problem
     return None
 
 

@@ -74,6 +74,11 @@ class TerminalCapture:
             shown = shown[:-1]
         return self._done + _crlf(shown)
 
+    @property
+    def size_at_most(self) -> int:
+        """An upper bound of ``len(self.text)``, found at no cost."""
+        return len(self._done) + len(self._pending)
+
     def chunks(self) -> tuple[str, ...]:
         """The output split at each line sent."""
         return split_at(self.text, self.marks)

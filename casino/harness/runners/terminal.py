@@ -1,17 +1,29 @@
 """The pty runner: the program in a pseudo-terminal, driven like a patient user (pexpect).
 
 Before typing each ``in`` line it waits until the program has printed the ``out`` chunks that
-come before it (at most the step timeout); as soon as the output can no longer become what is
-expected, it stops typing, ends the input (Ctrl-D) and collects the rest. The terminal's echo
-and ``\\r\\n`` are undone by :class:`~casino.harness.runners.screen.TerminalCapture`. The
-program's stderr goes to a file, not to the terminal, so it is compared apart as with the other
-runners. ``TERM=dumb``: no colour or cursor tricks are invited.
+come before it (at most the step timeout); Ctrl-D (end of input) follows the last line. The
+terminal's echo and ``\\r\\n`` are undone by
+:class:`~casino.harness.runners.screen.TerminalCapture`. The program's stderr goes to a pipe, not
+to the terminal, so it is compared apart as with the other runners. ``TERM=dumb``: no colour or
+cursor tricks are invited.
+
+When the output can no longer match, the run stops there: if the run's output is all ``out``
+steps, that is as soon as what was printed is no longer the start of the expected text (the
+program is then killed with its process group, once the line holding the difference is
+complete, and judged on that: a failure with the diff, not a timeout); with ``out_re`` steps,
+when a chunk cannot become its steps' text, and then it stops typing, ends the input and
+collects the rest. Every run is bounded as with every runner
+(:class:`~casino.harness.runners.base.Limits`): the whole run may take the step timeout ×
+its steps, print :func:`~casino.harness.runners.base.output_limit` characters, and write a
+capped amount to stderr; past any of these the program is stopped.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import select
+import shutil
 import signal
 import tempfile
 import termios
@@ -20,12 +32,26 @@ from enum import Enum
 
 import pexpect
 
-from casino.harness.diff import piece_regex
-from casino.harness.model import Out, OutRe, Step, segments, step_label
-from casino.harness.runners.base import Job, Outcome, decode, process_command
+from casino.harness.diff import common_prefix, piece_regex
+from casino.harness.model import Out, OutRe, Segment, Step, segments, step_label
+from casino.harness.runners.base import (
+    Job,
+    Kept,
+    Limits,
+    Outcome,
+    cut,
+    decode,
+    flood_problem,
+    overtime_problem,
+    process_command,
+)
 from casino.harness.runners.screen import TerminalCapture
 
 _SIZE = 65536
+_LINE_GRACE = 0.2
+"""Seconds to wait for the rest of the line where the output left the expected text."""
+_DRAIN_SECONDS = 1.0
+"""Seconds to wait, once the program has gone, for the end of its stderr."""
 
 
 class Wait(Enum):
@@ -79,31 +105,59 @@ class PtyRunner:
 
     def run(self, job: Job) -> Outcome:
         """Start the program, converse with it, collect what it printed and how it ended."""
+        limits = Limits.of(job)
         try:
-            talk = Conversation(job)
+            talk = Conversation(job, limits)
         except StartError as error:
             return Outcome(chunks=("",), problem=str(error))
-        problem = talk.converse(job.run.steps)
-        exit_status, stderr = talk.finish()
-        return Outcome(talk.screen.chunks(), stderr, None if problem else exit_status, problem)
+        try:
+            problem = talk.converse(job.run.steps)
+        finally:  # even when casino itself is interrupted: the program does not outlive it
+            exit_status, stderr = talk.finish()
+        if problem is None and talk.killed and not talk.diverged:
+            problem = f"timed out: it closed its output but did not exit within {job.timeout:g} s"
+        return Outcome(
+            cut(talk.screen.chunks(), limits.output),
+            stderr,
+            None if problem or talk.killed else exit_status,
+            problem,
+            stderr_dropped=talk.stderr.dropped,
+        )
 
 
 class Conversation:
-    """One session with a program in a terminal: wait for output, type lines, end input."""
+    """One session with a program in a terminal: wait for output, type lines, end input.
 
-    def __init__(self, job: Job) -> None:
+    Whatever it is waiting for, it stops once the program passes ``limits`` (then
+    :attr:`problem` says why and reading returns nothing more).
+    """
+
+    def __init__(self, job: Job, limits: Limits) -> None:
         """Start the job's program (:class:`StartError` if it cannot be)."""
         self.timeout = job.timeout
+        self.limits = limits
+        self.deadline = time.monotonic() + (
+            float("inf") if limits.seconds is None else limits.seconds
+        )
         self.screen = TerminalCapture()
+        self.stderr = Kept(limits.stderr_kept)
         self.closed = False
         """Whether the terminal has closed (the program ended, or closed its side)."""
+        self.problem: str | None = None
+        """Why the program was stopped (a limit passed), once it was."""
+        self.diverged = False
+        """Whether the run was stopped because its output could no longer match."""
+        self.killed = False
+        """Whether :meth:`finish` had to kill the program."""
         self._input_ended = False
-        fd, self._stderr_path = tempfile.mkstemp(prefix="casino-stderr-")
-        os.close(fd)
+        self._folder = tempfile.mkdtemp(prefix="casino-pty-")
+        fifo = os.path.join(self._folder, "stderr")
+        os.mkfifo(fifo, 0o600)
+        self._stderr_fd: int | None = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
         try:
-            self.child = spawn(job, self._stderr_path)
+            self.child = spawn(job, fifo)
         except pexpect.ExceptionPexpect as error:
-            os.unlink(self._stderr_path)
+            self._close_stderr()
             raise StartError(f"cannot start: {error}") from None
 
     def send(self, line: str) -> None:
@@ -128,20 +182,20 @@ class Conversation:
         self.screen.close()
         child = self.child
         # A program that closed the terminal is exiting: give it the step timeout to finish.
-        deadline = time.monotonic() + (self.timeout if self.closed else 0.0)
+        wait = self.timeout if self.closed and self.problem is None else 0.0
+        deadline = min(time.monotonic() + wait, self.deadline)
         while child.isalive() and time.monotonic() < deadline:
-            time.sleep(0.002)
+            self._wait_on_stderr(0.002)  # a program blocked writing to stderr can still end
         if child.isalive():
+            self.killed = True
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(child.pid, signal.SIGKILL)
         with contextlib.suppress(pexpect.ExceptionPexpect, OSError):
             child.wait()
         child.close(force=True)
-        try:
-            with open(self._stderr_path, "rb") as handle:
-                stderr = decode(handle.read())
-        finally:
-            os.unlink(self._stderr_path)
+        self._drain_stderr()
+        self._close_stderr()
+        stderr = decode(self.stderr.data)
         if child.signalstatus is not None:
             return -int(child.signalstatus), stderr
         return (None if child.exitstatus is None else int(child.exitstatus)), stderr
@@ -151,26 +205,37 @@ class Conversation:
 
         The end of input (Ctrl-D) is typed right after the last line: the program sees it only
         when it reads again, exactly as with a pipe. Returns why the program had to be
-        stopped, or ``None`` if it ended by itself.
+        stopped, or ``None`` if it ended by itself or its output could no longer match.
         """
         plan = segments(steps)
-        for segment in plan:
+        expected = _literal_text(steps)
+        for index, segment in enumerate(plan):
             if segment is plan[-1]:
                 self.end_input()
-            start = self.screen.marks[-1] if self.screen.marks else 0
-            waited = self.wait_for(segment.outputs, start)
+            if expected is not None:
+                waited = self.wait_for_text(expected, _segment_end(plan, index))
+            else:
+                start = self.screen.marks[-1] if self.screen.marks else 0
+                waited = self.wait_for(segment.outputs, start)
+            if self.problem is not None:
+                return self.problem
             if waited is Wait.TIMEOUT:
                 label = _label(steps, segment.first)
                 return f"timed out: waited {self.timeout:g} s for {label}; it was stopped"
             if waited is Wait.ENDED:
                 return None
+            if waited is Wait.DIVERGED and expected is not None:
+                self.stop_at_difference(expected)
+                return self.problem
             if waited is Wait.DIVERGED or segment.line is None:
                 break
             self.send(segment.line.text)
         self.end_input()
-        if self.read_until_end():
-            return None
-        return f"timed out: it did not end within {self.timeout:g} s after its input ended"
+        if self.read_until_end(expected=expected) or self.diverged:
+            return self.problem
+        return self.problem or (
+            f"timed out: it did not end within {self.timeout:g} s after its input ended"
+        )
 
     def end_input(self) -> None:
         """Type Ctrl-D once (at the start of a line: end of input)."""
@@ -178,6 +243,22 @@ class Conversation:
             with contextlib.suppress(OSError):
                 self.child.sendeof()
             self._input_ended = True
+
+    def wait_for_text(self, expected: str, end: int) -> Wait:
+        """Read until the output holds ``expected[:end]``, is no longer the start of
+        ``expected`` (the whole run's text), or time is up."""
+        deadline = time.monotonic() + self.timeout
+        while True:
+            got = self.screen.text
+            if not expected.startswith(got):
+                return Wait.DIVERGED
+            if len(got) >= end:
+                return Wait.SEEN
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return Wait.TIMEOUT
+            if not self.read_once(remaining):
+                return Wait.ENDED if self.closed else Wait.TIMEOUT
 
     def wait_for(self, pieces: tuple[Out | OutRe, ...], start: int) -> Wait:
         """Read until the output from ``start`` is ``pieces``, cannot become it, or time is up."""
@@ -200,20 +281,115 @@ class Conversation:
             if not self.read_once(remaining):
                 return Wait.ENDED if self.closed else Wait.TIMEOUT
 
-    def read_until_end(self) -> bool:
-        """Read until the terminal closes; ``False`` if it stays silent for the timeout first."""
-        while self.read_once(self.timeout):
-            pass
+    def stop_at_difference(self, expected: str) -> None:
+        """The output left ``expected``: read on briefly until the line holding the difference
+        is complete (so the report shows it), then have :meth:`finish` kill the program."""
+        self.diverged = True
+        offset = common_prefix(expected, self.screen.text)
+        deadline = time.monotonic() + _LINE_GRACE
+        while "\n" not in self.screen.text[offset:]:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not self.read_once(remaining):
+                break
+
+    def read_until_end(self, within: float | None = None, expected: str | None = None) -> bool:
+        """Read until the terminal closes; ``False`` if it stays silent for the timeout first,
+        or is still open after ``within`` seconds (if given), or a limit was passed, or the
+        output is no longer the start of ``expected`` (if given; it is then stopped there)."""
+        end = time.monotonic() + (float("inf") if within is None else within)
+        while time.monotonic() < end and self.read_once(min(self.timeout, end - time.monotonic())):
+            if expected is not None and not expected.startswith(self.screen.text):
+                self.stop_at_difference(expected)
+                return False
         return self.closed
 
     def read_once(self, timeout: float) -> bool:
-        """Read what comes within ``timeout``: ``False`` on silence or when the terminal closed
-        (then :attr:`closed` is set)."""
+        """Read what the terminal shows within ``timeout`` (taking in stderr meanwhile):
+        ``False`` on silence, when the terminal closed (then :attr:`closed` is set), or when a
+        limit was passed (then :attr:`problem` is set)."""
+        end = min(time.monotonic() + timeout, self.deadline)
+        while self.problem is None and not self.closed:
+            now = time.monotonic()
+            if now >= self.deadline:
+                self.problem = overtime_problem(self.limits.seconds or 0.0)
+                return False
+            fds = [self.child.child_fd]
+            if self._stderr_fd is not None:
+                fds.append(self._stderr_fd)
+            ready = select.select(fds, [], [], max(0.0, end - now))[0]
+            if self._stderr_fd is not None and self._stderr_fd in ready:
+                self._read_stderr()
+            if self.child.child_fd in ready:
+                return self._read_screen()
+            if end <= now:
+                return False
+        return False
+
+    def _read_screen(self) -> bool:
+        """Take what the terminal shows now; ``False`` if it closed or printed too much."""
         try:
-            self.screen.feed(self.child.read_nonblocking(_SIZE, timeout=timeout))
+            self.screen.feed(self.child.read_nonblocking(_SIZE, timeout=0))
         except pexpect.TIMEOUT:
-            return False
+            return True
         except pexpect.EOF:
             self.closed = True
             return False
+        limit = self.limits.output
+        if self.screen.size_at_most > limit and len(self.screen.text) > limit:
+            self.problem = flood_problem(limit)
+            return False
         return True
+
+    def _read_stderr(self) -> None:
+        """Take what the program wrote to stderr (closing it at its end)."""
+        assert self._stderr_fd is not None
+        try:
+            chunk = os.read(self._stderr_fd, _SIZE)
+        except BlockingIOError:
+            return
+        if not chunk:
+            os.close(self._stderr_fd)
+            self._stderr_fd = None
+            return
+        self.stderr.add(chunk)
+        if self.stderr.total > self.limits.stderr and self.problem is None:
+            self.problem = flood_problem(self.limits.stderr, stderr=True)
+
+    def _wait_on_stderr(self, seconds: float) -> None:
+        """Wait ``seconds`` at most, taking in stderr if some comes."""
+        if self._stderr_fd is None:
+            time.sleep(seconds)
+        elif select.select([self._stderr_fd], [], [], seconds)[0]:
+            self._read_stderr()
+
+    def _drain_stderr(self) -> None:
+        """Read the rest of stderr once the program has gone (a moment at most)."""
+        end = time.monotonic() + _DRAIN_SECONDS
+        while self._stderr_fd is not None and self.stderr.total <= self.limits.stderr:
+            remaining = end - time.monotonic()
+            if remaining <= 0 or not select.select([self._stderr_fd], [], [], remaining)[0]:
+                return
+            self._read_stderr()
+
+    def _close_stderr(self) -> None:
+        if self._stderr_fd is not None:
+            os.close(self._stderr_fd)
+            self._stderr_fd = None
+        shutil.rmtree(self._folder, ignore_errors=True)
+
+
+def _literal_text(steps: tuple[Step, ...]) -> str | None:
+    """The run's whole expected output if it has no ``out_re`` step, else ``None``."""
+    if any(isinstance(step, OutRe) for step in steps):
+        return None
+    return "".join(step.text for step in steps if isinstance(step, Out))
+
+
+def _segment_end(plan: list[Segment], index: int) -> int:
+    """Where segment ``index``'s expected output ends in the run's whole (literal) text."""
+    return sum(
+        len(piece.text)
+        for segment in plan[: index + 1]
+        for piece in segment.outputs
+        if isinstance(piece, Out)
+    )
