@@ -14,7 +14,9 @@
 The transcript gets the actual exit status as ``exit``, and ``stderr`` if the program wrote
 any; missing directories of ``-o OUT.yaml`` are created. The session runs in a fresh temporary
 directory holding the ``--fixture`` files, which the transcript then names as
-``files: {NAME: {fixture: PATH}}`` (relative to the transcript).
+``files: {NAME: {fixture: PATH}}`` (relative to the transcript). ``--program`` is written as
+typed in ``--program-dir`` (default: the current directory), as for ``casino replay``; a
+program that cannot be started is reported as such (``cannot start './x.sh': …``).
 """
 
 from __future__ import annotations
@@ -53,6 +55,8 @@ class Recording:
     fixtures: tuple[tuple[str, Path], ...] = ()
     timeout: float = 10.0
     settle: float = 0.5
+    program_dir: Path | None = None
+    """The folder ``command`` is written for (``None``: the current directory)."""
 
 
 class Tee(Capture):
@@ -133,18 +137,23 @@ def _record_inproc(spec: Recording, typed: Typed, cwd: Path, shown: TextIO | Non
 
 
 def _record_terminal(spec: Recording, typed: Typed, cwd: Path, shown: TextIO | None) -> Outcome:
-    job = Job(Target(spec.program, spec.command), Run((), spec.args), cwd, spec.seed, spec.timeout)
+    target = Target(spec.program, spec.command, spec.program_dir)
+    job = Job(target, Run((), spec.args), cwd, spec.seed, spec.timeout)
     try:
         talk = Conversation(job)
     except StartError as error:
         raise RecordError(str(error)) from None
-    display = _Display(talk.screen, shown)
-    for line in _paced(talk, typed, spec.settle, display):
-        talk.send(line)
-    talk.end_input()
-    ended = talk.read_until_end()
-    talk.screen.close()
-    display.update()
+    try:
+        display = _Display(talk.screen, shown)
+        for line in _paced(talk, typed, spec.settle, display):
+            talk.send(line)
+        talk.end_input()
+        ended = talk.read_until_end()
+        talk.screen.close()
+        display.update()
+    except BaseException:  # interrupted: the program and all it started end here too
+        talk.finish()
+        raise
     status, stderr = talk.finish()
     problem = None if ended else f"the program did not end within {spec.timeout:g} s"
     return Outcome(talk.screen.chunks(), stderr, status, problem, consumed=len(talk.screen.marks))

@@ -16,7 +16,8 @@ import threading
 import time
 from typing import IO
 
-from casino.harness.runners.base import Job, Outcome, decode, process_command
+from casino.harness.runners.base import Job, Outcome, cannot_start, decode, process_command
+from casino.harness.runners.procs import Containment
 
 _DRAIN_SECONDS = 1.0
 
@@ -30,20 +31,23 @@ class PipeRunner:
         """Start the program, feed it every input line, collect its output."""
         argv, env = process_command(job)
         data = "".join(line + "\n" for line in job.run.inputs).encode("utf-8")
-        try:
-            process = subprocess.Popen(
-                argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                cwd=job.cwd,
-                env=env,
-                start_new_session=True,
-            )
-        except OSError as error:
-            return Outcome(chunks=("",), problem=f"cannot start {argv[0]!r}: {error.strerror}")
-        limit = job.timeout * max(1, len(job.run.steps))
-        out, err, problem = _collect(process, data, idle=job.timeout, limit=limit)
+        with Containment() as contained:  # whatever it starts ends with the run
+            try:
+                process = subprocess.Popen(
+                    argv,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    cwd=job.cwd,
+                    env=env,
+                    start_new_session=True,
+                )
+            except OSError as error:
+                why = cannot_start(job, error.strerror or str(error))
+                return Outcome(chunks=("",), problem=why)
+            contained.follow(process.pid)
+            limit = job.timeout * max(1, len(job.run.steps))
+            out, err, problem = _collect(process, data, idle=job.timeout, limit=limit)
         return Outcome(
             chunks=(decode(out),),
             stderr=decode(err),

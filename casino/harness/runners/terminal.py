@@ -22,7 +22,15 @@ import pexpect
 
 from casino.harness.diff import piece_regex
 from casino.harness.model import Out, OutRe, Step, segments, step_label
-from casino.harness.runners.base import Job, Outcome, decode, process_command
+from casino.harness.runners.base import (
+    Job,
+    Outcome,
+    cannot_start,
+    decode,
+    process_command,
+    start_failure,
+)
+from casino.harness.runners.procs import Containment
 from casino.harness.runners.screen import TerminalCapture
 
 _SIZE = 65536
@@ -44,7 +52,8 @@ def _label(steps: tuple[Step, ...], number: int) -> str:
 
 
 def spawn(job: Job, stderr_path: str) -> pexpect.spawn:
-    """Start the job's program in a pseudo-terminal with its stderr going to ``stderr_path``."""
+    """Start the job's program in a pseudo-terminal with its stderr going to ``stderr_path``
+    (:class:`StartError` if it cannot be started)."""
     argv, env = process_command(job)
     env["TERM"] = "dumb"
 
@@ -53,16 +62,22 @@ def spawn(job: Job, stderr_path: str) -> pexpect.spawn:
         os.dup2(fd, 2)
         os.close(fd)
 
-    child = pexpect.spawn(
-        argv[0],
-        argv[1:],
-        cwd=str(job.cwd),
-        env=env,
-        encoding="utf-8",
-        codec_errors="replace",
-        preexec_fn=stderr_to_file,
-        dimensions=(24, 200),
-    )
+    try:
+        child = pexpect.spawn(
+            argv[0],
+            argv[1:],
+            cwd=str(job.cwd),
+            env=env,
+            encoding="utf-8",
+            codec_errors="replace",
+            preexec_fn=stderr_to_file,
+            dimensions=(24, 200),
+        )
+    except pexpect.ExceptionPexpect:  # not found, or not executable
+        raise StartError(cannot_start(job, start_failure(argv[0], env))) from None
+    except OSError as error:  # exec failed (the error comes back without its strerror)
+        reason = os.strerror(error.errno) if error.errno else str(error)
+        raise StartError(cannot_start(job, reason)) from None
     child.delaybeforesend = None  # each line is typed only once its prompt has appeared
     child.ptyproc.delayafterclose = 0.0  # finish() has already waited for the program to end
     return child
@@ -83,8 +98,10 @@ class PtyRunner:
             talk = Conversation(job)
         except StartError as error:
             return Outcome(chunks=("",), problem=str(error))
-        problem = talk.converse(job.run.steps)
-        exit_status, stderr = talk.finish()
+        try:
+            problem = talk.converse(job.run.steps)
+        finally:  # also when casino is stopped: nothing it started may outlive it
+            exit_status, stderr = talk.finish()
         return Outcome(talk.screen.chunks(), stderr, None if problem else exit_status, problem)
 
 
@@ -100,11 +117,14 @@ class Conversation:
         self._input_ended = False
         fd, self._stderr_path = tempfile.mkstemp(prefix="casino-stderr-")
         os.close(fd)
+        self._contained = Containment()
         try:
             self.child = spawn(job, self._stderr_path)
-        except pexpect.ExceptionPexpect as error:
+        except BaseException:
+            self._contained.close()
             os.unlink(self._stderr_path)
-            raise StartError(f"cannot start: {error}") from None
+            raise
+        self._contained.follow(self.child.pid)
 
     def send(self, line: str) -> None:
         """Type ``line`` and Enter; if the terminal echoes, wait for that echo to be shown (it
@@ -137,6 +157,7 @@ class Conversation:
         with contextlib.suppress(pexpect.ExceptionPexpect, OSError):
             child.wait()
         child.close(force=True)
+        self._contained.close()
         try:
             with open(self._stderr_path, "rb") as handle:
                 stderr = decode(handle.read())
