@@ -31,9 +31,10 @@ from casino.harness.runners.inproc import InProcessRunner
 from casino.harness.runners.procs import (
     Containment,
     Stopped,
-    exit_stopped,
+    check_stop,
     stop_on_signals,
     worker_signals,
+    worker_task,
 )
 from casino.harness.session import Options, Status, TranscriptResult, check, check_path, target_of
 from casino.harness.update import CannotBless, bless, write_if_changed
@@ -95,13 +96,13 @@ def main(
     except UsageError as error:
         streams.error(f"casino {command}: {error}")
         return 2
-    except KeyboardInterrupt:
-        streams.error(f"casino {command}: interrupted")
-        return 130
     except Stopped as stop:  # every run has been cleaned up on the way here
         with contextlib.suppress(OSError):  # a closed terminal cannot show it
             streams.error(f"casino {command}: stopped by {stop.name}")
         return 128 + stop.signum
+    except KeyboardInterrupt:
+        streams.error(f"casino {command}: interrupted")
+        return 130
 
 
 # ------------------------------------------------------------------------------------ replay
@@ -206,7 +207,10 @@ def find_transcripts(paths: list[str]) -> list[Path]:
 def results_in_order(paths: list[Path], options: Options, jobs: int) -> Iterator[TranscriptResult]:
     """Check every transcript, yielding results in the order of ``paths`` whatever ``jobs``."""
     if jobs == 1 or len(paths) == 1:
-        yield from (check_path(path, options) for path in paths)
+        for path in paths:
+            result = check_path(path, options)
+            check_stop()  # a stop that a program run in-process caught still stops casino
+            yield result
         return
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
@@ -225,10 +229,8 @@ def results_in_order(paths: list[Path], options: Options, jobs: int) -> Iterator
 
 def _check_in_worker(path: Path, options: Options) -> TranscriptResult:
     """:func:`check_path` in a pool worker, which exits once a stop has unwound its run."""
-    try:
+    with worker_task():
         return check_path(path, options)
-    except Stopped as stop:
-        exit_stopped(stop)
 
 
 def write_report(

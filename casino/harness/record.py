@@ -34,6 +34,7 @@ from casino.files import write_atomic
 from casino.harness.model import Fixture, In, Out, Run, Step, Transcript, dump_transcript
 from casino.harness.runners.base import Job, Outcome, Target, seed_argv
 from casino.harness.runners.inproc import Capture, InProcessRunner, call_main
+from casino.harness.runners.procs import check_stop
 from casino.harness.runners.screen import TerminalCapture
 from casino.harness.runners.terminal import Conversation, StartError
 
@@ -116,6 +117,7 @@ def record(spec: Recording, lines: Iterable[str], shown: TextIO | None) -> Trans
             outcome = _record_inproc(spec, typed, Path(cwd), shown)
         else:
             outcome = _record_terminal(spec, typed, Path(cwd), shown)
+    check_stop()  # stopped while recording (a casino program may have caught it): no file
     if outcome.problem:
         raise RecordError(f"{outcome.problem}; nothing was written")
     transcript = _transcript(spec, typed.taken[: len(outcome.chunks) - 1], outcome)

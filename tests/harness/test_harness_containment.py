@@ -160,3 +160,42 @@ def test_sigint_stops_every_run_and_cleans_up(tmp_path: Path, marker: str) -> No
 def test_pool_workers_clean_up_too(tmp_path: Path, marker: str, how: signal.Signals) -> None:
     err = _stop_casino(tmp_path, marker, how, "--jobs", "2")
     assert err == f"casino replay: stopped by {how.name}\n"
+
+
+DEMO = """\
+name: sum
+program: demo
+steps:
+  - out: "casino demo calculator (type help)\\n$ "
+  - in: add 2 3
+  - out: "2 + 3 = 5\\n$ "
+  - in: exit
+  - out: "bye\\n"
+exit: 0
+"""
+
+
+def test_sigterm_stops_an_inproc_replay_between_transcripts(tmp_path: Path) -> None:
+    for number in range(300):
+        write_transcript(tmp_path / f"t{number:03}.yaml", DEMO)
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    env = {**os.environ, "TMPDIR": str(scratch), "PYTHONPATH": str(ROOT)}
+    casino = subprocess.Popen(
+        [sys.executable, "-m", "casino", "replay", str(tmp_path)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert casino.stdout is not None
+        assert casino.stdout.readline().startswith("PASS ")
+        casino.send_signal(signal.SIGTERM)
+        out, err = casino.communicate(timeout=60)
+    finally:
+        casino.kill()
+        casino.wait()
+    assert (casino.returncode, err) == (143, "casino replay: stopped by SIGTERM\n")
+    assert "transcripts)" not in out  # no summary: it stopped before the end
+    assert list(scratch.iterdir()) == []

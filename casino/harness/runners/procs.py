@@ -27,7 +27,6 @@ import sys
 import threading
 from collections.abc import Iterator
 from types import FrameType
-from typing import NoReturn
 
 LINGER_SECONDS = 1.0
 """How long a program's leftovers may keep writing after its main process has exited."""
@@ -163,16 +162,22 @@ class Containment:
     def close(self) -> None:
         """End the run: stop following, then kill and reap everything it started."""
         self._closing.set()
-        self.end()
-        if self._watcher is not None:
-            self._watcher.join()
+        try:
+            self.end()
+        except BaseException:  # a stop signal cut the cleanup short: finish it (one stop only)
+            self.end()
+            raise
+        finally:
+            if self._watcher is not None:
+                self._watcher.join()
 
 
-class Stopped(SystemExit):
-    """casino was asked to stop by a signal; ``code`` is ``128 + signal number``."""
+class Stopped(KeyboardInterrupt):
+    """casino was asked to stop by SIGTERM or SIGHUP (by SIGINT in a pool worker). A kind of
+    ``KeyboardInterrupt``, so that whatever lets Ctrl-C through lets it through too."""
 
     def __init__(self, signum: int) -> None:
-        super().__init__(128 + signum)
+        super().__init__(signum)
         self.signum = signum
 
     @property
@@ -181,63 +186,84 @@ class Stopped(SystemExit):
         return signal.Signals(self.signum).name
 
 
-_stopping = False
+_requested: int | None = None
+"""The signal that asked this process to stop, if one did."""
+_in_task = False
+"""Whether a pool worker is checking a transcript (else it has nothing to clean up)."""
 
 
-def _raise_stop(signum: int, frame: FrameType | None) -> None:
-    """Signal handler: the first stop signal unwinds the program; later ones are ignored (the
-    cleanup the first started must not be cut short)."""
-    global _stopping
-    if _stopping:
-        return
-    _stopping = True
-    if signum == signal.SIGINT:
-        raise KeyboardInterrupt
-    raise Stopped(signum)
+def _stop(signum: int) -> KeyboardInterrupt:
+    return KeyboardInterrupt() if signum == signal.SIGINT else Stopped(signum)
+
+
+def check_stop() -> None:
+    """Raise the stop again if one was asked for: a program run in-process may have caught it
+    (as a casino program catches Ctrl-C), and the next transcript must not start."""
+    if _requested is not None:
+        raise _stop(_requested)
+
+
+def _on_signal(signum: int, frame: FrameType | None) -> None:
+    """The first stop signal unwinds the program; later ones are ignored, so that the cleanup
+    the first one started is not cut short."""
+    global _requested
+    if _requested is None:
+        _requested = signum
+        raise _stop(signum)
 
 
 @contextlib.contextmanager
 def stop_on_signals() -> Iterator[None]:
     """While inside: SIGTERM and SIGHUP raise :class:`Stopped`, SIGINT ``KeyboardInterrupt``,
-    each once; one that is ignored stays ignored. Outside the main thread it does nothing
-    (Python handles signals there only)."""
-    global _stopping
+    the first one only; a signal that is ignored (``nohup casino …``) stays ignored. Outside
+    the main thread it does nothing (Python handles signals there only)."""
+    global _requested
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    wanted = (signal.SIGINT, *_STOP_SIGNALS)
-    # A signal ignored on purpose (`nohup casino …`, a background job's SIGINT) stays ignored.
+    _requested = None
     previous = {
-        signum: signal.signal(signum, _raise_stop)
-        for signum in wanted
+        signum: signal.signal(signum, _on_signal)
+        for signum in (signal.SIGINT, *_STOP_SIGNALS)
         if signal.getsignal(signum) is not signal.SIG_IGN
     }
-    _stopping = False
     try:
         yield
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
-        _stopping = False
+        _requested = None
 
 
 def worker_signals() -> None:
-    """A pool worker's initializer: SIGINT, SIGTERM and SIGHUP each raise :class:`Stopped`
-    (unless ignored)."""
-    global _stopping
-    _stopping = False
+    """A pool worker's initializer: SIGINT, SIGTERM and SIGHUP (unless ignored) stop it, after
+    its current run has been cleaned up (see :func:`worker_task`)."""
+    global _requested
+    _requested = None
     for signum in (signal.SIGINT, *_STOP_SIGNALS):
         if signal.getsignal(signum) is not signal.SIG_IGN:
-            signal.signal(signum, _worker_stop)
+            signal.signal(signum, _on_worker_signal)
 
 
-def _worker_stop(signum: int, frame: FrameType | None) -> None:
-    global _stopping
-    if not _stopping:
-        _stopping = True
-        raise Stopped(signum)
+def _on_worker_signal(signum: int, frame: FrameType | None) -> None:
+    global _requested
+    if _requested is None:
+        _requested = signum
+        if _in_task:
+            raise Stopped(signum)
+        os._exit(128 + signum)  # idle: nothing of ours to clean up
 
 
-def exit_stopped(stop: Stopped) -> NoReturn:
-    """End a pool worker at once after a stop has unwound its run (so it takes no more work)."""
-    os._exit(128 + stop.signum)
+@contextlib.contextmanager
+def worker_task() -> Iterator[None]:
+    """A pool worker's task: a stop unwinds it (its runs clean up), then the worker exits at
+    once, taking no more work."""
+    global _in_task
+    _in_task = True
+    try:
+        yield
+        check_stop()
+    except KeyboardInterrupt:
+        os._exit(128 + (_requested or signal.SIGINT))
+    finally:
+        _in_task = False
