@@ -1,0 +1,233 @@
+"""Our player's strategy: exact odds from the visible cards, bets sized by value and by risk.
+
+For each decision the strategy counts the unseen cards by rank (52 minus its own cards and
+every up card it has seen this hand) and computes, by exact enumeration over those ranks,
+
+- the chance its final hand beats each opponent's (an opponent's unseen cards are its hole
+  card and, before the second up card, its next up card), combined as if the opponents were
+  independent;
+- the chance its hole card is the highest spade in the hole among the players still in, or
+  that nobody holds a spade there (then the hand winner takes the whole pot).
+
+Together these give its *equity*: the share of the final pot it expects. It calls when the
+equity pays for the price, raises when its equity beats a fair share by a margin, and never
+commits to one hand more than a Kelly-style fraction of its stack: surviving longest is the
+goal, and a 70 % favourite that bets everything is out three times in ten.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from casino.cards import FULL_DECK, Card, Suit
+from casino.cards.three import three_card_strength
+from casino.stud.protocol import MAX_RAISE, Action, Bet, BetRequest, Fold, legal_range
+
+RANKS = range(2, 15)
+
+
+@dataclass(frozen=True)
+class Odds:
+    """What the strategy knows about its chances in the hand."""
+
+    win: float
+    """Chance of the best poker hand (a tie counts half)."""
+    spade: float
+    """Chance of the highest spade in the hole among the players still in."""
+    no_spade: float
+    """Chance that no player still in holds a spade in the hole."""
+    opponents: int
+
+    @property
+    def equity(self) -> float:
+        """The expected share of the final pot."""
+        if self.spade > 0:
+            return 0.5 * self.win + 0.5 * self.spade
+        return self.win * (0.5 + 0.5 * self.no_spade)
+
+
+def _unseen_counts(seen: set[Card]) -> tuple[list[int], int, list[int]]:
+    """Unseen cards per rank number (index 0..14), their total, and unseen spade ranks."""
+    counts = [0] * 15
+    spades: list[int] = []
+    for card in FULL_DECK:
+        if card not in seen:
+            counts[card.rank.number] += 1
+            if card.suit is Suit.SPADES:
+                spades.append(card.rank.number)
+    return counts, sum(counts), spades
+
+
+def _distribution(
+    shown: Sequence[int], counts: list[int], total: int, strong: bool = False
+) -> tuple[list[int], list[float]]:
+    """An opponent's final strengths (sorted) and their cumulative chances; ``strong``: only
+    the hands where what the opponent holds now (hole and up cards) has a pair."""
+    chances: dict[int, float] = {}
+    if len(shown) == 2:
+        for rank in RANKS:
+            if counts[rank] and (not strong or len({rank, *shown}) < 3):
+                value = three_card_strength(shown[0], shown[1], rank)
+                chances[value] = chances.get(value, 0.0) + counts[rank]
+    else:
+        for first in RANKS:
+            if strong and first != shown[0]:
+                continue
+            for second in RANKS:
+                ways = counts[first] * (counts[second] - (first == second))
+                if ways > 0:
+                    value = three_card_strength(shown[0], first, second)
+                    chances[value] = chances.get(value, 0.0) + ways
+    values = sorted(chances)
+    weight = sum(chances.values()) or 1.0
+    cumulative: list[float] = []
+    running = 0.0
+    for value in values:
+        running += chances[value] / weight
+        cumulative.append(running)
+    return values, cumulative
+
+
+def _beats(value: int, values: list[int], cumulative: list[float]) -> float:
+    """Chance that ``value`` beats a draw from the distribution (a tie counts half)."""
+    below = bisect.bisect_left(values, value)
+    less = cumulative[below - 1] if below else 0.0
+    tie = 0.0
+    if below < len(values) and values[below] == value:
+        tie = cumulative[below] - less
+    return less + tie / 2
+
+
+def hand_odds(request: BetRequest, seen_before: Sequence[Card] = ()) -> Odds:
+    """The odds for ``request``; ``seen_before``: up cards seen earlier in the hand."""
+    mine = [card.rank.number for card in request.cards]
+    opponents = [list(cards) for cards in request.table]
+    if request.up and tuple(request.up) in request.table:
+        opponents.remove(list(request.up))
+    seen = {*request.cards, *seen_before, *(card for cards in request.table for card in cards)}
+    counts, total, spades = _unseen_counts(seen)
+    shown = [[card.rank.number for card in cards] for cards in opponents]
+    win = _win_chance(mine, shown, counts, total, request.to_match > 0)
+    spade, no_spade = _spade_chances(request.hole, spades, total, len(opponents))
+    return Odds(win, spade, no_spade, len(opponents))
+
+
+def _win_chance(
+    mine: list[int], opponents: list[list[int]], counts: list[int], total: int, facing: bool
+) -> float:
+    """Chance of the best hand; ``facing`` a bet: one opponent (the worst case for us) is
+    assumed to hold a pair already, as a player who bets usually does."""
+    if not opponents:
+        return 1.0
+    if len(mine) == 3:
+        outcomes = [(1.0, three_card_strength(mine[0], mine[1], mine[2]))]
+    else:
+        outcomes = [
+            (counts[rank] / total, three_card_strength(mine[0], mine[1], rank))
+            for rank in RANKS
+            if counts[rank]
+        ]
+    plain = [_distribution(shown, counts, total) for shown in opponents]
+    strong = [_distribution(shown, counts, total, True) for shown in opponents] if facing else []
+    chance = 0.0
+    for weight, value in outcomes:
+        beats = [_beats(value, *dist) for dist in plain]
+        product = weight * math.prod(beats)
+        if facing:
+            product *= min(
+                (_beats(value, *dist) / beat if beat else 0.0)
+                for dist, beat in zip(strong, beats, strict=True)
+            )
+        chance += product
+    return chance
+
+
+def _spade_chances(
+    hole: Card, spades: list[int], total: int, opponents: int
+) -> tuple[float, float]:
+    """(chance ours is the highest spade in the hole, chance nobody has one)."""
+    if opponents == 0:
+        return (1.0, 0.0) if hole.suit is Suit.SPADES else (0.0, 1.0)
+    if hole.suit is Suit.SPADES:
+        higher = sum(rank > hole.rank.number for rank in spades)
+        return _none_among(total, higher, opponents), 0.0
+    return 0.0, _none_among(total, len(spades), opponents)
+
+
+def _none_among(total: int, marked: int, draws: int) -> float:
+    """Chance that ``draws`` cards from ``total`` include none of ``marked`` given ones."""
+    if draws > total:
+        return 0.0
+    return math.comb(total - marked, draws) / math.comb(total, draws)
+
+
+class Strategy:
+    """Our player: exact odds, expected-value calls, risk-capped raises."""
+
+    def __init__(
+        self,
+        margin: float = 0.12,
+        max_raises: int = 3,
+        floor: int = 3,
+        steal: int = 1,
+        steal_against: int = 2,
+        kelly: float = 0.5,
+        call_share: float = 1.0,
+    ) -> None:
+        self.call_share = call_share
+        self.kelly = kelly
+        self.margin = margin
+        self.max_raises = max_raises
+        self.floor = floor
+        self.steal = steal
+        self.steal_against = steal_against
+        self._hand: tuple[Card, Card] | None = None
+        self._seen: list[Card] = []
+        self._raises = 0
+        self._committed = 0
+
+    def decide(self, request: BetRequest) -> Action:
+        """A legal reply to ``bet1``/``bet2``."""
+        self._track(request)
+        allowed = legal_range(request.stack, request.to_match)
+        if not allowed:
+            return Fold()
+        odds = hand_odds(request, self._seen)
+        amount = self._amount(request, odds)
+        if amount is None:
+            return Fold() if request.to_match else Bet(0)
+        amount = max(allowed.start, min(amount, allowed.stop - 1))
+        if amount > request.to_match:
+            self._raises += 1
+        self._committed += amount
+        return Bet(amount)
+
+    def _track(self, request: BetRequest) -> None:
+        key = (request.hole, request.up[0])
+        if key != self._hand:
+            self._hand, self._seen, self._raises, self._committed = key, [], 0, 0
+        if request.round == 1:
+            self._seen = [cards[0] for cards in request.table]
+
+    def _amount(self, request: BetRequest, odds: Odds) -> int | None:
+        """What to bet this turn, or ``None`` to fold."""
+        equity, to_match, pot = odds.equity, request.to_match, request.pot
+        budget = request.stack + self._committed
+        edge = equity * (odds.opponents + 1) - 1
+        # Kelly-style: one hand may cost at most this share of what we had at its start.
+        share = self.kelly * max(0.0, edge) / max(1, odds.opponents)
+        cap = max(self.floor, budget * min(1.0, share))
+        if to_match:
+            call_limit = max(cap, budget * equity * self.call_share)
+            if equity * (pot + to_match) < to_match or self._committed + to_match > call_limit:
+                return None
+        if self._raises >= self.max_raises:
+            return to_match
+        if edge <= self.margin:
+            steal = to_match == 0 and odds.opponents <= self.steal_against
+            return self.steal if steal else to_match
+        raise_by = min(MAX_RAISE, math.ceil(MAX_RAISE * min(1.0, edge)))
+        return to_match + max(0, min(raise_by, int(cap) - self._committed - to_match))
