@@ -50,13 +50,13 @@ class FrameStream:
         except FrameError as error:
             raise ConnectionClosed(f"not a frame: {error}") from error
 
-    async def at_eof(self) -> bool:
-        """Whether the peer has closed its side (waits for the next byte or the end)."""
+    async def until_closed(self) -> None:
+        """Read and drop whatever the peer still sends, until it closes its side."""
         try:
-            data = await self.reader.read(1)
+            while await self.reader.read(4096):
+                pass
         except (ConnectionError, OSError):
-            return True
-        return not data
+            return
 
     async def close(self) -> None:
         """Close our side; never raises."""
