@@ -122,7 +122,10 @@ class _Hand:
 
 
 class Table:
-    """Plays hands among seated players until one is left or the hand limit is reached."""
+    """Plays hands among seated players until one is left or the hand limit is reached.
+
+    ``shuffle`` makes each hand's deck from the table's random source (a test may stack it).
+    """
 
     def __init__(
         self,
@@ -131,8 +134,10 @@ class Table:
         clock: Clock,
         rng: random.Random,
         observer: Observer | None = None,
+        shuffle: Callable[[random.Random], Deck] = Deck.shuffled,
     ) -> None:
         self.seats = seats
+        self.shuffle = shuffle
         self.config = config
         self.clock = clock
         self.rng = rng
@@ -189,7 +194,7 @@ class Table:
 
     async def play_hand(self) -> None:
         """Ante, deal, two betting rounds, showdown, pay, tell everyone."""
-        deck = Deck.shuffled(self.rng)
+        deck = self.shuffle(self.rng)
         dealt = [seat.number for seat in self.playing()]
         for number in dealt:
             self.seats[number].stack -= ANTE
@@ -262,8 +267,7 @@ class Table:
     async def _exchange(self, seat: Seat, text: str) -> str:
         limit = self.config.reply_timeout
         try:
-            await seat.connection.send(text)
-            return await self.clock.within(seat.connection.receive(), limit)
+            return await self.clock.within(_send_receive(seat.connection, text), limit)
         except TimeoutError:
             raise Removed(f"no reply within {limit:g} s to {text}") from None
         except ConnectionClosed as error:
@@ -304,6 +308,11 @@ class Table:
             await self.remove(seat, f"disconnected ({error})")
 
 
+async def _send_receive(connection: Connection, text: str) -> str:
+    await connection.send(text)
+    return await connection.receive()
+
+
 def _illegal(amount: int, request: wire.BetRequest, text: str) -> str:
     allowed = wire.legal_range(request.stack, request.to_match)
     if not allowed:
@@ -316,8 +325,7 @@ def _illegal(amount: int, request: wire.BetRequest, text: str) -> str:
 async def log_in(connection: Connection, clock: Clock, timeout: float) -> wire.LoginReply:
     """Send ``login`` and read the reply; :class:`Removed` with the reason if it is bad."""
     try:
-        await connection.send("login")
-        reply = await clock.within(connection.receive(), timeout)
+        reply = await clock.within(_send_receive(connection, "login"), timeout)
         return wire.parse_login_reply(reply)
     except TimeoutError:
         raise Removed(f"no reply within {timeout:g} s to login") from None

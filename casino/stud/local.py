@@ -31,7 +31,11 @@ class LocalConnection:
         if self.closed:
             raise ConnectionClosed("the connection was closed")
         self.sent.append(text)
-        reply = self.responder(text)
+        try:
+            reply = self.responder(text)
+        except ConnectionClosed:
+            self.closed = True
+            raise
         if reply is not None:
             self._replies.append(reply)
 
