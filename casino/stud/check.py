@@ -302,7 +302,7 @@ async def check_player(command: Sequence[str], clock: Clock, limits: Limits) -> 
             f"cannot run {shlex.join(argv)}: {error.strerror or error}"
         ) from None
     try:
-        return await _session(arrived, clock, limits)
+        return await _session(arrived, process, clock, limits)
     finally:
         finished.set()
         server.close()
@@ -312,13 +312,15 @@ async def check_player(command: Sequence[str], clock: Clock, limits: Limits) -> 
 
 
 async def _session(
-    arrived: asyncio.Queue[FrameStream], clock: Clock, limits: Limits
+    arrived: asyncio.Queue[FrameStream],
+    process: asyncio.subprocess.Process,
+    clock: Clock,
+    limits: Limits,
 ) -> list[CheckResult]:
-    try:
-        stream = await asyncio.wait_for(arrived.get(), limits.connect)
-    except TimeoutError:
-        problems = {name: [f"not checked: {connect_fail(limits)}"] for name in POINTS}
-        problems["connects to the dealer"] = [connect_fail(limits)]
+    stream = await _arrival(arrived, process, limits)
+    if isinstance(stream, str):
+        problems = {name: [f"not checked: {stream}"] for name in POINTS}
+        problems["connects to the dealer"] = [stream]
         return _results(problems)
     session = _Session(stream, clock, limits)
     try:
@@ -328,6 +330,17 @@ async def _session(
     return _results(session.problems)
 
 
-def connect_fail(limits: Limits) -> str:
-    """Why the connection line failed."""
+async def _arrival(
+    arrived: asyncio.Queue[FrameStream], process: asyncio.subprocess.Process, limits: Limits
+) -> FrameStream | str:
+    """The player's connection, or why it never came (it exited, or took too long)."""
+    connection = asyncio.ensure_future(arrived.get())
+    exited = asyncio.ensure_future(process.wait())
+    await asyncio.wait({connection, exited}, timeout=limits.connect, return_when="FIRST_COMPLETED")
+    exited.cancel()
+    if connection.done():
+        return connection.result()
+    connection.cancel()
+    if process.returncode is not None:
+        return f"the player exited with status {process.returncode} without connecting"
     return f"the player did not connect within {limits.connect:g} s"
