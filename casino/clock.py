@@ -48,8 +48,9 @@ class MonotonicClock:
         await asyncio.sleep(seconds)
 
     async def within(self, awaitable: Awaitable[T], seconds: float) -> T:
-        """:func:`asyncio.wait_for`: the wait is cut off at ``seconds``."""
-        return await asyncio.wait_for(awaitable, seconds)
+        """The wait is cut off at ``seconds`` (:func:`asyncio.timeout`: no extra task)."""
+        async with asyncio.timeout(seconds):
+            return await awaitable
 
 
 class FakeClock:

@@ -29,6 +29,8 @@ class FrameError(ParseError):
 
 def encode_text(text: str) -> bytes:
     """``text`` in modified UTF-8 (no length prefix)."""
+    if text.isascii() and "\x00" not in text:
+        return text.encode("ascii")  # the common case: the same bytes as UTF-8
     utf16 = text.encode("utf-16-be", "surrogatepass")
     units = (int.from_bytes(utf16[i : i + 2], "big") for i in range(0, len(utf16), 2))
     out = bytearray()
@@ -44,6 +46,8 @@ def encode_text(text: str) -> bytes:
 
 def decode_text(body: bytes) -> str:
     """Modified UTF-8 back to text; :class:`FrameError` for bytes Java would refuse."""
+    if body.isascii() and 0 not in body:
+        return body.decode("ascii")
     units: list[int] = []
     i, size = 0, len(body)
     while i < size:

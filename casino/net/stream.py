@@ -14,6 +14,8 @@ from collections.abc import Awaitable, Callable
 from casino.errors import CasinoError
 from casino.net.javautf import FrameError, decode_text, encode_frame
 
+_BUFFERED = 64 * 1024
+
 LOOPBACK = "127.0.0.1"
 """Where casino's servers listen unless told otherwise."""
 
@@ -28,12 +30,22 @@ class FrameStream:
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.reader = reader
         self.writer = writer
+        self._posted = bytearray()
+
+    def post(self, text: str) -> None:
+        """Queue ``text`` (a message that takes no reply) to go out with the next :meth:`send`:
+        one packet instead of two, and the peer wakes once."""
+        self._posted += encode_frame(text)
 
     async def send(self, text: str) -> None:
-        """Write ``text`` as one frame and flush it; :class:`ConnectionClosed` if gone."""
+        """Write what :meth:`post` queued and ``text``, as frames, and flush them;
+        :class:`ConnectionClosed` if the peer is gone."""
+        data = bytes(self._posted) + encode_frame(text)
+        self._posted.clear()
         try:
-            self.writer.write(encode_frame(text))
-            await self.writer.drain()
+            self.writer.write(data)
+            if self.writer.transport.get_write_buffer_size() > _BUFFERED:
+                await self.writer.drain()  # only a peer that stopped reading makes us wait
         except (ConnectionError, OSError) as error:
             raise ConnectionClosed(f"connection lost while sending: {error}") from error
 
@@ -83,7 +95,10 @@ async def serve(handler: Handler, port: int = 0, host: str = LOOPBACK) -> asynci
     """Listen on ``host:port`` (port 0: any free port) and run ``handler`` per connection."""
 
     async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        await handler(FrameStream(reader, writer))
+        try:
+            await handler(FrameStream(reader, writer))
+        except asyncio.CancelledError:  # the loop is shutting down: hang up quietly
+            writer.close()
 
     return await asyncio.start_server(accept, host, port)
 

@@ -42,6 +42,10 @@ class Connection(Protocol):
         """Send one message; :class:`ConnectionClosed` if the player is gone."""
         ...
 
+    def post(self, text: str) -> None:
+        """Queue a message that takes no reply, to go with the next :meth:`send`."""
+        ...
+
     async def receive(self) -> str:
         """The player's next message; :class:`ConnectionClosed` if it is gone."""
         ...
@@ -298,14 +302,8 @@ class Table:
             seat = self.seats[number]
             if seat.playing:
                 status = wire.Status(number in result.payouts, (shown[0], shown[1], shown[2]))
-                await self._tell(seat, wire.format_command(status))
+                seat.connection.post(wire.format_command(status))
         self.observer.hand_over(record, self.seats)
-
-    async def _tell(self, seat: Seat, text: str) -> None:
-        try:
-            await self.clock.within(seat.connection.send(text), self.config.reply_timeout)
-        except (ConnectionClosed, TimeoutError) as error:
-            await self.remove(seat, f"disconnected ({error})")
 
 
 async def _send_receive(connection: Connection, text: str) -> str:

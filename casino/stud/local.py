@@ -39,6 +39,12 @@ class LocalConnection:
         if reply is not None:
             self._replies.append(reply)
 
+    def post(self, text: str) -> None:
+        """Hand ``text`` (which takes no reply) to the player at once."""
+        if not self.closed:
+            self.sent.append(text)
+            self.responder(text)
+
     async def receive(self) -> str:
         """The player's reply; :class:`TimeoutError` if it gave none."""
         if self.closed:

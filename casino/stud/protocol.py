@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from casino.cards import Card, Notation
+from casino.cards import FULL_DECK, Card, Notation
 from casino.errors import ParseError
 from casino.nim.numbers import parse_int  # the project's one strict number parser
 
@@ -177,6 +177,9 @@ class _Fields:
 
     def card(self, index: int) -> Card:
         token = self.parts[index]
+        known = _STUD_CARDS.get(token)
+        if known is not None:
+            return known
         try:
             card = Card.parse(token)
         except ParseError:
@@ -184,6 +187,11 @@ class _Fields:
         if _card(card) != token:
             raise self.fail(index, f"not a card: {token!r} (cards are written like 10S, AH)")
         return card
+
+
+_STUD_CARDS = {card.format(Notation.STUD): card for card in FULL_DECK}
+"""Every card by its STUD text: the fast path of :meth:`_Fields.card` (anything else goes
+through :meth:`Card.parse`, which says what is wrong)."""
 
 
 def _bet_names(round_: int, players: int) -> list[str]:

@@ -18,6 +18,8 @@ goal, and a 70 % favourite that bets everything is out three times in ten.
 from __future__ import annotations
 
 import bisect
+import functools
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -49,56 +51,67 @@ class Odds:
         return self.win * (0.5 + 0.5 * self.no_spade)
 
 
+_RANK_OF = [card.rank.number for card in FULL_DECK]
+_SPADE = [card.suit is Suit.SPADES for card in FULL_DECK]
+
+
 def _unseen_counts(seen: set[Card]) -> tuple[list[int], int, list[int]]:
     """Unseen cards per rank number (index 0..14), their total, and unseen spade ranks."""
-    counts = [0] * 15
-    spades: list[int] = []
-    for card in FULL_DECK:
-        if card not in seen:
-            counts[card.rank.number] += 1
-            if card.suit is Suit.SPADES:
-                spades.append(card.rank.number)
-    return counts, sum(counts), spades
+    counts = [0, 0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4]
+    spades = set(RANKS)
+    for card in seen:
+        rank = _RANK_OF[card.index]
+        counts[rank] -= 1
+        if _SPADE[card.index]:
+            spades.discard(rank)
+    return counts, 52 - len(seen), sorted(spades)
+
+
+@functools.cache
+def _order(shown: tuple[int, ...], strong: bool) -> tuple[list[int], list[int], list[int]]:
+    """Every way an opponent showing ``shown`` can finish, by final strength: (strengths,
+    first unseen rank, second unseen rank or 0). ``strong``: only the ways in which what it
+    holds now (hole and up cards) has a pair."""
+    if len(shown) == 2:
+        ways = [
+            (three_card_strength(shown[0], shown[1], rank), rank, 0)
+            for rank in RANKS
+            if not strong or len({rank, *shown}) < 3
+        ]
+    else:
+        ways = [
+            (three_card_strength(shown[0], first, second), first, second)
+            for first in RANKS
+            for second in RANKS
+            if not strong or first == shown[0]
+        ]
+    ways.sort()
+    return [w[0] for w in ways], [w[1] for w in ways], [w[2] for w in ways]
 
 
 def _distribution(
-    shown: Sequence[int], counts: list[int], total: int, strong: bool = False
+    shown: Sequence[int], counts: list[int], strong: bool = False
 ) -> tuple[list[int], list[float]]:
-    """An opponent's final strengths (sorted) and their cumulative chances; ``strong``: only
-    the hands where what the opponent holds now (hole and up cards) has a pair."""
-    chances: dict[int, float] = {}
+    """An opponent's final strengths (sorted, repeated) and the cumulative chance of each."""
+    values, firsts, seconds = _order(tuple(shown), strong)
     if len(shown) == 2:
-        for rank in RANKS:
-            if counts[rank] and (not strong or len({rank, *shown}) < 3):
-                value = three_card_strength(shown[0], shown[1], rank)
-                chances[value] = chances.get(value, 0.0) + counts[rank]
+        weights = [counts[first] for first in firsts]
     else:
-        for first in RANKS:
-            if strong and first != shown[0]:
-                continue
-            for second in RANKS:
-                ways = counts[first] * (counts[second] - (first == second))
-                if ways > 0:
-                    value = three_card_strength(shown[0], first, second)
-                    chances[value] = chances.get(value, 0.0) + ways
-    values = sorted(chances)
-    weight = sum(chances.values()) or 1.0
-    cumulative: list[float] = []
-    running = 0.0
-    for value in values:
-        running += chances[value] / weight
-        cumulative.append(running)
-    return values, cumulative
+        weights = [
+            counts[first] * (counts[second] - (first == second))
+            for first, second in zip(firsts, seconds, strict=True)
+        ]
+    total = sum(weights) or 1
+    return values, [running / total for running in itertools.accumulate(weights)]
 
 
 def _beats(value: int, values: list[int], cumulative: list[float]) -> float:
     """Chance that ``value`` beats a draw from the distribution (a tie counts half)."""
-    below = bisect.bisect_left(values, value)
-    less = cumulative[below - 1] if below else 0.0
-    tie = 0.0
-    if below < len(values) and values[below] == value:
-        tie = cumulative[below] - less
-    return less + tie / 2
+    low = bisect.bisect_left(values, value)
+    high = bisect.bisect_right(values, value, low)
+    less = cumulative[low - 1] if low else 0.0
+    upto = cumulative[high - 1] if high else 0.0
+    return less + (upto - less) / 2
 
 
 def hand_odds(request: BetRequest, seen_before: Sequence[Card] = ()) -> Odds:
@@ -130,8 +143,8 @@ def _win_chance(
             for rank in RANKS
             if counts[rank]
         ]
-    plain = [_distribution(shown, counts, total) for shown in opponents]
-    strong = [_distribution(shown, counts, total, True) for shown in opponents] if facing else []
+    plain = [_distribution(shown, counts) for shown in opponents]
+    strong = [_distribution(shown, counts, True) for shown in opponents] if facing else []
     chance = 0.0
     for weight, value in outcomes:
         beats = [_beats(value, *dist) for dist in plain]
