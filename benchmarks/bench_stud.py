@@ -80,7 +80,9 @@ async def loopback(hands: int, players: int = 4) -> tuple[float, list[float]]:
     server = await serve(accept)
     port = bound_port(server)
     processes = [
-        await asyncio.create_subprocess_exec(*bot_command("ours", port, index))
+        await asyncio.create_subprocess_exec(
+            *bot_command("ours", port, index), stdout=asyncio.subprocess.DEVNULL
+        )
         for index in range(players)
     ]
     clock = MonotonicClock()

@@ -18,11 +18,12 @@ from typing import TextIO
 
 from casino.clock import MonotonicClock
 from casino.cmdline import ArgumentParser, parse_or_report, silence_closed_output
-from casino.errors import CasinoError
+from casino.errors import CasinoError, ParseError
 from casino.files import write_atomic
 from casino.net.client import FrameSocket
 from casino.shell import Streams
 from casino.stud import check as checking
+from casino.stud import protocol as wire
 from casino.stud.bots import BASELINES, STRATEGIES
 from casino.stud.dealer import DealerSettings, Observer, Seat, TableConfig, run_dealer
 from casino.stud.player import PlayerSession, play
@@ -56,9 +57,10 @@ def _positive(text: str) -> int:
 
 
 def _whole(text: str) -> int:
-    if not (text.isascii() and text.isdigit() and len(text) <= 9):
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}")
-    return int(text)
+    try:
+        return wire.chips(text)
+    except ParseError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _seconds(text: str) -> float:

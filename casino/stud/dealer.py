@@ -14,7 +14,9 @@ Choices where the seed is silent (see DESIGN.md, "Three-card stud"):
 - a player whose stack is 0 after the ante is still asked, and may bet 0 when nothing is
   to match;
 - when all but one player fold, that player still gets a second up card (not bet on) so
-  ``status`` always shows three cards; ``status:win`` goes to every player paid from the pot;
+  ``status`` always shows three cards; ``status:win`` goes to every player paid from the pot,
+  ``status:lose`` to the others dealt in, and both travel with the player's next message
+  (one packet, one wake-up: the next request or ``done``);
 - a removed player's chips in the pot stay there; the rest of its stack leaves with it.
 """
 

@@ -116,6 +116,17 @@ def legal_range(stack: int, to_match: int) -> range:
     return range(to_match, min(stack, to_match + MAX_RAISE) + 1)
 
 
+def chips(text: str) -> int:
+    """``text`` as a whole number of 0 or more, strictly (no spaces around it), else
+    :class:`~casino.errors.ParseError`: every count the protocol and the commands read."""
+    if text != text.strip():
+        raise ParseError(f"not a whole number: {text[:40]!r}")
+    value = parse_int(text)
+    if value < 0:
+        raise ParseError(f"must not be negative: {text[:40]!r}")
+    return value
+
+
 # ---------------------------------------------------------------- formatting
 
 
@@ -164,16 +175,10 @@ class _Fields:
         return ProtocolError(f"{self.command}: field {index + 1} ({self.name(index)}): {problem}")
 
     def number(self, index: int) -> int:
-        token = self.parts[index]
         try:
-            if token != token.strip():
-                raise ParseError(f"not a whole number: {token!r}")
-            value = parse_int(token)
+            return chips(self.parts[index])
         except ParseError as error:
             raise self.fail(index, str(error)) from None
-        if value < 0:
-            raise self.fail(index, f"must not be negative: {token!r}")
-        return value
 
     def card(self, index: int) -> Card:
         token = self.parts[index]
@@ -262,11 +267,8 @@ def parse_action(text: str) -> Action:
         raise ProtocolError(f"expected 'bet:<amount>' or 'fold', got {text[:60]!r}")
     if len(parts) != 2:
         raise ProtocolError(f"bet: expected 'bet:<amount>', got {text[:60]!r}")
-    token = parts[1]
     try:
-        if not token.isascii() or not token.isdigit():
-            raise ParseError(f"not a whole number: {token[:40]!r}")
-        return Bet(parse_int(token))
+        return Bet(chips(parts[1]))
     except ParseError as error:
         raise ProtocolError(f"bet: field 2 (amount): {error}") from None
 

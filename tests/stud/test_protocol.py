@@ -95,7 +95,18 @@ def test_replies(text: str, action: wire.Action) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["bet:-1", "bet: 5", "bet:5:6", "Bet:5", "bet:", "FOLD", "bet:٣", "bet:" + "9" * 5000]
+    "text",
+    [
+        "bet:-1",
+        "bet:+-1",
+        "bet: 5",
+        "bet:5:6",
+        "Bet:5",
+        "bet:",
+        "FOLD",
+        "bet:٣",
+        "bet:" + "9" * 5000,
+    ],
 )
 def test_bad_replies_are_protocol_errors(text: str) -> None:
     with pytest.raises(wire.ProtocolError):
