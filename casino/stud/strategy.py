@@ -21,7 +21,8 @@ import bisect
 import functools
 import itertools
 import math
-from collections.abc import Sequence
+import operator
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from casino.cards import FULL_DECK, Card, Suit
@@ -67,10 +68,32 @@ def _unseen_counts(seen: set[Card]) -> tuple[list[int], int, list[int]]:
     return counts, 52 - len(seen), sorted(spades)
 
 
+Getter = Callable[[list[int]], tuple[int, ...]]
+
+
+def _getter(indices: list[int]) -> Getter:
+    """``counts → tuple(counts[i] for i in indices)``, at C speed."""
+    if len(indices) == 1:
+        return lambda counts: (counts[indices[0]],)
+    return operator.itemgetter(*indices)
+
+
+@dataclass(frozen=True)
+class _Ways:
+    """Every way an opponent showing some cards can finish, sorted by final strength."""
+
+    values: list[int]
+    firsts: Getter
+    """The unseen counts of each way's first unknown rank."""
+    seconds: Getter | None
+    """The same for the second unknown rank (``None`` after the second up card)."""
+    same: list[int]
+    """1 where a way's two unknown ranks are equal (one fewer card for the second)."""
+
+
 @functools.cache
-def _order(shown: tuple[int, ...], strong: bool) -> tuple[list[int], list[int], list[int]]:
-    """Every way an opponent showing ``shown`` can finish, by final strength: (strengths,
-    first unseen rank, second unseen rank or 0). ``strong``: only the ways in which what it
+def _ways(shown: tuple[int, ...], strong: bool) -> _Ways:
+    """The ways for an opponent showing ``shown``; ``strong``: only those in which what it
     holds now (hole and up cards) has a pair."""
     if len(shown) == 2:
         ways = [
@@ -86,32 +109,37 @@ def _order(shown: tuple[int, ...], strong: bool) -> tuple[list[int], list[int], 
             if not strong or first == shown[0]
         ]
     ways.sort()
-    return [w[0] for w in ways], [w[1] for w in ways], [w[2] for w in ways]
+    seconds = _getter([w[2] for w in ways]) if len(shown) == 1 else None
+    same = [int(w[1] == w[2]) for w in ways]
+    return _Ways([w[0] for w in ways], _getter([w[1] for w in ways]), seconds, same)
 
 
-def _distribution(
-    shown: Sequence[int], counts: list[int], strong: bool = False
-) -> tuple[list[int], list[float]]:
-    """An opponent's final strengths (sorted, repeated) and the cumulative chance of each."""
-    values, firsts, seconds = _order(tuple(shown), strong)
-    if len(shown) == 2:
-        weights = [counts[first] for first in firsts]
+Distribution = tuple[list[int], list[int], int]
+"""Sorted final strengths, the running count of ways up to each, and the total count."""
+
+
+def _distribution(shown: Sequence[int], counts: list[int], strong: bool = False) -> Distribution:
+    """How an opponent showing ``shown`` finishes, given the unseen ``counts`` by rank."""
+    ways = _ways(tuple(shown), strong)
+    firsts = ways.firsts(counts)
+    if ways.seconds is None:
+        weights: Iterable[int] = firsts
     else:
-        weights = [
-            counts[first] * (counts[second] - (first == second))
-            for first, second in zip(firsts, seconds, strict=True)
-        ]
-    total = sum(weights) or 1
-    return values, [running / total for running in itertools.accumulate(weights)]
+        seconds = map(operator.sub, ways.seconds(counts), ways.same)
+        weights = map(operator.mul, firsts, seconds)
+    cumulative = list(itertools.accumulate(weights))
+    return ways.values, cumulative, cumulative[-1] if cumulative else 0
 
 
-def _beats(value: int, values: list[int], cumulative: list[float]) -> float:
+def _beats(value: int, values: list[int], cumulative: list[int], total: int) -> float:
     """Chance that ``value`` beats a draw from the distribution (a tie counts half)."""
+    if not total:
+        return 1.0
     low = bisect.bisect_left(values, value)
     high = bisect.bisect_right(values, value, low)
-    less = cumulative[low - 1] if low else 0.0
-    upto = cumulative[high - 1] if high else 0.0
-    return less + (upto - less) / 2
+    less = cumulative[low - 1] if low else 0
+    upto = cumulative[high - 1] if high else 0
+    return (less + upto) / (2 * total)
 
 
 def hand_odds(request: BetRequest, seen_before: Sequence[Card] = ()) -> Odds:
