@@ -1,18 +1,21 @@
-"""Our player's strategy: exact odds from the visible cards, bets sized by value and by risk.
+"""Our player's strategy: odds from every visible card, bets sized by value and by risk.
 
 For each decision the strategy counts the unseen cards by rank (52 minus its own cards and
-every up card it has seen this hand) and computes, by exact enumeration over those ranks,
+every up card it has seen this hand) and computes, by enumeration over those ranks,
 
-- the chance its final hand beats each opponent's (an opponent's unseen cards are its hole
-  card and, before the second up card, its next up card), combined as if the opponents were
-  independent;
+- the chance its final hand beats each opponent's (an opponent's unknown cards are its hole
+  card and, before the second up card, its next up card); exact after the second up card,
+  and before it exact but for the one card our own next card takes from the opponent's
+  deck. Opponents are combined as if independent. Facing a bet, the opponent that is worst
+  for us is assumed to hold a pair already (a player who bets usually does);
 - the chance its hole card is the highest spade in the hole among the players still in, or
-  that nobody holds a spade there (then the hand winner takes the whole pot).
+  that nobody holds a spade there (then the hand winner takes the whole pot): exact.
 
 Together these give its *equity*: the share of the final pot it expects. It calls when the
-equity pays for the price, raises when its equity beats a fair share by a margin, and never
-commits to one hand more than a Kelly-style fraction of its stack: surviving longest is the
-goal, and a 70 % favourite that bets everything is out three times in ten.
+equity pays for the price, raises when its equity beats a fair share by a margin, probes
+with $1 when nobody has bet against one or two opponents, and never commits to one hand
+more than a Kelly-style fraction of its stack: surviving longest is the goal, and a 70 %
+favourite that bets everything is out three times in ten.
 """
 
 from __future__ import annotations
