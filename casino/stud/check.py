@@ -27,6 +27,9 @@ from casino.stud import protocol as wire
 HOST = "127.0.0.1"
 REPLY_LIMIT = 1.0
 """Seconds a reply may take (the seed's rule)."""
+REPEATS = 3
+"""How often each "plays intelligently" scenario is asked: a player that is right by chance
+(a random one) is caught, a deterministic one answers the same each time."""
 PATIENCE = 3.0
 """Seconds the tester waits for a late reply before it gives up on the player."""
 
@@ -262,8 +265,9 @@ async def _play(session: _Session) -> None:
     await _login(session)
     for text in LEGALITY:
         await _request(session, text, None)
-    for probe in SCENARIOS:
-        await _request(session, probe.text, probe)
+    for _ in range(REPEATS):
+        for probe in SCENARIOS:
+            await _request(session, probe.text, probe)
     if session.gone is None:
         await _closes(session)
     else:

@@ -281,6 +281,8 @@ def _check_command(spec: str) -> list[str]:
             "{port}",
             "--strategy",
             spec,
+            "--seed",
+            "1",
         ]
     command = shlex.split(spec)
     if not command:

@@ -58,6 +58,13 @@ def test_pair_or_fold_misses_the_spade_and_the_up_cards() -> None:
     assert failed == ["values a high spade in the hole", "uses the other players' up cards"]
 
 
+def test_random_legal_is_legal_and_timely_but_not_intelligent() -> None:
+    _, verdicts = check("random-legal")
+    rules = [name for name in POINTS if name not in INTELLIGENCE]
+    assert all(verdicts[name].startswith("PASS") for name in rules)
+    assert any(verdicts[name].startswith("FAIL") for name in INTELLIGENCE)
+
+
 def test_a_player_that_sleeps_2_s_fails_the_time_limit() -> None:
     done = run_captured(main, ["check", "--bot", misbehaving("sleepy")])
     assert "FAIL [0/30] every reply within 1 s" in done.out
