@@ -21,7 +21,7 @@ raises :class:`ProtocolError`, whose message names the field that is wrong::
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from casino.cards import FULL_DECK, Card, Notation
@@ -130,8 +130,12 @@ def chips(text: str) -> int:
 # ---------------------------------------------------------------- formatting
 
 
+_STUD_TEXT = [card.format(Notation.STUD) for card in FULL_DECK]
+"""Every card's STUD text by :attr:`Card.index` (formatting is the dealer's hot path)."""
+
+
 def _card(card: Card) -> str:
-    return card.format(Notation.STUD)
+    return _STUD_TEXT[card.index]
 
 
 def format_command(command: Command) -> str:
@@ -163,13 +167,10 @@ def format_reply(reply: LoginReply | Action) -> str:
 class _Fields:
     """The ``:``-separated fields of one message, read with errors that name the field."""
 
-    def __init__(self, text: str, names: Sequence[str]) -> None:
+    def __init__(self, text: str, names: Callable[[int], str]) -> None:
         self.parts = text.split(":")
         self.command = self.parts[0]
-        self._names = names
-
-    def name(self, index: int) -> str:
-        return self._names[index] if index < len(self._names) else f"field {index + 1}"
+        self.name = names
 
     def fail(self, index: int, problem: str) -> ProtocolError:
         return ProtocolError(f"{self.command}: field {index + 1} ({self.name(index)}): {problem}")
@@ -199,22 +200,22 @@ _STUD_CARDS = {card.format(Notation.STUD): card for card in FULL_DECK}
 through :meth:`Card.parse`, which says what is wrong)."""
 
 
-def _bet_names(round_: int, players: int) -> list[str]:
+def _bet_field(round_: int, index: int) -> str:
+    """What field ``index`` of a ``bet1``/``bet2`` message is, in words."""
     up = ["up card"] if round_ == 1 else ["first up card", "second up card"]
     names = ["command", "stack", "pot", "to match", "hole card", *up, "'up'"]
-    for player in range(1, players + 1):
-        if round_ == 1:
-            names.append(f"player {player}'s up card")
-        else:
-            names += [f"player {player}'s first up card", f"player {player}'s second up card"]
-    return names
+    if index < len(names):
+        return names[index]
+    player, which = divmod(index - len(names), round_)
+    if round_ == 1:
+        return f"player {player + 1}'s up card"
+    return f"player {player + 1}'s {('first', 'second')[which]} up card"
 
 
 def _parse_bet(text: str, round_: int) -> BetRequest:
     own = round_  # how many up cards each player has
     marker = 5 + own  # index of the literal "up"
-    count = len(text.split(":"))
-    fields = _Fields(text, _bet_names(round_, max(0, (count - marker - 1) // own + 1)))
+    fields = _Fields(text, lambda index: _bet_field(round_, index))
     parts = fields.parts
     if len(parts) <= marker:
         raise fields.fail(len(parts), "missing")
@@ -232,7 +233,8 @@ def _parse_bet(text: str, round_: int) -> BetRequest:
 
 
 def _parse_status(text: str) -> Status:
-    fields = _Fields(text, ["command", "win or lose", "first card", "second card", "third card"])
+    names = ["command", "win or lose", "first card", "second card", "third card"]
+    fields = _Fields(text, lambda index: names[index] if index < len(names) else "extra")
     if len(fields.parts) != 5:
         raise fields.fail(min(len(fields.parts), 5), f"expected 5 fields, got {len(fields.parts)}")
     outcome = fields.parts[1]

@@ -174,11 +174,11 @@ def _win_chance(
             for rank in RANKS
             if counts[rank]
         ]
-    plain = [_distribution(shown, counts) for shown in opponents]
-    strong = [_distribution(shown, counts, True) for shown in opponents] if facing else []
+    plain = _distributions(opponents, counts, False)
+    strong = _distributions(opponents, counts, True) if facing else []
     chance = 0.0
     for weight, value in outcomes:
-        beats = [_beats(value, *dist) for dist in plain]
+        beats = [_beats(value, values, running, ways) for values, running, ways in plain]
         product = weight * math.prod(beats)
         if facing:
             product *= min(
@@ -187,6 +187,18 @@ def _win_chance(
             )
         chance += product
     return chance
+
+
+def _distributions(
+    opponents: list[list[int]], counts: list[int], strong: bool
+) -> list[Distribution]:
+    """Each opponent's distribution (opponents showing the same ranks share one)."""
+    known: dict[tuple[int, ...], Distribution] = {}
+    for shown in opponents:
+        key = tuple(shown)
+        if key not in known:
+            known[key] = _distribution(shown, counts, strong)
+    return [known[tuple(shown)] for shown in opponents]
 
 
 def _spade_chances(
