@@ -59,14 +59,15 @@ _RANK_OF = [card.rank.number for card in FULL_DECK]
 _SPADE = [card.suit is Suit.SPADES for card in FULL_DECK]
 
 
-def _unseen_counts(seen: set[Card]) -> tuple[list[int], int, list[int]]:
-    """Unseen cards per rank number (index 0..14), their total, and unseen spade ranks."""
+def _unseen_counts(seen: set[int]) -> tuple[list[int], int, list[int]]:
+    """Unseen cards per rank number (index 0..14), their total, and unseen spade ranks;
+    ``seen``: the :attr:`Card.index` of every card seen."""
     counts = [0, 0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4]
     spades = set(RANKS)
-    for card in seen:
-        rank = _RANK_OF[card.index]
+    for index in seen:
+        rank = _RANK_OF[index]
         counts[rank] -= 1
-        if _SPADE[card.index]:
+        if _SPADE[index]:
             spades.discard(rank)
     return counts, 52 - len(seen), sorted(spades)
 
@@ -147,13 +148,14 @@ def _beats(value: int, values: list[int], cumulative: list[int], total: int) -> 
 
 def hand_odds(request: BetRequest, seen_before: Sequence[Card] = ()) -> Odds:
     """The odds for ``request``; ``seen_before``: up cards seen earlier in the hand."""
-    mine = [card.rank.number for card in request.cards]
-    opponents = [list(cards) for cards in request.table]
-    if request.up and tuple(request.up) in request.table:
-        opponents.remove(list(request.up))
-    seen = {*request.cards, *seen_before, *(card for cards in request.table for card in cards)}
+    rank = _RANK_OF
+    mine = [rank[card.index] for card in request.cards]
+    opponents = list(request.table)
+    if request.up in opponents:
+        opponents.remove(request.up)
+    seen = {card.index for cards in (request.cards, seen_before, *request.table) for card in cards}
     counts, total, spades = _unseen_counts(seen)
-    shown = [[card.rank.number for card in cards] for cards in opponents]
+    shown = [[rank[card.index] for card in cards] for cards in opponents]
     win = _win_chance(mine, shown, counts, total, request.to_match > 0)
     spade, no_spade = _spade_chances(request.hole, spades, total, len(opponents))
     return Odds(win, spade, no_spade, len(opponents))
