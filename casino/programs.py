@@ -35,6 +35,7 @@ class MainFunction(Protocol):
 PROGRAMS: dict[str, str] = {
     "demo": "casino.demo",
     "nimsys": "casino.nimsys",
+    "stud": "casino.stud",
     "videopoker": "casino.videopoker",
 }
 """Program name → the module that ``python -m`` runs."""
