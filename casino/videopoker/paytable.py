@@ -8,7 +8,7 @@ total return (stake included) for each line at bets of 1 to 5 credits.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 from casino.cards import Card, Category, HandValue, Rank, rank_hand
@@ -73,12 +73,13 @@ class PayTable:
     """Total returns (stake included) per pay line, for bets of 1..5 credits.
 
     ``name`` is what ``--paytable`` takes (``double-bonus-10-7``); ``title`` is what a player
-    is shown (``Double Bonus 10/7``), the name itself unless given.
+    is shown (``Double Bonus 10/7``), the name itself unless given; tables that pay alike
+    under one name are equal whatever their titles.
     """
 
     name: str
     returns: Mapping[PayLine, tuple[int, int, int, int, int]]
-    title: str = ""
+    title: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
         if not self.title:
