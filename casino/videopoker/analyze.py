@@ -44,6 +44,8 @@ from casino.videopoker.strategy import advise, seed_hold
 
 PROGRAM = "casino videopoker analyze"
 DEFAULT_JOBS = min(2, os.cpu_count() or 1)
+INTERRUPTED = 130
+"""The exit status after Ctrl-C (128 + SIGINT), as shells report it."""
 
 
 def _parser(out: TextIO) -> ArgumentParser:
@@ -112,6 +114,9 @@ def main(
     except CasinoError as error:
         streams.error(f"{PROGRAM}: {error}")
         return 2
+    except KeyboardInterrupt:  # Ctrl-C: the progress line is gone; end the terminal's line
+        streams.error("")
+        return INTERRUPTED
     return 0
 
 
@@ -121,8 +126,7 @@ def _hand_report(
     """The 32 holds of ``hand`` (the seed's marked under ``--strategy seed``)."""
     status.show("analyzing the hand: its 32 holds")
     values = hold_values(hand, table, args.bet)
-    seed = hand if args.strategy == "seed" else None
-    return render_holds(hand, values, table, args.bet, seed_of=seed)
+    return render_holds(hand, values, table, args.bet, mark_seed=args.strategy == "seed")
 
 
 def _game_report(args: argparse.Namespace, table: PayTable, status: StatusLine) -> str:
@@ -224,18 +228,18 @@ def render_holds(
     table: PayTable,
     bet: int,
     *,
-    seed_of: Sequence[Card] | None = None,
+    mark_seed: bool = False,
 ) -> str:
     """The 32 holds of ``hand``, best first, with their exact expected return in credits.
 
-    With ``seed_of`` (the hand again), the seed strategy's hold is marked ``<- seed`` with
-    its rule, and a last line says what it costs against the best hold.
+    With ``mark_seed``, the seed strategy's hold is marked ``<- seed`` with its rule, and a
+    last line says what it costs against the best hold.
     """
     out = [
         f"hand {format_cards(list(hand))}, pay table {table.name}, {bet} credits bet",
         f"{'#':>2}  {'hold':<16}{'expected return':>17}  exact",
     ]
-    advice = advise(seed_of) if seed_of is not None else None
+    advice = advise(hand) if mark_seed else None
     for number, value in enumerate(values, 1):
         shown = " ".join(str(card) if p in value.positions else "--" for p, card in enumerate(hand))
         row = f"{number:>2}  {shown:<16}{decimal(value.ev, 10):>17}  {value.ev}"

@@ -30,6 +30,7 @@ import functools
 import itertools
 import math
 import multiprocessing
+import signal
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -276,7 +277,7 @@ def analyze(
     _job = _make_job(table, bet, chooser)
     try:
         if jobs > 1 and "fork" in multiprocessing.get_all_start_methods():
-            with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            with multiprocessing.get_context("fork").Pool(jobs, _quiet_worker) as pool:
                 solved = pool.imap_unordered(functools.partial(_solve, parts=parts), range(parts))
                 results = _gather(solved, parts, report)
         else:
@@ -291,6 +292,11 @@ def analyze(
                 for code, count in enumerate(unpack(vector)):
                     counts[code] += scale * count
     return Analysis(table, bet, strategy, dict(zip(PAYLINES, counts, strict=True)))
+
+
+def _quiet_worker() -> None:
+    """A worker leaves Ctrl-C to the main process (which stops the pool and says so once)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _gather(

@@ -11,10 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
+from casino.videopoker import analyze as analyze_command
 from casino.videopoker.analyze import decimal, main
 from casino.videopoker.analyzer import PARTS_PER_JOB, analyze
 from casino.videopoker.paytable import DOUBLE_BONUS_10_7
-from casino.videopoker.progress import ERASE
+from casino.videopoker.progress import ERASE, Progress
 
 from .conftest import TerminalInput
 
@@ -149,6 +150,19 @@ def test_bad_arguments_are_one_line_on_stderr(
     assert (status, out) == (2, "")
     assert err.startswith(f"casino videopoker analyze: {message}")
     assert err.count("\n") == 1 and err.endswith("\n")
+
+
+def test_ctrl_c_ends_the_analysis_with_status_130_and_no_traceback(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def interrupted(*args: object, progress: Progress | None = None, **options: object) -> None:
+        assert progress is not None
+        progress(0, 4)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(analyze_command, "analyze", interrupted)
+    status, out, err = run("--jobs", "1", stderr=TerminalInput())
+    assert (status, out, err) == (130, "", f"{ERASE}analyzing optimal play: 0%{ERASE}\n")
 
 
 def test_help_goes_to_stdout() -> None:
