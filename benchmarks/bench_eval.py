@@ -5,8 +5,9 @@
 Every contender evaluates the same seeded random 5-card and 7-card hands (200,000 each by
 default), converted to its own card type beforehand, in the same plain ``for`` loop
 (``evaluate(*hand)`` for evaluators taking the cards as arguments, ``evaluate(hand)`` for
-the others); the best of ``--repeats`` timings is reported (one timing for a contender
-slower than 5 s), with its speed as a multiple of casino's ``evaluate5``/``evaluate7``.
+the others). Each of ``--repeats`` rounds times every contender once in turn (so a busy spell
+of a shared machine hits them all alike), and the best time of each is reported (one timing
+for a pass slower than 5 s), with its speed as a multiple of casino's ``evaluate5``/``evaluate7``.
 Contenders that are not installed are listed as such (``pip install phevaluator eval7
 pokerkit``; treys comes with casino's test extras).
 
@@ -139,37 +140,55 @@ def _others() -> list[Contender]:
     return rows
 
 
-def _rate(
-    evaluate: Callable[..., object], hands: Sequence[Any], repeats: int, spread: bool
-) -> float:
-    """Evaluations per second: the best of ``repeats`` passes over ``hands``."""
-    best = float("inf")
+def _seconds(evaluate: Callable[..., object], hands: Sequence[Any], spread: bool) -> float:
+    """One timed pass of ``evaluate`` over ``hands``."""
+    start = time.perf_counter()
+    if spread:
+        for hand in hands:
+            evaluate(*hand)
+    else:
+        for hand in hands:
+            evaluate(hand)
+    return time.perf_counter() - start
+
+
+@dataclass
+class _Timing:
+    """One evaluator on one hand size: its hands (as its cards) and its best time so far."""
+
+    evaluate: Callable[..., object]
+    hands: list[list[Any]]
+    spread: bool
+    best: float = float("inf")
+
+    def run(self) -> None:
+        """Time one more pass, unless it is slower than :data:`SLOW` (then once is enough)."""
+        if SLOW < self.best < float("inf"):
+            return
+        self.best = min(self.best, _seconds(self.evaluate, self.hands, self.spread))
+
+
+def _all_rates(
+    contenders: list[Contender], fives: list[list[int]], sevens: list[list[int]], repeats: int
+) -> list[Rates | None]:
+    """Every installed contender's rates, from the best of ``repeats`` rounds; each round
+    times every contender once in turn, so a busy spell of the machine hits all alike."""
+    timings: list[tuple[_Timing, _Timing] | None] = []
+    for contender in contenders:
+        convert, five, seven = contender.convert, contender.five, contender.seven
+        if convert is None or five is None or seven is None:
+            timings.append(None)
+            continue
+        as_cards = [[convert(card) for card in hand] for hand in fives]
+        as_cards7 = [[convert(card) for card in hand] for hand in sevens]
+        timings.append((_Timing(five, as_cards, contender.spread),
+                        _Timing(seven, as_cards7, contender.spread)))  # fmt: skip
     for _ in range(repeats):
-        start = time.perf_counter()
-        if spread:
-            for hand in hands:
-                evaluate(*hand)
-        else:
-            for hand in hands:
-                evaluate(hand)
-        best = min(best, time.perf_counter() - start)
-        if best > SLOW:
-            break
-    return len(hands) / best
-
-
-def _rates(
-    contender: Contender, fives: list[list[int]], sevens: list[list[int]], repeats: int
-) -> Rates | None:
-    """The contender's rates on these hands (converted to its cards first), if installed."""
-    convert, five, seven = contender.convert, contender.five, contender.seven
-    if convert is None or five is None or seven is None:
-        return None
-    spread = contender.spread
-    return (
-        _rate(five, [[convert(card) for card in hand] for hand in fives], repeats, spread),
-        _rate(seven, [[convert(card) for card in hand] for hand in sevens], repeats, spread),
-    )
+        for pair in timings:
+            for timing in pair or ():
+                timing.run()
+    return [None if pair is None else (len(fives) / pair[0].best, len(sevens) / pair[1].best)
+            for pair in timings]  # fmt: skip
 
 
 def _table_times() -> tuple[float, float]:
@@ -251,11 +270,11 @@ def main() -> None:
     print(f"| {'evaluator':<72} | {'5-card evals/s':>14} | {'7-card evals/s':>14} | {'5 ×':>7} "
           f"| {'7 ×':>7} |")  # fmt: skip
     print(f"|{'-' * 74}|{'-' * 15}:|{'-' * 15}:|{'-' * 8}:|{'-' * 8}:|")
-    base: Rates | None = None  # the first row's: casino's evaluate5/evaluate7
-    for contender in [*_casino(), *_phevaluator(), *_others()]:
-        rates = _rates(contender, fives, sevens, args.repeats)
-        print(_row(contender.name, rates, base), flush=True)
-        base = base or rates
+    contenders = [*_casino(), *_phevaluator(), *_others()]
+    all_rates = _all_rates(contenders, fives, sevens, args.repeats)
+    base = all_rates[0]  # casino's evaluate5/evaluate7
+    for contender, rates in zip(contenders, all_rates, strict=True):
+        print(_row(contender.name, rates, base))
     if not args.no_native:
         native = _native(fives, sevens)
         if isinstance(native, NativeRates):
