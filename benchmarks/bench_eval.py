@@ -1,12 +1,22 @@
-"""Hand evaluator speed: casino against treys, pokerkit and phevaluator, on the same hands.
+"""Hand evaluator speed: casino against phevaluator, eval7, treys and pokerkit, on the same hands.
 
-    python benchmarks/bench_eval.py [--hands N] [--repeats R]
+    python benchmarks/bench_eval.py [--hands N] [--repeats R] [--no-native]
 
 Every contender evaluates the same seeded random 5-card and 7-card hands (200,000 each by
-default), converted to its own card type beforehand, in the same plain ``for`` loop; the
-best of ``--repeats`` timings is reported (one timing for a contender slower than 5 s).
-Contenders that are not installed are listed as such. The table build times (cold, and
-loading from the on-disk cache) come first.
+default), converted to its own card type beforehand, in the same plain ``for`` loop
+(``evaluate(*hand)`` for evaluators taking the cards as arguments, ``evaluate(hand)`` for
+the others). Each of ``--repeats`` rounds times every contender once in turn (so a busy spell
+of a shared machine hits them all alike), and the best time of each is reported (one timing
+for a pass slower than 5 s), with its speed as a multiple of casino's ``evaluate5``/``evaluate7``.
+Contenders that are not installed are listed as such (``pip install phevaluator eval7
+pokerkit``; treys comes with casino's test extras).
+
+phevaluator is measured three ways: its C entry points (``phevaluator._pheval``'s
+``evaluate_5cards``/``evaluate_7cards``, one C call per hand from Python), its Python
+wrapper ``evaluate_cards`` over them, and its C evaluators in a C loop with no Python per
+hand (:mod:`pheval_native`: its sdist is fetched with pip and compiled at run time; the
+rank sums are checked against the extension's on the same hands). The evaluator table
+times (cold, and loading from the on-disk cache) come first.
 """
 
 from __future__ import annotations
@@ -20,14 +30,28 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from machine import describe
+from pheval_native import NativeRates, measure
 
 SEED = 2024
 SLOW = 5.0  # seconds: a contender this slow is timed once
+NATIVE_PASSES = 20  # the C loop takes milliseconds: more passes for a stable best
+RANKS, SUITS = "23456789TJQKA", "cdhs"
 
-Evaluator = Callable[[Any], object]
+
+@dataclass(frozen=True)
+class Contender:
+    """An evaluator: how it is called, and how a card index (0..51, rank-major, suits c d
+    h s as casino's ``Card.index``) becomes its card."""
+
+    name: str
+    convert: Callable[[int], Any] | None = None
+    five: Callable[..., object] | None = None
+    seven: Callable[..., object] | None = None
+    spread: bool = False  # called as evaluate(*cards) rather than evaluate(cards)
 
 
 def _version(package: str) -> str:
@@ -37,85 +61,142 @@ def _version(package: str) -> str:
         return ""
 
 
-def _contenders() -> list[
-    tuple[str, Callable[[int], Any] | None, Evaluator | None, Evaluator | None]
-]:
-    """(name, card converter, 5-card evaluator, 7-card evaluator) per contender.
+def _text(index: int) -> str:
+    return RANKS[index >> 2] + SUITS[index & 3]
 
-    A converter maps a card index (0..51, rank-major, suits c d h s) to the contender's card;
-    an evaluator takes one hand as a list of those cards.
-    """
+
+def _casino() -> list[Contender]:
     from casino.cards import Card, rank_hand
-    from casino.cards.evaluator import evaluate5, evaluate7
+    from casino.cards.evaluator import evaluate5, evaluate7, load_tables
 
-    rows: list[tuple[str, Callable[[int], Any] | None, Evaluator | None, Evaluator | None]] = [
-        ("casino evaluate5/evaluate7 (indices)", int, evaluate5, evaluate7),
-        ("casino rank_hand (Card objects)", Card.from_index, rank_hand, rank_hand),
+    load_tables()  # before any timing (the first evaluation would load them)
+    return [
+        Contender("casino `evaluate5`/`evaluate7` (card indices)", int, evaluate5, evaluate7),
+        Contender("casino `rank_hand` (Card objects)", Card.from_index, rank_hand, rank_hand),
     ]
-    ranks, suits = "23456789TJQKA", "cdhs"
+
+
+def _phevaluator() -> list[Contender]:
+    version = _version("phevaluator")
+    if not version:
+        return [Contender("phevaluator (not installed)")]
+    from phevaluator import _pheval, evaluate_cards
+
+    return [
+        Contender(
+            f"phevaluator {version} C entry points (`_pheval.evaluate_5cards`/`_7cards`)",
+            int,  # the same numbering as casino's card index
+            _pheval.evaluate_5cards,
+            _pheval.evaluate_7cards,
+            spread=True,
+        ),
+        Contender(
+            f"phevaluator {version} `evaluate_cards` (its Python wrapper)",
+            int,
+            evaluate_cards,
+            evaluate_cards,
+            spread=True,
+        ),
+    ]
+
+
+def _others() -> list[Contender]:
+    rows = []
+    if _version("eval7"):
+        eval7 = importlib.import_module("eval7")  # no type information: its names are Any
+        name = f"eval7 {_version('eval7')} `evaluate` (Cython, eval7.Card objects)"
+        rows.append(Contender(name, lambda i: eval7.Card(_text(i)), eval7.evaluate, eval7.evaluate))
+    else:
+        rows.append(Contender("eval7 (not installed)"))
     if _version("treys"):
         from treys import Card as TreysCard
         from treys import Evaluator as TreysEvaluator
 
         evaluate = TreysEvaluator().evaluate
         rows.append(
-            (
+            Contender(
                 f"treys {_version('treys')}",
-                lambda i: TreysCard.new(ranks[i >> 2] + suits[i & 3]),
+                lambda i: TreysCard.new(_text(i)),
                 lambda hand: evaluate(hand[:2], hand[2:]),
                 lambda hand: evaluate(hand[:2], hand[2:]),
             )
         )
     else:
-        rows.append(("treys (not installed)", None, None, None))
+        rows.append(Contender("treys (not installed)"))
     if _version("pokerkit"):
         from pokerkit import Card as KitCard
         from pokerkit import StandardHighHand
 
         rows.append(
-            (
+            Contender(
                 f"pokerkit {_version('pokerkit')}",
-                lambda i: next(iter(KitCard.parse(ranks[i >> 2] + suits[i & 3]))),
+                lambda i: next(iter(KitCard.parse(_text(i)))),
                 StandardHighHand,
                 lambda hand: StandardHighHand.from_game(hand[:2], hand[2:]),
             )
         )
     else:
-        rows.append(("pokerkit (not installed)", None, None, None))
-    if _version("phevaluator"):
-        from phevaluator import evaluate_cards
-
-        rows.append(
-            (
-                f"phevaluator {_version('phevaluator')} (C core)",
-                int,  # the same numbering as casino's card index
-                lambda hand: evaluate_cards(*hand),
-                lambda hand: evaluate_cards(*hand),
-            )
-        )
-    else:
-        rows.append(("phevaluator (not installed)", None, None, None))
+        rows.append(Contender("pokerkit (not installed)"))
     return rows
 
 
-def _rate(evaluate: Evaluator, hands: Sequence[Any], repeats: int) -> float:
-    """Evaluations per second: the best of ``repeats`` passes over ``hands``."""
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
+def _seconds(evaluate: Callable[..., object], hands: Sequence[Any], spread: bool) -> float:
+    """One timed pass of ``evaluate`` over ``hands``."""
+    start = time.perf_counter()
+    if spread:
+        for hand in hands:
+            evaluate(*hand)
+    else:
         for hand in hands:
             evaluate(hand)
-        best = min(best, time.perf_counter() - start)
-        if best > SLOW:
-            break
-    return len(hands) / best
+    return time.perf_counter() - start
+
+
+@dataclass
+class _Timing:
+    """One evaluator on one hand size: its hands (as its cards) and its best time so far."""
+
+    evaluate: Callable[..., object]
+    hands: list[list[Any]]
+    spread: bool
+    best: float = float("inf")
+
+    def run(self) -> None:
+        """Time one more pass, unless it is slower than :data:`SLOW` (then once is enough)."""
+        if SLOW < self.best < float("inf"):
+            return
+        self.best = min(self.best, _seconds(self.evaluate, self.hands, self.spread))
+
+
+def _all_rates(
+    contenders: list[Contender], fives: list[list[int]], sevens: list[list[int]], repeats: int
+) -> list[Rates | None]:
+    """Every installed contender's rates, from the best of ``repeats`` rounds; each round
+    times every contender once in turn, so a busy spell of the machine hits all alike."""
+    timings: list[tuple[_Timing, _Timing] | None] = []
+    for contender in contenders:
+        convert, five, seven = contender.convert, contender.five, contender.seven
+        if convert is None or five is None or seven is None:
+            timings.append(None)
+            continue
+        as_cards = [[convert(card) for card in hand] for hand in fives]
+        as_cards7 = [[convert(card) for card in hand] for hand in sevens]
+        timings.append((_Timing(five, as_cards, contender.spread),
+                        _Timing(seven, as_cards7, contender.spread)))  # fmt: skip
+    for _ in range(repeats):
+        for pair in timings:
+            for timing in pair or ():
+                timing.run()
+    return [None if pair is None else (len(fives) / pair[0].best, len(sevens) / pair[1].best)
+            for pair in timings]  # fmt: skip
 
 
 def _table_times() -> tuple[float, float]:
-    """Seconds to import the evaluator with a cold cache, then with a warm one (fresh processes)."""
+    """Seconds to load the evaluator's tables with a cold cache, then a warm one (fresh
+    processes; importing the evaluator does not load them, its first use does)."""
     code = (
-        "import time; t = time.perf_counter(); import casino.cards.evaluator; "
-        "print(time.perf_counter() - t)"
+        "import time; from casino.cards import evaluator; t = time.perf_counter(); "
+        "evaluator.load_tables(); print(time.perf_counter() - t)"
     )
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "CASINO_CACHE_DIR": cache}
@@ -134,34 +215,75 @@ def _table_times() -> tuple[float, float]:
     return cold, warm
 
 
+Rates = tuple[float, float]
+"""5-card and 7-card evaluations per second."""
+
+
+def _row(name: str, rates: Rates | None, base: Rates | None) -> str:
+    """A table row: the rates, and their multiples of ``base`` (casino's)."""
+    if rates is None:
+        return f"| {name:<72} | {'-':>14} | {'-':>14} | {'-':>7} | {'-':>7} |"
+    five, seven = rates
+    ours = base or rates
+    return (
+        f"| {name:<72} | {five:>14,.0f} | {seven:>14,.0f} "
+        f"| {five / ours[0]:>6.2f}× | {seven / ours[1]:>6.2f}× |"
+    )
+
+
+def _native(fives: list[list[int]], sevens: list[list[int]]) -> NativeRates | str:
+    """phevaluator's C loop on the same hands, its sums checked against the extension's."""
+    version = _version("phevaluator")
+    if not version:
+        return "phevaluator is not installed (its version picks the sdist)"
+    from phevaluator import _pheval
+
+    rates = measure(version, fives, sevens, NATIVE_PASSES)
+    if isinstance(rates, NativeRates):
+        expected = (
+            sum(_pheval.evaluate_5cards(*hand) for hand in fives),
+            sum(_pheval.evaluate_7cards(*hand) for hand in sevens),
+        )
+        if (rates.five_sum, rates.seven_sum) != expected:
+            return f"its results differ from the extension's: {rates} against {expected}"
+    return rates
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--hands", type=int, default=200_000)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--no-native", action="store_true", help="skip phevaluator's C loop")
     args = parser.parse_args()
 
     print(describe())
     cold, warm = _table_times()
-    print(
-        f"evaluator tables: {cold:.2f} s to build (cold cache), {warm:.3f} s to load (warm cache)"
-    )
+    print(f"evaluator tables: {cold:.2f} s to build (cold cache), {warm:.3f} s to load (warm)")
     rng = random.Random(SEED)
     deck = range(52)
     fives = [rng.sample(deck, 5) for _ in range(args.hands)]
     sevens = [rng.sample(deck, 7) for _ in range(args.hands)]
     print(f"hands: {args.hands:,} seeded random 5-card and 7-card hands (random.Random({SEED}))")
     print()
-    print(f"| {'evaluator':<44} | {'5-card evals/s':>15} | {'7-card evals/s':>15} |")
-    print(f"|{'-' * 46}|{'-' * 16}:|{'-' * 16}:|")
-    for name, convert, five, seven in _contenders():
-        if convert is None or five is None or seven is None:
-            print(f"| {name:<44} | {'-':>15} | {'-':>15} |")
-            continue
-        five_rate = _rate(five, [[convert(c) for c in hand] for hand in fives], args.repeats)
-        seven_rate = _rate(seven, [[convert(c) for c in hand] for hand in sevens], args.repeats)
-        print(f"| {name:<44} | {five_rate:>15,.0f} | {seven_rate:>15,.0f} |", flush=True)
+    print(f"| {'evaluator':<72} | {'5-card evals/s':>14} | {'7-card evals/s':>14} | {'5 ×':>7} "
+          f"| {'7 ×':>7} |")  # fmt: skip
+    print(f"|{'-' * 74}|{'-' * 15}:|{'-' * 15}:|{'-' * 8}:|{'-' * 8}:|")
+    contenders = [*_casino(), *_phevaluator(), *_others()]
+    all_rates = _all_rates(contenders, fives, sevens, args.repeats)
+    base = all_rates[0]  # casino's evaluate5/evaluate7
+    for contender, rates in zip(contenders, all_rates, strict=True):
+        print(_row(contender.name, rates, base))
+    if not args.no_native:
+        native = _native(fives, sevens)
+        if isinstance(native, NativeRates):
+            name = "phevaluator C evaluators in a C loop (cc -O3, no Python per hand)"
+            print(_row(name, (native.five, native.seven), base))
+        else:
+            print(f"phevaluator's C loop: not measured: {native}")
+    print()
+    print("×: evaluations per second as a multiple of casino's evaluate5 (5) and evaluate7 (7)")
 
 
 if __name__ == "__main__":

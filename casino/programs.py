@@ -36,6 +36,7 @@ PROGRAMS: dict[str, str] = {
     "demo": "casino.demo",
     "draw": "casino.draw",
     "nimsys": "casino.nimsys",
+    "stud": "casino.stud",
     "videopoker": "casino.videopoker",
 }
 """Program name → the module that ``python -m`` runs."""
@@ -56,8 +57,12 @@ def load_main(name: str) -> MainFunction:
 
 
 def command_line(name: str) -> list[str]:
-    """The argv that runs program ``name`` as a separate process with this Python."""
-    return [sys.executable, "-m", module_of(name)]
+    """The argv that runs program ``name`` as a separate process with this Python.
+
+    ``-P``: the working directory is not put on ``sys.path``, so files there (a transcript's
+    ``random.py`` or ``casino/__init__.py``) are never imported as code.
+    """
+    return [sys.executable, "-P", "-m", module_of(name)]
 
 
 @dataclass(frozen=True)

@@ -18,14 +18,17 @@ rare flush (3% of 7-card hands) takes a second path through a 8,192-entry table 
 the flush suit's rank bits. A 5-card hand needs a single dict look-up, keyed by the sum with
 the counters' low bits cleared.
 
-The tables are built at import (about a quarter of a second) by one ranking algorithm,
-:func:`best_strength`, applied once to every rank multiset and every suited rank set.
+The tables are made by one ranking algorithm, :func:`best_strength`, applied once to every
+rank multiset and every suited rank set (about half a second), and kept in the on-disk cache
+(:mod:`casino.cache`). Nothing happens at import: the first evaluation loads or builds them
+(:func:`load_tables`), so importing :mod:`casino.cards` neither waits nor touches the disk.
 """
 
 from __future__ import annotations
 
 import array
 import itertools
+import threading
 from collections.abc import Sequence
 from math import comb
 
@@ -151,14 +154,38 @@ def _load_tables() -> tuple[dict[int, int], list[int], dict[int, int]]:
     return rank_values, flush_values, five_values
 
 
-_RANK_VALUES, _FLUSH_VALUES, _FIVE_VALUES = _load_tables()
+# Empty until first use, then filled in place (the evaluators hold no other reference).
+_RANK_VALUES: dict[int, int] = {}
+_FLUSH_VALUES: list[int] = []
+_FIVE_VALUES: dict[int, int] = {}
+_LOADING = threading.Lock()
+
+
+def load_tables() -> None:
+    """Load (or build) the evaluator's tables if they are not loaded yet.
+
+    The evaluators call it themselves on first use; a program may call it earlier to choose
+    when the (sub-second) wait happens.
+    """
+    with _LOADING:
+        if _FIVE_VALUES:
+            return
+        rank_values, flush_values, five_values = _load_tables()
+        _RANK_VALUES.update(rank_values)
+        _FLUSH_VALUES.extend(flush_values)
+        _FIVE_VALUES.update(five_values)  # last: a non-empty _FIVE_VALUES means all are loaded
 
 
 def evaluate5(cards: Sequence[int]) -> int:
     """The strength of five distinct cards (indices 0..51)."""
     a, b, c, d, e = cards
     keys = _KEYS
-    return _FIVE_VALUES[(_FIRST_KEYS[a] + keys[b] + keys[c] + keys[d] + keys[e]) & _KEEP_5]
+    key = (_FIRST_KEYS[a] + keys[b] + keys[c] + keys[d] + keys[e]) & _KEEP_5
+    try:
+        return _FIVE_VALUES[key]
+    except KeyError:  # the first evaluation (the tables are still empty), or repeated cards
+        load_tables()
+        return _FIVE_VALUES[key]
 
 
 def evaluate7(cards: Sequence[int]) -> int:
@@ -168,7 +195,10 @@ def evaluate7(cards: Sequence[int]) -> int:
     key = _FIRST_KEYS[a] + keys[b] + keys[c] + keys[d] + keys[e] + keys[f] + keys[g]
     if key & _FLUSH_BITS:
         return _flush_strength(cards, key & _FLUSH_BITS)
-    return _RANK_VALUES[key >> _RANK_SHIFT]
+    try:
+        return _RANK_VALUES[key >> _RANK_SHIFT]
+    except KeyError:
+        return _first_rank_value(key >> _RANK_SHIFT)
 
 
 def evaluate(cards: Sequence[int]) -> int:
@@ -176,7 +206,10 @@ def evaluate(cards: Sequence[int]) -> int:
     key = _SUIT_START + sum(map(_KEYS.__getitem__, cards))
     if key & _FLUSH_BITS:
         return _flush_strength(cards, key & _FLUSH_BITS)
-    return _RANK_VALUES[key >> _RANK_SHIFT]
+    try:
+        return _RANK_VALUES[key >> _RANK_SHIFT]
+    except KeyError:
+        return _first_rank_value(key >> _RANK_SHIFT)
 
 
 def rank_hand(cards: Sequence[Card]) -> HandValue:
@@ -191,7 +224,16 @@ def rank_hand(cards: Sequence[Card]) -> HandValue:
     return HandValue(evaluate(indices))
 
 
+def _first_rank_value(code: int) -> int:
+    """The strength of a hand without a flush whose rank code was not found: the tables were
+    still empty (load them), or the cards were not distinct (a :class:`KeyError`)."""
+    load_tables()
+    return _RANK_VALUES[code]
+
+
 def _flush_strength(cards: Sequence[int], flush_bit: int) -> int:
+    if not _FLUSH_VALUES:
+        load_tables()
     suit = _FLUSH_SUIT[flush_bit]
     rank_bit = _RANK_BIT
     return _FLUSH_VALUES[sum(rank_bit[card] for card in cards if card & 3 == suit)]
@@ -203,6 +245,7 @@ def five_card_strengths() -> list[int]:
     The same numbers as :func:`evaluate5`, for all 2,598,960 hands at once (a quarter of a
     second): each hand's key is a four-card key, shared by a block of hands, plus its top card's.
     """
+    load_tables()
     first, values = _FIRST_KEYS, _FIVE_VALUES
     below = subset_sums(_KEYS, 4)
     strengths: list[int] = []

@@ -31,6 +31,10 @@ _MASK_KEY: list[MaskKey] = [mask.bit_count() << N_RANKS | mask for mask in range
 _SET_BIT: list[int] = [1 << (N_RANKS * (card & 3) + (card >> 2)) for card in range(52)]
 
 
+CLASS_COUNTS = (1, 13, 169, 1_755, 16_432, 134_459)
+"""How many classes :func:`suit_classes` has for sets of 0..5 cards (known before building them,
+for progress reports)."""
+
 _RANKS_X4: list[tuple[int, ...]] = [
     tuple(4 * rank for rank in range(N_RANKS) if mask >> rank & 1) for mask in range(1 << N_RANKS)
 ]

@@ -8,9 +8,11 @@ one failed, 2 for a usage error (one line on stderr).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import multiprocessing
 import os
 import shlex
+import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -33,6 +35,14 @@ from casino.harness.report import plural, render, summary
 from casino.harness.runners import RUNNER_NAMES
 from casino.harness.runners.base import TargetError, check_program
 from casino.harness.runners.inproc import InProcessRunner
+from casino.harness.runners.procs import (
+    Containment,
+    Stopped,
+    check_stop,
+    stop_on_signals,
+    worker_signals,
+    worker_task,
+)
 from casino.harness.session import Options, Status, TranscriptResult, check, check_path, target_of
 from casino.harness.update import CannotBless, bless, write_if_changed
 from casino.shell import Streams
@@ -47,6 +57,16 @@ runners:
           appeared; the terminal's echo and \\r\\n are undone
 seeds: a transcript's `seed: N` reaches casino's programs as `--seed N` before its args,
   and a --program command only as the environment variable CASINO_SEED=N.
+--program-dir: CMD is written as typed in the program's folder (default: the current
+  directory), but each transcript runs in a fresh directory holding only its files: (a
+  players.dat left in the folder never reaches a run). So argv[0] with a / (./nimsys) and
+  each later word naming a file or folder there (sh nimsys.sh, python3 nimsys.py) are made
+  absolute, and java runs with the folder as its class path (relative -cp, -classpath,
+  --class-path or CLASSPATH entries are taken in the folder).
+containment: when a run ends, every process it started ends too (a `nohup … &` or setsid
+  child included; 1 s after the program itself exits, its leftovers are killed). Stopping
+  casino (Ctrl-C, SIGTERM, a closed terminal) stops every run and removes its temporary
+  files first; exit status then 130, 143 or 129.
 exit status: 0 all passed, 1 some failed, 2 usage error.
 """
 
@@ -54,7 +74,9 @@ RECORD_EPILOG = """\
 A casino program is recorded in-process: its output splits exactly where it reads.
 With --program CMD the command runs in a pseudo-terminal and PROGRAM is only the name
 written into the transcript; each line is sent once the program has printed and then
-been quiet for --settle seconds. Without --stdin, you type the session live (Ctrl-D
+been quiet for --settle seconds. CMD is written as typed in --program-dir (default: the
+current directory; see `casino replay --help`), while the session runs in a fresh directory
+holding only the --fixture files. Without --stdin, you type the session live (Ctrl-D
 ends it). Put record's own options before PROGRAM: everything after it is the program's.
 """
 
@@ -74,12 +96,17 @@ def main(
         streams.error(f"casino: expected 'replay' or 'record', got {command or 'nothing'!r}")
         return 2
     try:
-        return COMMANDS[command](args[1:], streams)
+        with stop_on_signals():
+            return COMMANDS[command](args[1:], streams)
     except HelpShown:
         return 0
     except UsageError as error:
         streams.error(f"casino {command}: {error}")
         return 2
+    except Stopped as stop:  # every run has been cleaned up on the way here
+        with contextlib.suppress(OSError):  # a closed terminal cannot show it
+            streams.error(f"casino {command}: stopped by {stop.name}")
+        return 128 + stop.signum
     except KeyboardInterrupt:
         streams.error(f"casino {command}: interrupted")
         return 130
@@ -97,6 +124,7 @@ def _replay_parser(out: TextIO) -> ArgumentParser:
     )
     parser.add_argument("paths", nargs="+", metavar="PATH", help="transcripts, or directories")
     parser.add_argument("--program", metavar="CMD", help="run this command instead (any language)")
+    parser.add_argument("--program-dir", metavar="DIR", help="CMD's folder (default: this one)")
     parser.add_argument("--runner", choices=RUNNER_NAMES, help="how to run the program")
     parser.add_argument("--jobs", type=_jobs, default=1, metavar="N", help="transcripts at once")
     parser.add_argument("--report", choices=sorted(FORMATS), help="also write a report file")
@@ -110,7 +138,8 @@ def replay(argv: list[str], streams: Streams) -> int:
     """``casino replay``."""
     args = _replay_parser(streams.stdout).parse_args(argv)
     command = _command(args.program)
-    options = Options(args.runner or ("pipe" if command else "inproc"), command)
+    directory = _program_dir(args.program_dir, command)
+    options = Options(args.runner or ("pipe" if command else "inproc"), command, directory)
     _check_replay(args, options)
     paths = find_transcripts(args.paths)
     if args.update:
@@ -136,6 +165,18 @@ def _command(program: str | None) -> tuple[str, ...] | None:
     if not words:
         raise UsageError("--program needs a command")
     return words
+
+
+def _program_dir(raw: str | None, command: tuple[str, ...] | None) -> Path | None:
+    """The folder ``--program CMD`` is written for, absolute (``None`` without a command)."""
+    if command is None:
+        if raw is not None:
+            raise UsageError("--program-dir goes with --program CMD")
+        return None
+    directory = Path(raw or ".")
+    if not directory.is_dir():
+        raise UsageError(f"--program-dir: no such directory: {raw}")
+    return directory.resolve()
 
 
 def _check_replay(args: argparse.Namespace, options: Options) -> None:
@@ -216,7 +257,10 @@ def results_in_order(
         why = "one per transcript" if workers == len(paths) else f"{MAX_JOBS_PER_CPU} per CPU"
         note(f"casino replay: --jobs {jobs}: running {workers} at once ({why})")
     if workers <= 1:
-        yield from (check_path(path, options) for path in paths)
+        for path in paths:
+            result = check_path(path, options)
+            check_stop()  # a stop that a program run in-process caught still stops casino
+            yield result
         return
     pending = list(paths)
     while pending:
@@ -237,8 +281,22 @@ def _pooled(paths: list[Path], options: Options, workers: int) -> Iterator[Trans
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     chunk = max(1, len(paths) // (workers * 8))
-    with ProcessPoolExecutor(workers, mp_context=context) as pool:
-        yield from pool.map(check_path, paths, repeat(options), chunksize=chunk)
+    # The workers' leftovers (if one dies) come to this process and are ended with the pool.
+    with (
+        Containment() as contained,
+        ProcessPoolExecutor(workers, mp_context=context, initializer=worker_signals) as pool,
+    ):
+        try:
+            yield from pool.map(_check_in_worker, paths, repeat(options), chunksize=chunk)
+        except BaseException:  # stopped: each worker ends its run, cleans up, and exits
+            contained.signal(signal.SIGTERM)
+            raise
+
+
+def _check_in_worker(path: Path, options: Options) -> TranscriptResult:
+    """:func:`check_path` in a pool worker, which exits once a stop has unwound its run."""
+    with worker_task():
+        return check_path(path, options)
 
 
 def _alone(path: Path, options: Options) -> TranscriptResult:
@@ -315,6 +373,7 @@ def _record_parser(out: TextIO) -> ArgumentParser:
     parser.add_argument("-o", "--output", required=True, metavar="OUT.yaml")
     parser.add_argument("--stdin", metavar="FILE", help="input lines from FILE, not the keyboard")
     parser.add_argument("--program", metavar="CMD", help="record this command instead")
+    parser.add_argument("--program-dir", metavar="DIR", help="CMD's folder (default: this one)")
     parser.add_argument("--seed", type=int, metavar="N", help="seed (written to the transcript)")
     parser.add_argument("--name", help="the transcript's name (default: OUT's file name)")
     parser.add_argument(
@@ -383,6 +442,7 @@ def _recording(args: argparse.Namespace) -> Recording:
         fixtures=tuple(_fixture(item) for item in args.fixture),
         timeout=args.timeout,
         settle=args.settle,
+        program_dir=_program_dir(args.program_dir, command),
     )
 
 

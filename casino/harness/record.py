@@ -20,7 +20,9 @@
 The transcript gets the actual exit status as ``exit``, and ``stderr`` if the program wrote
 any; missing directories of ``-o OUT.yaml`` are created. The session runs in a fresh temporary
 directory holding the ``--fixture`` files, which the transcript then names as
-``files: {NAME: {fixture: PATH}}`` (relative to the transcript).
+``files: {NAME: {fixture: PATH}}`` (relative to the transcript). ``--program`` is written as
+typed in ``--program-dir`` (default: the current directory), as for ``casino replay``; a
+program that cannot be started is reported as such (``cannot start './x.sh': …``).
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ from casino.harness.model import (
 )
 from casino.harness.runners.base import STDERR_MARGIN, Job, Limits, Outcome, Target, seed_argv
 from casino.harness.runners.inproc import Capture, InProcessRunner, call_main
+from casino.harness.runners.procs import check_stop
 from casino.harness.runners.screen import TerminalCapture
 from casino.harness.runners.terminal import Conversation, StartError
 
@@ -75,6 +78,8 @@ class Recording:
     fixtures: tuple[tuple[str, Path], ...] = ()
     timeout: float = 10.0
     settle: float = 0.5
+    program_dir: Path | None = None
+    """The folder ``command`` is written for (``None``: the current directory)."""
 
 
 class Tee(Capture):
@@ -136,6 +141,7 @@ def record(spec: Recording, lines: Iterable[str], shown: TextIO | None) -> Trans
             outcome = _record_inproc(spec, typed, Path(cwd), shown)
         else:
             outcome = _record_terminal(spec, typed, Path(cwd), shown)
+    check_stop()  # stopped while recording (a casino program may have caught it): no file
     if outcome.problem:
         raise RecordError(f"{outcome.problem}; nothing was written")
     transcript = _transcript(spec, typed.taken[: len(outcome.chunks) - 1], outcome)
@@ -157,7 +163,8 @@ def _record_inproc(spec: Recording, typed: Typed, cwd: Path, shown: TextIO | Non
 
 
 def _record_terminal(spec: Recording, typed: Typed, cwd: Path, shown: TextIO | None) -> Outcome:
-    job = Job(Target(spec.program, spec.command), Run((), spec.args), cwd, spec.seed, spec.timeout)
+    target = Target(spec.program, spec.command, spec.program_dir)
+    job = Job(target, Run((), spec.args), cwd, spec.seed, spec.timeout)
     try:
         talk = Conversation(job, RECORD_LIMITS)
     except StartError as error:

@@ -75,11 +75,13 @@ class Options:
 
     runner: str = "inproc"
     command: tuple[str, ...] | None = None
+    program_dir: Path | None = None
+    """The folder ``command`` is written for (``--program-dir``; ``None``: the current one)."""
 
 
 def target_of(transcript: Transcript, options: Options) -> Target:
     """The ``--program`` command if there is one, else the transcript's own program."""
-    return Target(transcript.program, options.command)
+    return Target(transcript.program, options.command, options.program_dir)
 
 
 def write_files(transcript: Transcript, cwd: Path) -> None:

@@ -10,12 +10,17 @@ return as a fraction and a percentage, then each final hand's count (out of
 19,933,230,517,200 in the usual weighting), probability and contribution to the return.
 ``--strategy seed`` plays the seed's 34-line strategy instead, and says what it costs
 against optimal play. ``--hand "AC KC QC JC 2C"`` lists the 32 holds of one hand with their
-exact expected return, best first. ``--seed`` is accepted like every casino program's; the
-analysis has no chance in it.
+exact expected return, best first; with ``--strategy seed`` the seed's hold is marked in the
+list (``<- seed``, with its rule) and a last line says what it costs against the best hold.
+``--seed`` is accepted like every casino program's; the analysis has no chance in it.
+
+The analysis takes seconds: while it works, a progress line on stderr says how far it is
+(only when stderr is a terminal; it is erased at the end).
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 from collections.abc import Sequence
 from fractions import Fraction
@@ -34,10 +39,13 @@ from casino.videopoker.paytable import (
     PayTable,
     parse_paytable,
 )
-from casino.videopoker.strategy import seed_hold
+from casino.videopoker.progress import Progress, StatusLine
+from casino.videopoker.strategy import advise, seed_hold
 
 PROGRAM = "casino videopoker analyze"
 DEFAULT_JOBS = min(2, os.cpu_count() or 1)
+INTERRUPTED = 130
+"""The exit status after Ctrl-C (128 + SIGINT), as shells report it."""
 
 
 def _parser(out: TextIO) -> ArgumentParser:
@@ -55,7 +63,13 @@ def _parser(out: TextIO) -> ArgumentParser:
         help=f"a built-in table ({', '.join(PAYTABLES)}) or a pay table file "
         "(default: %(default)s)",
     )
-    parser.add_argument("--strategy", choices=("optimal", "seed"), default="optimal")
+    parser.add_argument(
+        "--strategy",
+        choices=("optimal", "seed"),
+        default="optimal",
+        help="the play analyzed: optimal (default) or the seed's 34-line list; "
+        "with --hand, seed marks the seed's hold among the 32",
+    )
     parser.add_argument(
         "--bet", type=int, default=MAX_BET, metavar="N", help="credits bet, 1-5 (default: 5)"
     )
@@ -91,22 +105,50 @@ def main(
             raise ParseError(f"--bet must be 1 to {MAX_BET}, not {args.bet}")
         if args.jobs < 1:
             raise ParseError(f"--jobs must be at least 1, not {args.jobs}")
-        if args.hand is not None:
-            hand = _hand(args.hand)
-            streams.stdout.write(
-                render_holds(hand, hold_values(hand, table, args.bet), table, args.bet)
-            )
-            return 0
-        optimal = analyze(table, args.bet, jobs=args.jobs)
-        if args.strategy == "optimal":
-            streams.stdout.write(render_analysis(optimal))
-        else:
-            seed = analyze(table, args.bet, chooser=seed_hold, strategy="seed", jobs=args.jobs)
-            streams.stdout.write(render_analysis(seed, optimal))
+        with StatusLine(streams.stderr) as status:
+            if args.hand is not None:
+                text = _hand_report(args, table, _hand(args.hand), status)
+            else:
+                text = _game_report(args, table, status)
+        streams.stdout.write(text)
     except CasinoError as error:
         streams.error(f"{PROGRAM}: {error}")
         return 2
+    except KeyboardInterrupt:  # Ctrl-C: the progress line is gone; end the terminal's line
+        streams.error("")
+        return INTERRUPTED
     return 0
+
+
+def _hand_report(
+    args: argparse.Namespace, table: PayTable, hand: list[Card], status: StatusLine
+) -> str:
+    """The 32 holds of ``hand`` (the seed's marked under ``--strategy seed``)."""
+    status.show("analyzing the hand: its 32 holds")
+    values = hold_values(hand, table, args.bet)
+    return render_holds(hand, values, table, args.bet, mark_seed=args.strategy == "seed")
+
+
+def _game_report(args: argparse.Namespace, table: PayTable, status: StatusLine) -> str:
+    """The return of every deal's play: optimal, or the seed's against optimal."""
+    optimal = analyze(
+        table, args.bet, jobs=args.jobs, progress=_meter(status, "analyzing optimal play")
+    )
+    if args.strategy == "optimal":
+        return render_analysis(optimal)
+    seed = analyze(
+        table,
+        args.bet,
+        chooser=seed_hold,
+        strategy="seed",
+        jobs=args.jobs,
+        progress=_meter(status, "analyzing the seed's strategy"),
+    )
+    return render_analysis(seed, optimal)
+
+
+def _meter(status: StatusLine, label: str) -> Progress | None:
+    return status.meter(label) if status.active else None
 
 
 def _paytable(name: str) -> PayTable:
@@ -120,8 +162,10 @@ def _paytable(name: str) -> PayTable:
         raise ParseError(
             f"no pay table {name!r}: not one of {', '.join(PAYTABLES)}, nor a file"
         ) from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise ParseError(f"cannot read pay table file {name}: {error}") from None
+    except UnicodeDecodeError:
+        raise ParseError(f"cannot read pay table file {name}: not a UTF-8 text file") from None
+    except OSError as error:
+        raise ParseError(f"cannot read pay table file {name}: {error.strerror}") from None
     try:
         return parse_paytable(text, path.stem)
     except ParseError as error:
@@ -179,16 +223,33 @@ def render_analysis(analysis: Analysis, optimal: Analysis | None = None) -> str:
 
 
 def render_holds(
-    hand: Sequence[Card], values: Sequence[HoldValue], table: PayTable, bet: int
+    hand: Sequence[Card],
+    values: Sequence[HoldValue],
+    table: PayTable,
+    bet: int,
+    *,
+    mark_seed: bool = False,
 ) -> str:
-    """The 32 holds of ``hand``, best first, with their exact expected return in credits."""
+    """The 32 holds of ``hand``, best first, with their exact expected return in credits.
+
+    With ``mark_seed``, the seed strategy's hold is marked ``<- seed`` with its rule, and a
+    last line says what it costs against the best hold.
+    """
     out = [
         f"hand {format_cards(list(hand))}, pay table {table.name}, {bet} credits bet",
         f"{'#':>2}  {'hold':<16}{'expected return':>17}  exact",
     ]
+    advice = advise(hand) if mark_seed else None
     for number, value in enumerate(values, 1):
         shown = " ".join(str(card) if p in value.positions else "--" for p, card in enumerate(hand))
-        out.append(f"{number:>2}  {shown:<16}{decimal(value.ev, 10):>17}  {value.ev}")
+        row = f"{number:>2}  {shown:<16}{decimal(value.ev, 10):>17}  {value.ev}"
+        if advice is not None and value.positions == advice.held:
+            row += f"  <- seed: {advice.rule}"
+        out.append(row)
+    if advice is not None:
+        number, seed = next((n, v) for n, v in enumerate(values, 1) if v.positions == advice.held)
+        cost = decimal(values[0].ev - seed.ev, 10)
+        out.append(f"the seed strategy holds #{number}: {cost} credits below #1")
     return "\n".join(out) + "\n"
 
 

@@ -26,10 +26,12 @@ over processes when ``jobs > 1``.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import multiprocessing
-from collections.abc import Callable, Mapping, Sequence
+import signal
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -41,6 +43,7 @@ from casino.errors import ParseError
 from casino.videopoker.handtable import PAYLINES, payouts
 from casino.videopoker.holdcounts import LINE_VECTORS, subset_counts, unpack
 from casino.videopoker.paytable import PayLine, PayTable
+from casino.videopoker.progress import Progress
 
 HoldChooser = Callable[[Sequence[Card]], Sequence[int]]
 """A strategy: the 0-based positions to hold in a dealt hand."""
@@ -247,6 +250,10 @@ def _solve(part: int, parts: int) -> list[dict[int, int]]:
     return totals
 
 
+PARTS_PER_JOB = 12
+"""Each process solves this many interleaved parts of the classes, reporting after each."""
+
+
 def analyze(
     table: PayTable,
     bet: int = 5,
@@ -254,28 +261,50 @@ def analyze(
     chooser: HoldChooser | None = None,
     strategy: str = "optimal",
     jobs: int = 1,
+    progress: Progress | None = None,
 ) -> Analysis:
     """Play every deal under ``chooser`` (default: :func:`best_hold`) and count the outcomes.
 
     ``chooser`` gets each class's representative hand (cards ascending) and must treat hands
     that differ only by suit names alike, as any poker strategy does. ``jobs`` > 1 splits
-    the classes over that many forked processes (where the platform can fork).
+    the classes over that many forked processes (where the platform can fork). ``progress``
+    hears (parts solved, parts): first (0, parts), before the tables are prepared.
     """
     global _job
+    parts = PARTS_PER_JOB * jobs
+    report = progress or (lambda done, total: None)
+    report(0, parts)
     _job = _make_job(table, bet, chooser)
     try:
         if jobs > 1 and "fork" in multiprocessing.get_all_start_methods():
-            with multiprocessing.get_context("fork").Pool(jobs) as pool:
-                parts = pool.starmap(_solve, [(part, jobs) for part in range(jobs)])
+            with multiprocessing.get_context("fork").Pool(jobs, _quiet_worker) as pool:
+                solved = pool.imap_unordered(functools.partial(_solve, parts=parts), range(parts))
+                results = _gather(solved, parts, report)
         else:
-            parts = [_solve(0, 1)]
+            results = _gather((_solve(part, parts) for part in range(parts)), parts, report)
     finally:
         _job = None
     counts = [0] * len(PAYLINES)
-    for totals in parts:
+    for totals in results:
         for size, by_vector in enumerate(totals):
             for vector, weight in by_vector.items():
                 scale = weight * _SCALE[size]
                 for code, count in enumerate(unpack(vector)):
                     counts[code] += scale * count
     return Analysis(table, bet, strategy, dict(zip(PAYLINES, counts, strict=True)))
+
+
+def _quiet_worker() -> None:
+    """A worker leaves Ctrl-C to the main process (which stops the pool and says so once)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _gather(
+    solved: Iterable[list[dict[int, int]]], parts: int, report: Progress
+) -> list[list[dict[int, int]]]:
+    """The solved parts in the order they come, reporting each (the sums do not care)."""
+    results = []
+    for totals in solved:
+        results.append(totals)
+        report(len(results), parts)
+    return results

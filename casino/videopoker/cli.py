@@ -29,8 +29,9 @@ from casino.videopoker.advisors import ADVISORS
 from casino.videopoker.commands import Advisor, group_commands
 from casino.videopoker.game import Machine, ShuffledCards, StackedCards
 from casino.videopoker.paytable import DOUBLE_BONUS_10_7, MAX_BET, PAYTABLES, PayTable
+from casino.videopoker.progress import StatusLine
 from casino.videopoker.shells import run_debug, run_interactive
-from casino.videopoker.simulate import Progress, simulate
+from casino.videopoker.simulate import simulate
 from casino.videopoker.stats import render_table
 
 PROG = "videopoker"
@@ -198,10 +199,17 @@ def _simulate(options: argparse.Namespace, table: PayTable, streams: Streams) ->
     bet = _whole(bet_text, "bet", 1, MAX_BET)
     deals = _whole(deals_text, "nbdeals", 0)
     seed = options.seed if options.seed is not None else random.SystemRandom().getrandbits(63)
-    show = _progress(streams.stderr) if streams.stderr.isatty() else None
-    stats = simulate(credit, bet, deals, seed=seed, table=table, jobs=options.jobs, progress=show)
-    if show is not None:
-        streams.stderr.write("\r\x1b[K")
+    with StatusLine(streams.stderr) as status:  # shown on a terminal only, erased at the end
+        stats = simulate(
+            credit,
+            bet,
+            deals,
+            seed=seed,
+            table=table,
+            jobs=options.jobs,
+            progress=status.meter("simulating", "deals") if status.active else None,
+            building=status.meter(BUILDING) if status.active else None,
+        )
     for line in render_table(stats, stats.credit):
         streams.stdout.write(line + "\n")
     streams.stdout.flush()
@@ -210,14 +218,8 @@ def _simulate(options: argparse.Namespace, table: PayTable, streams: Streams) ->
     return 0
 
 
-def _progress(stream: TextIO) -> Progress:
-    def show(played: int, wanted: int) -> None:
-        stream.write(
-            f"\rsimulating: {played * 100 // max(wanted, 1)}% ({played} of {wanted} deals)"
-        )
-        stream.flush()
-
-    return show
+BUILDING = "building the strategy table (once)"
+"""The progress line's label while the simulation's strategy table is built."""
 
 
 def _analyze(argv: list[str], streams: Streams) -> int:

@@ -98,7 +98,7 @@ class VideoPokerWindow:
         self.machine = Machine(credit, ShuffledCards(rng), table)
         self.held: set[int] = set()
         self.last_outcome: Outcome | None = None
-        root.title("Video poker - Double Bonus 10/7")
+        root.title(f"Video poker - {table.title}")
         root.configure(bg=_FELT)
         self.credit_text = tk.StringVar(root)
         self.message = tk.StringVar(root, "Choose a bet and press Deal.")

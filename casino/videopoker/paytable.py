@@ -8,7 +8,7 @@ total return (stake included) for each line at bets of 1 to 5 credits.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 from casino.cards import Card, Category, HandValue, Rank, rank_hand
@@ -70,10 +70,20 @@ _BY_CATEGORY = {
 
 @dataclass(frozen=True)
 class PayTable:
-    """Total returns (stake included) per pay line, for bets of 1..5 credits."""
+    """Total returns (stake included) per pay line, for bets of 1..5 credits.
+
+    ``name`` is what ``--paytable`` takes (``double-bonus-10-7``); ``title`` is what a player
+    is shown (``Double Bonus 10/7``), the name itself unless given; tables that pay alike
+    under one name are equal whatever their titles.
+    """
 
     name: str
     returns: Mapping[PayLine, tuple[int, int, int, int, int]]
+    title: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        if not self.title:
+            object.__setattr__(self, "title", self.name)
 
     def payout(self, line: PayLine, bet: int) -> int:
         """Credits returned for ``line`` at ``bet`` credits (0 for a losing hand)."""
@@ -83,17 +93,19 @@ class PayTable:
         return row[bet - 1] if row else 0
 
     @classmethod
-    def per_coin(cls, name: str, pays: Mapping[PayLine, int], royal_max: int = 4000) -> PayTable:
+    def per_coin(
+        cls, name: str, pays: Mapping[PayLine, int], royal_max: int = 4000, title: str = ""
+    ) -> PayTable:
         """A table paying ``pays[line] * bet``, except the royal flush at 5 credits."""
         returns = {line: (pay, 2 * pay, 3 * pay, 4 * pay, 5 * pay) for line, pay in pays.items()}
         royal = returns[PayLine.ROYAL_FLUSH]
         returns[PayLine.ROYAL_FLUSH] = (royal[0], royal[1], royal[2], royal[3], royal_max)
-        return cls(name, returns)
+        return cls(name, returns, title)
 
 
-def _double_bonus(name: str, full_house: int, flush: int) -> PayTable:
+def _double_bonus(full_house: int, flush: int) -> PayTable:
     return PayTable.per_coin(
-        name,
+        f"double-bonus-{full_house}-{flush}",
         {
             PayLine.ROYAL_FLUSH: 250,
             PayLine.STRAIGHT_FLUSH: 50,
@@ -107,18 +119,19 @@ def _double_bonus(name: str, full_house: int, flush: int) -> PayTable:
             PayLine.TWO_PAIR: 1,
             PayLine.JACKS_OR_BETTER: 1,
         },
+        title=f"Double Bonus {full_house}/{flush}",
     )
 
 
-DOUBLE_BONUS_10_7 = _double_bonus("double-bonus-10-7", 10, 7)
+DOUBLE_BONUS_10_7 = _double_bonus(10, 7)
 """The seed's pay table (royal flush 4000 at 5 credits)."""
 
 PAYTABLES: dict[str, PayTable] = {
     table.name: table
     for table in (
         DOUBLE_BONUS_10_7,
-        _double_bonus("double-bonus-9-7", 9, 7),
-        _double_bonus("double-bonus-9-6", 9, 6),
+        _double_bonus(9, 7),
+        _double_bonus(9, 6),
         PayTable.per_coin(
             "jacks-or-better-9-6",
             {
@@ -134,6 +147,7 @@ PAYTABLES: dict[str, PayTable] = {
                 PayLine.TWO_PAIR: 2,
                 PayLine.JACKS_OR_BETTER: 1,
             },
+            title="Jacks or Better 9/6",
         ),
     )
 }

@@ -6,10 +6,10 @@ Both run the same :class:`~casino.videopoker.commands.VideoPokerCommands`.
   each echoed as an empty line and ``-cmd <command>`` before its messages, as the course's
   example shows.
 - **interactive**: one command per input line. When stdin is a terminal the shell greets
-  the player, lists the commands and prompts with ``> ``; when stdin is piped it prints
-  exactly the debug mode's messages, without echo or prompt, so a grader can compare them
-  (``--prompt`` / ``--no-prompt`` choose either way whatever stdin is). End of input ends
-  the session (there is no quit command in the seed).
+  the player (naming the pay table), lists the commands and prompts with ``> ``; when stdin
+  is piped it prints exactly the debug mode's messages, without echo or prompt, so a grader
+  can compare them (``--prompt`` / ``--no-prompt`` choose either way whatever stdin is). End
+  of input ends the session (there is no quit command in the seed).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from casino.videopoker.game import Machine
 PROMPT = "> "
 
 _GREETING = (
-    "Video poker, Double Bonus 10/7. Your credit is {credit}.",
+    "Video poker, {table}. Your credit is {credit}.",
     "Commands: b [1-5] bet, $ credit, d deal, h [1-5 ...] hold, a advice, s statistics.",
     "End of input (Ctrl-D) leaves the machine.",
 )
@@ -49,7 +49,7 @@ def run_interactive(
     shell = VideoPokerCommands(machine, console, advisor)
     if prompt:
         for line in _GREETING:
-            console.line(line.format(credit=machine.credit))
+            console.line(line.format(table=machine.table.title, credit=machine.credit))
     run_commands(console, shell.table, PROMPT if prompt else "")
     if prompt:
         console.line()  # the terminal's cursor was left after the last prompt

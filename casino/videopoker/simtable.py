@@ -18,7 +18,6 @@ source of the strategy, so an edited strategy is never read stale.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import itertools
 import sys
@@ -31,10 +30,11 @@ from pathlib import Path
 from casino import cache
 from casino.cards import FULL_DECK, Card, Rank, Suit
 from casino.cards.combos import BINOMIAL, N_HANDS
-from casino.cards.suitclasses import suit_classes
+from casino.cards.suitclasses import CLASS_COUNTS, suit_classes
 from casino.videopoker import paytable, strategy
 from casino.videopoker.handtable import LINE_CODE
 from casino.videopoker.paytable import classify
+from casino.videopoker.progress import Progress
 
 RANK_PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
 """A prime per rank, deuce first: a hand's rank multiset is the product of its primes."""
@@ -108,14 +108,21 @@ def _suit_maps() -> dict[tuple[bool, ...], list[_SuitMap]]:
     return maps
 
 
-def _build() -> bytes:
+_STEP = 1 << 11  # classes between two progress reports
+
+
+def _build(progress: Progress | None = None) -> bytes:
     """The strategy's play for each class's representative, carried to every deal of the class
-    (the representative with its suits renamed)."""
+    (the representative with its suits renamed). ``progress`` hears (classes done, classes)."""
+    if progress is not None:
+        progress(0, CLASS_COUNTS[5])
     kinds = bytearray(N_HANDS)
     products = array(_U32, bytes(4 * N_HANDS))
     b1, b2, b3, b4, b5 = (tuple(BINOMIAL[n][k] for n in range(53)) for k in range(1, 6))
     maps = _suit_maps()
-    for suit_class in suit_classes(5):
+    for done, suit_class in enumerate(suit_classes(5)):
+        if progress is not None and done and done % _STEP == 0:
+            progress(done, CLASS_COUNTS[5])
         hand, (w, x, y, z) = suit_class.cards, suit_class.masks
         advice = strategy.advise([FULL_DECK[card] for card in hand])
         kind, product = held_kind(hand, advice.held)
@@ -126,6 +133,8 @@ def _build() -> bytes:
             image = b1[a] + b2[b] + b3[c] + b4[d] + b5[e]
             kinds[image] = draw | bits[suits]
             products[image] = product
+    if progress is not None:
+        progress(CLASS_COUNTS[5], CLASS_COUNTS[5])
     if sys.byteorder != "little":
         products.byteswap()
     return bytes(kinds) + products.tobytes()
@@ -139,10 +148,21 @@ def _version() -> str:
     return "1-" + digest.hexdigest()[:16]
 
 
-@functools.cache
-def load_tables() -> SimTables:
-    """The tables, from the cache or built (a few seconds) and cached."""
-    payload = cache.load_or_build("videopoker-seed-holds", _version(), _build)
+_loaded: list[SimTables] = []  # this process's tables, once loaded (a fork inherits them)
+
+
+def load_tables(progress: Progress | None = None) -> SimTables:
+    """The tables, from the cache or built (a few seconds) and cached; once per process.
+
+    ``progress`` hears how the build goes (nothing when the tables are in the cache).
+    """
+    if not _loaded:
+        _loaded.append(_load(progress))
+    return _loaded[0]
+
+
+def _load(progress: Progress | None) -> SimTables:
+    payload = cache.load_or_build("videopoker-seed-holds", _version(), lambda: _build(progress))
     kinds = payload[:N_HANDS]
     products = array(_U32)
     products.frombytes(payload[N_HANDS:])

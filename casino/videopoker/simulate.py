@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import multiprocessing
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
@@ -32,6 +32,7 @@ from casino.cards import FULL_DECK
 from casino.cards.combos import BINOMIAL
 from casino.videopoker.handtable import LINE_CODE, PAYLINES, payouts
 from casino.videopoker.paytable import DOUBLE_BONUS_10_7, PayTable, classify
+from casino.videopoker.progress import Progress
 from casino.videopoker.simtable import PRIME_OF, SUIT_BIT_OF, SimTables, load_tables
 from casino.videopoker.stats import Statistics
 from casino.videopoker.strategy import advise
@@ -47,9 +48,6 @@ _OVER = bytes(range(208, 256))
 _MOD52 = bytes(byte % 52 for byte in range(256))
 _B1, _B2, _B3, _B4, _B5 = (tuple(BINOMIAL[n][k] for n in range(53)) for k in range(1, 6))
 _BIT = tuple(1 << index for index in range(52))
-
-Progress = Callable[[int, int], None]
-"""Called with (hands played, hands wanted) as a run goes on."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,8 +185,12 @@ def simulate(
     table: PayTable = DOUBLE_BONUS_10_7,
     jobs: int = 1,
     progress: Progress | None = None,
+    building: Progress | None = None,
 ) -> Statistics:
     """Play ``deals`` hands at ``bet`` credits from ``credit`` with the seed's strategy.
+
+    ``progress`` hears (hands played, hands wanted) after each chunk; ``building`` hears how
+    the strategy tables' build goes, when a long run needs them and they are not cached.
 
     With ``jobs`` > 1 the chunks are played by that many processes, each from a credit that
     cannot run out; a chunk during which the real credit might run out is played again here
@@ -198,7 +200,7 @@ def simulate(
     sizes = [min(CHUNK, deals - start) for start in range(0, deals, CHUNK)]
     fast = deals >= TABLES_FROM
     if fast:
-        load_tables()  # once, before any worker is forked
+        load_tables(building)  # once, before any worker is forked
     stats = Statistics(credit)
     pool = _pool(jobs) if jobs > 1 and len(sizes) > 1 else None
     try:

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from casino.cards.suitclasses import class_key, class_numbers, suit_classes
+from casino.cards.suitclasses import CLASS_COUNTS, class_key, class_numbers, suit_classes
 
 
 @pytest.mark.parametrize(
@@ -19,6 +19,7 @@ def test_class_counts_and_weights(size: int, count: int) -> None:
     assert len(classes) == count
     assert sum(suit_class.weight for suit_class in classes) == math.comb(52, size)
     assert len({suit_class.masks for suit_class in classes}) == count
+    assert CLASS_COUNTS[size] == count
     for suit_class in classes[:: max(1, count // 500)]:
         assert len(suit_class.cards) == size
         assert class_key(suit_class.cards) == suit_class.masks

@@ -11,6 +11,7 @@ import pytest
 from harness_support import ROOT, run_cli, sh_program, write_transcript
 
 from casino.__main__ import main as casino_main
+from casino.programs import PROGRAMS
 
 DEMO = ROOT / "transcripts" / "demo"
 GREETING = "casino demo calculator (type help)\\n$ "
@@ -166,7 +167,7 @@ def test_gradescope_report_defaults_to_results_json(
         (
             ["record", "-o", "x.yaml", "blackjack"],
             "casino record: unknown program 'blackjack' "
-            "(casino has: demo, nimsys, videopoker; or use --program CMD)",
+            f"(casino has: {', '.join(sorted(PROGRAMS))}; or use --program CMD)",
         ),
         (["record", "demo"], "casino record: the following arguments are required: -o/--output"),
     ],

@@ -39,8 +39,10 @@ def test_help_goes_to_the_given_stdout() -> None:
 
 
 def test_registered_as_nimsys() -> None:
-    assert load_main("nimsys") is load_main("nimsys")
-    assert command_line("nimsys")[1:] == ["-m", "casino.nimsys"]
+    from casino.nim.cli import main
+
+    assert load_main("nimsys") is main
+    assert command_line("nimsys")[1:] == ["-P", "-m", "casino.nimsys"]
 
 
 def _process(args: list[str], data: bytes, cwd: Path) -> subprocess.CompletedProcess[bytes]:

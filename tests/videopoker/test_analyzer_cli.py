@@ -11,20 +11,35 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
+from casino.videopoker import analyze as analyze_command
 from casino.videopoker.analyze import decimal, main
-from casino.videopoker.analyzer import analyze
+from casino.videopoker.analyzer import PARTS_PER_JOB, analyze
 from casino.videopoker.paytable import DOUBLE_BONUS_10_7
+from casino.videopoker.progress import ERASE, Progress
+
+from .conftest import TerminalInput
 
 
-def run(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
+def run(*argv: str, stderr: io.StringIO | None = None) -> tuple[int, str, str]:
+    out, err = io.StringIO(), stderr or io.StringIO()
     status = main(list(argv), stdin=io.StringIO(), stdout=out, stderr=err)
     return status, out.getvalue(), err.getvalue()
 
 
 def test_jacks_or_better_table(snapshot: SnapshotAssertion) -> None:
-    status, out, err = run("--paytable", "jacks-or-better-9-6", "--jobs", "1")
-    assert (status, err) == (0, "")
+    """On a terminal, the analysis shows how far it is on stderr, and erases it."""
+    status, out, err = run(
+        "--paytable", "jacks-or-better-9-6", "--jobs", "1", stderr=TerminalInput()
+    )
+    assert status == 0
+    parts = PARTS_PER_JOB
+    assert (
+        err
+        == "".join(
+            f"{ERASE}analyzing optimal play: {done * 100 // parts}%" for done in range(parts + 1)
+        )
+        + ERASE
+    )
     assert "return 1653526326983/1661102543100 = 99.5439043695%\n" in out
     assert out == snapshot
 
@@ -36,6 +51,24 @@ def test_one_hand_advisor(snapshot: SnapshotAssertion) -> None:
     assert len(lines) == 2 + 32
     assert lines[2] == " 1  AC KC QC JC --      93.1914893617  4380/47"
     assert out == snapshot
+
+
+def test_the_seed_strategy_s_hold_is_marked_among_the_32() -> None:
+    """The seed holds a lone ace (its line 29), where holding the queen too is worth more."""
+    args = ("--hand", "9H QD 8C AH 5D", "--strategy", "seed")
+    status, out, err = run(*args, stderr=TerminalInput())
+    assert status == 0 and err == f"{ERASE}analyzing the hand: its 32 holds{ERASE}"
+    lines = out.splitlines()
+    assert lines[2:4] == [
+        " 1  -- QD -- AH --       2.2466851681  7286/3243",
+        " 2  -- -- -- AH --       2.2435735710  80035/35673  <- seed: 29. Ace",
+    ]
+    assert sum("<- seed" in line for line in lines) == 1
+    cost = Fraction(7286, 3243) - Fraction(80035, 35673)
+    assert lines[-1] == f"the seed strategy holds #2: {decimal(cost, 10)} credits below #1"
+    assert len(lines) == 2 + 32 + 1
+    optimal = run("--hand", "9H QD 8C AH 5D")[1]
+    assert [line.split("  <-")[0] for line in lines[:-1]] == optimal.splitlines()
 
 
 def test_discarding_everything_returns_a_random_hands_worth() -> None:
@@ -96,7 +129,8 @@ def test_custom_pay_table_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     ("argv", "message"),
     [
         (["--paytable", "nope"], "no pay table 'nope': not one of double-bonus-10-7, "),
-        (["--paytable", "."], "cannot read pay table file .: "),
+        (["--paytable", "."], "cannot read pay table file .: Is a directory"),
+        (["--paytable", "logo.png"], "cannot read pay table file logo.png: not a UTF-8 text file"),
         (["--paytable", "bad.txt"], "bad.txt: line 2: unknown hand 'FIVE ACES'"),
         (["--bet", "6"], "--bet must be 1 to 5, not 6"),
         (["--jobs", "0"], "--jobs must be at least 1, not 0"),
@@ -111,10 +145,24 @@ def test_bad_arguments_are_one_line_on_stderr(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     Path("bad.txt").write_text("FULL HOUSE 9\nFIVE ACES 400\n")
+    Path("logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\xff\xfe")
     status, out, err = run(*argv)
     assert (status, out) == (2, "")
     assert err.startswith(f"casino videopoker analyze: {message}")
     assert err.count("\n") == 1 and err.endswith("\n")
+
+
+def test_ctrl_c_ends_the_analysis_with_status_130_and_no_traceback(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def interrupted(*args: object, progress: Progress | None = None, **options: object) -> None:
+        assert progress is not None
+        progress(0, 4)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(analyze_command, "analyze", interrupted)
+    status, out, err = run("--jobs", "1", stderr=TerminalInput())
+    assert (status, out, err) == (130, "", f"{ERASE}analyzing optimal play: 0%{ERASE}\n")
 
 
 def test_help_goes_to_stdout() -> None:

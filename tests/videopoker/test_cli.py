@@ -122,6 +122,19 @@ def test_a_terminal_gets_a_greeting_and_prompts() -> None:
     assert result.out.endswith("> player's credit is 50\n> player is betting 2\n> \n")
 
 
+@pytest.mark.parametrize(
+    ("name", "title"),
+    [
+        ("jacks-or-better-9-6", "Jacks or Better 9/6"),
+        ("double-bonus-9-6", "Double Bonus 9/6"),
+        ("double-bonus-10-7", "Double Bonus 10/7"),
+    ],
+)
+def test_the_greeting_names_the_chosen_pay_table(name: str, title: str) -> None:
+    result = run(["-i", "50", "--paytable", name], TerminalInput(""))
+    assert result.out.split("\n")[0] == f"Video poker, {title}. Your credit is 50."
+
+
 def test_prompts_can_be_forced_on_or_off() -> None:
     forced = run(["-i", "50", "--seed", "3", "--prompt"], "$\nb 2\n")
     assert forced == run(["-i", "50", "--seed", "3"], TerminalInput("$\nb 2\n"))

@@ -15,6 +15,7 @@ from casino.cards.combos import N_HANDS, hand_number
 from casino.videopoker import simulate as sim
 from casino.videopoker.handtable import PAYLINES
 from casino.videopoker.paytable import DOUBLE_BONUS_10_7, PayLine
+from casino.videopoker.progress import ERASE, Progress
 from casino.videopoker.simtable import SimTables, final_lines, held_kind, load_tables
 from casino.videopoker.stats import render_table
 from casino.videopoker.strategy import advise
@@ -179,6 +180,34 @@ def test_progress_goes_to_a_terminal_stderr_only(monkeypatch: pytest.MonkeyPatch
     assert main(["-s", "100", "1", "50", "--seed", "1"], stdout=out, stderr=err) == 0
     assert "simulating: 100% (50 of 50 deals)" in err.getvalue()
     assert out.getvalue() == run(["-s", "100", "1", "50", "--seed", "1"]).out
+
+
+def test_the_strategy_table_build_shows_progress_on_a_terminal_stderr(
+    tables: SimTables, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The build itself is stood in for (it reports as it goes: test_progress.py)."""
+    import io
+
+    from casino.videopoker.cli import main
+
+    def build_then_load(progress: Progress | None = None) -> SimTables:
+        if progress is not None:
+            progress(0, 8)
+            progress(8, 8)
+        return tables
+
+    monkeypatch.setattr(sim, "load_tables", build_then_load)
+    err, out = TerminalInput(), io.StringIO()
+    deals = str(sim.TABLES_FROM)
+    assert main(["-s", "1000000", "1", deals, "--seed", "1"], stdout=out, stderr=err) == 0
+    assert err.getvalue() == (
+        f"{ERASE}building the strategy table (once): 0%"
+        f"{ERASE}building the strategy table (once): 100%"
+        f"{ERASE}simulating: 100% ({deals} of {deals} deals)"
+        f"{ERASE}"
+    )
+    piped = run(["-s", "1000000", "1", deals, "--seed", "1"])  # stderr not a terminal: silence
+    assert (piped.out, piped.err) == (out.getvalue(), "")
 
 
 def test_a_run_out_of_credit_says_so_on_stderr() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -70,7 +71,24 @@ def test_advice_is_a_set_of_positions(hand: list[Card]) -> None:
     assert list(advice.held) == sorted(set(advice.held))
     assert all(0 <= position < 5 for position in advice.held)
     assert advice == advise(hand)
-    assert seed_hold(hand) == advice.held
+
+
+@pytest.mark.parametrize(
+    ("hand", "kept"),
+    [
+        ("2D AC KC QC JC", "AC KC QC JC"),  # line 2: 4 to a royal flush
+        ("AH 5S AD 9D AC", "AH AD AC"),  # line 3: three aces
+        ("7H 7D 9C 9S KH", "7H 7D 9C 9S"),  # line 7: two pair
+        ("5C 6D 7H 8S 8C", "5C 6D 7H 8C"),  # line 11 over 12 (low pair); the rightmost 8
+        ("JD 3C QS 8H 2C", "JD QS"),  # line 24: QJ unsuited
+        ("9H QD 8C AH 5D", "AH"),  # line 29: the ace alone (not the better AQ)
+        ("2C 5D 8H 9S 4C", ""),  # line 34: discard everything
+    ],
+)
+def test_seed_hold_keeps_what_the_seed_list_says(hand: str, kept: str) -> None:
+    """Holds read off the seed's list by hand, as the cards kept in the order dealt."""
+    cards = parse_cards(hand)
+    assert [cards[position] for position in seed_hold(cards)] == parse_cards(kept)
 
 
 def _shape(hand: list[Card]) -> tuple[tuple[str, ...], frozenset[Suit]]:

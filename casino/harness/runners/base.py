@@ -6,6 +6,10 @@ A *target* is what a transcript drives: one of casino's own programs (by its nam
 command only as the environment variable ``CASINO_SEED=N`` (its argv is exactly the command and
 the run's ``args``: a student's program need not accept ``--seed``).
 
+A command runs in the transcript's scratch directory (holding only its ``files:``) but is
+written as the user types it in the program's own folder (``--program-dir``, default the
+current directory): :func:`resolve_command` makes its words point there.
+
 **Every run is bounded** (:class:`Limits`, the one place these numbers are set), whatever the
 program does:
 
@@ -22,9 +26,12 @@ program does:
 
 from __future__ import annotations
 
+import errno
 import itertools
 import os
+import shutil
 import signal
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -40,6 +47,8 @@ class Target:
 
     program: str | None
     command: tuple[str, ...] | None = None
+    directory: Path | None = None
+    """The folder ``command`` is written for (``None``: the current directory)."""
 
     @property
     def external(self) -> bool:
@@ -193,16 +202,93 @@ def seed_argv(seed: int | None) -> list[str]:
     return [] if seed is None else ["--seed", str(seed)]
 
 
+JAVA_LAUNCHERS = frozenset({"java", "javac", "javaw"})
+"""Commands whose class path is resolved against the program's folder."""
+
+CLASS_PATH_OPTIONS = ("-cp", "-classpath", "--class-path")
+
+
+def resolve_command(
+    words: Sequence[str],
+    directory: Path,
+    environ: Mapping[str, str],
+    exists: Callable[[Path], bool] = Path.exists,
+) -> tuple[list[str], dict[str, str]]:
+    """The argv that runs ``words`` as if typed in ``directory``, from any working directory,
+    and the environment variables to set for it.
+
+    - ``argv[0]`` with a ``/`` in it (``./nimsys``) is made absolute; a bare name is looked up
+      on ``PATH`` as usual.
+    - A later word naming a file or folder that ``exists`` in ``directory`` is made absolute
+      (``sh nimsys.sh``, ``python3 nimsys.py``, ``java -jar nimsys.jar``); options are not.
+    - For ``java``/``javac``: each relative entry of a ``-cp``/``-classpath``/``--class-path``
+      value before the main class is made absolute; with no such option, ``CLASSPATH`` is set
+      to the environment's own ``CLASSPATH`` (or ``.``, Java's default) resolved likewise.
+    """
+    first, *rest = words
+    java = Path(first).name in JAVA_LAUNCHERS
+    argv = [str(directory / first) if "/" in first else first]
+    options, class_path_given, value_next = java, False, False
+    for word in rest:
+        if value_next:
+            argv.append(_class_path(word, directory))
+            value_next = False
+        elif options and word in CLASS_PATH_OPTIONS:
+            argv.append(word)
+            class_path_given = value_next = True
+        elif options and word.startswith("--class-path="):
+            argv.append("--class-path=" + _class_path(word.partition("=")[2], directory))
+            class_path_given = True
+        else:
+            options = options and word.startswith("-")
+            named = word and not word.startswith("-") and exists(directory / word)
+            argv.append(str(directory / word) if named else word)
+    if java and not class_path_given:
+        return argv, {"CLASSPATH": _class_path(environ.get("CLASSPATH", "."), directory)}
+    return argv, {}
+
+
+def _class_path(value: str, directory: Path) -> str:
+    """A ``:``-separated class path with each relative entry made absolute in ``directory``
+    (an empty entry means the current directory, as for Java)."""
+    entries = value.split(os.pathsep)
+    return os.pathsep.join(str(directory / entry) if entry else str(directory) for entry in entries)
+
+
+def start_failure(program: str, env: Mapping[str, str]) -> str:
+    """Why ``program`` (a path, or a name looked up on ``PATH``) cannot be started, in the
+    system's words: missing, or not an executable file."""
+    found = program if "/" in program else shutil.which(program, path=env.get("PATH"))
+    if found is None or not os.path.exists(found):
+        return os.strerror(errno.ENOENT)
+    return os.strerror(errno.EACCES)
+
+
+def cannot_start(job: Job, reason: str) -> str:
+    """The problem reported for a program that could not be started, naming it as typed."""
+    shown = job.target.command[0] if job.target.command else str(job.target.program)
+    return f"cannot start {shown!r}: {reason}"
+
+
 def process_command(job: Job) -> tuple[list[str], dict[str, str]]:
-    """The argv and environment that start ``job`` as a separate process."""
+    """The argv and environment that start ``job`` as a separate process.
+
+    A command is resolved against its folder (:func:`resolve_command`). casino's own programs
+    run with this Python, never with the working directory on ``sys.path`` (``-P`` and
+    ``PYTHONSAFEPATH``): a transcript's ``files:`` are data and cannot shadow a module.
+    """
     env = dict(os.environ)
     if job.target.command is not None:
+        directory = job.target.directory or Path.cwd()
+        argv, extra = resolve_command(job.target.command, directory, env)
+        env.update(extra)
         if job.seed is not None:
             env["CASINO_SEED"] = str(job.seed)
-        return [*job.target.command, *job.run.argv], env
+        return [*argv, *job.run.argv], env
     root = str(Path(casino.__file__).resolve().parent.parent)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [root, env.get("PYTHONPATH")]))
     env["PYTHONUTF8"] = "1"
+    env["PYTHONSAFEPATH"] = "1"
     argv = command_line(check_program(job.target.program))
     return [*argv, *seed_argv(job.seed), *job.run.argv], env
 

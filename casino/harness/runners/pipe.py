@@ -23,11 +23,13 @@ from casino.harness.runners.base import (
     Kept,
     Limits,
     Outcome,
+    cannot_start,
     decode,
     flood_problem,
     overtime_problem,
     process_command,
 )
+from casino.harness.runners.procs import Containment
 
 _DRAIN_SECONDS = 1.0
 
@@ -41,20 +43,23 @@ class PipeRunner:
         """Start the program, feed it every input line, collect its output."""
         argv, env = process_command(job)
         data = "".join(line + "\n" for line in job.run.inputs).encode("utf-8")
-        try:
-            process = subprocess.Popen(
-                argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                cwd=job.cwd,
-                env=env,
-                start_new_session=True,
-            )
-        except OSError as error:
-            return Outcome(chunks=("",), problem=f"cannot start {argv[0]!r}: {error.strerror}")
-        streams = _Streams(Limits.of(job))
-        problem = _collect(process, data, streams, idle=job.timeout)
+        with Containment() as contained:  # whatever it starts ends with the run
+            try:
+                process = subprocess.Popen(
+                    argv,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    cwd=job.cwd,
+                    env=env,
+                    start_new_session=True,
+                )
+            except OSError as error:
+                why = cannot_start(job, error.strerror or str(error))
+                return Outcome(chunks=("",), problem=why)
+            contained.follow(process.pid)
+            streams = _Streams(Limits.of(job))
+            problem = _collect(process, data, streams, idle=job.timeout)
         return Outcome(
             chunks=(decode(streams.out.data),),
             stderr=decode(streams.err.data),

@@ -39,12 +39,15 @@ from casino.harness.runners.base import (
     Kept,
     Limits,
     Outcome,
+    cannot_start,
     cut,
     decode,
     flood_problem,
     overtime_problem,
     process_command,
+    start_failure,
 )
+from casino.harness.runners.procs import Containment
 from casino.harness.runners.screen import TerminalCapture
 
 _SIZE = 65536
@@ -70,7 +73,8 @@ def _label(steps: tuple[Step, ...], number: int) -> str:
 
 
 def spawn(job: Job, stderr_path: str) -> pexpect.spawn:
-    """Start the job's program in a pseudo-terminal with its stderr going to ``stderr_path``."""
+    """Start the job's program in a pseudo-terminal with its stderr going to ``stderr_path``
+    (:class:`StartError` if it cannot be started)."""
     argv, env = process_command(job)
     env["TERM"] = "dumb"
 
@@ -79,16 +83,22 @@ def spawn(job: Job, stderr_path: str) -> pexpect.spawn:
         os.dup2(fd, 2)
         os.close(fd)
 
-    child = pexpect.spawn(
-        argv[0],
-        argv[1:],
-        cwd=str(job.cwd),
-        env=env,
-        encoding="utf-8",
-        codec_errors="replace",
-        preexec_fn=stderr_to_file,
-        dimensions=(24, 200),
-    )
+    try:
+        child = pexpect.spawn(
+            argv[0],
+            argv[1:],
+            cwd=str(job.cwd),
+            env=env,
+            encoding="utf-8",
+            codec_errors="replace",
+            preexec_fn=stderr_to_file,
+            dimensions=(24, 200),
+        )
+    except pexpect.ExceptionPexpect:  # not found, or not executable
+        raise StartError(cannot_start(job, start_failure(argv[0], env))) from None
+    except OSError as error:  # exec failed (the error comes back without its strerror)
+        reason = os.strerror(error.errno) if error.errno else str(error)
+        raise StartError(cannot_start(job, reason)) from None
     child.delaybeforesend = None  # each line is typed only once its prompt has appeared
     child.ptyproc.delayafterclose = 0.0  # finish() has already waited for the program to end
     return child
@@ -154,11 +164,14 @@ class Conversation:
         fifo = os.path.join(self._folder, "stderr")
         os.mkfifo(fifo, 0o600)
         self._stderr_fd: int | None = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+        self._contained = Containment()
         try:
             self.child = spawn(job, fifo)
-        except pexpect.ExceptionPexpect as error:
+        except BaseException:
+            self._contained.close()
             self._close_stderr()
-            raise StartError(f"cannot start: {error}") from None
+            raise
+        self._contained.follow(self.child.pid)
 
     def send(self, line: str) -> None:
         """Type ``line`` and Enter; if the terminal echoes, wait for that echo to be shown (it
@@ -193,6 +206,7 @@ class Conversation:
         with contextlib.suppress(pexpect.ExceptionPexpect, OSError):
             child.wait()
         child.close(force=True)
+        self._contained.close()
         self._drain_stderr()
         self._close_stderr()
         stderr = decode(self.stderr.data)

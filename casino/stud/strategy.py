@@ -1,0 +1,291 @@
+"""Our player's strategy: odds from every visible card, bets sized by value and by risk.
+
+For each decision the strategy counts the unseen cards by rank (52 minus its own cards and
+every up card it has seen this hand) and computes, by enumeration over those ranks,
+
+- the chance its final hand beats each opponent's (an opponent's unknown cards are its hole
+  card and, before the second up card, its next up card); exact after the second up card,
+  and before it exact but for the one card our own next card takes from the opponent's
+  deck. Opponents are combined as if independent. Facing a bet, the opponent that is worst
+  for us is assumed to hold a pair already (a player who bets usually does);
+- the chance its hole card is the highest spade in the hole among the players still in, or
+  that nobody holds a spade there (then the hand winner takes the whole pot): exact.
+
+Together these give its *equity*: the share of the final pot it expects. It calls when the
+equity pays for the price, raises when its equity beats a fair share by a margin, probes
+with $1 when nobody has bet against one or two opponents, and never commits to one hand
+more than a Kelly-style fraction of its stack: surviving longest is the goal, and a 70 %
+favourite that bets everything is out three times in ten.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import itertools
+import math
+import operator
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from casino.cards import FULL_DECK, Card, Suit
+from casino.cards.three import three_card_strength
+from casino.stud.protocol import MAX_RAISE, Action, Bet, BetRequest, Fold, legal_range
+
+RANKS = range(2, 15)
+
+
+@dataclass(frozen=True)
+class Odds:
+    """What the strategy knows about its chances in the hand."""
+
+    win: float
+    """Chance of the best poker hand (a tie counts half)."""
+    spade: float
+    """Chance of the highest spade in the hole among the players still in."""
+    no_spade: float
+    """Chance that no player still in holds a spade in the hole."""
+    opponents: int
+
+    @property
+    def equity(self) -> float:
+        """The expected share of the final pot."""
+        if self.spade > 0:
+            return 0.5 * self.win + 0.5 * self.spade
+        return self.win * (0.5 + 0.5 * self.no_spade)
+
+
+_RANK_OF = [card.rank.number for card in FULL_DECK]
+_SPADE = [card.suit is Suit.SPADES for card in FULL_DECK]
+
+
+def _unseen_counts(seen: set[int]) -> tuple[list[int], int, list[int]]:
+    """Unseen cards per rank number (index 0..14), their total, and unseen spade ranks;
+    ``seen``: the :attr:`Card.index` of every card seen."""
+    counts = [0, 0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4]
+    spades = set(RANKS)
+    for index in seen:
+        rank = _RANK_OF[index]
+        counts[rank] -= 1
+        if _SPADE[index]:
+            spades.discard(rank)
+    return counts, 52 - len(seen), sorted(spades)
+
+
+Getter = Callable[[list[int]], tuple[int, ...]]
+
+
+def _getter(indices: list[int]) -> Getter:
+    """``counts → tuple(counts[i] for i in indices)``, at C speed."""
+    if len(indices) == 1:
+        return lambda counts: (counts[indices[0]],)
+    return operator.itemgetter(*indices)
+
+
+@dataclass(frozen=True)
+class _Ways:
+    """Every way an opponent showing some cards can finish, sorted by final strength."""
+
+    values: list[int]
+    firsts: Getter
+    """The unseen counts of each way's first unknown rank."""
+    seconds: Getter | None
+    """The same for the second unknown rank (``None`` after the second up card)."""
+    same: list[int]
+    """1 where a way's two unknown ranks are equal (one fewer card for the second)."""
+
+
+@functools.cache
+def _ways(shown: tuple[int, ...], strong: bool) -> _Ways:
+    """The ways for an opponent showing ``shown``; ``strong``: only those in which what it
+    holds now (hole and up cards) has a pair."""
+    if len(shown) == 2:
+        ways = [
+            (three_card_strength(shown[0], shown[1], rank), rank, 0)
+            for rank in RANKS
+            if not strong or len({rank, *shown}) < 3
+        ]
+    else:
+        ways = [
+            (three_card_strength(shown[0], first, second), first, second)
+            for first in RANKS
+            for second in RANKS
+            if not strong or first == shown[0]
+        ]
+    ways.sort()
+    seconds = _getter([w[2] for w in ways]) if len(shown) == 1 else None
+    same = [int(w[1] == w[2]) for w in ways]
+    return _Ways([w[0] for w in ways], _getter([w[1] for w in ways]), seconds, same)
+
+
+Distribution = tuple[list[int], list[int], int]
+"""Sorted final strengths, the running count of ways up to each, and the total count."""
+
+
+def _distribution(shown: Sequence[int], counts: list[int], strong: bool = False) -> Distribution:
+    """How an opponent showing ``shown`` finishes, given the unseen ``counts`` by rank."""
+    ways = _ways(tuple(shown), strong)
+    firsts = ways.firsts(counts)
+    if ways.seconds is None:
+        weights: Iterable[int] = firsts
+    else:
+        seconds = map(operator.sub, ways.seconds(counts), ways.same)
+        weights = map(operator.mul, firsts, seconds)
+    cumulative = list(itertools.accumulate(weights))
+    return ways.values, cumulative, cumulative[-1] if cumulative else 0
+
+
+def _beats(value: int, values: list[int], cumulative: list[int], total: int) -> float:
+    """Chance that ``value`` beats a draw from the distribution (a tie counts half)."""
+    if not total:
+        return 1.0
+    low = bisect.bisect_left(values, value)
+    high = bisect.bisect_right(values, value, low)
+    less = cumulative[low - 1] if low else 0
+    upto = cumulative[high - 1] if high else 0
+    return (less + upto) / (2 * total)
+
+
+def hand_odds(request: BetRequest, seen_before: Sequence[Card] = ()) -> Odds:
+    """The odds for ``request``; ``seen_before``: up cards seen earlier in the hand."""
+    rank = _RANK_OF
+    mine = [rank[card.index] for card in request.cards]
+    opponents = list(request.table)
+    if request.up in opponents:
+        opponents.remove(request.up)
+    seen = {card.index for cards in (request.cards, seen_before, *request.table) for card in cards}
+    counts, total, spades = _unseen_counts(seen)
+    shown = [[rank[card.index] for card in cards] for cards in opponents]
+    win = _win_chance(mine, shown, counts, total, request.to_match > 0)
+    spade, no_spade = _spade_chances(request.hole, spades, total, len(opponents))
+    return Odds(win, spade, no_spade, len(opponents))
+
+
+def _win_chance(
+    mine: list[int], opponents: list[list[int]], counts: list[int], total: int, facing: bool
+) -> float:
+    """Chance of the best hand; ``facing`` a bet: one opponent (the worst case for us) is
+    assumed to hold a pair already, as a player who bets usually does."""
+    if not opponents:
+        return 1.0
+    if len(mine) == 3:
+        outcomes = [(1.0, three_card_strength(mine[0], mine[1], mine[2]))]
+    else:
+        outcomes = [
+            (counts[rank] / total, three_card_strength(mine[0], mine[1], rank))
+            for rank in RANKS
+            if counts[rank]
+        ]
+    plain = _distributions(opponents, counts, False)
+    strong = _distributions(opponents, counts, True) if facing else []
+    chance = 0.0
+    for weight, value in outcomes:
+        beats = [_beats(value, values, running, ways) for values, running, ways in plain]
+        product = weight * math.prod(beats)
+        if facing:
+            product *= min(
+                (_beats(value, *dist) / beat if beat else 0.0)
+                for dist, beat in zip(strong, beats, strict=True)
+            )
+        chance += product
+    return chance
+
+
+def _distributions(
+    opponents: list[list[int]], counts: list[int], strong: bool
+) -> list[Distribution]:
+    """Each opponent's distribution (opponents showing the same ranks share one)."""
+    known: dict[tuple[int, ...], Distribution] = {}
+    for shown in opponents:
+        key = tuple(shown)
+        if key not in known:
+            known[key] = _distribution(shown, counts, strong)
+    return [known[tuple(shown)] for shown in opponents]
+
+
+def _spade_chances(
+    hole: Card, spades: list[int], total: int, opponents: int
+) -> tuple[float, float]:
+    """(chance ours is the highest spade in the hole, chance nobody has one)."""
+    if opponents == 0:
+        return (1.0, 0.0) if hole.suit is Suit.SPADES else (0.0, 1.0)
+    if hole.suit is Suit.SPADES:
+        higher = sum(rank > hole.rank.number for rank in spades)
+        return _none_among(total, higher, opponents), 0.0
+    return 0.0, _none_among(total, len(spades), opponents)
+
+
+def _none_among(total: int, marked: int, draws: int) -> float:
+    """Chance that ``draws`` cards from ``total`` include none of ``marked`` given ones."""
+    if draws > total:
+        return 0.0
+    return math.comb(total - marked, draws) / math.comb(total, draws)
+
+
+class Strategy:
+    """Our player: exact odds, expected-value calls, risk-capped raises."""
+
+    def __init__(
+        self,
+        margin: float = 0.12,
+        max_raises: int = 3,
+        floor: int = 3,
+        steal: int = 1,
+        steal_against: int = 2,
+        kelly: float = 0.5,
+        call_share: float = 1.0,
+    ) -> None:
+        self.call_share = call_share
+        self.kelly = kelly
+        self.margin = margin
+        self.max_raises = max_raises
+        self.floor = floor
+        self.steal = steal
+        self.steal_against = steal_against
+        self._hand: tuple[Card, Card] | None = None
+        self._seen: list[Card] = []
+        self._raises = 0
+        self._committed = 0
+
+    def decide(self, request: BetRequest) -> Action:
+        """A legal reply to ``bet1``/``bet2``."""
+        self._track(request)
+        allowed = legal_range(request.stack, request.to_match)
+        if not allowed:
+            return Fold()
+        odds = hand_odds(request, self._seen)
+        amount = self._amount(request, odds)
+        if amount is None:
+            return Fold() if request.to_match else Bet(0)
+        amount = max(allowed.start, min(amount, allowed.stop - 1))
+        if amount > request.to_match:
+            self._raises += 1
+        self._committed += amount
+        return Bet(amount)
+
+    def _track(self, request: BetRequest) -> None:
+        key = (request.hole, request.up[0])
+        if key != self._hand:
+            self._hand, self._seen, self._raises, self._committed = key, [], 0, 0
+        if request.round == 1:
+            self._seen = [cards[0] for cards in request.table]
+
+    def _amount(self, request: BetRequest, odds: Odds) -> int | None:
+        """What to bet this turn, or ``None`` to fold."""
+        equity, to_match, pot = odds.equity, request.to_match, request.pot
+        budget = request.stack + self._committed
+        edge = equity * (odds.opponents + 1) - 1
+        # Kelly-style: one hand may cost at most this share of what we had at its start.
+        share = self.kelly * max(0.0, edge) / max(1, odds.opponents)
+        cap = max(self.floor, budget * min(1.0, share))
+        if to_match:
+            call_limit = max(cap, budget * equity * self.call_share)
+            if equity * (pot + to_match) < to_match or self._committed + to_match > call_limit:
+                return None
+        if self._raises >= self.max_raises:
+            return to_match
+        if edge <= self.margin:
+            steal = to_match == 0 and odds.opponents <= self.steal_against
+            return self.steal if steal else to_match
+        raise_by = min(MAX_RAISE, math.ceil(MAX_RAISE * min(1.0, edge)))
+        return to_match + max(0, min(raise_by, int(cap) - self._committed - to_match))

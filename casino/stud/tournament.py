@@ -1,0 +1,123 @@
+"""Casino Day: a dealer on loopback and a player process per ``--bot`` command.
+
+A bot command is either a strategy casino ships (``ours``, ``always-call``,
+``random-legal``, ``pair-or-fold``), run as ``casino stud player``, or any command line in
+which ``{host}`` and ``{port}`` are replaced, such as ``java Poker {host} {port}``.
+:func:`play_local` plays the same game with the players inside this process (no sockets),
+for the strategy benchmark and the tests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import shlex
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from casino.clock import Clock, FakeClock
+from casino.stud.bots import STRATEGIES, Decider
+from casino.stud.dealer import (
+    DealerSettings,
+    Observer,
+    Seat,
+    Table,
+    TableConfig,
+    run_dealer,
+)
+from casino.stud.local import LocalConnection
+from casino.stud.player import PlayerSession
+
+HOST = "127.0.0.1"
+
+
+def bot_command(spec: str, port: int, index: int) -> list[str]:
+    """The argv that runs bot ``spec`` against a dealer on loopback ``port``."""
+    if spec in STRATEGIES:
+        return [
+            sys.executable,
+            "-m",
+            "casino.stud",
+            "player",
+            HOST,
+            str(port),
+            "--strategy",
+            spec,
+            "--id",
+            f"bot{index}",
+            "--avatar",
+            f"{spec}-{index}",
+            "--seed",
+            str(index),
+        ]
+    return [part.replace("{host}", HOST).replace("{port}", str(port)) for part in shlex.split(spec)]
+
+
+async def run_tournament(
+    bots: Sequence[str],
+    settings: DealerSettings,
+    clock: Clock,
+    observer: Observer | None = None,
+    grace: float = 5.0,
+) -> list[Seat]:
+    """Start the dealer, then every bot; play; stop every bot; return the ranking."""
+    listening: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+    dealer = asyncio.create_task(run_dealer(settings, clock, observer, listening.set_result))
+    port = await asyncio.wait_for(asyncio.shield(listening), 10)
+    processes = [
+        await asyncio.create_subprocess_exec(
+            *bot_command(spec, port, index),
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.DEVNULL,
+        )
+        for index, spec in enumerate(bots)
+    ]
+    try:
+        return await dealer
+    finally:
+        dealer.cancel()
+        for process in processes:
+            await _stop(process, grace)
+
+
+async def _stop(process: asyncio.subprocess.Process, grace: float) -> None:
+    """Let ``process`` exit on its own for ``grace`` seconds, then end it."""
+    try:
+        await asyncio.wait_for(process.wait(), grace)
+    except TimeoutError:
+        with contextlib.suppress(ProcessLookupError):
+            process.kill()
+        await process.wait()
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A player for :func:`play_local`."""
+
+    name: str
+    decider: Decider
+
+
+async def play_local(
+    entrants: Sequence[Entrant], hands: int, seed: int, stack: int = 100
+) -> list[Seat]:
+    """Play a whole tournament in this process; the ranking, best first."""
+    seats = []
+    for number, entrant in enumerate(entrants):
+        session = PlayerSession(entrant.decider, entrant.name, entrant.name)
+        seats.append(
+            Seat(number, entrant.name, entrant.name, stack, LocalConnection(session.respond))
+        )
+    table = Table(seats, TableConfig(hands=hands), FakeClock(), random.Random(seed))
+    return await table.play()
+
+
+def local_entrants(names: Sequence[str], seed: int) -> list[Entrant]:
+    """Entrants for strategies casino ships, each with its own seeded randomness."""
+    return [
+        Entrant(name, STRATEGIES[name](random.Random(seed * 1000 + index)))
+        for index, name in enumerate(names)
+    ]
