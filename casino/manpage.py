@@ -52,10 +52,10 @@ def _wide_columns() -> Iterator[None]:
             os.environ["COLUMNS"] = before
 
 
-def help_text(program: str) -> str:
-    """What ``casino PROGRAM --help`` prints, unwrapped."""
+def help_text(program: str, *command: str) -> str:
+    """What ``casino PROGRAM [COMMAND] --help`` prints, unwrapped."""
     with _wide_columns():
-        return run_captured(load_main(program), ["--help"]).out
+        return run_captured(load_main(program), [*command, "--help"]).out
 
 
 @dataclass
@@ -112,8 +112,9 @@ def escape(text: str) -> str:
     return "\\&" + escaped if escaped.startswith((".", "'")) else escaped
 
 
-def render(program: str, text: str) -> str:
-    """The man page of ``program`` whose ``--help`` is ``text``."""
+def render(program: str, text: str, commands: Sequence[tuple[str, str]] = ()) -> str:
+    """The man page of ``program`` whose ``--help`` is ``text``; ``commands`` are its
+    sub-commands' names and ``--help`` texts (a section each under COMMANDS)."""
     parsed = parse_help(text)
     summary = _summary(parsed, program)
     out = [
@@ -122,22 +123,54 @@ def render(program: str, text: str) -> str:
         f"casino\\-{escape(program)} \\- {escape(summary)}",
         ".SH SYNOPSIS",
         f".B casino {escape(program)}",
-        escape(parsed.usage.removeprefix(program).strip()),
-        ".br",
-        f".B python \\-m {escape(PROGRAMS[program])}",
-        "[same arguments]",
+        escape(_arguments(parsed.usage, program)),
     ]
+    if program in PROGRAMS:
+        out += [".br", f".B python \\-m {escape(PROGRAMS[program])}", "[same arguments]"]
     if parsed.description:
         out += [".SH DESCRIPTION", *_paragraphs(parsed.description)]
-    for section in parsed.sections:
-        title = "OPTIONS" if section.title in ("options", "optional arguments") else section.title
-        out.append(f".SH {escape(title.upper())}")
-        for name, words in section.items:
-            out += [".TP", f".B {escape(name)}", escape(words) if words else ".br"]
+    out += _sections(parsed.sections)
+    if commands:
+        out.append(".SH COMMANDS")
+    for command, command_text in commands:
+        sub = parse_help(command_text)
+        out += [f".SS {escape(command)}", f".B casino {escape(program)} {escape(command)}"]
+        out += [escape(_arguments(sub.usage, f"{program} {command}"))]
+        out += (
+            _paragraphs(sub.description)
+            + _sections(sub.sections, nested=True)
+            + _paragraphs(sub.notes)
+        )
     if parsed.notes:
         out += [".SH NOTES", *_paragraphs(parsed.notes)]
     out += [".SH SEE ALSO", "casino replay \\-\\-help, casino record \\-\\-help"]
     return "\n".join(out) + "\n"
+
+
+def _arguments(usage: str, program: str) -> str:
+    """The usage line without the program's name (``draw`` or ``casino draw``)."""
+    for name in (f"casino {program}", program):
+        if usage.startswith(name + " ") or usage == name:
+            return usage[len(name) :].strip()
+    return usage
+
+
+def _sections(sections: Sequence[Section], *, nested: bool = False) -> list[str]:
+    """Sections of options as tagged paragraphs: each a ``.SH`` (in italics when ``nested``
+    in a sub-command)."""
+    out: list[str] = []
+    for section in sections:
+        title = "OPTIONS" if section.title in ("options", "optional arguments") else section.title
+        out += [".PP", f".I {escape(title)}"] if nested else [f".SH {escape(title.upper())}"]
+        for name, words in section.items:
+            out += [".TP", f".B {escape(name)}", escape(words) if words else ".br"]
+    return out
+
+
+def sub_commands(usage: str, program: str) -> list[str]:
+    """The sub-commands a usage line offers first (``{dealer,player} ...``), if any."""
+    match = re.match(r"\{([\w,-]+)\}", _arguments(usage, program))
+    return match.group(1).split(",") if match else []
 
 
 def _summary(parsed: Help, program: str) -> str:
@@ -164,8 +197,10 @@ def _paragraphs(paragraphs: Sequence[list[str]]) -> list[str]:
 
 
 def generate(program: str) -> str:
-    """The man page of ``program`` as its ``--help`` describes it now."""
-    return render(program, help_text(program))
+    """The man page of ``program`` (and of its sub-commands) as ``--help`` describes it now."""
+    text = help_text(program)
+    commands = sub_commands(parse_help(text).usage, program)
+    return render(program, text, [(command, help_text(program, command)) for command in commands])
 
 
 def write_pages(directory: Path = MAN_DIR, programs: Sequence[str] = ()) -> list[Path]:

@@ -67,3 +67,16 @@ def test_write_pages_writes_one_file_per_program(tmp_path: Path) -> None:
     written = manpage.write_pages(tmp_path, ["draw"])
     assert written == [tmp_path / "casino-draw.1"]
     assert written[0].read_text() == manpage.generate("draw")
+
+
+def test_sub_commands_get_a_section_each() -> None:
+    assert manpage.sub_commands("casino x {a,b-c} ...", "x") == ["a", "b-c"]
+    assert manpage.sub_commands("x [-h] [--seed N]", "x") == []
+    page = manpage.render(
+        "x",
+        "usage: casino x {run} ...\n\nDoes x.\n",
+        [("run", "usage: casino x run [-h] --fast\n\nRuns.\n\noptions:\n  --fast  quickly\n")],
+    )
+    assert ".SH SYNOPSIS\n.B casino x\n{run} ...\n" in page
+    assert ".SH COMMANDS\n.SS run\n.B casino x run\n[\\-h] \\-\\-fast\n.PP\nRuns.\n" in page
+    assert ".PP\n.I OPTIONS\n.TP\n.B \\-\\-fast\nquickly\n" in page
