@@ -10,14 +10,13 @@ from __future__ import annotations
 import argparse
 import multiprocessing
 import shlex
-import sys
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from itertools import repeat
 from pathlib import Path
 from typing import TextIO
 
-from casino.cmdline import ArgumentParser, HelpShown, UsageError
+from casino.cmdline import ArgumentParser, Invocation, UsageError, invoked_as, run_program
 from casino.files import write_atomic
 from casino.harness.formats import FORMATS
 from casino.harness.model import TranscriptError, load_transcript
@@ -59,23 +58,25 @@ def main(
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
 ) -> int:
-    """``casino replay …`` or ``casino record …`` (``argv`` starts with the subcommand)."""
-    streams = Streams.of(stdin, stdout, stderr)
-    args = list(sys.argv[1:] if argv is None else argv)
-    command = args[0] if args else ""
-    if command not in COMMANDS:
-        streams.error(f"casino: expected 'replay' or 'record', got {command or 'nothing'!r}")
-        return 2
-    try:
-        return COMMANDS[command](args[1:], streams)
-    except HelpShown:
-        return 0
-    except UsageError as error:
-        streams.error(f"casino {command}: {error}")
-        return 2
-    except KeyboardInterrupt:
-        streams.error(f"casino {command}: interrupted")
-        return 130
+    """``casino replay …`` or ``casino record …`` (``argv`` starts with the subcommand), under
+    the program-entry contract of :mod:`casino.cmdline`."""
+
+    def dispatch(invocation: Invocation) -> int:
+        args = invocation.argv
+        command = args[0] if args else ""
+        if command not in COMMANDS:
+            raise UsageError(f"expected 'replay' or 'record', got {command or 'nothing'!r}")
+        with invoked_as(f"{invocation.prog} {command}"):
+            return run_program(
+                f"casino {command}",
+                lambda sub: COMMANDS[command](sub.argv, sub.streams),
+                args[1:],
+                stdin=stdin,
+                stdout=stdout,
+                stderr=stderr,
+            )
+
+    return run_program("casino", dispatch, argv, stdin=stdin, stdout=stdout, stderr=stderr)
 
 
 # ------------------------------------------------------------------------------------ replay

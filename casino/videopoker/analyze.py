@@ -16,6 +16,7 @@ analysis has no chance in it.
 
 from __future__ import annotations
 
+import argparse
 import os
 from collections.abc import Sequence
 from fractions import Fraction
@@ -23,9 +24,8 @@ from pathlib import Path
 from typing import TextIO
 
 from casino.cards import Card, format_cards, parse_cards
-from casino.cmdline import ArgumentParser, parse_or_report
+from casino.cmdline import ArgumentParser, Invocation, UsageError, run_program, whole_number
 from casino.errors import CasinoError, ParseError
-from casino.shell import Streams
 from casino.videopoker.analyzer import Analysis, HoldValue, analyze, hold_values
 from casino.videopoker.paytable import (
     MAX_BET,
@@ -40,10 +40,10 @@ PROGRAM = "casino videopoker analyze"
 DEFAULT_JOBS = min(2, os.cpu_count() or 1)
 
 
-def _parser(out: TextIO) -> ArgumentParser:
+def _parser(out: TextIO, prog: str = PROGRAM) -> ArgumentParser:
     parser = ArgumentParser(
         out=out,
-        prog=PROGRAM,
+        prog=prog,
         description="Exact video poker analysis: the return of a pay table under\n"
         "optimal play (or the seed's strategy), or the best holds of one hand.",
         epilog=PAYTABLE_FORMAT,
@@ -57,17 +57,21 @@ def _parser(out: TextIO) -> ArgumentParser:
     )
     parser.add_argument("--strategy", choices=("optimal", "seed"), default="optimal")
     parser.add_argument(
-        "--bet", type=int, default=MAX_BET, metavar="N", help="credits bet, 1-5 (default: 5)"
+        "--bet",
+        type=whole_number(),
+        default=MAX_BET,
+        metavar="N",
+        help="credits bet, 1-5 (default: 5)",
     )
     parser.add_argument("--hand", metavar="CARDS", help='advise one hand: "AC KC QC JC 2C"')
     parser.add_argument(
         "--jobs",
-        type=int,
+        type=whole_number(),
         default=DEFAULT_JOBS,
         metavar="N",
         help="processes to use (default: %(default)s)",
     )
-    parser.add_argument("--seed", type=int, metavar="N", help="accepted; nothing is random")
+    parser.add_seed_option("accepted; nothing is random")
     return parser
 
 
@@ -78,35 +82,36 @@ def main(
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
 ) -> int:
-    """Run ``casino videopoker analyze`` with ``argv``; the exit status."""
-    import sys
+    """Run ``casino videopoker analyze`` with ``argv``; the exit status (any problem with the
+    arguments or the pay table file is a usage error, 2)."""
+    return run_program(PROGRAM, _run, argv, stdin=stdin, stdout=stdout, stderr=stderr)
 
-    streams = Streams.of(stdin, stdout, stderr)
-    args = parse_or_report(_parser(streams.stdout), sys.argv[1:] if argv is None else argv, streams)
-    if isinstance(args, int):
-        return args
+
+def _run(invocation: Invocation) -> int:
+    args = _parser(invocation.streams.stdout, invocation.prog).parse_args(invocation.argv)
     try:
-        table = _paytable(args.paytable)
-        if not 1 <= args.bet <= MAX_BET:
-            raise ParseError(f"--bet must be 1 to {MAX_BET}, not {args.bet}")
-        if args.jobs < 1:
-            raise ParseError(f"--jobs must be at least 1, not {args.jobs}")
-        if args.hand is not None:
-            hand = _hand(args.hand)
-            streams.stdout.write(
-                render_holds(hand, hold_values(hand, table, args.bet), table, args.bet)
-            )
-            return 0
-        optimal = analyze(table, args.bet, jobs=args.jobs)
-        if args.strategy == "optimal":
-            streams.stdout.write(render_analysis(optimal))
-        else:
-            seed = analyze(table, args.bet, chooser=seed_hold, strategy="seed", jobs=args.jobs)
-            streams.stdout.write(render_analysis(seed, optimal))
+        _answer(args, invocation.streams.stdout)
     except CasinoError as error:
-        streams.error(f"{PROGRAM}: {error}")
-        return 2
+        raise UsageError(str(error)) from None
     return 0
+
+
+def _answer(args: argparse.Namespace, out: TextIO) -> None:
+    table = _paytable(args.paytable)
+    if not 1 <= args.bet <= MAX_BET:
+        raise ParseError(f"--bet must be 1 to {MAX_BET}, not {args.bet}")
+    if args.jobs < 1:
+        raise ParseError(f"--jobs must be at least 1, not {args.jobs}")
+    if args.hand is not None:
+        hand = _hand(args.hand)
+        out.write(render_holds(hand, hold_values(hand, table, args.bet), table, args.bet))
+        return
+    optimal = analyze(table, args.bet, jobs=args.jobs)
+    if args.strategy == "optimal":
+        out.write(render_analysis(optimal))
+    else:
+        seed = analyze(table, args.bet, chooser=seed_hold, strategy="seed", jobs=args.jobs)
+        out.write(render_analysis(seed, optimal))
 
 
 def _paytable(name: str) -> PayTable:

@@ -62,18 +62,20 @@ def test_prompt_off_prints_nothing_between_quiet_commands() -> None:
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--seed"], "demo: --seed needs a whole number, got 'nothing'\n"),
-        (["--seed", "x"], "demo: --seed needs a whole number, got 'x'\n"),
-        (["--speed", "3"], "demo: unknown argument '--speed' (usage: demo [--seed N])\n"),
+        (["--seed"], "demo: argument --seed: expected one argument (see demo --help)\n"),
+        (["--seed", "x"], "demo: argument --seed: not a whole number: 'x' (see demo --help)\n"),
+        (["--speed", "3"], "demo: unrecognized arguments: --speed 3 (see demo --help)\n"),
     ],
 )
 def test_bad_arguments_are_one_line_and_exit_2(argv: list[str], message: str) -> None:
     assert run("", *argv) == (2, "", message)
 
 
-def test_help_option() -> None:
+def test_help_option_lists_the_commands() -> None:
     status, out, _ = run("", "--help")
-    assert status == 0 and out.startswith("usage: demo [--seed N]\n\nadd A B")
+    assert status == 0 and out.startswith("usage: demo [-h] [--seed N]\n")
+    assert "\ncommands:\nadd A B       sum of two whole numbers\nmul A B" in out
+    assert "exit [N]      leave, with exit status N (0-255)\n" in out
 
 
 words = st.sampled_from(

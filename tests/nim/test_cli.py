@@ -21,10 +21,11 @@ ROOT = Path(__file__).resolve().parents[2]
     [
         (
             ["--stage", "d"],
-            "nimsys: argument --stage: invalid choice: 'd' (choose from 'a', 'b', 'c')\n",
+            "nimsys: argument --stage: invalid choice: 'd' (choose from 'a', 'b', 'c')"
+            " (see nimsys --help)\n",
         ),
-        (["--seed", "x"], "nimsys: argument --seed: invalid int value: 'x'\n"),
-        (["extra"], "nimsys: unrecognized arguments: extra\n"),
+        (["--seed", "x"], "nimsys: argument --seed: not a whole number: 'x' (see nimsys --help)\n"),
+        (["extra"], "nimsys: unrecognized arguments: extra (see nimsys --help)\n"),
     ],
 )
 def test_bad_arguments_are_one_line_and_status_2(args: list[str], message: str) -> None:
@@ -35,7 +36,7 @@ def test_bad_arguments_are_one_line_and_status_2(args: list[str], message: str) 
 def test_help_goes_to_the_given_stdout() -> None:
     run = nimsys("", "--help")
     assert run.status == 0
-    assert run.out.startswith("usage: nimsys [-h] [--stage {a,b,c}] [--seed SEED]\n")
+    assert run.out.startswith("usage: nimsys [-h] [--stage {a,b,c}] [--seed N]\n")
 
 
 def test_registered_as_nimsys() -> None:
