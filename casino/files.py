@@ -4,7 +4,8 @@
   one), keeping what the user set: the file's permission bits (a new file gets the usual
   ``0666 & ~umask``), a symlink (the write goes to its target, atomically at the target's
   place), and a read-only file, which is refused with :class:`ReadOnlyFile`. Temporary files
-  that a killed writer left next to the file (``.NAME.*.tmp``) are removed on the next write.
+  that a killed writer left next to the file (``.NAME.PID-RANDOM.tmp``) are removed on the
+  next write.
 - :func:`read_bytes` reads a regular file only, up to a size cap: a FIFO, a device
   (``/dev/zero``) or a huge file is an :class:`UnsuitableFile`, never a hang or a MemoryError.
 """
@@ -107,8 +108,9 @@ def _create_temp(target: Path) -> tuple[int, str]:
 
 def remove_stale_temps(target: Path) -> list[Path]:
     """Remove the temporary files an earlier writer of ``target`` left (killed before its
-    ``os.replace``): ``.NAME.*.tmp`` beside it, older than this process and not belonging to
-    a process still running. Returns what was removed; problems are ignored."""
+    ``os.replace``): ``.NAME.PID-RANDOM.tmp`` beside it whose process is gone, and
+    ``.NAME.*.tmp`` of older writers (no process number) from before this process started.
+    Returns what was removed; problems are ignored."""
     removed: list[Path] = []
     prefix = _temp_prefix(target)
     try:
@@ -120,26 +122,30 @@ def remove_stale_temps(target: Path) -> list[Path]:
             continue
         with contextlib.suppress(OSError):
             info = entry.stat(follow_symlinks=False)
-            old = stat.S_ISREG(info.st_mode) and info.st_mtime < _STARTED
-            if old and not _writer_alive(entry.name[len(prefix) : -len(".tmp")]):
+            middle = entry.name[len(prefix) : -len(".tmp")]
+            if stat.S_ISREG(info.st_mode) and _is_stale(middle, info.st_mtime):
                 os.unlink(entry.path)
                 removed.append(Path(entry.path))
     return removed
 
 
-def _writer_alive(middle: str) -> bool:
-    """Whether the ``PID-RANDOM`` part of a temp file's name names a running process (a name
-    without a process number, from an older casino, has no living writer)."""
+def _is_stale(middle: str, mtime: float) -> bool:
+    """Whether the temp file whose name holds ``middle`` (``PID-RANDOM``) was left by a writer
+    that is gone: its process no longer runs (this process counts as running), or, for a
+    name without a process number, it is older than this process."""
     pid_text, dash, _ = middle.partition("-")
-    if not dash or not pid_text.isdigit() or int(pid_text) == os.getpid():
+    if not dash or not pid_text.isdigit():
+        return mtime < _STARTED
+    pid = int(pid_text)
+    if pid == os.getpid():
         return False
     try:
-        os.kill(int(pid_text), 0)
+        os.kill(pid, 0)
     except ProcessLookupError:
-        return False
+        return True
     except OSError:
-        return True  # it exists but belongs to someone else
-    return True
+        return False  # it runs, as someone else
+    return False
 
 
 def _sync_directory(directory: Path) -> None:
@@ -159,11 +165,16 @@ def read_bytes(path: str | os.PathLike[str], limit: int = DEFAULT_READ_LIMIT) ->
     a file over ``limit`` bytes, raises :class:`UnsuitableFile`; other problems ``OSError``.
     """
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise UnsuitableFile(errno.EINVAL, "not a regular file", os.fspath(path))
-        data = handle.read(limit + 1)
+        chunks, wanted = [], limit + 1
+        while wanted > 0 and (chunk := os.read(fd, min(wanted, 1 << 20))):
+            chunks.append(chunk)
+            wanted -= len(chunk)
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
     if len(data) > limit:
         raise UnsuitableFile(errno.EFBIG, f"larger than {limit:,} bytes", os.fspath(path))
     return data
