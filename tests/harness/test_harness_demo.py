@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 from pathlib import Path
@@ -122,3 +123,37 @@ def test_any_command_stream_ends_cleanly_and_deterministically(lines: list[str],
     assert all(line.startswith("warning: ") for line in err.splitlines())
     if os.path.exists("demo.dat"):
         os.remove("demo.dat")
+
+
+def test_a_huge_number_is_not_a_number() -> None:
+    huge = "9" * 5000  # past Python's int() limit
+    status, out, err = run(f"add {huge} 1\ntable {huge}\nexit {huge}\n")
+    assert (status, err) == (0, "")
+    assert out == GREETING + "add needs two whole numbers\n$ table needs one whole number\n$ " + (
+        "exit needs one whole number\n$ bye\n"
+    )
+
+
+def test_a_store_that_cannot_be_written_says_so_and_goes_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    Path("demo.dat").write_text("12\n")
+    Path("demo.dat").chmod(0o444)
+    status, out, err = run("store 5\nrecall\n")
+    assert (status, err) == (0, "")
+    assert out == GREETING + (
+        "cannot store: demo.dat: read-only file, not replaced\n$ recalled 12\n$ bye\n"
+    )
+
+    def full(path: object, text: str) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr("casino.demo.write_atomic", full)
+    assert (
+        run("store 5\n")[1] == GREETING + "cannot store: demo.dat: No space left on device\n$ bye\n"
+    )
+
+
+def test_a_demo_dat_that_never_ends_is_corrupt() -> None:
+    Path("demo.dat").symlink_to("/dev/zero")
+    assert run("recall\n")[1] == GREETING + "demo.dat is corrupt\n$ bye\n"
