@@ -67,6 +67,7 @@ __all__ = [
     "invoked_as",
     "parse_int",
     "program_name",
+    "quiet_worker",
     "run_program",
     "signals_deferred",
     "silence_closed_output",
@@ -279,6 +280,15 @@ def signals_deferred() -> Iterator[None]:
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+def quiet_worker() -> None:
+    """The initializer of a worker process (a process pool's): Ctrl-C, which the terminal sends
+    to every process of the job, is left to the parent (which stops the pool and says one line);
+    SIGTERM and SIGHUP end the worker at once, as by default."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for signum in STOP_SIGNALS:
+        signal.signal(signum, signal.SIG_DFL)
 
 
 def silence_closed_output(stream: TextIO) -> None:

@@ -16,7 +16,14 @@ from itertools import repeat
 from pathlib import Path
 from typing import TextIO
 
-from casino.cmdline import ArgumentParser, Invocation, UsageError, invoked_as, run_program
+from casino.cmdline import (
+    ArgumentParser,
+    Invocation,
+    UsageError,
+    invoked_as,
+    quiet_worker,
+    run_program,
+)
 from casino.files import write_atomic
 from casino.harness.formats import FORMATS
 from casino.harness.model import TranscriptError, load_transcript
@@ -172,7 +179,7 @@ def results_in_order(paths: list[Path], options: Options, jobs: int) -> Iterator
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     chunk = max(1, len(paths) // (jobs * 8))
-    with ProcessPoolExecutor(jobs, mp_context=context) as pool:
+    with ProcessPoolExecutor(jobs, mp_context=context, initializer=quiet_worker) as pool:
         yield from pool.map(check_path, paths, repeat(options), chunksize=chunk)
 
 
