@@ -185,3 +185,23 @@ def test_casino_replay_piped_into_head_ends_quietly(tmp_path: Path) -> None:
     for number in range(300):  # far more report than a pipe holds
         (folder / f"t{number:03}.yaml").write_text(transcript)
     assert closed_early(["-m", "casino", "replay", str(folder)], b"", tmp_path) == (1, b"")
+
+
+def test_ctrl_c_in_a_parallel_replay_is_one_line(tmp_path: Path) -> None:
+    """Ctrl-C reaches every process of the job; the pool's workers leave it to casino."""
+    transcript = (ROOT / "transcripts" / "demo" / "basics.yaml").read_text()
+    for number in range(3000):  # far more than can pass before the Ctrl-C
+        (tmp_path / f"t{number:04}.yaml").write_text(transcript)
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "casino", "replay", "--jobs", "2", str(tmp_path)],
+        env=environment(),
+        encoding="utf-8",
+        timeout=120,
+    )
+    child.expect("PASS ")
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130 and "Traceback" not in child.before
+    assert child.before.endswith("casino replay: interrupted\r\n")
