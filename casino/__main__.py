@@ -34,7 +34,8 @@ def _help(prog: str) -> str:
             "transcript harness:",
             *harness,
             "",
-            f"'{prog} COMMAND --help' describes a command.",
+            f"'{prog} COMMAND --help' describes a command. Without --seed, every game is",
+            "seeded by the environment variable CASINO_SEED when it is set.",
             "",
         ]
     )

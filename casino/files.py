@@ -166,7 +166,10 @@ def read_bytes(path: str | os.PathLike[str], limit: int = DEFAULT_READ_LIMIT) ->
     """
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        kind = os.fstat(fd).st_mode
+        if stat.S_ISDIR(kind):
+            raise UnsuitableFile(errno.EISDIR, "is a directory", os.fspath(path))
+        if not stat.S_ISREG(kind):
             raise UnsuitableFile(errno.EINVAL, "not a regular file", os.fspath(path))
         chunks, wanted = [], limit + 1
         while wanted > 0 and (chunk := os.read(fd, min(wanted, 1 << 20))):

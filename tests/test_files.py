@@ -146,7 +146,7 @@ def test_read_bytes_refuses_what_is_not_a_regular_file_or_too_large(tmp_path: Pa
     for name, reason in [
         ("fifo", "not a regular file"),
         ("zero", "not a regular file"),
-        (".", "not a regular file"),
+        (".", "is a directory"),
         ("big", "larger than 10 bytes"),
     ]:
         with pytest.raises(UnsuitableFile) as refused:

@@ -35,8 +35,7 @@ SAVE_FAILED_EXIT = 1
 
 
 def _epilog() -> str:
-    width = max(len(usage) for usage, _ in COMMANDS) + 2
-    lines = [f"  {usage:<{width}}{meaning}" for usage, meaning in COMMANDS]
+    lines = [f"  {usage}\n      {meaning}" for usage, meaning in COMMANDS]
     return "\n".join(
         [
             "commands (Projects B and C), one per line at the $ prompt:",

@@ -55,7 +55,7 @@ def test_help_lists_the_commands_and_their_syntax() -> None:
         "startadvancedgame initialstones,username1,username2",
         "exit",
     ]:
-        assert f"\n  {usage} " in out
+        assert f"\n  {usage}\n      " in out
 
 
 def test_help_through_casino_names_casino_nimsys() -> None:
