@@ -66,6 +66,7 @@ __all__ = [
     "UsageError",
     "invoked_as",
     "parse_int",
+    "parse_or_report",
     "program_name",
     "quiet_worker",
     "run_program",
@@ -209,7 +210,8 @@ def _ended(invocation: Invocation, body: Body) -> int:
     except Exception as error:
         if not invocation.own_process:
             raise
-        _say(streams, f"{prog}: internal error (a bug in casino): {type(error).__name__}: {error}")
+        what = str(error).partition("\n")[0][:200]
+        _say(streams, f"{prog}: internal error (a bug in casino): {type(error).__name__}: {what}")
         return INTERNAL_EXIT
 
 
@@ -374,3 +376,18 @@ def seed_from_environment(environ: Mapping[str, str] | None = None) -> int | Non
         return parse_int(text)
     except ParseError as error:
         raise UsageError(f"{SEED_VARIABLE}: {error}") from None
+
+
+def parse_or_report(
+    parser: ArgumentParser, argv: Sequence[str], streams: Streams
+) -> argparse.Namespace | int:
+    """The parsed options, or the exit status once help (0) or a usage error (2) is out, in
+    the contract's words. Under :func:`run_program` (every program's ``main`` should be), just
+    call ``parser.parse_args`` and let the contract report."""
+    try:
+        return parser.parse_args(list(argv))
+    except HelpShown:
+        return 0
+    except UsageError as error:
+        streams.error(f"{parser.prog}: {error} (see {parser.prog} --help)")
+        return USAGE_EXIT
