@@ -20,7 +20,9 @@ The last four apply when the program runs on the process's own streams (``python
 ``casino`` command): there the contract also makes stdin and stdout survive any bytes (bad
 UTF-8 is replaced, not fatal) and turns SIGTERM and SIGHUP into :class:`Stopped`, a kind of
 ``KeyboardInterrupt``, so that a program saves its state (``finally``) whichever way it is
-stopped; :func:`signals_deferred` keeps a save from being cut in half. Called with streams of
+stopped. A program with state to save runs inside :func:`signals_deferred` and reads through
+:func:`interruptible_lines`, so that a signal stops it only while it waits for input, and
+saves with :func:`run_uninterrupted`. Called with streams of
 its own (tests, the in-process transcript runner), an interruption propagates to the caller.
 
 ``PROG`` is the name the user typed: the ``casino`` dispatcher runs a program inside
@@ -43,7 +45,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 from types import FrameType
-from typing import TYPE_CHECKING, Any, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO, TypeVar
 
 from casino.errors import CasinoError, ParseError
 from casino.numbers import describe_range, parse_bounded, parse_int
@@ -64,12 +66,15 @@ __all__ = [
     "Invocation",
     "Stopped",
     "UsageError",
+    "interruptible_lines",
     "invoked_as",
     "parse_int",
     "parse_or_report",
     "program_name",
     "quiet_worker",
     "run_program",
+    "run_uninterrupted",
+    "signals_allowed",
     "signals_deferred",
     "silence_closed_output",
     "whole_number",
@@ -158,6 +163,7 @@ class Invocation:
 
 
 Body = Callable[[Invocation], int]
+T = TypeVar("T")
 
 
 def run_program(
@@ -282,6 +288,53 @@ def signals_deferred() -> Iterator[None]:
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+@contextlib.contextmanager
+def signals_allowed() -> Iterator[None]:
+    """Let Ctrl-C and the stop signals in while inside (inside :func:`signals_deferred`)."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(
+        signal, "pthread_sigmask"
+    ):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, *STOP_SIGNALS})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+def interruptible_lines(stream: TextIO) -> Iterator[str]:
+    """The lines of ``stream``, with signals let in only while waiting for one.
+
+    A program that runs inside :func:`signals_deferred` and reads through this is stopped by
+    Ctrl-C, SIGTERM or SIGHUP only where it waits for input — never in the middle of a
+    change or a save; a signal that comes at any other moment waits until then (or until
+    the program leaves :func:`signals_deferred`, after its save)."""
+    while True:
+        with signals_allowed():
+            line = stream.readline()
+        if not line:
+            return
+        yield line
+
+
+def run_uninterrupted(action: Callable[[], T]) -> T:
+    """Run ``action`` (idempotent: a save) to its end whatever signals come: held while it
+    runs, and if one still cuts it short (one already on its way when it began), it runs
+    again. The first interruption is raised once it is done."""
+    interruption: KeyboardInterrupt | None = None
+    while True:
+        try:
+            with signals_deferred():
+                result = action()
+            break
+        except KeyboardInterrupt as stop:
+            interruption = interruption or stop
+    if interruption is not None:
+        raise interruption
+    return result
 
 
 def quiet_worker() -> None:

@@ -14,10 +14,12 @@ from casino.cmdline import (
     Invocation,
     Stopped,
     UsageError,
+    interruptible_lines,
     invoked_as,
     parse_or_report,
     program_name,
     run_program,
+    run_uninterrupted,
     signals_deferred,
 )
 from casino.shell import Streams
@@ -192,3 +194,43 @@ def test_parse_or_report_words_a_usage_error_as_the_contract_does() -> None:
     assert err.getvalue() == "game: unrecognized arguments: extra (see game --help)\n"
     assert parse_or_report(parser, ["--help"], streams) == 0
     assert out.getvalue().startswith("usage: game [-h]\n")
+
+
+def test_an_interrupted_save_runs_again_then_the_interruption_goes_on() -> None:
+    calls: list[int] = []
+
+    def save() -> int:
+        calls.append(1)
+        if len(calls) == 1:
+            raise KeyboardInterrupt  # a signal already on its way when the save began
+        return 5
+
+    with pytest.raises(KeyboardInterrupt):
+        run_uninterrupted(save)
+    assert len(calls) == 2
+    assert run_uninterrupted(lambda: 6) == 6
+
+
+class SignalOnRead(io.StringIO):
+    """Input during whose reading Ctrl-C is pressed."""
+
+    def readline(self, size: int = -1, /) -> str:  # type: ignore[override]  # as typeshed
+        line = super().readline(size)
+        if line == "now\n":
+            os.kill(os.getpid(), signal.SIGINT)
+        return line
+
+
+def test_signals_reach_a_deferred_program_only_while_it_reads() -> None:
+    seen: list[str] = []
+    with pytest.raises(KeyboardInterrupt), signals_deferred():
+        for line in interruptible_lines(SignalOnRead("a\nb\n")):
+            seen.append(line)
+            os.kill(os.getpid(), signal.SIGINT)  # while it works on a line: held
+            seen.append("the line's work is done")
+    assert seen == ["a\n", "the line's work is done"]  # stopped as it waits for "b"
+    seen.clear()
+    with pytest.raises(KeyboardInterrupt), signals_deferred():
+        for line in interruptible_lines(SignalOnRead("x\nnow\ny\n")):
+            seen.append(line)
+    assert seen == ["x\n"]

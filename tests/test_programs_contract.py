@@ -205,3 +205,16 @@ def test_ctrl_c_in_a_parallel_replay_is_one_line(tmp_path: Path) -> None:
     child.close()
     assert child.exitstatus == 130 and "Traceback" not in child.before
     assert child.before.endswith("casino replay: interrupted\r\n")
+
+
+def test_nimsys_saves_the_players_when_its_terminal_is_closed(tmp_path: Path) -> None:
+    """The terminal going away ends the input and sends SIGHUP, in either order."""
+    for attempt in range(3):
+        child = spawn("nimsys", tmp_path)
+        child.expect(r"\$")
+        child.sendline(f"addplayer p{attempt},Term,Inal")
+        wait_for_input(child, "nimsys")
+        child.close(force=False)  # as a terminal window closed by its user
+        assert child.exitstatus == 129 and child.signalstatus is None
+        saved = (tmp_path / "players.dat").read_text().splitlines()
+        assert saved[1:] == [f"human\tp{n}\tTerm\tInal\t0\t0" for n in range(attempt + 1)]

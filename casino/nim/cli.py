@@ -23,7 +23,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from casino.cmdline import ArgumentParser, Invocation, run_program, signals_deferred
+from casino.cmdline import (
+    ArgumentParser,
+    Invocation,
+    interruptible_lines,
+    run_program,
+    run_uninterrupted,
+    signals_deferred,
+)
 from casino.nim import storage
 from casino.nim.registry import Registry
 from casino.nim.shell import COMMANDS, PROJECT_B, PROJECT_C, NimsysShell
@@ -73,7 +80,7 @@ def _run(invocation: Invocation) -> int:
     streams = invocation.streams
     console = Console(streams.stdin, streams.stdout)
     if options.stage == "c":
-        return _project_c(console, invocation)
+        return _project_c(invocation)
     if options.stage == "a":
         run_project_a(console)
     else:
@@ -82,20 +89,26 @@ def _run(invocation: Invocation) -> int:
     return 0
 
 
-def _project_c(console: Console, invocation: Invocation) -> int:
-    """Project C: players loaded, the session, and the players saved however it ended."""
+def _project_c(invocation: Invocation) -> int:
+    """Project C: players loaded, the session, and the players saved however it ended.
+
+    Signals reach the session only while it waits for input (never in the middle of a
+    command), and the save runs to its end before the program stops."""
     streams = invocation.streams
     path = Path(storage.FILE_NAME)
-    loaded = storage.load(path)
-    if loaded.warning:
-        streams.error(f"{invocation.prog}: {loaded.warning}")
-    registry = Registry(loaded.players)
-    try:
-        NimsysShell(console, registry, PROJECT_C).run()
-        console.out.flush()
-    finally:
-        with signals_deferred():
-            saved = _save(path, loaded, registry, streams, invocation.prog)
+    with signals_deferred():
+        loaded = storage.load(path)
+        if loaded.warning:
+            streams.error(f"{invocation.prog}: {loaded.warning}")
+        registry = Registry(loaded.players)
+        console = Console(interruptible_lines(streams.stdin), streams.stdout)
+        try:
+            NimsysShell(console, registry, PROJECT_C).run()
+            console.out.flush()
+        finally:
+            saved = run_uninterrupted(
+                lambda: _save(path, loaded, registry, streams, invocation.prog)
+            )
     return 0 if saved else SAVE_FAILED_EXIT
 
 
