@@ -16,14 +16,14 @@ SIGTERM / SIGHUP                   143/129 ``PROG: stopped by SIGTERM`` (SIGHUP)
 an unexpected error                70      ``PROG: internal error: …`` (a bug in casino)
 =================================  ======  ====================================================
 
-The last four apply when the program runs on the process's own streams (``python -m …``, the
+The last three apply when the program runs on the process's own streams (``python -m …``, the
 ``casino`` command): there the contract also makes stdin and stdout survive any bytes (bad
 UTF-8 is replaced, not fatal) and turns SIGTERM and SIGHUP into :class:`Stopped`, a kind of
 ``KeyboardInterrupt``, so that a program saves its state (``finally``) whichever way it is
-stopped. A program with state to save runs inside :func:`signals_deferred` and reads through
-:func:`interruptible_lines`, so that a signal stops it only while it waits for input, and
-saves with :func:`run_uninterrupted`. Called with streams of
-its own (tests, the in-process transcript runner), an interruption propagates to the caller.
+stopped. Called with streams of its own (tests, the in-process transcript runner), a program's
+interruptions and errors propagate to the caller. A program with state to save runs inside
+:func:`signals_deferred` and reads through :func:`interruptible_lines`, so that a signal stops
+it only while it waits for input, and saves with :func:`run_uninterrupted`.
 
 ``PROG`` is the name the user typed: the ``casino`` dispatcher runs a program inside
 :func:`invoked_as` (``casino videopoker``), and :func:`program_name` gives it to the program
