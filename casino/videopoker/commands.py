@@ -136,7 +136,7 @@ class VideoPokerCommands:
         try:
             if not all(is_digits(arg) for arg in args):
                 raise BadPositions(command.rest)
-            outcome = self.machine.hold(int(arg) - 1 for arg in args)
+            outcome = self.machine.hold(parse_int(arg) - 1 for arg in args)
         except BadPositions:
             self._illegal(command, "position")
         else:

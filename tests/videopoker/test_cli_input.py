@@ -95,3 +95,14 @@ def test_stdin_that_is_not_utf8_is_read_under_a_strict_utf8_locale(tmp_path: Pat
     lines = done.stdout.decode().splitlines()
     assert lines[0] == "player is betting 5" and lines[1] == "\ufffd\ufffdb: illegal command"
     assert lines[3:] == ["\ufffd: illegal command", "player's credit is 95"]
+
+
+def test_a_pay_table_file_with_huge_or_odd_numbers_is_one_line(tmp_path: Path) -> None:
+    for pay, message in [
+        (HUGE, "line 1: give one pay per credit or five returns"),
+        ("²", "line 1: unknown hand 'FULL HOUSE ²'"),
+    ]:
+        (tmp_path / "table.txt").write_text(f"FULL HOUSE {pay}\n")
+        err = _direct(["--paytable", str(tmp_path / "table.txt"), "--hand", "AC KC QC JC 2C"])
+        prog = "casino videopoker analyze"
+        assert err == f"{prog}: {tmp_path / 'table.txt'}: {message} (see {prog} --help)\n"
