@@ -4,7 +4,9 @@ It exists so that ``casino replay transcripts/`` has something to pass before th
 and so the harness's own tests have an interactive program with the awkward features of a
 real one: a ``$ `` prompt without a newline, output with trailing spaces and tabs, a seeded
 die, state kept in a file across runs (``demo.dat``), messages on stderr and a chosen exit
-status. End of input ends it exactly as ``exit`` does.
+status. End of input ends it exactly as ``exit`` does. A ``store`` that cannot be written (a
+read-only ``demo.dat``, a full disk) says so and the session goes on; numbers are read by
+:mod:`casino.numbers`; exit statuses and signals are the program-entry contract's.
 
 Commands: ``add A B``, ``mul A B``, ``echo TEXT``, ``table N``, ``roll [SIDES]``,
 ``store N``, ``recall``, ``warn TEXT``, ``prompt on|off``, ``help``, ``exit [STATUS]``.
