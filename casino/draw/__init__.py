@@ -28,6 +28,7 @@ Decisions where the seed is silent:
 - ``--banks`` (casino's own option) gives the players different chips, which is the only way
   a computer player can be short of a bet: with equal banks all active players always
   have as much as Player_1.
-- End of input at a question ends the line on stdout and says so in one line on stderr,
-  with status 1: the game has no result.
+- End of input at a question ends the question's line and says
+  ``End of input: the game ends with no winner`` (status 0, as every casino program ends at
+  the end of its input).
 """

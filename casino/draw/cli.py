@@ -1,40 +1,36 @@
 """``python -m casino.draw`` / ``casino draw``: five-card draw on the standard streams.
 
-Options: ``--players N`` (2 to 5) skips the first question; ``--seed N`` reproduces the deal;
-``--deck-file F`` stacks the deck (cards top first, in any notation casino reads, the
-seed's ``('Queen', 'Spades')`` included; ``#`` starts a comment; no card twice);
-``--choose`` asks Player_1 which cards to exchange; ``--tiebreak first|kickers``;
+Options: ``--players N`` (2 to 5) skips the first question; ``--seed N`` reproduces the deal
+(``$CASINO_SEED`` when not given); ``--deck-file F`` stacks the deck (cards top first, in any
+notation casino reads, the seed's ``('Queen', 'Spades')`` included; ``#`` starts a comment; no
+card twice); ``--choose`` asks Player_1 which cards to exchange; ``--tiebreak first|kickers``;
 ``--banks A,B,…`` the players' starting chips (1000 each by default).
 
-Exit status: 0 for a game played to its end (Player_1 folding included); 2 for a bad command
-line; 1 for a deck-file that cannot be read, is malformed, or runs out of cards (one line on
-stderr), for input that ends before the game does (a newline ends the open question on
-stdout, then one line on stderr), and for output closed early (``| head``, quietly); 130
-for Ctrl-C.
+``main`` goes through casino's program-entry contract (:func:`casino.cmdline.run_program`):
+0 for a game played to its end (Player_1 folding included) or ended by the end of the input
+(a newline ends the open question, then ``End of input: the game ends with no winner``); 2
+for a bad command line; 1 for a deck-file that cannot be read, is malformed, or runs out of
+cards (one line on stderr) and for output closed early (``| head``); 130 for Ctrl-C.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
-import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
 from casino.cards import Card, Deck, Notation, parse_cards
-from casino.cmdline import ArgumentParser, parse_or_report, silence_closed_output
+from casino.cmdline import ArgumentParser, FileProblem, Invocation, run_program, whole_number
+from casino.draw import messages
 from casino.draw.rules import MAX_PLAYERS, MIN_PLAYERS, Tiebreak
 from casino.draw.shell import Settings, run_game
-from casino.draw.validate import EndOfInput, parse_int
-from casino.errors import CasinoError, DeckExhausted, ParseError
+from casino.draw.validate import EndOfInput
+from casino.errors import DeckExhausted, ParseError
 from casino.shell import Console, Streams
 
 PROG = "draw"
-FAILURE = 1
-INTERRUPTED = 130
-_SHOWN = 24  # the characters of a bad option value repeated in its message
-
 
 EPILOG = """\
 The game: 2 to 5 players with 1000 chips each, no ante. Player_1 bets (1 to what is
@@ -42,55 +38,36 @@ left) or folds, which ends the game with no winner; the others match the bet or 
 Every active player then exchanges 0 to 3 cards; a second betting round as the first;
 the active hands are shown and ranked, and the best takes the pot.
 
-exit status: 0 a game played to its end (Player_1 folding included), 1 a deck-file that
-cannot be read, is malformed or runs out, input that ends before the game does, or
-output closed early, 2 a bad command line, 130 Ctrl-C."""
+exit status: 0 a game played to its end, or ended by the end of the input; 1 a deck-file
+that cannot be read, is malformed or runs out, or output closed early; 2 a bad command
+line; 130 Ctrl-C."""
 
 
-class DeckFileProblem(CasinoError):
+class DeckFileProblem(FileProblem):
     """A deck-file that cannot be read, is malformed, or has a card twice."""
-
-
-def _whole(low: int, high: int | None = None) -> Callable[[str], int]:
-    """An argparse ``type``: a whole number from ``low`` (to ``high``)."""
-
-    def convert(text: str) -> int:
-        try:
-            value = parse_int(text)
-        except ParseError:
-            value = low - 1
-        if value < low or (high is not None and value > high):
-            bounds = f"from {low} to {high}" if high is not None else f"of at least {low}"
-            shown = text if len(text) <= _SHOWN else text[:_SHOWN] + "..."
-            raise argparse.ArgumentTypeError(f"not a whole number {bounds}: {shown!r}")
-        return value
-
-    return convert
 
 
 def _banks(text: str) -> list[int]:
     """``--banks 1000,50``: up to five banks of at least one chip."""
     parts = text.split(",")
     if len(parts) > MAX_PLAYERS:
-        raise argparse.ArgumentTypeError(f"at most {MAX_PLAYERS} banks: {text!r}")
-    return [_whole(1)(part) for part in parts]
+        raise argparse.ArgumentTypeError(f"at most {MAX_PLAYERS} banks: {text[:40]!r}")
+    return [whole_number(1)(part) for part in parts]
 
 
-def _parser(out: TextIO) -> ArgumentParser:
-    parser = ArgumentParser(
-        out=out,
-        prog=PROG,
+def _parser(invocation: Invocation) -> ArgumentParser:
+    parser = invocation.parser(
         description="Five-card draw (Play5CardDraw): you are Player_1; the other players are "
         "the computer's. Bet or fold, exchange up to three cards, bet or fold, showdown.",
         epilog=EPILOG,
     )
     parser.add_argument(
         "--players",
-        type=_whole(MIN_PLAYERS, MAX_PLAYERS),
+        type=whole_number(MIN_PLAYERS, MAX_PLAYERS),
         metavar="N",
         help=f"the number of players, {MIN_PLAYERS} to {MAX_PLAYERS} (default: ask)",
     )
-    parser.add_argument("--seed", type=int, metavar="N", help="shuffle the deck with seed N")
+    parser.add_seed_option("shuffle the deck with seed N")
     parser.add_argument(
         "--deck-file",
         metavar="FILE",
@@ -125,23 +102,12 @@ def main(
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
 ) -> int:
-    """Play one game of five-card draw; return the exit status."""
-    streams = Streams.of(stdin, stdout, stderr)
-    options = parse_or_report(
-        _parser(streams.stdout), sys.argv[1:] if argv is None else argv, streams
-    )
-    if isinstance(options, int):
-        return options
-    if stdin is None and hasattr(sys.stdin, "reconfigure"):
-        sys.stdin.reconfigure(errors="replace")  # garbage bytes are an invalid answer
-    try:
-        return session(options, streams)
-    except KeyboardInterrupt:
-        streams.error("")
-        return INTERRUPTED
-    except BrokenPipeError:  # `... | head`: the reader left; say nothing more
-        silence_closed_output(streams.stdout)
-        return FAILURE
+    """Play one game of five-card draw; return the exit status (see the module docstring)."""
+    return run_program(PROG, _run, argv, stdin=stdin, stdout=stdout, stderr=stderr)
+
+
+def _run(invocation: Invocation) -> int:
+    return session(_parser(invocation).parse_args(invocation.argv), invocation.streams)
 
 
 def session(options: argparse.Namespace, streams: Streams) -> int:
@@ -152,24 +118,16 @@ def session(options: argparse.Namespace, streams: Streams) -> int:
         choose=options.choose,
         tiebreak=Tiebreak(options.tiebreak),
     )
+    deck = _deck(options)
     try:
-        deck = _deck(options)
         run_game(Console(streams.stdin, streams.stdout), deck, settings)
-    except DeckFileProblem as problem:
-        return _fail(streams, str(problem))
     except DeckExhausted:
-        return _fail(streams, f"deck-file {options.deck_file!r} ran out of cards")
-    except EndOfInput as problem:
-        streams.stdout.write("\n")
-        return _fail(streams, f"{problem}: the game ends with no winner")
+        streams.stdout.flush()
+        raise DeckFileProblem(f"deck-file {options.deck_file!r} ran out of cards") from None
+    except EndOfInput:
+        streams.stdout.write("\n" + messages.END_OF_INPUT + "\n")
     streams.stdout.flush()
     return 0
-
-
-def _fail(streams: Streams, message: str) -> int:
-    streams.stdout.flush()
-    streams.error(f"{PROG}: {message}")
-    return FAILURE
 
 
 def _deck(options: argparse.Namespace) -> Deck:

@@ -71,6 +71,10 @@ def not_positions(text: str) -> str:
     )
 
 
+END_OF_INPUT = "End of input: the game ends with no winner"
+"""What the end of the input at a question prints (after a newline that ends the question)."""
+
+
 def hand_text(cards: Sequence[Card]) -> str:
     """``[('7', 'Hearts'), ('5', 'Clubs'), ...]``."""
     return format_cards(list(cards), Notation.TUPLE)

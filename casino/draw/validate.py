@@ -13,10 +13,10 @@ from collections.abc import Callable
 
 from casino.draw import messages
 from casino.errors import CasinoError, ParseError
-from casino.nim.numbers import parse_int  # the project's strict whole-number parser
+from casino.numbers import parse_int  # the project's strict whole-number parser
 from casino.shell import Console
 
-__all__ = ["EndOfInput", "ask_character", "ask_number", "ask_positions", "parse_int"]
+__all__ = ["EndOfInput", "ask_character", "ask_number", "ask_positions"]
 
 
 class EndOfInput(CasinoError):
