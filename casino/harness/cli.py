@@ -466,4 +466,11 @@ def _fixture(item: str) -> tuple[str, Path]:
     return name, Path(path)
 
 
-COMMANDS = {"replay": replay, "record": record_command}
+def grade_command(argv: list[str], streams: Streams) -> int:
+    """``casino grade`` (:mod:`casino.grade.cli`, loaded only when used)."""
+    from casino.grade.cli import grade
+
+    return grade(argv, streams)
+
+
+COMMANDS = {"replay": replay, "record": record_command, "grade": grade_command}
