@@ -33,17 +33,28 @@ class Score:
     """The hash of the transcript it was graded with (a re-run reuses it while it holds)."""
 
     @classmethod
-    def of(cls, result: TranscriptResult, digest: str = "") -> Score:
-        """The score of a checked transcript."""
+    def of(cls, result: TranscriptResult, digest: str = "", folder: str | None = None) -> Score:
+        """The score of a checked transcript; ``folder`` (the submission's temporary copy) is
+        written ``<submission>`` wherever it shows (a stack trace), so that the feedback does
+        not change from one grading to the next."""
+        feedback = render(result, score=True)
+        difference = first_difference(result)
+        if folder:
+            feedback = feedback.replace(folder, SUBMISSION)
+            difference = difference and difference.replace(folder, SUBMISSION)
         return cls(
             digest=digest,
             path=result.path,
             status=result.status.value.lower(),
             points=result.points,
             max_points=result.max_points,
-            feedback=render(result, score=True),
-            first_difference=first_difference(result),
+            feedback=feedback,
+            first_difference=difference,
         )
+
+
+SUBMISSION = "<submission>"
+"""How the path of the submission's temporary copy is shown in feedback."""
 
 
 def first_difference(result: TranscriptResult) -> str | None:

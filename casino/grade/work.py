@@ -25,7 +25,7 @@ from casino.grade.course import (
     copy_submission,
     unpack,
 )
-from casino.grade.results import Score, StudentResult
+from casino.grade.results import SUBMISSION, Score, StudentResult
 from casino.harness.model import Run
 from casino.harness.runners import make_runner
 from casino.harness.runners.base import Job, Target, signal_problem
@@ -89,7 +89,7 @@ def play_all(
         place = fixtures / str(index)
         place.mkdir(parents=True)
         result = check(material.placed(place), runner, target, course.sandbox)
-        scores[material.path] = Score.of(result, material.digest)
+        scores[material.path] = Score.of(result, material.digest, str(folder))
     return scores
 
 
@@ -104,7 +104,8 @@ def build(course: Course, folder: Path) -> str | None:
     why = outcome.problem or signal_problem(outcome.exit) or f"exit status {outcome.exit}"
     more = f"\n… {outcome.stderr_dropped} more bytes" if outcome.stderr_dropped else ""
     printed = "\n".join(text.rstrip("\n") for text in (outcome.output, outcome.stderr) if text)
-    return f"{course.build}: {why}\n{printed}{more}".rstrip("\n") + "\n"
+    text = f"{course.build}: {why}\n{printed}{more}".rstrip("\n") + "\n"
+    return text.replace(str(folder), SUBMISSION)
 
 
 def _zero(material: Material, why: str) -> Score:
