@@ -15,6 +15,7 @@ orders them.
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import os
 import signal
@@ -107,15 +108,16 @@ def _remote_grade(course: Course, name: str, packed: Any, submission: str, cache
 def grade_on_ray(course: Course, tasks: list[Task], address: str, jobs: int, done: Done) -> None:
     """Grade every task on a Ray cluster (``local``: one started on this machine with
     ``jobs`` CPUs), keeping at most a few tasks per CPU in flight."""
-    import ray
+    import ray as ray_module
 
+    ray: Any = ray_module  # typed or not, depending on the Ray release
     local = address == "local"
     ray.init(
         address=None if local else address,
         num_cpus=jobs if local else None,
         include_dashboard=False,
         log_to_driver=False,
-        logging_level="ERROR",
+        logging_level=logging.ERROR,
     )
     try:
         remote = ray.remote(max_retries=0)(_remote_grade)
