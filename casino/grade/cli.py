@@ -63,7 +63,13 @@ def _parser(out: TextIO) -> ArgumentParser:
     )
     add = parser.add_argument
     add("submissions", metavar="SUBMISSIONS", help="a folder holding one folder per student")
-    add("--transcripts", required=True, action="append", metavar="DIR", help="transcripts")
+    add(
+        "--transcripts",
+        required=True,
+        action="append",
+        metavar="DIR",
+        help="transcripts (a folder or a file; repeatable)",
+    )
     add("--run", required=True, metavar="CMD", help="the program, e.g. 'java -cp build Nimsys'")
     add("--build", metavar="CMD", help="run once per submission, e.g. 'javac -d build *.java'")
     add("--out", default="grades", metavar="DIR", help="where results go (default: grades)")
@@ -71,7 +77,7 @@ def _parser(out: TextIO) -> ArgumentParser:
     add("--ray", metavar="ADDRESS", help="run on this Ray cluster ('local': start one here)")
     add("--force", action="store_true", help="regrade everything, reusing nothing")
     add("--runner", choices=("pipe", "pty"), default="pipe", help="how to run (default: pipe)")
-    add("--build-timeout", type=_seconds, default=120.0, metavar="S", help="default: 120")
+    add("--build-timeout", type=_seconds, default=120.0, metavar="S", help="for the build (120)")
     add("--cpu", type=_whole, default=60, metavar="S", help="CPU seconds per run (60)")
     add("--memory", type=_whole, default=1024, metavar="MB", help="data per run (1024)")
     add("--address-space", type=_whole, metavar="MB", help="address space per run (no limit)")
@@ -103,8 +109,6 @@ def grade(argv: list[str], streams: Streams) -> int:
     submissions = Path(args.submissions)
     if not submissions.is_dir():
         raise UsageError(f"no such directory: {args.submissions}")
-    if args.ray is not None and args.jobs is None and args.ray != "local":
-        args.jobs = 1
     jobs = args.jobs or default_jobs()
     try:
         course = _course(args)
@@ -113,7 +117,8 @@ def grade(argv: list[str], streams: Streams) -> int:
         return 1
     out = Path(args.out)
     _prepare(out)
-    students = find_students(submissions)
+    own = {out.resolve(), *(Path(raw).resolve() for raw in args.transcripts)}
+    students = [s for s in find_students(submissions) if s.folder.resolve() not in own]
     results = _grade(course, students, out, args, jobs, streams)
     _write(out, course, results, describe(course.sandbox))
     streams.stdout.write(_summary(results, out, describe(course.sandbox)))

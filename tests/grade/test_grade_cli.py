@@ -132,3 +132,18 @@ def test_only_regular_files_reach_the_copy(course: Path) -> None:
     run(*grade_args(course, "--jobs", "1", "--out", str(course / "g")))
     text = (course / "g" / "feedback" / "ann.txt").read_text()
     assert "    actual:   ['main.py']⏎\n" in text
+
+
+def test_results_kept_among_the_submissions_are_not_a_student(course: Path) -> None:
+    (course / "subs" / "transcripts").mkdir()
+    (course / "subs" / "transcripts" / "args.yaml").write_text(TRANSCRIPTS["args.yaml"])
+    command = f"{sys.executable} main.py"
+    argv: list[str | Path] = [course / "subs", "--transcripts", course / "subs" / "transcripts"]
+    argv += ["--run", command]
+    status, out, _ = run(*argv, "--jobs", "1", "--out", str(course / "subs" / "grades"))
+    assert (status, out.splitlines()[0]) == (
+        0,
+        "graded 2 submissions: 1 with full marks, 0 build failures",
+    )
+    status, out, _ = run(*argv, "--jobs", "1", "--out", str(course / "subs" / "grades"))
+    assert out.splitlines()[0] == "graded 2 submissions: 1 with full marks, 0 build failures"
