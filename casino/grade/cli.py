@@ -9,7 +9,6 @@ transcript cannot be read, 2 for a usage error.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import shlex
 import sys
@@ -300,10 +299,10 @@ class Progress:
     def __init__(self, total: int, stream: TextIO) -> None:
         self.total = total
         self.stream = stream
-        with contextlib.suppress(AttributeError, ValueError):
+        try:
             self.shown = stream.isatty()
-            return
-        self.shown = False
+        except (AttributeError, ValueError):  # no such method, or the stream is closed
+            self.shown = False
 
     def show(self, done: int) -> None:
         """Draw the bar with ``done`` of the submissions graded."""

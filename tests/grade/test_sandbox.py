@@ -61,3 +61,16 @@ def test_an_isolated_program_sees_only_a_down_loopback(tmp_path: Path) -> None:
         Target(None, (PY, "-c", show)), Run((Out(""),)), tmp_path, timeout=20, sandbox=sandbox
     )
     assert make_runner("pipe").run(job).output == "['lo']\n"
+
+
+def test_a_limit_is_never_above_the_hard_limit_already_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    import resource
+
+    hard = {resource.RLIMIT_CPU: 5, resource.RLIMIT_DATA: resource.RLIM_INFINITY}
+    monkeypatch.setattr(resource, "getrlimit", lambda kind: (0, hard.get(kind, 0)))
+    limits = dict(Sandbox(cpu_seconds=60, memory=1 << 30).rlimits())
+    assert limits == {
+        resource.RLIMIT_CORE: 0,
+        resource.RLIMIT_CPU: 5,
+        resource.RLIMIT_DATA: 1 << 30,
+    }

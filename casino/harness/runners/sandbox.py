@@ -65,7 +65,11 @@ class Sandbox:
         return apply
 
     def rlimits(self) -> list[tuple[int, int]]:
-        """The ``(RLIMIT_…, value)`` pairs to set (``RLIMIT_CORE`` is always 0)."""
+        """The ``(RLIMIT_…, value)`` pairs to set (``RLIMIT_CORE`` is always 0), each at most
+        the hard limit this process already has (a limit can only be lowered)."""
+        return [(kind, _within_hard(kind, value)) for kind, value in self._wanted()]
+
+    def _wanted(self) -> list[tuple[int, int]]:
         pairs = [(resource.RLIMIT_CORE, 0)]
         if self.cpu_seconds is not None:
             pairs.append((resource.RLIMIT_CPU, self.cpu_seconds))
@@ -78,6 +82,11 @@ class Sandbox:
         if self.processes is not None:
             pairs.append((resource.RLIMIT_NPROC, user_processes() + self.processes))
         return pairs
+
+
+def _within_hard(kind: int, value: int) -> int:
+    hard = resource.getrlimit(kind)[1]
+    return value if hard == resource.RLIM_INFINITY else min(value, hard)
 
 
 def processes_enforced() -> bool:
