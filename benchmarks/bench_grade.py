@@ -8,7 +8,9 @@ an external program, grades them against the Nimsys transcripts (those any progr
 (when Ray is installed), and prints submissions per minute for each. Then it runs the very same
 runs the grader way without casino, ``sh run.sh ARGS < in > out; diff -q out expected`` in a
 scratch directory holding the transcript's files, one after another, and prints casino's
-overhead against that (both sequential). It asserts nothing: figures only.
+overhead against that (both sequential), in wall time and in CPU time (this process and its
+children: on a machine shared with other work, CPU time is the steadier figure). It asserts
+nothing: figures only.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import argparse
 import importlib.util
 import io
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -42,28 +45,36 @@ def make_submissions(folder: Path, count: int) -> None:
         (student / "run.sh").write_text(RUN_SH)
 
 
-def grade(submissions: Path, out: Path, *engine: str) -> tuple[float, str]:
-    """Grade every submission; the seconds it took and the summary's first line (exits if
-    the grading failed)."""
+def cpu_seconds() -> float:
+    """CPU time (user and system) of this process and of every child it has waited for."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def grade(submissions: Path, out: Path, *engine: str) -> tuple[float, float, str]:
+    """Grade every submission; the wall and CPU seconds it took (CPU: only what this process
+    and its children used, so not a Ray cluster's) and the summary's first line (exits if the
+    grading failed)."""
     argv = ["grade", str(submissions), "--transcripts", str(TRANSCRIPTS), "--run", "sh run.sh"]
     argv += ["--out", str(out), "--force", *engine]
     stdout, stderr = io.StringIO(), io.StringIO()
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), cpu_seconds()
     status = cli.main(argv, stdout=stdout, stderr=stderr)
-    seconds = time.perf_counter() - started
+    seconds, cpu = time.perf_counter() - started, cpu_seconds() - cpu
     if status != 0:
         sys.exit(f"casino grade {' '.join(engine)} failed: {stderr.getvalue()}")
-    return seconds, stdout.getvalue().splitlines()[0]
+    return seconds, cpu, stdout.getvalue().splitlines()[0]
 
 
-def plain_diff(submissions: Path) -> tuple[float, int]:
+def plain_diff(submissions: Path) -> tuple[float, float, int]:
     """Every run of every submission, as ``program < in > out; diff -q out expected``; the
-    seconds it took and how many runs there were."""
+    wall and CPU seconds it took and how many runs there were."""
     transcripts = [load_transcript(p) for p in sorted(TRANSCRIPTS.rglob("*.yaml"))]
     transcripts = [t for t in transcripts if t.reference is None]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     runs = 0
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), cpu_seconds()
     for student in sorted(submissions.iterdir()):
         for transcript in transcripts:
             if transcript.seed is not None:
@@ -82,7 +93,7 @@ def plain_diff(submissions: Path) -> tuple[float, int]:
                     )
                     subprocess.run(["sh", "-c", script], cwd=cwd, env=env, check=False)
                     runs += 1
-    return time.perf_counter() - started, runs
+    return time.perf_counter() - started, cpu_seconds() - cpu, runs
 
 
 def main() -> None:
@@ -99,18 +110,19 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as scratch:
         submissions = Path(scratch, "submissions")
         make_submissions(submissions, count)
-        seconds = {}
+        wall, cpu = {}, {}
         for label, engine in engines:
-            seconds[label], graded = grade(submissions, Path(scratch, "grades"), *engine)
-            rate = count / seconds[label] * 60
+            wall[label], cpu[label], graded = grade(submissions, Path(scratch, "grades"), *engine)
+            rate = count / wall[label] * 60
             print(f"casino grade {label:12} {rate:8.1f} submissions/min ({graded})")
-        diffed, runs = plain_diff(submissions)
-    print(f"plain diff          {count / diffed * 60:8.1f} submissions/min ({runs} runs)")
-    extra = seconds["--jobs 1"] - diffed
-    print(
-        f"casino's overhead (--jobs 1 against plain diff, both sequential): "
-        f"{seconds['--jobs 1'] / diffed:.2f}× the time, {extra / runs * 1000:.1f} ms per run"
-    )
+        wall["diff"], cpu["diff"], runs = plain_diff(submissions)
+    print(f"plain diff          {count / wall['diff'] * 60:8.1f} submissions/min ({runs} runs)")
+    for what, used in (("wall", wall), ("CPU", cpu)):
+        extra = (used["--jobs 1"] - used["diff"]) / runs * 1000
+        print(
+            f"casino's overhead, {what} time (--jobs 1 against plain diff, both sequential): "
+            f"{used['--jobs 1'] / used['diff']:.2f}×, {extra:+.1f} ms per run"
+        )
 
 
 if __name__ == "__main__":
