@@ -13,6 +13,7 @@ PROGRAM = "casino"
 HARNESS_COMMANDS = {
     "replay": "replay transcripts against casino's programs or any other command",
     "record": "capture a live or stdin-fed session into a transcript",
+    "grade": "grade every submission of a course against the same transcripts, sandboxed",
 }
 
 

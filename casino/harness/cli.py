@@ -35,10 +35,10 @@ from casino.harness.model import (
     file_name_problem,
     load_transcript,
 )
-from casino.harness.record import RecordError, Recording, lines_of, record
+from casino.harness.record import RecordError, Recording, RecordingRunner, lines_of, record
 from casino.harness.report import plural, render, summary
-from casino.harness.runners import RUNNER_NAMES
-from casino.harness.runners.base import TargetError, check_program
+from casino.harness.runners import RUNNER_NAMES, make_runner
+from casino.harness.runners.base import Runner, TargetError, check_program
 from casino.harness.runners.inproc import InProcessRunner
 from casino.harness.runners.procs import (
     Containment,
@@ -150,7 +150,8 @@ def replay(argv: list[str], streams: Streams) -> int:
     args = _replay_parser(streams.stdout).parse_args(argv)
     command = _command(args.program)
     directory = _program_dir(args.program_dir, command)
-    options = Options(args.runner or ("pipe" if command else "inproc"), command, directory)
+    default = ("pty" if args.update else "pipe") if command else "inproc"
+    options = Options(args.runner or default, command, directory)
     _check_replay(args, options)
     paths = find_transcripts(args.paths)
     if args.update:
@@ -200,9 +201,7 @@ def _check_replay(args: argparse.Namespace, options: Options) -> None:
     if args.update:
         if args.jobs > 1:
             raise UsageError("--update rewrites files: it runs with --jobs 1 only")
-        if options.command:
-            raise UsageError("--update blesses casino's own programs only, not --program")
-        if options.runner != "inproc":
+        if options.runner != "inproc" and not options.command:
             raise UsageError("--update needs the inproc runner (it splits output at reads)")
 
 
@@ -330,8 +329,11 @@ def write_report(
 
 
 def update_all(paths: list[Path], options: Options, streams: Streams) -> int:
-    """``--update``: check each transcript in-process and bless its current output."""
-    runner = InProcessRunner()
+    """``--update``: check each transcript (in-process, or recording ``--program``) and bless
+    its current output."""
+    runner: Runner = InProcessRunner()
+    if options.command is not None:
+        runner = RecordingRunner() if options.runner == "pty" else make_runner(options.runner)
     failed = updated = 0
     for path in paths:
         line, ok, changed = _update_one(path, options, runner)
@@ -344,15 +346,15 @@ def update_all(paths: list[Path], options: Options, streams: Streams) -> int:
     return 1 if failed else 0
 
 
-def _update_one(path: Path, options: Options, runner: InProcessRunner) -> tuple[str, bool, bool]:
+def _update_one(path: Path, options: Options, runner: Runner) -> tuple[str, bool, bool]:
     """The report line(s) for one transcript, whether it is now in order, whether it changed."""
     try:
         transcript = load_transcript(path)
     except TranscriptError as error:
         return render(TranscriptResult(str(path), Status.ERROR, error=str(error))), False, False
     result = check(transcript, runner, target_of(transcript, options))
-    if result.status is Status.ERROR:
-        return render(result), False, False
+    if result.status in (Status.ERROR, Status.SKIP):
+        return render(result), result.ok, False
     try:
         changed = write_if_changed(transcript, bless(transcript, result.outcomes))
     except CannotBless as reason:
@@ -474,4 +476,11 @@ def _fixture(item: str) -> tuple[str, Path]:
     return name, Path(path)
 
 
-COMMANDS = {"replay": replay, "record": record_command}
+def grade_command(argv: list[str], streams: Streams) -> int:
+    """``casino grade`` (:mod:`casino.grade.cli`, loaded only when used)."""
+    from casino.grade.cli import grade
+
+    return grade(argv, streams)
+
+
+COMMANDS = {"replay": replay, "record": record_command, "grade": grade_command}

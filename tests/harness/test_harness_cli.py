@@ -135,8 +135,8 @@ def test_gradescope_report_defaults_to_results_json(
             "casino replay: --update rewrites files: it runs with --jobs 1 only",
         ),
         (
-            ["replay", "--update", "--program", "sh x", "x"],
-            "casino replay: --update blesses casino's own programs only, not --program",
+            ["replay", "--update", "--program", "sh x", "--runner", "inproc", "x"],
+            "casino replay: the inproc runner runs casino's own programs: use pipe or pty",
         ),
         (
             ["replay", "--update", "--runner", "pty", "x"],
