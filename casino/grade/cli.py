@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from casino.cmdline import ArgumentParser, UsageError
+from casino.cmdline import ArgumentParser, UsageError, whole_number
 from casino.files import write_atomic
 from casino.grade.books import gradebook_csv, gradebook_json, summary_html
 from casino.grade.course import (
@@ -72,24 +72,39 @@ def _parser(out: TextIO) -> ArgumentParser:
     add("--run", required=True, metavar="CMD", help="the program, e.g. 'java -cp build Nimsys'")
     add("--build", metavar="CMD", help="run once per submission, e.g. 'javac -d build *.java'")
     add("--out", default="grades", metavar="DIR", help="where results go (default: grades)")
-    add("--jobs", type=_whole, metavar="N", help="submissions at once (default: all cores)")
+    add("--jobs", type=COUNT, metavar="N", help="submissions at once (default: all cores)")
     add("--ray", metavar="ADDRESS", help="run on this Ray cluster ('local': start one here)")
     add("--force", action="store_true", help="regrade everything, reusing nothing")
     add("--runner", choices=("pipe", "pty"), default="pipe", help="how to run (default: pipe)")
     add("--build-timeout", type=_seconds, default=120.0, metavar="S", help="for the build (120)")
-    add("--cpu", type=_whole, default=60, metavar="S", help="CPU seconds per run (60)")
-    add("--memory", type=_whole, default=1024, metavar="MB", help="data per run (1024)")
-    add("--address-space", type=_whole, metavar="MB", help="address space per run (no limit)")
-    add("--processes", type=_whole, default=256, metavar="N", help="processes per run (256)")
-    add("--file-size", type=_whole, default=64, metavar="MB", help="largest file written (64)")
+    add("--cpu", type=COUNT, default=60, metavar="S", help="CPU seconds per run (60)")
+    add("--memory", type=COUNT, default=1024, metavar="MB", help="data per run (1024)")
+    add(
+        "--address-space",
+        type=COUNT,
+        metavar="MB",
+        help="address space per run (no limit)",
+    )
+    add(
+        "--processes",
+        type=COUNT,
+        default=256,
+        metavar="N",
+        help="processes per run (256)",
+    )
+    add(
+        "--file-size",
+        type=COUNT,
+        default=64,
+        metavar="MB",
+        help="largest file written (64)",
+    )
     add("--network", action="store_true", help="let programs use the network")
     return parser
 
 
-def _whole(text: str) -> int:
-    if not (text.isascii() and text.isdigit() and 0 < len(text) <= 9 and int(text) >= 1):
-        raise UsageError(f"expected a whole number from 1, got {text!r}")
-    return int(text)
+COUNT = whole_number(1)
+"""A whole number from 1 (``--jobs``, the limits)."""
 
 
 def _seconds(text: str) -> float:

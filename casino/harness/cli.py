@@ -99,7 +99,7 @@ def main(
         args = invocation.argv
         command = args[0] if args else ""
         if command not in COMMANDS:
-            raise UsageError(f"expected 'replay' or 'record', got {command or 'nothing'!r}")
+            raise UsageError(f"expected one of {', '.join(COMMANDS)}, got {command or 'nothing'!r}")
         with invoked_as(f"{invocation.prog} {command}"):
             return run_program(
                 f"casino {command}",

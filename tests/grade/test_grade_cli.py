@@ -64,10 +64,14 @@ def test_the_progress_bar_is_on_a_terminal_only_and_changes_nothing_else(course:
     assert (again, plain, err) == (0, out, "")
 
 
+HINT = " (see casino grade --help)\n"
+"""How a usage error ends (the program-entry contract)."""
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        (["--jobs", "0"], "casino grade: expected a whole number from 1, got '0'"),
+        (["--jobs", "0"], "casino grade: argument --jobs: not a whole number of at least 1: '0'"),
         (["--run", "'unclosed"], "casino grade: --run: No closing quotation"),
         (["--run", ""], "casino grade: --run needs a command"),
         (
@@ -77,12 +81,16 @@ def test_the_progress_bar_is_on_a_terminal_only_and_changes_nothing_else(course:
     ],
 )
 def test_a_bad_command_line_is_one_line(course: Path, change: list[str], message: str) -> None:
-    assert run(*grade_args(course), *change) == (2, "", message + "\n")
+    assert run(*grade_args(course), *change) == (2, "", message + HINT)
 
 
 def test_missing_submissions_is_one_line(tmp_path: Path) -> None:
     status, out, err = run(tmp_path / "nope", "--transcripts", tmp_path, "--run", "x")
-    assert (status, out, err) == (2, "", f"casino grade: no such directory: {tmp_path / 'nope'}\n")
+    assert (status, out, err) == (
+        2,
+        "",
+        f"casino grade: no such directory: {tmp_path / 'nope'}{HINT}",
+    )
 
 
 def test_a_malformed_transcript_stops_before_any_grading(course: Path) -> None:
@@ -99,14 +107,14 @@ def test_reference_transcripts_alone_cannot_grade(course: Path) -> None:
     status, _, err = run(*grade_args(course))
     assert (status, err) == (
         2,
-        "casino grade: no transcripts to grade with (reference: casino ones cannot be used)\n",
+        "casino grade: no transcripts to grade with (reference: casino ones cannot be used)" + HINT,
     )
 
 
 def test_ray_not_installed_is_a_usage_error(course: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)
     status, _, err = run(*grade_args(course, "--ray", "local"))
-    assert (status, err) == (2, "casino grade: --ray needs Ray: pip install 'casino[ray]'\n")
+    assert (status, err) == (2, "casino grade: --ray needs Ray: pip install 'casino[ray]'" + HINT)
 
 
 def test_a_submission_too_large_is_not_graded(
