@@ -34,6 +34,7 @@ class MainFunction(Protocol):
 
 PROGRAMS: dict[str, str] = {
     "demo": "casino.demo",
+    "holdem": "casino.holdem",
     "nimsys": "casino.nimsys",
     "stud": "casino.stud",
     "videopoker": "casino.videopoker",

@@ -56,6 +56,16 @@ class Kind(Enum):
     RAISE = "raise"
 
 
+class Refused(IllegalAction):
+    """An action the rules do not allow now. ``template`` is an English message id and
+    ``values`` its fields, so a shell can say why in the player's language."""
+
+    def __init__(self, template: str, **values: int) -> None:
+        super().__init__(template.format(**values))
+        self.template = template
+        self.values = values
+
+
 @dataclass(frozen=True, slots=True)
 class Action:
     """One action taken: ``paid`` chips went in, the seat's round bet is now ``to``."""
@@ -226,7 +236,7 @@ class Hand:
 
     def _actor(self) -> int:
         if self.to_act is None:
-            raise IllegalAction("the hand is over" if self.over else "nobody is to act")
+            raise Refused("the hand is over" if self.over else "nobody is to act")
         return self.to_act
 
     def _raise_block(self, seat: int) -> str | None:
@@ -234,16 +244,16 @@ class Hand:
         top = max(self.bets)
         call = top - self.bets[seat]
         if call < self.raise_size and call > 0:
-            return "a short all-in cannot be raised"
+            return "cannot raise: a short all-in cannot be raised"
         if self.shorts and sum(self.shorts) < self.raise_size and seat in self.acted:
-            return "a short all-in does not reopen the betting"
+            return "cannot raise: a short all-in does not reopen the betting"
         if self.stacks[seat] <= call:
-            return "not enough chips to raise"
+            return "cannot raise: not enough chips"
         if not any(
             other != seat and not self.folded[other] and self.stacks[other] + self.bets[other] > top
             for other in range(len(self.stacks))
         ):
-            return "every other player is all-in or folded"
+            return "cannot raise: every other player is all-in or folded"
         return None
 
     # --- verify / can / act ---------------------------------------------------------------
@@ -253,31 +263,33 @@ class Hand:
         is free: folding then would leave chips nobody could win)."""
         seat = self._actor()
         if max(self.bets) <= self.bets[seat]:
-            raise IllegalAction("nothing to call: check")
+            raise Refused("nothing to call: check")
 
     def verify_check(self) -> None:
         """Raise :class:`IllegalAction` unless the player to act may check."""
         seat = self._actor()
         if max(self.bets) > self.bets[seat]:
-            raise IllegalAction(f"cannot check: {max(self.bets) - self.bets[seat]} to call")
+            raise Refused("cannot check: {amount} to call", amount=max(self.bets) - self.bets[seat])
 
     def verify_call(self) -> None:
         """Raise :class:`IllegalAction` unless the player to act may call."""
         seat = self._actor()
         if max(self.bets) <= self.bets[seat]:
-            raise IllegalAction("nothing to call: check")
+            raise Refused("nothing to call: check")
 
     def verify_bet_or_raise(self, to: int) -> None:
         """Raise :class:`IllegalAction` unless the player to act may bet or raise to ``to``."""
         seat = self._actor()
         reason = self._raise_block(seat)
         if reason is not None:
-            raise IllegalAction(f"cannot raise: {reason}")
+            raise Refused(reason)
         legal = self.legal()
         if to > legal.max_to:
-            raise IllegalAction(f"{to} is more than the {legal.max_to} you have")
+            raise Refused("{amount} is more than the {most} you have", amount=to, most=legal.max_to)
         if to < legal.min_to:
-            raise IllegalAction(f"the minimum is {legal.min_to} (or all-in, {legal.max_to})")
+            raise Refused(
+                "the minimum is {least} (or all-in, {most})", least=legal.min_to, most=legal.max_to
+            )
 
     def can_fold(self) -> bool:
         """Whether :meth:`fold` is legal now."""
@@ -347,7 +359,7 @@ class Hand:
             return self.bet_or_raise(self.stacks[seat] + self.bets[seat])
         if self.can_call():
             return self.call()
-        raise IllegalAction("cannot go all-in: check or fold")
+        raise Refused("cannot go all-in: check or fold")
 
     def _pay(self, seat: int, chips: int) -> None:
         self.stacks[seat] -= chips
@@ -412,15 +424,16 @@ class Hand:
 
     # --- showdown -------------------------------------------------------------------------
 
-    def pots(self, contenders: Sequence[int] | None = None) -> list[Pot]:
+    def pots(self, contenders: Sequence[int] | None = None, bets: bool = True) -> list[Pot]:
         """The main pot and side pots, from everybody's chips in (bets of this round too).
 
         A pot's eligible seats are the ``contenders`` (default: every seat still holding
         cards) who put in at least its level; neighbouring pots with the same eligible seats
-        are one pot.
+        are one pot. ``bets=False`` leaves out the bets of the round being played (the pots
+        as they stand in the middle of the table).
         """
         n = len(self.stacks)
-        put = [self.committed(seat) for seat in range(n)]
+        put = [self.committed(seat) if bets else self.collected[seat] for seat in range(n)]
         alive = set(self.live if contenders is None else contenders)
         pots: list[Pot] = []
         previous = 0
