@@ -50,6 +50,11 @@ def _blinds(text: str) -> tuple[int, int]:
     return values
 
 
+def _stacks(text: str) -> tuple[int, ...]:
+    convert = _number(1, 10**12)
+    return tuple(convert(part) for part in text.split(","))
+
+
 def _styles(text: str) -> tuple[str, ...]:
     names = tuple(name.strip() for name in text.split(","))
     for name in names:
@@ -61,7 +66,9 @@ def _styles(text: str) -> tuple[str, ...]:
 
 
 def _common(parser: ArgumentParser) -> None:
-    parser.add_argument("--stack", type=_number(1, 10**12), default=1000, help="chips each")
+    parser.add_argument(
+        "--stack", type=_stacks, default=(1000,), help="chips each, or per seat: 1000,300,150"
+    )
     parser.add_argument("--blinds", type=_blinds, default=(5, 10), help="SMALL/BIG (5/10)")
     parser.add_argument("--seed", type=_number(0, 10**18), help="for a reproducible game")
     parser.add_argument("--lang", choices=LANGUAGES, default=DEFAULT_LANGUAGE)
@@ -122,12 +129,16 @@ def _play(args: list[str], streams: Streams) -> int:
         return options
     if options.humans > options.players:
         raise UsageError(f"--humans {options.humans} is more than --players {options.players}")
+    stacks = options.stack
+    if len(stacks) not in (1, options.players):
+        raise UsageError(f"--stack gives {len(stacks)} stacks for {options.players} players")
     decks = []
     if options.deck_file is not None:
         decks = parse_deck_file(_read(options.deck_file))
     settings = Settings(
         players=options.players,
-        stack=options.stack,
+        stack=stacks[0],
+        stacks=stacks if len(stacks) > 1 else (),
         blinds=options.blinds,
         seed=options.seed,
         decks=decks,

@@ -41,6 +41,8 @@ class Settings:
 
     players: int = 4
     stack: int = 1000
+    stacks: tuple[int, ...] = ()
+    """Chips per seat when they differ (``--stack 1000,300,150``); else ``stack`` each."""
     blinds: tuple[int, int] = (5, 10)
     seed: int | None = None
     decks: list[list[int]] = field(default_factory=list)
@@ -69,7 +71,8 @@ class LocalGame:
         styles = settings.styles or STYLE_CYCLE
         for seat in range(settings.humans, settings.players):
             self.bots[seat] = player_of(styles[(seat - settings.humans) % len(styles)])
-        seats = [Seat(name, settings.stack) for name in self.names]
+        chips = settings.stacks or (settings.stack,) * settings.players
+        seats = [Seat(name, chips[seat]) for seat, name in enumerate(self.names)]
         self.table = Table(seats, settings.blinds)
         self.shown_to: int | None = None
 
@@ -91,7 +94,9 @@ class LocalGame:
         self.say(
             _("Texas Hold'em: {players} players, {stack} chips each, blinds {small}/{big}.").format(
                 players=self.settings.players,
-                stack=self.settings.stack,
+                stack="/".join(str(seat.chips) for seat in self.table.seats)
+                if self.settings.stacks
+                else self.settings.stack,
                 small=self.settings.blinds[0],
                 big=self.settings.blinds[1],
             )
@@ -136,6 +141,7 @@ class LocalGame:
         """Deal, bet every street, show down, settle."""
         _ = self.tr.gettext
         hand = self.table.start_hand(self.next_deck())
+        self.shown_to = None  # a new hand: the next human's cards wait for a hand-over
         self.say("")
         self.say(
             _("--- Hand {number} · button: {name} ---").format(

@@ -52,7 +52,8 @@ def _pairs() -> list[tuple[str, str]]:
         if match:
             verdicts.append((match.group(1), match.group(2)))
     pairs = []
-    for (first, first_says), (second, second_says) in zip(verdicts[::2], verdicts[1::2]):
+    evens, odds = verdicts[::2], verdicts[1::2]
+    for (first, first_says), (second, second_says) in zip(evens, odds, strict=True):
         assert {first_says, second_says} == {"Gana", "Pierde"}
         pairs.append((first, second) if first_says == "Gana" else (second, first))
     return pairs
