@@ -39,6 +39,16 @@ def _number(low: int, high: int) -> Callable[[str], int]:
     return convert
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(f"not a number of seconds (0 to 3600): {text[:40]!r}")
+    return value
+
+
 def _blinds(text: str) -> tuple[int, int]:
     small, slash, big = text.partition("/")
     try:
