@@ -67,15 +67,18 @@ async def _rejoin(port: int, name: str, seen: list[str], clock: FakeClock) -> No
         answer = await stream.receive()
         seen.append(answer)
         if answer.startswith("Welcome back"):
-
-            async def on_turn(lines: list[str]) -> None:
-                await stream.send(_answer(lines))
-
-            await _lines_until_over(stream, seen, on_turn)
+            await _lines_until_over(stream, seen, _steady(stream))
             return
         await stream.close()
         await asyncio.sleep(0.01)
     raise AssertionError("could not rejoin")
+
+
+def _steady(stream: LineStream) -> Turn:
+    async def on_turn(lines: list[str]) -> None:
+        await stream.send(_answer(lines))
+
+    return on_turn
 
 
 def _hole_cards_seen(seen: list[str]) -> dict[int, set[str]]:
