@@ -57,6 +57,7 @@ def equity(
     seen = set(hero) | set(board)
     deck = [card for card in range(52) if card not in seen]
     size = len(deck)
+    deck_keys = [keys[card] for card in deck]
     missing = 5 - len(board)
     base = evaluator._SUIT_START + sum(keys[card] for card in board)
     hero_base = base + keys[hero[0]] + keys[hero[1]]
@@ -72,7 +73,7 @@ def equity(
             while taken >> position & 1:
                 position = int(rnd() * size)
             taken |= 1 << position
-            extra += keys[deck[position]]
+            extra += deck_keys[position]
         dealt = taken
         key = hero_base + extra
         if key & _FLUSH_BITS:
@@ -90,7 +91,7 @@ def equity(
                     continue
                 break
             taken |= 1 << a | 1 << b
-            key = base + extra + keys[deck[a]] + keys[deck[b]]
+            key = base + extra + deck_keys[a] + deck_keys[b]
             if key & _FLUSH_BITS:
                 theirs = evaluate7([deck[a], deck[b], *board, *_picked(deck, dealt)])
             else:
