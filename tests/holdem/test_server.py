@@ -5,8 +5,12 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
 
 from casino.clock import FakeClock
+from casino.errors import CasinoError
 from casino.holdem.server import HoldemServer, ServerSettings
 from casino.holdem.view import cards_text
 from casino.net.lines import LineStream, connect_lines
@@ -129,3 +133,25 @@ def test_a_network_table_survives_its_clients_and_conserves_chips() -> None:
     assert any(line.startswith("Not allowed: not an amount: abc") for line in seen["Dee"])
     assert "Welcome back, Bob." in seen["Bob"]
     assert any("Bob: folds" in line or "Bob: checks" in line for line in seen["Ann"])
+
+
+def test_the_tables_survive_a_server_restart(tmp_path: Path) -> None:
+    state = tmp_path / "tables.json"
+    settings = ServerSettings(seats=3, tables=2, seed=1, state=str(state))
+    first = HoldemServer(settings, FakeClock())
+    table = first.rooms[1].table
+    table.seats[0].name, table.seats[0].chips = "Zoe", 1234
+    table.button, table.number = 2, 17
+    first.save()
+    second = HoldemServer(settings, FakeClock())
+    restored = second.rooms[1].table
+    assert restored.to_dict() == table.to_dict()
+    assert second.rooms[0].table.number == 0
+
+
+def test_a_corrupt_state_file_is_reported_not_overwritten(tmp_path: Path) -> None:
+    state = tmp_path / "tables.json"
+    state.write_text("{not json", encoding="utf-8")
+    with pytest.raises(CasinoError, match="cannot restore"):
+        HoldemServer(ServerSettings(state=str(state)), FakeClock())
+    assert state.read_text(encoding="utf-8") == "{not json"
