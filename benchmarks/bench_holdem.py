@@ -32,7 +32,7 @@ from casino.holdem.equity import equity, exact_equity
 from casino.holdem.oracle import pokerkit_stacks, random_action, random_stacks
 
 
-def _deals(count: int, seed: int) -> list[tuple[list[int], int, list[int], int]]:
+def _deals(count: int, seed: int) -> list[tuple[list[int], int, list[int], float]]:
     """Seeded hands: stacks, button, deck, and the seed of their action sequence."""
     rng = random.Random(seed)
     deals = []
