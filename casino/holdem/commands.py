@@ -63,9 +63,15 @@ class BadCommand(ParseError):
     """A line that is not a command. ``template``/``values`` as :class:`Refused`."""
 
     def __init__(self, template: str, **values: str) -> None:
+        values = {key: _printable(value) for key, value in values.items()}
         super().__init__(template.format(**values))
         self.template = template
         self.values = values
+
+
+def _printable(text: str) -> str:
+    """``text`` to echo back: at most 40 characters, control and undecodable ones as ``?``."""
+    return "".join(char if char.isprintable() else "?" for char in text[:40])
 
 
 def parse_command(line: str) -> Intent:
@@ -75,16 +81,16 @@ def parse_command(line: str) -> Intent:
         raise BadCommand("type a command (help lists them)")
     verb = WORDS.get(words[0])
     if verb is None:
-        raise BadCommand("unknown command: {word}", word=words[0][:40])
+        raise BadCommand("unknown command: {word}", word=words[0])
     if verb in (Verb.BET, Verb.RAISE):
         if len(words) != 2:
             raise BadCommand("{word} needs one amount, for example: {word} 40", word=words[0])
         try:
             amount = parse_int(words[1])
         except ParseError:
-            raise BadCommand("not an amount: {text}", text=words[1][:40]) from None
+            raise BadCommand("not an amount: {text}", text=words[1]) from None
         if amount < 1:
-            raise BadCommand("not an amount: {text}", text=words[1][:40])
+            raise BadCommand("not an amount: {text}", text=words[1])
         return Intent(verb, amount)
     if len(words) != 1:
         raise BadCommand("{word} takes no amount", word=words[0])

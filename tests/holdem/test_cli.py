@@ -66,3 +66,9 @@ def test_casino_holdem_is_a_registered_program() -> None:
 def test_help_goes_to_stdout() -> None:
     status, out, _ = run(["--help"])
     assert status == 0 and "--deck-file" in out
+
+
+def test_garbage_typed_is_echoed_harmlessly() -> None:
+    status, out, _ = run(["--players", "2", "--seed", "1", "--lang", "en"], "\udcff\x00junk\n")
+    assert status == 0
+    assert "Not allowed: unknown command: ??junk\n" in out
