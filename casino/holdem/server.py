@@ -132,18 +132,25 @@ class Room:
     # --- play -------------------------------------------------------------------------
 
     async def run(self) -> None:
-        """Play hands once somebody has joined, until the hand limit or one player is left."""
+        """Play hands once somebody has joined, until the hand limit, one player left, or no
+        human with chips."""
         _ = self.tr.gettext
         await self.joined.wait()
-        while not self.table.finished and (
-            self.settings.hands is None or self.table.number < self.settings.hands
-        ):
+        while self._more_hands():
             await self.play_hand()
             await self.clock.sleep(self.settings.pause)
         await self.everyone(_("Game over. Chips:"))
         for seat in self.table.seats:
             await self.everyone(f"  {seat.name}: {seat.chips}")
         self.done.set()
+
+    def _more_hands(self) -> bool:
+        """Whether to deal again: two players with chips, a human among them, hands left."""
+        limit = self.settings.hands
+        humans_in = any(self.table.seats[seat].playing for seat in self.members)
+        return (
+            not self.table.finished and humans_in and (limit is None or self.table.number < limit)
+        )
 
     async def play_hand(self) -> None:
         """One hand, start to settle."""
