@@ -41,6 +41,19 @@ PROGRAMS: dict[str, str] = {
 }
 """Program name → the module that ``python -m`` runs."""
 
+SUMMARIES: dict[str, str] = {
+    "demo": "a tiny calculator that shows what the transcript harness checks",
+    "nimsys": "Nim and its advanced game, players kept in players.dat (COMP90041 Nimsys)",
+    "stud": "three-card stud: the socket dealer, a player bot, tournaments, the course's tester",
+    "videopoker": "Double Bonus 10/7 video poker: play, debug, simulate, analyze exactly",
+}
+"""Program name → what it is, in one line (``casino --help``)."""
+
+
+def summary_of(name: str) -> str:
+    """What program ``name`` is, in one line."""
+    return SUMMARIES.get(name, f"play {name}")
+
 
 def module_of(name: str) -> str:
     """The module behind program ``name``; ``KeyError`` if casino has no such program."""
