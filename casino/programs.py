@@ -43,6 +43,7 @@ PROGRAMS: dict[str, str] = {
 
 SUMMARIES: dict[str, str] = {
     "demo": "a tiny calculator that shows what the transcript harness checks",
+    "holdem": "CASINO-ROYAL Texas Hold'em: against the computer, hot-seat, network tables",
     "nimsys": "Nim and its advanced game, players kept in players.dat (COMP90041 Nimsys)",
     "stud": "three-card stud: the socket dealer, a player bot, tournaments, the course's tester",
     "videopoker": "Double Bonus 10/7 video poker: play, debug, simulate, analyze exactly",

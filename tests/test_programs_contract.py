@@ -36,12 +36,17 @@ NAMES: dict[str, str] = {"stud": "stud tournament", "stud-waiting": "stud dealer
 """The name a program's messages carry, where a subcommand names it."""
 PROMPTS: dict[str, str] = {
     "demo": r"\$ ",
+    "holdem": "> ",
     "nimsys": r"\$",
     "videopoker": "> ",
     "stud": "waiting for 2 players",
 }
 """What each program shows when it waits for input in a terminal (else: its first output)."""
-SEEDED_INPUT: dict[str, str] = {"demo": "roll\n" * 8, "videopoker": "b\nd\n"}
+SEEDED_INPUT: dict[str, str] = {
+    "demo": "roll\n" * 8,
+    "holdem": "ir\npasar\n" * 8,
+    "videopoker": "b\nd\n",
+}
 """Input whose output depends on the seed, for programs that use chance."""
 
 

@@ -1,42 +1,35 @@
 """``casino holdem``: the terminal table; ``casino holdem serve``; ``casino holdem join``.
 
-Thin: parse the command line with :mod:`casino.cmdline`, build the game, run it. Bad
-arguments or files are one line on stderr and exit status 2; Ctrl-C ends with 130; a
-closed stdout (``| head``) ends quietly.
+Thin: each is a body run under the program-entry contract (:func:`casino.cmdline.run_program`:
+help on stdout, bad arguments one line and status 2, a bad deck file 1, Ctrl-C 130, a closed
+stdout quiet); it parses its options, builds the game and runs it.
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from casino.cmdline import ArgumentParser, UsageError, parse_or_report, silence_closed_output
-from casino.errors import CasinoError, ParseError
+from casino.cmdline import (
+    ArgumentParser,
+    FileProblem,
+    Invocation,
+    UsageError,
+    interruptible_lines,
+    invoked_as,
+    run_program,
+    whole_number,
+)
+from casino.errors import ParseError
 from casino.holdem.bots import STYLES
-from casino.holdem.commands import whole_number
 from casino.holdem.shell import LocalGame, Settings, parse_deck_file
 from casino.i18n import DEFAULT_LANGUAGE, LANGUAGES, translator
-from casino.shell import Console, Streams
+from casino.shell import Console
 
-PROG = "casino holdem"
-INTERRUPTED = 130
-USAGE_EXIT = 2
-
-
-def _number(low: int, high: int) -> Callable[[str], int]:
-    def convert(text: str) -> int:
-        try:
-            value = whole_number(text)
-        except ParseError:
-            raise argparse.ArgumentTypeError(f"not a whole number: {text[:40]!r}") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"must be from {low} to {high}, not {value}")
-        return value
-
-    return convert
+PROGRAM = "holdem"
+MOST_CHIPS = 10**12
 
 
 def _seconds(text: str) -> float:
@@ -51,9 +44,10 @@ def _seconds(text: str) -> float:
 
 def _blinds(text: str) -> tuple[int, int]:
     small, slash, big = text.partition("/")
+    convert = whole_number(1, MOST_CHIPS)
     try:
-        values = (whole_number(small), whole_number(big)) if slash else (0, 0)
-    except ParseError:
+        values = (convert(small), convert(big)) if slash else (0, 0)
+    except argparse.ArgumentTypeError:
         values = (0, 0)
     if not 0 < values[0] <= values[1] <= 10**9:
         raise argparse.ArgumentTypeError(f"blinds are SMALL/BIG, 0 < SMALL <= BIG: {text[:40]!r}")
@@ -61,7 +55,7 @@ def _blinds(text: str) -> tuple[int, int]:
 
 
 def _stacks(text: str) -> tuple[int, ...]:
-    convert = _number(1, 10**12)
+    convert = whole_number(1, MOST_CHIPS)
     return tuple(convert(part) for part in text.split(","))
 
 
@@ -80,21 +74,21 @@ def _common(parser: ArgumentParser) -> None:
         "--stack", type=_stacks, default=(1000,), help="chips each, or per seat: 1000,300,150"
     )
     parser.add_argument("--blinds", type=_blinds, default=(5, 10), help="SMALL/BIG (5/10)")
-    parser.add_argument("--seed", type=_number(0, 10**18), help="for a reproducible game")
+    parser.add_seed_option("seed the deals and the computer players with N")
     parser.add_argument("--lang", choices=LANGUAGES, default=DEFAULT_LANGUAGE)
 
 
-def _play_parser(out: TextIO) -> ArgumentParser:
-    parser = ArgumentParser(
-        out=out,
-        prog=PROG,
+def _play_parser(invocation: Invocation) -> ArgumentParser:
+    parser = invocation.parser(
         description="Texas Hold'em against the computer (or hot-seat: --humans K).\n"
         "Also: casino holdem serve --port P --seats N; casino holdem join HOST PORT --name N.",
     )
-    parser.add_argument("--players", type=_number(2, 9), default=4, help="seats (2-9)")
-    parser.add_argument("--humans", type=_number(1, 9), default=1, help="humans at this keyboard")
+    parser.add_argument("--players", type=whole_number(2, 9), default=4, help="seats (2-9)")
+    parser.add_argument(
+        "--humans", type=whole_number(1, 9), default=1, help="humans at this keyboard"
+    )
     parser.add_argument("--styles", type=_styles, default=(), help="computer styles, cycled")
-    parser.add_argument("--hands", type=_number(1, 10**6), help="stop after this many hands")
+    parser.add_argument("--hands", type=whole_number(1, 10**6), help="stop after this many hands")
     parser.add_argument("--deck-file", help="stacked decks: one line per hand, dealing order")
     _common(parser)
     return parser
@@ -107,36 +101,31 @@ def main(
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
 ) -> int:
-    """Run ``casino holdem [serve|join] …``; return the exit status."""
-    streams = Streams.of(stdin, stdout, stderr)
-    args = list(sys.argv[1:] if argv is None else argv)
-    try:
-        if args[:1] == ["serve"]:
-            from casino.holdem.server import serve_main
+    """``casino holdem [serve|join] …`` under the program-entry contract; the exit status."""
 
-            return serve_main(args[1:], streams)
-        if args[:1] == ["join"]:
-            from casino.holdem.client import join_main
+    def dispatch(invocation: Invocation) -> int:
+        args = invocation.argv
+        if args[:1] in (["serve"], ["join"]):
+            from casino.holdem.client import join_body
+            from casino.holdem.server import serve_body
 
-            return join_main(args[1:], streams)
-        return _play(args, streams)
-    except KeyboardInterrupt:
-        return INTERRUPTED
-    except BrokenPipeError:
-        silence_closed_output(streams.stdout)
-        return 0
-    except UsageError as error:
-        streams.error(f"{PROG}: {error}")
-        return USAGE_EXIT
-    except CasinoError as error:
-        streams.error(f"{PROG}: {error}")
-        return 1
+            body = serve_body if args[0] == "serve" else join_body
+            with invoked_as(f"{invocation.prog} {args[0]}"):
+                return run_program(
+                    f"{PROGRAM} {args[0]}",
+                    body,
+                    args[1:],
+                    stdin=stdin,
+                    stdout=stdout,
+                    stderr=stderr,
+                )
+        return _play(invocation)
+
+    return run_program(PROGRAM, dispatch, argv, stdin=stdin, stdout=stdout, stderr=stderr)
 
 
-def _play(args: list[str], streams: Streams) -> int:
-    options = parse_or_report(_play_parser(streams.stdout), args, streams)
-    if isinstance(options, int):
-        return options
+def _play(invocation: Invocation) -> int:
+    options = _play_parser(invocation).parse_args(invocation.argv)
     if options.humans > options.players:
         raise UsageError(f"--humans {options.humans} is more than --players {options.players}")
     stacks = options.stack
@@ -144,7 +133,10 @@ def _play(args: list[str], streams: Streams) -> int:
         raise UsageError(f"--stack gives {len(stacks)} stacks for {options.players} players")
     decks = []
     if options.deck_file is not None:
-        decks = parse_deck_file(_read(options.deck_file))
+        try:
+            decks = parse_deck_file(_read(options.deck_file))
+        except ParseError as error:
+            raise FileProblem(f"deck file {options.deck_file!r}: {error}") from None
     settings = Settings(
         players=options.players,
         stack=stacks[0],
@@ -156,7 +148,8 @@ def _play(args: list[str], streams: Streams) -> int:
         styles=options.styles,
         hands=options.hands,
     )
-    console = Console(streams.stdin, streams.stdout)
+    streams = invocation.streams
+    console = Console(interruptible_lines(streams.stdin), streams.stdout)
     return LocalGame(settings, console, translator("holdem", options.lang)).run()
 
 
@@ -165,4 +158,4 @@ def _read(path: str) -> str:
         return Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         reason = getattr(error, "strerror", None) or "not a UTF-8 text file"
-        raise UsageError(f"cannot read deck file {path!r}: {reason}") from None
+        raise FileProblem(f"cannot read deck file {path!r}: {reason}") from None

@@ -11,37 +11,38 @@ from __future__ import annotations
 import contextlib
 import socket
 import threading
-from collections.abc import Sequence
 
-from casino.cmdline import ArgumentParser, parse_or_report
-from casino.errors import CasinoError
+from casino.cmdline import (
+    ArgumentParser,
+    FileProblem,
+    Invocation,
+    UsageError,
+    interruptible_lines,
+    whole_number,
+)
 from casino.shell import Streams
 
 
-def _parser(out: object) -> ArgumentParser:
-    from casino.holdem.cli import _number
-
-    parser = ArgumentParser(out=out, prog="casino holdem join")  # type: ignore[arg-type]
+def _parser(invocation: Invocation) -> ArgumentParser:
+    parser = invocation.parser(description="Sit at a network Hold'em table.")
     parser.add_argument("host")
-    parser.add_argument("port", type=_number(1, 65535))
+    parser.add_argument("port", type=whole_number(1, 65535))
     parser.add_argument("--name", required=True)
-    parser.add_argument("--table", type=_number(1, 50))
+    parser.add_argument("--table", type=whole_number(1, 50))
     return parser
 
 
-def join_main(args: Sequence[str], streams: Streams) -> int:
+def join_body(invocation: Invocation) -> int:
     """Connect, join, and relay lines both ways until either side ends."""
-    options = parse_or_report(_parser(streams.stdout), args, streams)
-    if isinstance(options, int):
-        return options
+    options = _parser(invocation).parse_args(invocation.argv)
+    streams = invocation.streams
     name = options.name.strip()
     if not name or any(char.isspace() for char in name):
-        streams.error("casino holdem join: --name is one word")
-        return 2
+        raise UsageError("--name is one word")
     try:
         sock = socket.create_connection((options.host, options.port), timeout=10)
     except OSError as error:
-        raise CasinoError(
+        raise FileProblem(
             f"cannot connect to {options.host}:{options.port}: {error.strerror or error}"
         ) from None
     sock.settimeout(None)
@@ -50,7 +51,7 @@ def join_main(args: Sequence[str], streams: Streams) -> int:
         sock.sendall(f"join {name}{table}\n".encode())
         printer = threading.Thread(target=_print_lines, args=(sock, streams), daemon=True)
         printer.start()
-        for line in streams.stdin:
+        for line in interruptible_lines(streams.stdin):
             if not printer.is_alive():
                 break
             try:

@@ -13,7 +13,7 @@ from enum import Enum
 
 from casino.errors import ParseError
 from casino.holdem.engine import Action, Hand, Refused
-from casino.nim.numbers import parse_int
+from casino.numbers import parse_int
 
 
 class Verb(Enum):

@@ -27,13 +27,13 @@ import asyncio
 import gettext
 import json
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from casino.clock import Clock, MonotonicClock
-from casino.cmdline import ArgumentParser, UsageError, parse_or_report
-from casino.errors import CasinoError, ParseError
+from casino.cmdline import ArgumentParser, FileProblem, Invocation, whole_number
+from casino.errors import ParseError
 from casino.files import write_atomic
 from casino.holdem.bots import STYLES, Player, player_of
 from casino.holdem.commands import BadCommand, Verb, parse_command, perform
@@ -260,7 +260,7 @@ class HoldemServer:
             data = json.loads(Path(self.settings.state).read_text(encoding="utf-8"))
             tables = [Table.from_dict(item) for item in data]
         except (OSError, ValueError, TypeError, ParseError) as error:
-            raise CasinoError(f"cannot restore {self.settings.state!r}: {error}") from None
+            raise FileProblem(f"cannot restore {self.settings.state!r}: {error}") from None
         for room, table in zip(self.rooms, tables, strict=False):
             table.hand = None
             room.table = table
@@ -367,29 +367,27 @@ class HoldemServer:
 # --- command line -------------------------------------------------------------------------
 
 
-def _parser(out: object) -> ArgumentParser:
-    from casino.holdem.cli import _blinds, _number, _seconds
+def _parser(invocation: Invocation) -> ArgumentParser:
+    from casino.holdem.cli import _blinds, _seconds
 
-    parser = ArgumentParser(out=out, prog="casino holdem serve")  # type: ignore[arg-type]
-    parser.add_argument("--port", type=_number(0, 65535), default=0, help="0: any free port")
+    parser = invocation.parser(description="Run Hold'em tables on the network (line protocol).")
+    parser.add_argument("--port", type=whole_number(0, 65535), default=0, help="0: any free")
     parser.add_argument("--host", default=LOOPBACK)
-    parser.add_argument("--seats", type=_number(2, 9), default=6)
-    parser.add_argument("--tables", type=_number(1, 50), default=1)
-    parser.add_argument("--stack", type=_number(1, 10**12), default=1000)
+    parser.add_argument("--seats", type=whole_number(2, 9), default=6)
+    parser.add_argument("--tables", type=whole_number(1, 50), default=1)
+    parser.add_argument("--stack", type=whole_number(1, 10**12), default=1000)
     parser.add_argument("--blinds", type=_blinds, default=(5, 10))
-    parser.add_argument("--seed", type=_number(0, 10**18))
+    parser.add_seed_option("seed the deals and the computer players with N")
     parser.add_argument("--timeout", type=_seconds, default=30.0, help="seconds per action")
-    parser.add_argument("--hands", type=_number(1, 10**6), help="hands per table, then stop")
+    parser.add_argument("--hands", type=whole_number(1, 10**6), help="hands per table, then stop")
     parser.add_argument("--lang", choices=LANGUAGES, default=DEFAULT_LANGUAGE)
     parser.add_argument("--state", help="save the tables here after each hand; restore at start")
     return parser
 
 
-def serve_main(args: Sequence[str], streams: Streams) -> int:
-    """``casino holdem serve …``."""
-    options = parse_or_report(_parser(streams.stdout), args, streams)
-    if isinstance(options, int):
-        return options
+def serve_body(invocation: Invocation) -> int:
+    """``casino holdem serve …``: listen and run the tables until every one is over."""
+    options = _parser(invocation).parse_args(invocation.argv)
     settings = ServerSettings(
         seats=options.seats,
         tables=options.tables,
@@ -401,17 +399,15 @@ def serve_main(args: Sequence[str], streams: Streams) -> int:
         hands=options.hands,
         state=options.state,
     )
-    if options.seats < 2:
-        raise UsageError("a table needs at least 2 seats")
-    return asyncio.run(_serve(settings, options.host, options.port, streams))
+    return asyncio.run(_serve(settings, options.host, options.port, invocation.streams))
 
 
 async def _serve(settings: ServerSettings, host: str, port: int, streams: Streams) -> int:
-    server = HoldemServer(settings)
     try:
+        server = HoldemServer(settings)
         listening = await server.serve(port, host)
     except OSError as error:
-        raise CasinoError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+        raise FileProblem(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
     streams.stdout.write(f"casino holdem: listening on {host}:{bound_port(listening)}\n")
     streams.stdout.flush()
     async with listening:
@@ -419,4 +415,4 @@ async def _serve(settings: ServerSettings, host: str, port: int, streams: Stream
     return 0
 
 
-__all__ = ["STYLES", "HoldemServer", "Room", "ServerSettings", "serve_main"]
+__all__ = ["STYLES", "HoldemServer", "Room", "ServerSettings", "serve_body"]

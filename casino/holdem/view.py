@@ -87,7 +87,7 @@ def table_text(
         row = _("{name}{button}: {chips} chips, bet {bet}").format(
             name=name, button=marks, chips=hand.stacks[seat], bet=hand.bets[seat]
         )
-        arrow = "> " if seat == hand.to_act else "  "
+        arrow = "* " if seat == hand.to_act else "  "
         lines.append(arrow + row + (f" [{state}]" if state else ""))
     return lines
 
