@@ -2,8 +2,8 @@
 
 The client is a pipe between the terminal and the server's line protocol
 (:mod:`casino.holdem.server`): it sends ``join NAME [TABLE]``, prints every line the server
-sends, and sends every line typed. It ends when the server closes the connection or the
-input ends (``salir`` leaves the table; the seat can be taken back under the same name).
+sends, and sends every line typed. It ends when the server closes the connection; the end of
+input (or ``salir``) leaves the table, and the seat can be taken back under the same name.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from casino.cmdline import (
     FileProblem,
     Invocation,
     UsageError,
-    interruptible_lines,
     whole_number,
 )
 from casino.shell import Streams
@@ -49,19 +48,19 @@ def join_body(invocation: Invocation) -> int:
     table = f" {options.table}" if options.table else ""
     with contextlib.closing(sock):
         sock.sendall(f"join {name}{table}\n".encode())
-        printer = threading.Thread(target=_print_lines, args=(sock, streams), daemon=True)
-        printer.start()
-        for line in interruptible_lines(streams.stdin):
-            if not printer.is_alive():
-                break
-            try:
-                sock.sendall(line.rstrip("\r\n").encode("utf-8") + b"\n")
-            except OSError:
-                break
-        with contextlib.suppress(OSError):
-            sock.shutdown(socket.SHUT_WR)
-        printer.join(timeout=5)
+        typist = threading.Thread(target=_send_lines, args=(sock, streams), daemon=True)
+        typist.start()
+        _print_lines(sock, streams)  # until the server closes (the typist dies with us)
     return 0
+
+
+def _send_lines(sock: socket.socket, streams: Streams) -> None:
+    """Send each typed line; at end of input, close our sending side (the server then lets
+    the seat go, and can be joined again under the same name)."""
+    with contextlib.suppress(OSError, ValueError):
+        for line in streams.stdin:
+            sock.sendall(line.rstrip("\r\n").encode("utf-8") + b"\n")
+        sock.shutdown(socket.SHUT_WR)
 
 
 def _print_lines(sock: socket.socket, streams: Streams) -> None:
