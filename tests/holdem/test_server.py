@@ -160,3 +160,34 @@ def test_a_corrupt_state_file_is_reported_not_overwritten(tmp_path: Path) -> Non
     with pytest.raises(CasinoError, match="cannot restore"):
         HoldemServer(ServerSettings(state=str(state)), FakeClock())
     assert state.read_text(encoding="utf-8") == "{not json"
+
+
+def test_several_tables_on_one_server_and_a_taken_name() -> None:
+    async def scenario() -> list[str]:
+        server = HoldemServer(ServerSettings(seats=2, tables=2, start_with=9), FakeClock())
+        listening = await server.serve(0)
+        port = bound_port(listening)
+        answers = []
+        async with listening:
+            first = await connect_lines("127.0.0.1", port)
+            for line in ("join Ann 2", "join Ann 1"):
+                other = first if line.endswith("2") else await connect_lines("127.0.0.1", port)
+                await other.receive()  # the greeting
+                await other.send(line)
+                answers.append(await other.receive())
+            late = await connect_lines("127.0.0.1", port)
+            await late.receive()
+            for line in ("hello", "join Cy 3", "join Cy 1"):
+                await late.send(line)
+                answers.append(await late.receive())
+            for task in server.tasks:
+                task.cancel()
+        return answers
+
+    assert asyncio.run(scenario()) == [
+        "Te sientas en la mesa 2, asiento 1.",
+        "Ese nombre ya está ocupado.",
+        "Envía primero join NOMBRE [MESA].",
+        "No existe esa mesa.",
+        "Te sientas en la mesa 1, asiento 1.",
+    ]
