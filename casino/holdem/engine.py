@@ -147,6 +147,8 @@ class Hand:
     shorts: list[int] = field(default_factory=list)
     actions: list[Action] = field(default_factory=list)
     awards: list[Award] = field(default_factory=list)
+    returned: list[int] = field(default_factory=list)
+    """``[seat, chips]``: the part of a bet nobody called, given back before the pots."""
     collected: list[int] = field(default_factory=list)
     """Chips each seat put in the pot in rounds already closed."""
 
@@ -460,16 +462,27 @@ class Hand:
             need = 5 - len(self.board)
             self.board += self.deck[:need]
             del self.deck[:need]
-        pots = self.pots(self._winners())
         for seat, bet in enumerate(self.bets):
             self.collected[seat] += bet
             self.bets[seat] = 0
+        self._return_uncalled()
+        pots = self.pots(self._winners())
         for index, pot in enumerate(pots):
             self.awards.append(self._award(index, pot))
         for award in self.awards:
             for seat, share in zip(award.winners, award.shares, strict=True):
                 self.stacks[seat] += share
         self.street = Street.OVER
+
+    def _return_uncalled(self) -> None:
+        """Give the biggest contributor back what nobody else matched."""
+        ranked = sorted(range(len(self.collected)), key=self.collected.__getitem__)
+        top, second = ranked[-1], ranked[-2]
+        excess = self.collected[top] - self.collected[second]
+        if excess > 0:
+            self.collected[top] -= excess
+            self.stacks[top] += excess
+            self.returned = [top, excess]
 
     def _winners(self) -> list[int]:
         """The seats that win a share of some pot (losers muck, as pokerkit kills their
@@ -531,6 +544,7 @@ class Hand:
 
 
 _PLAIN_FIELDS = (
+    "returned",
     "button",
     "small_blind",
     "big_blind",

@@ -122,6 +122,11 @@ def showdown_text(hand: Hand, names: Sequence[str], tr: gettext.NullTranslations
                 hand=hand_name(hand.strength(seat), tr),
             )
         )
+    if hand.returned:
+        seat, chips = hand.returned
+        lines.append(
+            _("{name}: gets back {amount} (uncalled)").format(name=names[seat], amount=chips)
+        )
     for award in hand.awards:
         lines.extend(_award_lines(award, names, tr))
     return lines
