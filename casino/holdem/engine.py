@@ -19,9 +19,12 @@ Rules (the seed's, and the no-limit conventions it leaves open):
   the round (at least the big blind). A player may always go all-in for less.
 - A short all-in (less than a full raise) does not reopen the betting: a player who already
   acted may only call or fold, unless consecutive short all-ins add up to a full raise.
-- Pots: one layer per distinct contribution, layers with the same eligible players merged
-  (main pot first). Each goes to the best hand among its eligible players; a split gives the
-  odd chips to the first winner clockwise from the button.
+- Folding is refused when a check is free (no chips would be left that nobody can win).
+- At the end the part of a bet nobody called goes back to its owner. Pots: one layer per
+  distinct contribution, layers with the same eligible players merged (main pot first); each
+  goes to the best hand among its eligible players. Players who win nothing muck first, as in
+  pokerkit, so layers left with the same winners are split as one; a split gives the odd chips
+  to the first winner clockwise from the button.
 """
 
 from __future__ import annotations
