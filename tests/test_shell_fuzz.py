@@ -26,6 +26,7 @@ NIMSYS_WORDS = [
     "rankings", "startgame", "startadvancedgame", "exit", "y", "Y", "N",
 ]  # fmt: skip
 VIDEOPOKER_WORDS = ["b", "d", "h", "a", "s", "$"]
+DRAW_WORDS = ["2", "5", "b", "B", "f", "F", "100", "1 3"]
 HOLDEM_WORDS = [
     "pasar", "check", "ir", "call", "apostar", "bet", "subir", "raise", "todo", "allin",
     "retirarse", "fold", "ayuda", "help", "salir", "quit",
@@ -33,6 +34,7 @@ HOLDEM_WORDS = [
 
 SHELLS: dict[str, tuple[str, list[str], list[str]]] = {
     "demo": ("demo", [], DEMO_WORDS),
+    "draw": ("draw", ["--seed", "1", "--choose"], DRAW_WORDS),
     "nimsys-a": ("nimsys", ["--stage", "a"], NIMSYS_WORDS),
     "nimsys-b": ("nimsys", ["--stage", "b"], NIMSYS_WORDS),
     "nimsys-c": ("nimsys", [], NIMSYS_WORDS),
