@@ -71,11 +71,19 @@ def _styles(text: str) -> tuple[str, ...]:
 
 def _common(parser: ArgumentParser) -> None:
     parser.add_argument(
-        "--stack", type=_stacks, default=(1000,), help="chips each, or per seat: 1000,300,150"
+        "--stack",
+        type=_stacks,
+        default=(1000,),
+        metavar="CHIPS",
+        help="chips each (1000), or per seat: 1000,300,150",
     )
-    parser.add_argument("--blinds", type=_blinds, default=(5, 10), help="SMALL/BIG (5/10)")
+    parser.add_argument(
+        "--blinds", type=_blinds, default=(5, 10), metavar="SMALL/BIG", help="blinds (5/10)"
+    )
     parser.add_seed_option("seed the deals and the computer players with N")
-    parser.add_argument("--lang", choices=LANGUAGES, default=DEFAULT_LANGUAGE)
+    parser.add_argument(
+        "--lang", choices=LANGUAGES, default=DEFAULT_LANGUAGE, help="es (default) or en"
+    )
 
 
 def _play_parser(invocation: Invocation) -> ArgumentParser:
@@ -83,13 +91,21 @@ def _play_parser(invocation: Invocation) -> ArgumentParser:
         description="Texas Hold'em against the computer (or hot-seat: --humans K).\n"
         "Also: casino holdem serve --port P --seats N; casino holdem join HOST PORT --name N.",
     )
-    parser.add_argument("--players", type=whole_number(2, 9), default=4, help="seats (2-9)")
     parser.add_argument(
-        "--humans", type=whole_number(1, 9), default=1, help="humans at this keyboard"
+        "--players", type=whole_number(2, 9), default=4, metavar="N", help="seats, 2-9 (4)"
     )
-    parser.add_argument("--styles", type=_styles, default=(), help="computer styles, cycled")
-    parser.add_argument("--hands", type=whole_number(1, 10**6), help="stop after this many hands")
-    parser.add_argument("--deck-file", help="stacked decks: one line per hand, dealing order")
+    parser.add_argument(
+        "--humans", metavar="K", type=whole_number(1, 9), default=1, help="humans at this keyboard"
+    )
+    parser.add_argument(
+        "--styles", type=_styles, default=(), metavar="S,S", help="tight, loose, station: cycled"
+    )
+    parser.add_argument(
+        "--hands", type=whole_number(1, 10**6), metavar="N", help="stop after N hands"
+    )
+    parser.add_argument(
+        "--deck-file", metavar="FILE", help="stacked decks: a line per hand, in dealing order"
+    )
     _common(parser)
     return parser
 
