@@ -37,6 +37,7 @@ NAMES: dict[str, str] = {"stud": "stud tournament", "stud-waiting": "stud dealer
 PROMPTS: dict[str, str] = {
     "demo": r"\$ ",
     "draw": "==> ",
+    "holdem": "> ",
     "nimsys": r"\$",
     "videopoker": "> ",
     "stud": "waiting for 2 players",
@@ -45,6 +46,7 @@ PROMPTS: dict[str, str] = {
 SEEDED_INPUT: dict[str, str] = {
     "demo": "roll\n" * 8,
     "draw": "2\nb\n5\nf\n",
+    "holdem": "ir\npasar\n" * 8,
     "videopoker": "b\nd\n",
 }
 """Input whose output depends on the seed, for programs that use chance."""

@@ -27,6 +27,10 @@ NIMSYS_WORDS = [
 ]  # fmt: skip
 VIDEOPOKER_WORDS = ["b", "d", "h", "a", "s", "$"]
 DRAW_WORDS = ["2", "5", "b", "B", "f", "F", "100", "1 3"]
+HOLDEM_WORDS = [
+    "pasar", "check", "ir", "call", "apostar", "bet", "subir", "raise", "todo", "allin",
+    "retirarse", "fold", "ayuda", "help", "salir", "quit",
+]  # fmt: skip
 
 SHELLS: dict[str, tuple[str, list[str], list[str]]] = {
     "demo": ("demo", [], DEMO_WORDS),
@@ -35,6 +39,7 @@ SHELLS: dict[str, tuple[str, list[str], list[str]]] = {
     "nimsys-b": ("nimsys", ["--stage", "b"], NIMSYS_WORDS),
     "nimsys-c": ("nimsys", [], NIMSYS_WORDS),
     "videopoker-i": ("videopoker", ["-i", "100", "--seed", "1"], VIDEOPOKER_WORDS),
+    "holdem": ("holdem", ["--players", "3", "--seed", "1", "--stack", "100"], HOLDEM_WORDS),
 }
 """Each interactive shell: the program, the arguments that start it, its command words."""
 
