@@ -229,7 +229,8 @@ def test_ctrl_c_in_a_parallel_replay_is_one_line(tmp_path: Path) -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 130 and "Traceback" not in child.before
-    assert child.before.endswith("casino replay: interrupted\r\n")
+    # A report line cut short by the Ctrl-C may leave its newline to the final flush.
+    assert child.before.rstrip("\r\n").endswith("\r\ncasino replay: interrupted")
 
 
 def test_nimsys_saves_the_players_when_its_terminal_is_closed(tmp_path: Path) -> None:
