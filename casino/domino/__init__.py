@@ -1,0 +1,1 @@
+"""Dominoes for CASINO-ROYAL."""

@@ -1,0 +1,124 @@
+"""Players that choose a tile: the computer's strategy and two baselines to measure it by.
+
+Each is a function of what the seat may know (:class:`View`) returning one of the legal
+moves; drawing and passing need no choice (the rules force them). All are deterministic.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from casino.domino.rules import HAND_SIZE, End, HandState, Move
+from casino.domino.tiles import HIGHEST, Tile
+
+PER_NUMBER = HIGHEST + 2
+"""How many tiles show each number (a double counts once): 8 halves, 7 tiles."""
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What one seat sees: its tiles, the line, the other side's count and known gaps."""
+
+    hand: tuple[Tile, ...]
+    moves: tuple[Move, ...]
+    ends: tuple[int, int] | None
+    on_line: tuple[Tile, ...]
+    their_count: int
+    boneyard: int
+    they_lack: frozenset[int]
+
+    @classmethod
+    def of(cls, state: HandState, seat: int) -> View:
+        """``seat``'s view of ``state``."""
+        return cls(
+            tuple(state.hands[seat]),
+            tuple(state.moves(seat)),
+            state.ends,
+            tuple(placed.tile for placed in state.line),
+            len(state.hands[1 - seat]),
+            len(state.boneyard),
+            frozenset(state.lacks[1 - seat]),
+        )
+
+
+Chooser = Callable[[View], Move]
+
+
+def _new_ends(view: View, move: Move) -> tuple[int, int]:
+    if view.ends is None:
+        return move.tile.low, move.tile.high
+    left, right = view.ends
+    if move.end is End.LEFT:
+        return move.tile.other(left), right
+    return left, move.tile.other(right)
+
+
+def _unseen(view: View, number: int, keep: list[Tile]) -> int:
+    """Tiles showing ``number`` neither on the line nor in ``keep``: the other side's or
+    the boneyard's."""
+    seen = sum(t.has(number) for t in view.on_line) + sum(t.has(number) for t in keep)
+    return HIGHEST + 1 - seen
+
+
+def score(view: View, move: Move) -> float:
+    """How much the computer likes ``move``: heavy tiles and doubles early, ends it holds
+    many of, ends the member drew or passed on, ends of which few tiles are still out."""
+    tile = move.tile
+    keep = [t for t in view.hand if t != tile]
+    early = len(view.hand) / HAND_SIZE
+    value = tile.pips * (0.6 + 0.6 * early) + (3.0 if tile.is_double else 0.0)
+    for number in set(_new_ends(view, move)):
+        mine = sum(t.has(number) for t in keep)
+        unseen = _unseen(view, number, keep)
+        value += 2.0 * mine
+        value += 4.0 if number in view.they_lack else 0.0
+        value -= (
+            1.2 * unseen * min(1.0, view.their_count / max(1, view.their_count + view.boneyard) * 2)
+        )
+        if unseen == 0:
+            value += 3.0
+    if not keep:
+        value += 1000.0
+    return value
+
+
+def ours(view: View) -> Move:
+    """The computer's move: the best :func:`score` (the first of equals)."""
+    return max(view.moves, key=lambda move: score(view, move))
+
+
+def greedy(view: View) -> Move:
+    """Baseline: the heaviest playable tile (the first of equals)."""
+    return max(view.moves, key=lambda move: move.tile.pips)
+
+
+def random_legal(rng: random.Random) -> Chooser:
+    """Baseline: any legal move, uniformly."""
+    return lambda view: rng.choice(view.moves)
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """What a seat did on its turn: the tiles it drew, then its move (``None``: it passed)."""
+
+    drawn: tuple[Tile, ...]
+    move: Move | None
+
+
+def take_turn(state: HandState, seat: int, choose: Chooser) -> Turn:
+    """Play ``seat``'s turn with ``choose``: draw if it must, pass if it must, else play."""
+    drawn = tuple(state.draw(seat)) if state.can_draw(seat) else ()
+    if state.can_pass(seat):
+        state.pass_turn(seat)
+        return Turn(drawn, None)
+    move = choose(View.of(state, seat))
+    state.play(seat, move.tile, move.end)
+    return Turn(drawn, move)
+
+
+def play_out(state: HandState, choosers: tuple[Chooser, Chooser]) -> None:
+    """Play the hand to its end, each seat with its chooser."""
+    while state.result is None:
+        take_turn(state, state.turn, choosers[state.turn])
