@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 from collections.abc import Iterator
@@ -17,10 +18,8 @@ def pipe() -> Iterator[tuple[int, int]]:
     read_end, write_end = os.pipe()
     yield read_end, write_end
     for fd in (read_end, write_end):
-        try:
+        with contextlib.suppress(OSError):
             os.close(fd)
-        except OSError:
-            pass
 
 
 def _console(read_end: int) -> Console:
@@ -31,7 +30,7 @@ def _console(read_end: int) -> Console:
 def test_a_pipe_with_no_input_times_out_after_a_countdown_of_whole_seconds(
     pipe: tuple[int, int],
 ) -> None:
-    clock, ticks = FakeClock(), []
+    clock, ticks = FakeClock(), list[int]()
     console = _console(pipe[0])
     assert console.read_within(3, clock, ticks.append) is TIMED_OUT
     assert ticks == [3, 2, 1]
@@ -39,7 +38,7 @@ def test_a_pipe_with_no_input_times_out_after_a_countdown_of_whole_seconds(
 
 
 def test_a_fractional_limit_counts_down_to_the_whole_seconds(pipe: tuple[int, int]) -> None:
-    clock, ticks = FakeClock(), []
+    clock, ticks = FakeClock(), list[int]()
     assert _console(pipe[0]).read_within(2.5, clock, ticks.append) is TIMED_OUT
     assert ticks == [3, 2, 1]
     assert clock.now() == 2.5
@@ -47,7 +46,7 @@ def test_a_fractional_limit_counts_down_to_the_whole_seconds(pipe: tuple[int, in
 
 def test_a_line_waiting_on_the_pipe_is_read_at_once_then_the_end(pipe: tuple[int, int]) -> None:
     clock = FakeClock()
-    os.write(pipe[1], "3 izquierda\r\nfin sin salto".encode())
+    os.write(pipe[1], b"3 izquierda\r\nfin sin salto")
     console = _console(pipe[0])
     assert console.read_within(15, clock) == "3 izquierda"
     os.close(pipe[1])
