@@ -34,6 +34,7 @@ class MainFunction(Protocol):
 
 PROGRAMS: dict[str, str] = {
     "demo": "casino.demo",
+    "domino": "casino.domino",
     "nimsys": "casino.nimsys",
     "stud": "casino.stud",
     "videopoker": "casino.videopoker",
