@@ -19,7 +19,7 @@ from casino.domino import commands
 from casino.domino.commands import Invalid, Play, Word
 from casino.domino.money import STAKE, Ledger
 from casino.domino.rules import COMPUTER, MEMBER, Deal, End, Finish, HandState, Move
-from casino.domino.strategy import Turn, ours, take_turn
+from casino.domino.strategy import ours, take_turn
 from casino.domino.tiles import Tile
 from casino.shell import TIMED_OUT, Console, TimedOut
 
@@ -106,9 +106,11 @@ class Session:
             self._hand(deal)
             broke = self.ledger.broke()
             if broke is not None:
-                who = N_("You cannot") if broke == MEMBER else N_("The computer cannot")
                 self.say(
-                    N_("{who} cover ${stake}: the match is over."), who=self._(who), stake=STAKE
+                    N_("You cannot cover ${stake}: the match is over.")
+                    if broke == MEMBER
+                    else N_("The computer cannot cover ${stake}: the match is over."),
+                    stake=STAKE,
                 )
                 return
             if not self._another():
@@ -191,31 +193,22 @@ class Session:
 
     def _computer(self, state: HandState) -> None:
         turn = take_turn(state, COMPUTER, ours)
-        self._report(turn, N_("The computer"), state)
-
-    def _report(self, turn: Turn, who: str, state: HandState) -> None:
         if turn.drawn:
             self.console.line(
                 self._n(
-                    N_("{who} draws {n} tile from the boneyard."),
-                    N_("{who} draws {n} tiles from the boneyard."),
+                    N_("The computer draws {n} tile from the boneyard."),
+                    N_("The computer draws {n} tiles from the boneyard."),
                     len(turn.drawn),
-                    who=self._(who),
                 )
             )
         if turn.move is None:
-            self.say(N_("{who} passes."), who=self._(who))
+            self.say(N_("The computer passes."))
         else:
-            self._played(turn.move, who, state)
+            self._played(turn.move, state, N_("The computer plays {tile} on the {end}."))
 
-    def _played(self, move: Move, who: str, state: HandState) -> None:
+    def _played(self, move: Move, state: HandState, message: str) -> None:
         placed = state.line[0] if move.end is End.LEFT else state.line[-1]
-        self.say(
-            N_("{who} plays {tile} on the {end}."),
-            who=self._(who),
-            tile=self.tile(placed.tile, placed.left),
-            end=self.end_name(move.end),
-        )
+        self.say(message, tile=self.tile(placed.tile, placed.left), end=self.end_name(move.end))
 
     # ------------------------------------------------------------ the member
 
@@ -308,7 +301,7 @@ class Session:
         if end is None:
             return False
         state.play(MEMBER, tile, end)
-        self._played(Move(tile, end), N_("You"), state)
+        self._played(Move(tile, end), state, N_("You play {tile} on the {end}."))
         return True
 
     def _end(self, state: HandState, tile: Tile, said: End | None) -> End | None:
@@ -331,12 +324,12 @@ class Session:
             return fits[0]
         if ends is None or said in fits:
             return said
-        number = ends[0] if said is End.LEFT else ends[1]
         self.say(
-            N_("{tile} does not fit the {end} end ({number})."),
+            N_("{tile} does not fit the left end ({number}).")
+            if said is End.LEFT
+            else N_("{tile} does not fit the right end ({number})."),
             tile=self.tile(tile),
-            end=self.end_name(said),
-            number=number,
+            number=ends[0] if said is End.LEFT else ends[1],
         )
         return None
 
@@ -349,11 +342,11 @@ class Session:
             return
         self.say(N_("Time is up ({count} of 3 in a row): an automatic move."), count=count)
         if isinstance(automatic, Move):
-            self._played(automatic, N_("You"), state)
+            self._played(automatic, state, N_("You play {tile} on the {end}."))
         elif automatic:
             self.say(N_("You draw {tiles}."), tiles=" ".join(self.tile(t) for t in automatic))
         else:
-            self.say(N_("{who} passes."), who=self._(N_("You")))
+            self.say(N_("You pass."))
 
     # ------------------------------------------------------------ the screen
 
