@@ -107,11 +107,12 @@ class Console:
         """The next line (``None`` at end of input) if it comes within ``seconds`` on
         ``clock``, else :data:`TIMED_OUT`. Waiting on a file descriptor, ``tick`` is called
         with the whole seconds left before each second's wait (a countdown). A line from plain
-        lines that came late is kept for the next read, as a terminal keeps what was typed."""
+        lines that came late (at the limit or after) is kept for the next read, as a terminal
+        keeps what was typed."""
         start = clock.now()
         if self._fd is None or self._late:
             line = self.read()
-            if clock.now() - start > seconds:
+            if clock.now() - start >= seconds:
                 self._late.insert(0, line)
                 self.exhausted = False
                 return TIMED_OUT

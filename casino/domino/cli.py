@@ -13,7 +13,7 @@ from typing import TextIO
 
 from casino.clock import FakeClock, MonotonicClock, WaitClock
 from casino.cmdline import ArgumentParser, parse_or_report, silence_closed_output
-from casino.domino.commands import whole_number
+from casino.domino.commands import pause_seconds, whole_number
 from casino.domino.money import STAKE
 from casino.domino.rules import Deal, parse_deals, shuffled_deal
 from casino.domino.shell import Session, Table
@@ -114,17 +114,12 @@ def _read_tiles(path: str) -> str:
 
 
 def scripted(lines: Iterable[str], clock: FakeClock) -> Iterator[str]:
-    """``lines`` without the ``@S`` lines, each of which moves ``clock`` on by S seconds."""
+    """``lines``, the clock moved on by S seconds as each ``@S`` line is read (the session
+    takes such a line as a pause, never as a command)."""
     for line in lines:
-        text = line.strip()
-        if text.startswith("@"):
-            try:
-                seconds = whole_number(text[1:])
-            except ParseError:
-                seconds = -1
-            if seconds >= 0:
-                clock.advance(seconds)
-                continue
+        seconds = pause_seconds(line)
+        if seconds is not None:
+            clock.advance(seconds)
         yield line
 
 
@@ -152,6 +147,7 @@ def _play(args: argparse.Namespace, streams: Streams) -> int:
         move_seconds=args.move_seconds,
         unicode=_unicode(args, streams.stdout),
         countdown=not args.fake_clock and streams.stdout.isatty(),
+        pauses=args.fake_clock,
     )
     Session(console, translator("domino", args.lang), clock, deals, table).run()
     return 0

@@ -107,6 +107,19 @@ def parse_command(line: str) -> Play | Word | Invalid:
     return Play(number, ENDS[rest[0]] if rest else None, _short(first))
 
 
+def pause_seconds(line: str) -> int | None:
+    """S for a line ``@S`` (the scripted clock's "S seconds pass, nothing typed"), else
+    ``None``."""
+    text = line.strip()
+    if not text.startswith("@"):
+        return None
+    try:
+        seconds = whole_number(text[1:])
+    except ParseError:
+        return None
+    return seconds if seconds >= 0 else None
+
+
 def parse_yes_no(line: str) -> bool | None:
     """``True`` for yes (or just Enter), ``False`` for no, ``None`` for anything else."""
     word = line.strip().lower()
@@ -118,5 +131,7 @@ def parse_yes_no(line: str) -> bool | None:
 
 
 def _short(word: str, most: int = 20) -> str:
-    """``word`` cut to ``most`` characters for a message (a 5,000-digit number, say)."""
-    return word if len(word) <= most else word[:most] + "…"
+    """``word`` for a message: control characters as ``?``, cut to ``most`` characters (a
+    5,000-digit number, say)."""
+    shown = "".join(c if c.isprintable() else "?" for c in word)
+    return shown if len(shown) <= most else shown[:most] + "…"

@@ -36,6 +36,7 @@ class Table:
     move_seconds: float = 15.0
     unicode: bool = False
     countdown: bool = False  # rewrite the clock every second (a terminal)
+    pauses: bool = False  # a line "@S" is S seconds of silence (the scripted clock)
 
 
 class _Quit(Exception):
@@ -119,6 +120,8 @@ class Session:
     def _another(self) -> bool:
         while True:
             answer = self.console.ask(self._(N_("Another hand? (y/n) ")))
+            while answer is not None and self._pause(answer):
+                answer = self.console.read()
             if answer is None:
                 self.console.line()
                 return False
@@ -129,12 +132,15 @@ class Session:
 
     def _summary(self) -> None:
         ledger = self.ledger
-        self.say(
-            N_("Match over after {hands} hands: won {won}, lost {lost}, drawn {drawn}."),
-            hands=ledger.hands,
-            won=ledger.won,
-            lost=ledger.lost,
-            drawn=ledger.drawn,
+        self.console.line(
+            self._n(
+                N_("Match over after {n} hand: won {won}, lost {lost}, drawn {drawn}."),
+                N_("Match over after {n} hands: won {won}, lost {lost}, drawn {drawn}."),
+                ledger.hands,
+                won=ledger.won,
+                lost=ledger.lost,
+                drawn=ledger.drawn,
+            )
         )
         self.say(
             N_("Money: you ${member} ({net:+d}), the computer ${computer}."),
@@ -214,26 +220,32 @@ class Session:
 
     def _member(self, state: HandState) -> None:
         self._show(state)
-        start = self.clock.now()
+        start, prompt = self.clock.now(), True
         while state.turn == MEMBER and state.result is None:
             left = self.table.move_seconds - (self.clock.now() - start)
-            answer = self._timed_read(max(left, 0.0))
+            answer = self._timed_read(max(left, 0.0), prompt)
             if answer is TIMED_OUT:
                 self._timed_out(state)
                 return
             if answer is None:
                 self.console.line()
                 raise _Quit
-            if self._command(state, answer):
+            prompt = not self._pause(answer)
+            if prompt and self._command(state, answer):
                 state.in_time(MEMBER)
                 if state.turn == MEMBER and state.result is None:  # drew: now play
                     self._show(state)
                     start = self.clock.now()
 
-    def _timed_read(self, seconds: float) -> str | TimedOut | None:
+    def _pause(self, line: str) -> bool:
+        """Whether ``line`` is the scripted clock's ``@S`` (never a command)."""
+        return self.table.pauses and commands.pause_seconds(line) is not None
+
+    def _timed_read(self, seconds: float, prompt: bool) -> str | TimedOut | None:
         width = len(str(_seconds(self.table.move_seconds)))
-        label = self._(N_("Your move: "))
-        self.console.write(f"[{math.ceil(seconds):>{width}} s] {label}")
+        if prompt:
+            label = self._(N_("Your move: "))
+            self.console.write(f"[{math.ceil(seconds):>{width}} s] {label}")
 
         def tick(left: int) -> None:
             if self.table.countdown:
