@@ -165,7 +165,7 @@ class HandState:
         self._check_turn(seat)
         if tile not in self.hands[seat]:
             raise IllegalAction(f"{tile.ascii()} is not in the hand")
-        if end not in self.fits(tile):
+        if self.line and end not in self.fits(tile):  # the opening tile goes at either
             raise IllegalAction(f"{tile.ascii()} does not fit the {end.value} end")
         placed = self._place(tile, end)
         self.hands[seat].remove(tile)

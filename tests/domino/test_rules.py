@@ -66,8 +66,8 @@ def test_the_deal_gives_seven_each_and_the_rest_to_the_boneyard_in_order() -> No
 
 def test_the_opener_plays_anything_then_tiles_must_match_an_open_end() -> None:
     state = HandState.start(_deal("1-2 3-4 0-0 0-1 0-2 0-3 0-4", "2-5 5-5 1-1 1-3 1-4 2-2 2-3", ""))
-    assert len(state.moves(MEMBER)) == 7  # the opening tile: any
-    state.play(MEMBER, T("1-2"), End.LEFT)
+    assert len(state.moves(MEMBER)) == 7  # the opening tile: any, at either end
+    state.play(MEMBER, T("1-2"), End.RIGHT)
     assert state.ends == (1, 2) and state.turn == COMPUTER
     with pytest.raises(IllegalAction, match="does not fit the left end"):
         state.play(COMPUTER, T("2-5"), End.LEFT)
