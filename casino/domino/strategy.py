@@ -10,7 +10,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from casino.domino.rules import HAND_SIZE, End, HandState, Move
+from casino.domino.rules import HAND_SIZE, End, HandState, Move, shuffled_deal
 from casino.domino.tiles import HIGHEST, Tile
 
 PER_NUMBER = HIGHEST + 2
@@ -122,3 +122,21 @@ def play_out(state: HandState, choosers: tuple[Chooser, Chooser]) -> None:
     """Play the hand to its end, each seat with its chooser."""
     while state.result is None:
         take_turn(state, state.turn, choosers[state.turn])
+
+
+def head_to_head(mine: Chooser, theirs: Chooser, hands: int, seed: int) -> tuple[int, int, int]:
+    """(won, lost, drawn) for ``mine`` against ``theirs`` over ``hands`` hands, hand ``i``
+    dealt by ``random.Random(seed + i)`` with ``mine`` in seat ``i % 2``."""
+    won = lost = drawn = 0
+    for index in range(hands):
+        state = HandState.start(shuffled_deal(random.Random(seed + index)))
+        seat = index % 2
+        play_out(state, (mine, theirs) if seat == 0 else (theirs, mine))
+        winner = state.result.winner if state.result else None
+        if winner is None:
+            drawn += 1
+        elif winner == seat:
+            won += 1
+        else:
+            lost += 1
+    return won, lost, drawn
