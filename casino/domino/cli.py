@@ -7,7 +7,9 @@ and hand them to :class:`~casino.domino.shell.Session`.
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TextIO
 
@@ -25,6 +27,14 @@ PROG = "casino domino"
 INTERRUPTED = 130
 MAX_TILES_FILE = 1 << 20
 """Bytes a tiles file may hold (a stacked deal is a line of about 120)."""
+
+
+TILES_FILE_HELP = """\
+A tiles file (--tiles-file) holds one deal per line: the opening draws in pairs (your
+tile, the computer's; pairs of equal totals are redrawn, so only the last may differ), '/',
+then the 28 tiles as dealt: 7 yours, 7 the computer's, the boneyard in drawing order.
+A tile is 3-5, 3|5 or [3|5]; '#' starts a comment. The match ends when the deals run out.
+"""
 
 
 def _number(low: int, what: str) -> Callable[[str], int]:
@@ -58,6 +68,7 @@ def _parser(out: TextIO) -> ArgumentParser:
         prog=PROG,
         description="CASINO-ROYAL dominoes: you against the computer, double-six, "
         f"${STAKE} a hand.",
+        epilog=TILES_FILE_HELP,
     )
     parser.add_argument(
         "--lang", choices=LANGUAGES, default=DEFAULT_LANGUAGE, help="es (default) or en"
@@ -126,8 +137,6 @@ def scripted(lines: Iterable[str], clock: FakeClock) -> Iterator[str]:
 def _unicode(args: argparse.Namespace, out: TextIO) -> bool:
     if args.unicode or args.ascii:
         return bool(args.unicode)
-    import os
-
     encoding = (getattr(out, "encoding", None) or "").lower().replace("-", "")
     return (
         out.isatty() and encoding == "utf8" and os.environ.get("TERM", "") not in ("linux", "dumb")
@@ -161,8 +170,6 @@ def main(
     stderr: TextIO | None = None,
 ) -> int:
     """``casino domino [--lang es|en] [--seed N] [--tiles-file F] …``."""
-    import sys
-
     streams = Streams.of(stdin, stdout, stderr)
     args = parse_or_report(_parser(streams.stdout), sys.argv[1:] if argv is None else argv, streams)
     if isinstance(args, int):
