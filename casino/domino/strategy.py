@@ -62,25 +62,32 @@ def _unseen(view: View, number: int, keep: list[Tile]) -> int:
     return HIGHEST + 1 - seen
 
 
+PIPS, EARLY_PIPS, DOUBLE = 0.6, 0.6, 3.0
+"""Per pip, more per pip while the hand is full, and a bonus for a double: shed them early."""
+HOLD, BLOCK, OUT, NONE_OUT = 2.0, 4.0, 1.2, 3.0
+"""Per new end: per tile of that number kept, if the member drew or passed on it, less per
+tile of it still out (scaled by how many of those the member likely holds), and a bonus when
+none is out."""
+DOMINO = 1000.0
+"""Playing the last tile wins the hand."""
+
+
 def score(view: View, move: Move) -> float:
     """How much the computer likes ``move``: heavy tiles and doubles early, ends it holds
     many of, ends the member drew or passed on, ends of which few tiles are still out."""
     tile = move.tile
     keep = [t for t in view.hand if t != tile]
-    early = len(view.hand) / HAND_SIZE
-    value = tile.pips * (0.6 + 0.6 * early) + (3.0 if tile.is_double else 0.0)
-    for number in set(_new_ends(view, move)):
-        mine = sum(t.has(number) for t in keep)
-        unseen = _unseen(view, number, keep)
-        value += 2.0 * mine
-        value += 4.0 if number in view.they_lack else 0.0
-        value -= (
-            1.2 * unseen * min(1.0, view.their_count / max(1, view.their_count + view.boneyard) * 2)
-        )
-        if unseen == 0:
-            value += 3.0
     if not keep:
-        value += 1000.0
+        return DOMINO
+    early = len(view.hand) / HAND_SIZE
+    value = tile.pips * (PIPS + EARLY_PIPS * early) + (DOUBLE if tile.is_double else 0.0)
+    their_share = min(1.0, 2 * view.their_count / max(1, view.their_count + view.boneyard))
+    for number in set(_new_ends(view, move)):
+        unseen = _unseen(view, number, keep)
+        value += HOLD * sum(t.has(number) for t in keep)
+        value += BLOCK if number in view.they_lack else 0.0
+        value -= OUT * unseen * their_share
+        value += NONE_OUT if unseen == 0 else 0.0
     return value
 
 
