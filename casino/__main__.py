@@ -2,33 +2,44 @@
 
 from __future__ import annotations
 
-import argparse
-import sys
 from collections.abc import Sequence
 from typing import TextIO
 
 from casino import __version__
-from casino.programs import PROGRAMS, load_main
+from casino.cmdline import Invocation, UsageError, invoked_as, run_program
+from casino.programs import PROGRAMS, load_main, summary_of
 
+PROGRAM = "casino"
 HARNESS_COMMANDS = {
     "replay": "replay transcripts against casino's programs or any other command",
     "record": "capture a live or stdin-fed session into a transcript",
+    "grade": "grade every submission of a course against the same transcripts, sandboxed",
 }
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="casino",
-        description="Reference implementations of classic game assignments, and a "
-        "transcript harness that grades any program against golden sessions.",
+def _help(prog: str) -> str:
+    """The ``casino --help`` text: every command with what it is, one line each."""
+    width = max(map(len, [*HARNESS_COMMANDS, *PROGRAMS])) + 2
+    games = [f"  {name:<{width}}{summary_of(name)}" for name in PROGRAMS]
+    harness = [f"  {name:<{width}}{text}" for name, text in HARNESS_COMMANDS.items()]
+    return "\n".join(
+        [
+            f"usage: {prog} [-h] [--version] COMMAND [ARGS...]",
+            "",
+            "Reference implementations of classic game assignments, and a transcript harness",
+            "that grades any program against golden sessions.",
+            "",
+            "games (each is also python -m casino.NAME):",
+            *games,
+            "",
+            "transcript harness:",
+            *harness,
+            "",
+            f"'{prog} COMMAND --help' describes a command. Without --seed, every game is",
+            "seeded by the environment variable CASINO_SEED when it is set.",
+            "",
+        ]
     )
-    parser.add_argument("--version", action="version", version=f"casino {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name, help_text in HARNESS_COMMANDS.items():
-        sub.add_parser(name, help=help_text, add_help=False)
-    for name, module in PROGRAMS.items():
-        sub.add_parser(name, help=f"play {name} (same as python -m {module})", add_help=False)
-    return parser
 
 
 def main(
@@ -39,18 +50,37 @@ def main(
     stderr: TextIO | None = None,
 ) -> int:
     """Dispatch ``casino COMMAND ARGS…`` to the harness or to a game's own ``main``."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    command, rest = (args[0], args[1:]) if args else ("", [])
-    if command in HARNESS_COMMANDS:
-        from casino.harness.cli import main as harness_main
 
-        return harness_main([command, *rest], stdin=stdin, stdout=stdout, stderr=stderr)
-    if command in PROGRAMS:
-        return load_main(command)(rest, stdin=stdin, stdout=stdout, stderr=stderr)
-    parser = _parser()
-    parser.parse_args(args)  # prints help, version or a usage error and exits
-    parser.print_help()
-    return 2
+    def dispatch(invocation: Invocation) -> int:
+        args = invocation.argv
+        command, rest = (args[0], args[1:]) if args else ("", [])
+        streams = {"stdin": stdin, "stdout": stdout, "stderr": stderr}
+        if command in HARNESS_COMMANDS:
+            from casino.harness.cli import main as harness_main
+
+            with invoked_as(invocation.prog):
+                return harness_main([command, *rest], **streams)
+        if command in PROGRAMS:
+            with invoked_as(f"{invocation.prog} {command}"):
+                return load_main(command)(rest, **streams)
+        return _own_options(invocation, command)
+
+    return run_program(PROGRAM, dispatch, argv, stdin=stdin, stdout=stdout, stderr=stderr)
+
+
+def _own_options(invocation: Invocation, command: str) -> int:
+    """``casino``, ``casino --help``, ``casino --version``, or an unknown command."""
+    out = invocation.streams.stdout
+    if command in ("-h", "--help"):
+        out.write(_help(invocation.prog))
+        return 0
+    if command == "--version":
+        out.write(f"{PROGRAM} {__version__}\n")
+        return 0
+    if not command:
+        raise UsageError("a command is needed")
+    known = ", ".join([*PROGRAMS, *HARNESS_COMMANDS])
+    raise UsageError(f"unknown command {command!r} (one of: {known})")
 
 
 if __name__ == "__main__":

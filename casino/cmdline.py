@@ -1,34 +1,364 @@
-"""Command-line plumbing every casino program shares: parse, or report in one line.
+"""The program-entry contract every casino program's ``main`` goes through, and its parsing.
 
-:class:`ArgumentParser` is argparse that never exits the process and never prints a usage
-block: a bad command line raises :class:`UsageError` (one line, for ``Streams.error``), and
-``--help`` prints to the program's own stdout, then raises :class:`HelpShown`.
-:func:`parse_or_report` turns both into the exit status a ``main`` returns.
+:func:`run_program` runs a program's body and turns whatever ends it into one exit status and
+at most one line on stderr, never a traceback:
+
+=================================  ======  ====================================================
+how it ended                       status  on stderr
+=================================  ======  ====================================================
+the body returned N                N       (what the body wrote)
+``--help`` / ``--version``         0       nothing (the text went to stdout)
+:class:`UsageError`                2       ``PROG: message (see PROG --help)``
+:class:`FileProblem`               1       ``PROG: message`` (a file missing, unreadable, bad)
+stdout closed early (``| head``)   1       nothing
+Ctrl-C (SIGINT)                    130     ``PROG: interrupted``
+SIGTERM / SIGHUP                   143/129 ``PROG: stopped by SIGTERM`` (SIGHUP)
+an unexpected error                70      ``PROG: internal error: …`` (a bug in casino)
+=================================  ======  ====================================================
+
+The last three apply when the program runs on the process's own streams (``python -m …``, the
+``casino`` command): there the contract also makes stdin and stdout survive any bytes (bad
+UTF-8 is replaced, not fatal) and turns SIGTERM and SIGHUP into :class:`Stopped`, a kind of
+``KeyboardInterrupt``, so that a program saves its state (``finally``) whichever way it is
+stopped. Called with streams of its own (tests, the in-process transcript runner), a program's
+interruptions and errors propagate to the caller. A program with state to save runs inside
+:func:`signals_deferred` and reads through :func:`interruptible_lines`, so that a signal stops
+it only while it waits for input, and saves with :func:`run_uninterrupted`.
+
+``PROG`` is the name the user typed: the ``casino`` dispatcher runs a program inside
+:func:`invoked_as` (``casino videopoker``), and :func:`program_name` gives it to the program
+(its own short name otherwise). :class:`ArgumentParser` is argparse that never exits or prints
+a usage block; its :meth:`~ArgumentParser.add_seed_option` is every program's ``--seed N``,
+which falls back to the environment variable ``CASINO_SEED``. Whole numbers are read by
+:mod:`casino.numbers`.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, NoReturn, TextIO
+import signal
+import sys
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass
+from types import FrameType
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO, TypeVar
 
-from casino.errors import CasinoError
+from casino.errors import CasinoError, ParseError
+from casino.numbers import describe_range, parse_bounded, parse_int
 from casino.shell import Streams
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
 
+__all__ = [
+    "CLOSED_OUTPUT_EXIT",
+    "FILE_EXIT",
+    "INTERNAL_EXIT",
+    "SEED_VARIABLE",
+    "USAGE_EXIT",
+    "ArgumentParser",
+    "FileProblem",
+    "HelpShown",
+    "Invocation",
+    "Stopped",
+    "UsageError",
+    "interruptible_lines",
+    "invoked_as",
+    "parse_int",
+    "parse_or_report",
+    "program_name",
+    "quiet_worker",
+    "run_program",
+    "run_uninterrupted",
+    "signals_allowed",
+    "signals_deferred",
+    "silence_closed_output",
+    "whole_number",
+]
+
 USAGE_EXIT = 2
 """The exit status for a bad command line."""
+FILE_EXIT = 1
+"""The exit status for a file that is missing, unreadable or malformed."""
+CLOSED_OUTPUT_EXIT = 1
+"""The exit status when stdout was closed before the program was done (``… | head``)."""
+INTERRUPT_EXIT = 130
+"""The exit status after Ctrl-C (128 + SIGINT), as a shell reports it."""
+INTERNAL_EXIT = 70
+"""The exit status for an error that is a bug in casino (``EX_SOFTWARE``)."""
+SEED_VARIABLE = "CASINO_SEED"
+"""The environment variable a program's ``--seed`` falls back to."""
+
+STOP_SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+"""The signals that stop a program the way Ctrl-C does (with 128 + the signal's number)."""
+
+_invoked_as: ContextVar[str | None] = ContextVar("casino_invoked_as", default=None)
 
 
 class UsageError(CasinoError):
     """A bad command line; the message is one line."""
 
 
+class FileProblem(CasinoError):
+    """A file the program was given or keeps is missing, unreadable or malformed."""
+
+
 class HelpShown(Exception):
     """``--help`` (or ``--version``) has been printed; the program should end with 0."""
+
+
+class Stopped(KeyboardInterrupt):
+    """The process was told to stop by ``signum`` (SIGTERM, SIGHUP): handled like Ctrl-C."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+    @property
+    def name(self) -> str:
+        """The signal's name: ``SIGTERM``."""
+        return signal.Signals(self.signum).name
+
+
+# ------------------------------------------------------------------------ the invoked name
+
+
+@contextlib.contextmanager
+def invoked_as(name: str) -> Iterator[None]:
+    """The next program run inside (by :func:`run_program`) is called ``name``: what the user
+    typed (``casino videopoker``). Programs that one runs in turn have their own names."""
+    token = _invoked_as.set(name)
+    try:
+        yield
+    finally:
+        _invoked_as.reset(token)
+
+
+def program_name(default: str) -> str:
+    """The name the program was invoked by, or ``default`` (its own short name)."""
+    return _invoked_as.get() or default
+
+
+# ------------------------------------------------------------------------- the contract
+
+
+@dataclass(frozen=True)
+class Invocation:
+    """One run of a program: its name as typed, its arguments and its streams."""
+
+    prog: str
+    argv: list[str]
+    streams: Streams
+    own_process: bool
+
+    def parser(self, **kwargs: Any) -> ArgumentParser:
+        """An :class:`ArgumentParser` named after the program, printing to its stdout."""
+        return ArgumentParser(out=self.streams.stdout, prog=self.prog, **kwargs)
+
+
+Body = Callable[[Invocation], int]
+T = TypeVar("T")
+
+
+def run_program(
+    name: str,
+    body: Body,
+    argv: Sequence[str] | None = None,
+    *,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
+    """Run ``body`` as program ``name`` under the contract (see the module's table); the exit
+    status. ``argv`` ``None`` means the process's own arguments; streams ``None`` its own."""
+    own = stdin is None and stdout is None and stderr is None
+    if own:
+        _robust_own_streams()
+    streams = Streams.of(stdin, stdout, stderr)
+    invocation = Invocation(
+        program_name(name), list(sys.argv[1:] if argv is None else argv), streams, own
+    )
+    token = _invoked_as.set(None)  # a program this one runs has its own name, unless told
+    try:
+        with _stop_signals_raise(own):
+            return _ended(invocation, body)
+    finally:
+        _invoked_as.reset(token)
+
+
+def _ended(invocation: Invocation, body: Body) -> int:
+    """The exit status of ``body``, every ending mapped to one status and one line."""
+    prog, streams = invocation.prog, invocation.streams
+    try:
+        return body(invocation)
+    except HelpShown:
+        return 0
+    except UsageError as error:
+        _say(streams, f"{prog}: {error} (see {prog} --help)")
+        return USAGE_EXIT
+    except FileProblem as error:
+        _say(streams, f"{prog}: {error}")
+        return FILE_EXIT
+    except BrokenPipeError:
+        if invocation.own_process:
+            silence_closed_output(sys.stdout)
+        return CLOSED_OUTPUT_EXIT
+    except KeyboardInterrupt as interruption:
+        if not invocation.own_process:
+            raise
+        return _interrupted(invocation, interruption)
+    except Exception as error:
+        if not invocation.own_process:
+            raise
+        what = str(error).partition("\n")[0][:200]
+        _say(streams, f"{prog}: internal error (a bug in casino): {type(error).__name__}: {what}")
+        return INTERNAL_EXIT
+
+
+def _interrupted(invocation: Invocation, interruption: KeyboardInterrupt) -> int:
+    """Ctrl-C or a stop signal: one line (after the terminal's ``^C``), 128 + the signal."""
+    prog, streams = invocation.prog, invocation.streams
+    if isinstance(interruption, Stopped):
+        _say(streams, f"{prog}: stopped by {interruption.name}", fresh_line=True)
+        return 128 + interruption.signum
+    _say(streams, f"{prog}: interrupted", fresh_line=True)
+    return INTERRUPT_EXIT
+
+
+def _say(streams: Streams, message: str, *, fresh_line: bool = False) -> None:
+    """One line on stderr; a stderr that is gone (a closed terminal) is not an error."""
+    with contextlib.suppress(OSError, ValueError):
+        if fresh_line and streams.stderr.isatty():
+            message = "\n" + message
+        streams.error(message)
+
+
+def _robust_own_streams() -> None:
+    """Make the process's stdin and stdout survive any bytes (bad UTF-8 becomes U+FFFD, a
+    character the terminal cannot show becomes ``?``), and a closed stdin an empty one."""
+    if sys.stdin is None:
+        sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 — lives as long as we do
+    for stream in (sys.stdin, sys.stdout):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with contextlib.suppress(OSError, ValueError):
+                reconfigure(errors="replace")
+
+
+def _raise_stopped(signum: int, frame: FrameType | None) -> None:
+    raise Stopped(signum)
+
+
+@contextlib.contextmanager
+def _stop_signals_raise(own: bool) -> Iterator[None]:
+    """While inside, SIGTERM and SIGHUP raise :class:`Stopped` (on the process's own streams
+    and in the main thread only; the previous handlers come back after)."""
+    if not own or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous: dict[int, Any] = {}
+    for signum in STOP_SIGNALS:
+        if signal.getsignal(signum) not in (signal.SIG_IGN, _raise_stopped):
+            previous[signum] = signal.signal(signum, _raise_stopped)
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+@contextlib.contextmanager
+def signals_deferred() -> Iterator[None]:
+    """Hold Ctrl-C and the stop signals while inside (a save runs to its end); they are
+    delivered on leaving. Outside the main thread, or where the system cannot, it does nothing."""
+    signals = {signal.SIGINT, *STOP_SIGNALS}
+    if threading.current_thread() is not threading.main_thread() or not hasattr(
+        signal, "pthread_sigmask"
+    ):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, signals)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+@contextlib.contextmanager
+def signals_allowed() -> Iterator[None]:
+    """Let Ctrl-C and the stop signals in while inside (inside :func:`signals_deferred`)."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(
+        signal, "pthread_sigmask"
+    ):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, *STOP_SIGNALS})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+def interruptible_lines(stream: TextIO) -> Iterator[str]:
+    """The lines of ``stream``, with signals let in only while waiting for one.
+
+    A program that runs inside :func:`signals_deferred` and reads through this is stopped by
+    Ctrl-C, SIGTERM or SIGHUP only where it waits for input — never in the middle of a
+    change or a save; a signal that comes at any other moment waits until then (or until
+    the program leaves :func:`signals_deferred`, after its save)."""
+    while True:
+        with signals_allowed():
+            line = stream.readline()
+        if not line:
+            return
+        yield line
+
+
+def run_uninterrupted(action: Callable[[], T]) -> T:
+    """Run ``action`` (idempotent: a save) to its end whatever signals come: held while it
+    runs, and if one still cuts it short (one already on its way when it began), it runs
+    again. The first interruption is raised once it is done."""
+    interruption: KeyboardInterrupt | None = None
+    while True:
+        try:
+            with signals_deferred():
+                result = action()
+            break
+        except KeyboardInterrupt as stop:
+            interruption = interruption or stop
+    if interruption is not None:
+        raise interruption
+    return result
+
+
+def quiet_worker() -> None:
+    """The initializer of a worker process (a process pool's): Ctrl-C, which the terminal sends
+    to every process of the job, is left to the parent (which stops the pool and says one line);
+    SIGTERM and SIGHUP end the worker at once, as by default."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for signum in STOP_SIGNALS:
+        signal.signal(signum, signal.SIG_DFL)
+
+
+def silence_closed_output(stream: TextIO) -> None:
+    """After ``… | head`` closed our stdout: point it at the null device, so the flush at
+    interpreter exit reports no second error."""
+    try:
+        descriptor = stream.fileno()
+    except (OSError, ValueError):
+        return
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, descriptor)
+    os.close(null)
+
+
+# ----------------------------------------------------------------------------- parsing
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -38,6 +368,26 @@ class ArgumentParser(argparse.ArgumentParser):
         kwargs.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)
         super().__init__(**kwargs)
         self._out = out
+        self._seed_from_environment = False
+
+    def add_seed_option(self, purpose: str = "seed every shuffle with N") -> None:
+        """Add ``--seed N``; without it, :meth:`parse_args` takes ``$CASINO_SEED`` (if set)."""
+        self.add_argument(
+            "--seed",
+            type=whole_number(),
+            metavar="N",
+            help=f"{purpose} (default: ${SEED_VARIABLE} if set)",
+        )
+        self._seed_from_environment = True
+
+    def parse_args(  # type: ignore[override]  # always a Namespace here
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> argparse.Namespace:
+        """Parse ``args``; a ``--seed`` not given is filled in from ``$CASINO_SEED``."""
+        options = super().parse_args(args, namespace)
+        if self._seed_from_environment and options.seed is None:
+            options.seed = seed_from_environment()
+        return options
 
     def error(self, message: str) -> NoReturn:
         """A usage error: raised as :class:`UsageError`, never printed and exited."""
@@ -53,26 +403,44 @@ class ArgumentParser(argparse.ArgumentParser):
             self._out.write(message)
 
 
+def whole_number(least: int | None = None, most: int | None = None) -> Callable[[str], int]:
+    """An argparse ``type`` reading a whole number with :mod:`casino.numbers` (from ``least``
+    to ``most`` when given): a bad one is a one-line usage error quoting it."""
+
+    def convert(text: str) -> int:
+        try:
+            return parse_int(text) if least is None else parse_bounded(text, least, most)
+        except ParseError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+
+    convert.__name__ = "whole number"
+    if least is not None:
+        convert.__name__ = f"whole number {describe_range(least, most)}"
+    return convert
+
+
+def seed_from_environment(environ: Mapping[str, str] | None = None) -> int | None:
+    """The whole number in ``$CASINO_SEED``, ``None`` if unset or empty; a bad value is a
+    :class:`UsageError`."""
+    text = (os.environ if environ is None else environ).get(SEED_VARIABLE, "")
+    if not text:
+        return None
+    try:
+        return parse_int(text)
+    except ParseError as error:
+        raise UsageError(f"{SEED_VARIABLE}: {error}") from None
+
+
 def parse_or_report(
     parser: ArgumentParser, argv: Sequence[str], streams: Streams
 ) -> argparse.Namespace | int:
-    """The parsed options, or the exit status once help (0) or a usage error (2) is out."""
+    """The parsed options, or the exit status once help (0) or a usage error (2) is out, in
+    the contract's words. Under :func:`run_program` (every program's ``main`` should be), just
+    call ``parser.parse_args`` and let the contract report."""
     try:
         return parser.parse_args(list(argv))
     except HelpShown:
         return 0
     except UsageError as error:
-        streams.error(f"{parser.prog}: {error}")
+        streams.error(f"{parser.prog}: {error} (see {parser.prog} --help)")
         return USAGE_EXIT
-
-
-def silence_closed_output(stream: TextIO) -> None:
-    """After ``… | head`` closed our stdout: point it at the null device, so the flush at
-    interpreter exit reports no second error."""
-    try:
-        descriptor = stream.fileno()
-    except (OSError, ValueError):
-        return
-    null = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(null, descriptor)
-    os.close(null)

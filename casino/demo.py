@@ -4,7 +4,9 @@ It exists so that ``casino replay transcripts/`` has something to pass before th
 and so the harness's own tests have an interactive program with the awkward features of a
 real one: a ``$ `` prompt without a newline, output with trailing spaces and tabs, a seeded
 die, state kept in a file across runs (``demo.dat``), messages on stderr and a chosen exit
-status. End of input ends it exactly as ``exit`` does.
+status. End of input ends it exactly as ``exit`` does. A ``store`` that cannot be written (a
+read-only ``demo.dat``, a full disk) says so and the session goes on; numbers are read by
+:mod:`casino.numbers`; exit statuses and signals are the program-entry contract's.
 
 Commands: ``add A B``, ``mul A B``, ``echo TEXT``, ``table N``, ``roll [SIDES]``,
 ``store N``, ``recall``, ``warn TEXT``, ``prompt on|off``, ``help``, ``exit [STATUS]``.
@@ -13,16 +15,17 @@ Commands: ``add A B``, ``mul A B``, ``echo TEXT``, ``table N``, ``roll [SIDES]``
 from __future__ import annotations
 
 import random
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TextIO
 
-from casino.cmdline import USAGE_EXIT, UsageError
-from casino.files import write_atomic
+from casino.cmdline import ArgumentParser, Invocation, run_program
+from casino.errors import ParseError
+from casino.files import read_text, write_atomic
+from casino.numbers import parse_int
 from casino.shell import Command, CommandTable, Console, Flow, Streams, run_commands
 
+PROGRAM = "demo"
 PROMPT = "$ "
 MEMORY_FILE = "demo.dat"
 WELCOME = "casino demo calculator (type help)"
@@ -39,34 +42,8 @@ COMMANDS = (
     ("exit [N]", "leave, with exit status N (0-255)"),
 )
 HELP = "\n".join(f"{usage:<14}{meaning}" for usage, meaning in COMMANDS)
-
-
-class HelpRequested(Exception):
-    """``--help`` was given."""
-
-
-def parse_seed(argv: Sequence[str]) -> int | None:
-    """The ``--seed N`` of ``argv`` (``None`` if absent); ``UsageError`` for anything else."""
-    seed: int | None = None
-    rest = list(argv)
-    while rest:
-        word = rest.pop(0)
-        if word in ("-h", "--help"):
-            raise HelpRequested
-        if word.startswith("--seed="):
-            value: str | None = word.partition("=")[2]
-        elif word == "--seed":
-            value = rest.pop(0) if rest else None
-        else:
-            raise UsageError(f"unknown argument {word!r} (usage: demo [--seed N])")
-        if value is None or not _is_whole(value):
-            raise UsageError(f"--seed needs a whole number, got {value or 'nothing'!r}")
-        seed = int(value)
-    return seed
-
-
-def _is_whole(text: str) -> bool:
-    return text.removeprefix("-").isdecimal() and text.isascii()
+MEMORY_LIMIT = 1024
+"""The most bytes ``recall`` reads from ``demo.dat`` (a number is far shorter)."""
 
 
 def multiplication_table(size: int) -> list[str]:
@@ -117,11 +94,14 @@ class Demo:
     def numbers(self, command: Command, count: int) -> list[int] | None:
         """Exactly ``count`` whole numbers from the command, or a message and ``None``."""
         args = command.args
-        if len(args) != count or not all(_is_whole(arg) for arg in args):
+        try:
+            if len(args) != count:
+                raise ParseError(command.rest)
+            return [parse_int(arg) for arg in args]
+        except ParseError:
             wanted = "one whole number" if count == 1 else "two whole numbers"
             self.console.line(f"{command.word} needs {wanted}")
             return None
-        return [int(arg) for arg in args]
 
     def add(self, command: Command) -> None:
         """``add A B``."""
@@ -160,24 +140,28 @@ class Demo:
 
     def store(self, command: Command) -> None:
         """``store N``: keep N in ``demo.dat`` (written atomically)."""
-        if (values := self.numbers(command, 1)) is not None:
+        if (values := self.numbers(command, 1)) is None:
+            return
+        try:
             write_atomic(MEMORY_FILE, f"{values[0]}\n")
-            self.console.line(f"stored {values[0]}")
+        except OSError as error:  # a read-only or full directory, a read-only demo.dat
+            self.console.line(f"cannot store: {MEMORY_FILE}: {error.strerror or error}")
+            return
+        self.console.line(f"stored {values[0]}")
 
     def recall(self, command: Command) -> None:
         """``recall``: what ``store`` kept, across runs."""
-        path = Path(MEMORY_FILE)
-        if not path.exists():
+        try:
+            value: int | None = parse_int(read_text(MEMORY_FILE, MEMORY_LIMIT))
+        except FileNotFoundError:
             self.console.line("nothing stored")
             return
-        try:
-            text = path.read_text(encoding="utf-8").strip()
-        except (OSError, UnicodeDecodeError):
-            text = ""
-        if not _is_whole(text):
+        except (OSError, UnicodeDecodeError, ParseError):
+            value = None
+        if value is None:
             self.console.line(f"{MEMORY_FILE} is corrupt")
             return
-        self.console.line(f"recalled {int(text)}")
+        self.console.line(f"recalled {value}")
 
     def warn(self, command: Command) -> None:
         """``warn TEXT``: a line on stderr, nothing on stdout."""
@@ -220,15 +204,21 @@ def main(
     stderr: TextIO | None = None,
 ) -> int:
     """Run the calculator on the given streams; the exit status is what ``exit`` asked for."""
-    streams = Streams.of(stdin, stdout, stderr)
-    try:
-        seed = parse_seed(sys.argv[1:] if argv is None else argv)
-    except HelpRequested:
-        streams.stdout.write(f"usage: demo [--seed N]\n\n{HELP}\n")
-        return 0
-    except UsageError as error:
-        streams.error(f"demo: {error}")
-        return USAGE_EXIT
+    return run_program(PROGRAM, _run, argv, stdin=stdin, stdout=stdout, stderr=stderr)
+
+
+def _parser(invocation: Invocation) -> ArgumentParser:
+    parser = invocation.parser(
+        description="A tiny calculator that shows what the transcript harness checks.",
+        epilog=f"commands:\n{HELP}",
+    )
+    parser.add_seed_option("seed the die with N")
+    return parser
+
+
+def _run(invocation: Invocation) -> int:
+    seed = _parser(invocation).parse_args(invocation.argv).seed
+    streams = invocation.streams
     console = PromptingConsole(streams.stdin, streams.stdout)
     demo = Demo(console, streams, random.Random(seed))
     console.line(WELCOME)

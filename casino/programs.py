@@ -35,11 +35,28 @@ class MainFunction(Protocol):
 PROGRAMS: dict[str, str] = {
     "demo": "casino.demo",
     "domino": "casino.domino",
+    "draw": "casino.draw",
+    "holdem": "casino.holdem",
     "nimsys": "casino.nimsys",
     "stud": "casino.stud",
     "videopoker": "casino.videopoker",
 }
 """Program name → the module that ``python -m`` runs."""
+
+SUMMARIES: dict[str, str] = {
+    "demo": "a tiny calculator that shows what the transcript harness checks",
+    "draw": "five-card draw (Play5CardDraw): you against up to four computer players",
+    "holdem": "CASINO-ROYAL Texas Hold'em: against the computer, hot-seat, network tables",
+    "nimsys": "Nim and its advanced game, players kept in players.dat (COMP90041 Nimsys)",
+    "stud": "three-card stud: the socket dealer, a player bot, tournaments, the course's tester",
+    "videopoker": "Double Bonus 10/7 video poker: play, debug, simulate, analyze exactly",
+}
+"""Program name → what it is, in one line (``casino --help``)."""
+
+
+def summary_of(name: str) -> str:
+    """What program ``name`` is, in one line."""
+    return SUMMARIES.get(name, f"play {name}")
 
 
 def module_of(name: str) -> str:

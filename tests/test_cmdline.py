@@ -1,34 +1,236 @@
-"""Shared command-line parsing: help on the program's stdout, usage errors as one line."""
+"""The program-entry contract: one exit status and at most one line for every ending."""
 
 from __future__ import annotations
 
 import io
+import os
+import signal
 
-from casino.cmdline import ArgumentParser, parse_or_report
+import pytest
+
+from casino.cmdline import (
+    ArgumentParser,
+    FileProblem,
+    Invocation,
+    Stopped,
+    UsageError,
+    interruptible_lines,
+    invoked_as,
+    parse_or_report,
+    program_name,
+    run_program,
+    run_uninterrupted,
+    signals_deferred,
+)
 from casino.shell import Streams
 
 
-def parse(*argv: str) -> tuple[object, str, str]:
+def run(body: object, *argv: str, name: str = "game") -> tuple[int, str, str]:
+    """Run ``body`` under the contract on streams of its own."""
     out, err = io.StringIO(), io.StringIO()
-    parser = ArgumentParser(out=out, prog="game", description="A game.")
-    parser.add_argument("--seed", type=int)
-    result = parse_or_report(parser, argv, Streams(io.StringIO(), out, err))
-    return result, out.getvalue(), err.getvalue()
+    status = run_program(name, body, list(argv), stdin=io.StringIO(), stdout=out, stderr=err)  # type: ignore[arg-type]
+    return status, out.getvalue(), err.getvalue()
 
 
-def test_options_are_returned() -> None:
-    options, out, err = parse("--seed", "7")
-    assert getattr(options, "seed", None) == 7
-    assert (out, err) == ("", "")
+def raising(error: BaseException) -> object:
+    def body(invocation: Invocation) -> int:
+        raise error
+
+    return body
 
 
-def test_help_goes_to_the_given_stdout_and_ends_with_status_0() -> None:
-    status, out, err = parse("--help")
-    assert status == 0
-    assert out.startswith("usage: game [-h] [--seed SEED]\n\nA game.\n")
-    assert err == ""
+def parse_seed(invocation: Invocation) -> int:
+    parser = invocation.parser(description="A game.")
+    parser.add_seed_option()
+    seed = parser.parse_args(invocation.argv).seed
+    invocation.streams.stdout.write(f"seed {seed}\n")
+    return 0
 
 
-def test_a_usage_error_is_one_line_and_status_2() -> None:
-    assert parse("--seed", "x") == (2, "", "game: argument --seed: invalid int value: 'x'\n")
-    assert parse("extra") == (2, "", "game: unrecognized arguments: extra\n")
+@pytest.mark.parametrize(
+    ("error", "status", "message"),
+    [
+        (UsageError("no credit"), 2, "game: no credit (see game --help)\n"),
+        (FileProblem("cannot read x: no such file"), 1, "game: cannot read x: no such file\n"),
+        (BrokenPipeError(), 1, ""),
+    ],
+)
+def test_each_ending_is_one_status_and_at_most_one_line(
+    error: BaseException, status: int, message: str
+) -> None:
+    assert run(raising(error)) == (status, "", message)
+
+
+def test_the_body_chooses_the_status() -> None:
+    assert run(lambda invocation: 7) == (7, "", "")
+
+
+def test_help_goes_to_the_given_stdout_with_status_0() -> None:
+    status, out, err = run(parse_seed, "--help")
+    assert (status, err) == (0, "")
+    assert out.startswith("usage: game [-h] [--seed N]\n\nA game.\n")
+    assert "--seed N    seed every shuffle with N (default: $CASINO_SEED if set)" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--seed", "x"], "argument --seed: not a whole number: 'x'"),
+        (["--seed", "1" * 5000], "argument --seed: more than 18 digits: "),
+        (["extra"], "unrecognized arguments: extra"),
+    ],
+)
+def test_a_bad_argument_is_one_line_and_status_2(argv: list[str], message: str) -> None:
+    status, out, err = run(parse_seed, *argv)
+    assert (status, out) == (2, "")
+    assert err.startswith(f"game: {message}") and err.endswith(" (see game --help)\n")
+    assert err.count("\n") == 1 and len(err) < 200
+
+
+def test_the_seed_comes_from_casino_seed_unless_given(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CASINO_SEED", raising=False)
+    assert run(parse_seed) == (0, "seed None\n", "")
+    monkeypatch.setenv("CASINO_SEED", "42")
+    assert run(parse_seed) == (0, "seed 42\n", "")
+    assert run(parse_seed, "--seed", "-3") == (0, "seed -3\n", "")
+    monkeypatch.setenv("CASINO_SEED", "4x")
+    assert run(parse_seed) == (
+        2,
+        "",
+        "game: CASINO_SEED: not a whole number: '4x' (see game --help)\n",
+    )
+
+
+def test_the_invoked_name_is_the_next_programs_only() -> None:
+    names: list[str] = []
+
+    def inner(invocation: Invocation) -> int:
+        names.append(invocation.prog)
+        return 0
+
+    def outer(invocation: Invocation) -> int:
+        names.append(invocation.prog)
+        run(inner, name="inner")  # a program it runs (the in-process runner) keeps its name
+        with invoked_as(f"{invocation.prog} sub"):
+            run(inner, name="inner")
+        return 0
+
+    with invoked_as("casino game"):
+        run(outer)
+    assert names == ["casino game", "inner", "casino game sub"]
+    assert program_name("game") == "game"
+
+
+def test_usage_errors_name_the_command_typed() -> None:
+    with invoked_as("casino game"):
+        assert run(raising(UsageError("bad"))) == (
+            2,
+            "",
+            "casino game: bad (see casino game --help)\n",
+        )
+
+
+def test_an_interruption_on_given_streams_reaches_the_caller() -> None:
+    """The in-process transcript runner must see Ctrl-C (and stop the whole replay)."""
+    with pytest.raises(KeyboardInterrupt):
+        run(raising(KeyboardInterrupt()))
+    with pytest.raises(ValueError):
+        run(raising(ValueError("a bug")))
+
+
+def own(body: object, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    """Run ``body`` as the process's own program (streams None); status and stderr."""
+    status = run_program("game", body, [])  # type: ignore[arg-type]
+    return status, capsys.readouterr().err
+
+
+def test_on_its_own_streams_ctrl_c_is_130_and_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert own(raising(KeyboardInterrupt()), capsys) == (130, "game: interrupted\n")
+
+
+def test_on_its_own_streams_sigterm_is_143_and_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    before = signal.getsignal(signal.SIGTERM)
+
+    def body(invocation: Invocation) -> int:
+        os.kill(os.getpid(), signal.SIGTERM)
+        for _ in range(10**7):  # the handler raises at the next instruction
+            pass
+        return 0
+
+    assert own(body, capsys) == (143, "game: stopped by SIGTERM\n")
+    assert signal.getsignal(signal.SIGTERM) == before
+    assert own(raising(Stopped(signal.SIGHUP)), capsys) == (129, "game: stopped by SIGHUP\n")
+
+
+def test_on_its_own_streams_a_bug_is_one_line_not_a_traceback(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert own(raising(ZeroDivisionError("x")), capsys) == (
+        70,
+        "game: internal error (a bug in casino): ZeroDivisionError: x\n",
+    )
+
+
+def test_signals_wait_until_a_save_is_done() -> None:
+    done = []
+    with pytest.raises(KeyboardInterrupt), signals_deferred():
+        os.kill(os.getpid(), signal.SIGINT)
+        done.append("saved")
+    assert done == ["saved"]
+
+
+def test_the_parser_raises_instead_of_exiting() -> None:
+    parser = ArgumentParser(out=io.StringIO(), prog="game")
+    parser.add_argument("--n", type=int)
+    with pytest.raises(UsageError, match="invalid int value"):
+        parser.parse_args(["--n", "x"])
+
+
+def test_parse_or_report_words_a_usage_error_as_the_contract_does() -> None:
+    out, err = io.StringIO(), io.StringIO()
+    parser = ArgumentParser(out=out, prog="game")
+    streams = Streams(io.StringIO(), out, err)
+    assert parse_or_report(parser, ["extra"], streams) == 2
+    assert err.getvalue() == "game: unrecognized arguments: extra (see game --help)\n"
+    assert parse_or_report(parser, ["--help"], streams) == 0
+    assert out.getvalue().startswith("usage: game [-h]\n")
+
+
+def test_an_interrupted_save_runs_again_then_the_interruption_goes_on() -> None:
+    calls: list[int] = []
+
+    def save() -> int:
+        calls.append(1)
+        if len(calls) == 1:
+            raise KeyboardInterrupt  # a signal already on its way when the save began
+        return 5
+
+    with pytest.raises(KeyboardInterrupt):
+        run_uninterrupted(save)
+    assert len(calls) == 2
+    assert run_uninterrupted(lambda: 6) == 6
+
+
+class SignalOnRead(io.StringIO):
+    """Input during whose reading Ctrl-C is pressed."""
+
+    def readline(self, size: int = -1, /) -> str:  # type: ignore[override]  # as typeshed
+        line = super().readline(size)
+        if line == "now\n":
+            os.kill(os.getpid(), signal.SIGINT)
+        return line
+
+
+def test_signals_reach_a_deferred_program_only_while_it_reads() -> None:
+    seen: list[str] = []
+    with pytest.raises(KeyboardInterrupt), signals_deferred():
+        for line in interruptible_lines(SignalOnRead("a\nb\n")):
+            seen.append(line)
+            os.kill(os.getpid(), signal.SIGINT)  # while it works on a line: held
+            seen.append("the line's work is done")
+    assert seen == ["a\n", "the line's work is done"]  # stopped as it waits for "b"
+    seen.clear()
+    with pytest.raises(KeyboardInterrupt), signals_deferred():
+        for line in interruptible_lines(SignalOnRead("x\nnow\ny\n")):
+            seen.append(line)
+    assert seen == ["x\n"]

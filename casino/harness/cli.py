@@ -8,12 +8,10 @@ one failed, 2 for a usage error (one line on stderr).
 from __future__ import annotations
 
 import argparse
-import contextlib
 import multiprocessing
 import os
 import shlex
 import signal
-import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -21,7 +19,14 @@ from itertools import repeat
 from pathlib import Path
 from typing import TextIO
 
-from casino.cmdline import ArgumentParser, HelpShown, UsageError
+from casino.cmdline import (
+    ArgumentParser,
+    Invocation,
+    UsageError,
+    invoked_as,
+    run_program,
+    whole_number,
+)
 from casino.files import write_atomic
 from casino.harness.formats import FORMATS
 from casino.harness.model import (
@@ -30,14 +35,13 @@ from casino.harness.model import (
     file_name_problem,
     load_transcript,
 )
-from casino.harness.record import RecordError, Recording, lines_of, record
+from casino.harness.record import RecordError, Recording, RecordingRunner, lines_of, record
 from casino.harness.report import plural, render, summary
-from casino.harness.runners import RUNNER_NAMES
-from casino.harness.runners.base import TargetError, check_program
+from casino.harness.runners import RUNNER_NAMES, make_runner
+from casino.harness.runners.base import Runner, TargetError, check_program
 from casino.harness.runners.inproc import InProcessRunner
 from casino.harness.runners.procs import (
     Containment,
-    Stopped,
     check_stop,
     stop_on_signals,
     worker_signals,
@@ -88,28 +92,33 @@ def main(
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
 ) -> int:
-    """``casino replay …`` or ``casino record …`` (``argv`` starts with the subcommand)."""
-    streams = Streams.of(stdin, stdout, stderr)
-    args = list(sys.argv[1:] if argv is None else argv)
-    command = args[0] if args else ""
-    if command not in COMMANDS:
-        streams.error(f"casino: expected 'replay' or 'record', got {command or 'nothing'!r}")
-        return 2
-    try:
-        with stop_on_signals():
-            return COMMANDS[command](args[1:], streams)
-    except HelpShown:
-        return 0
-    except UsageError as error:
-        streams.error(f"casino {command}: {error}")
-        return 2
-    except Stopped as stop:  # every run has been cleaned up on the way here
-        with contextlib.suppress(OSError):  # a closed terminal cannot show it
-            streams.error(f"casino {command}: stopped by {stop.name}")
-        return 128 + stop.signum
-    except KeyboardInterrupt:
-        streams.error(f"casino {command}: interrupted")
-        return 130
+    """``casino replay …`` or ``casino record …`` (``argv`` starts with the subcommand), under
+    the program-entry contract of :mod:`casino.cmdline`."""
+
+    def dispatch(invocation: Invocation) -> int:
+        args = invocation.argv
+        command = args[0] if args else ""
+        if command not in COMMANDS:
+            raise UsageError(f"expected one of {', '.join(COMMANDS)}, got {command or 'nothing'!r}")
+        with invoked_as(f"{invocation.prog} {command}"):
+            return run_program(
+                f"casino {command}",
+                lambda sub: _stoppable(COMMANDS[command], sub),
+                args[1:],
+                stdin=stdin,
+                stdout=stdout,
+                stderr=stderr,
+            )
+
+    return run_program("casino", dispatch, argv, stdin=stdin, stdout=stdout, stderr=stderr)
+
+
+def _stoppable(command: Callable[[list[str], Streams], int], invocation: Invocation) -> int:
+    """Run ``command``; a signal stops it as Ctrl-C does, after every run it started has been
+    ended and its scratch folder removed (``finally`` blocks all the way up), and is remembered
+    so that a program run in-process that caught it still stops casino."""
+    with stop_on_signals():
+        return command(invocation.argv, invocation.streams)
 
 
 # ------------------------------------------------------------------------------------ replay
@@ -126,7 +135,9 @@ def _replay_parser(out: TextIO) -> ArgumentParser:
     parser.add_argument("--program", metavar="CMD", help="run this command instead (any language)")
     parser.add_argument("--program-dir", metavar="DIR", help="CMD's folder (default: this one)")
     parser.add_argument("--runner", choices=RUNNER_NAMES, help="how to run the program")
-    parser.add_argument("--jobs", type=_jobs, default=1, metavar="N", help="transcripts at once")
+    parser.add_argument(
+        "--jobs", type=whole_number(1), default=1, metavar="N", help="transcripts at once"
+    )
     parser.add_argument("--report", choices=sorted(FORMATS), help="also write a report file")
     parser.add_argument("--report-file", metavar="F", help="where (default per format)")
     parser.add_argument("--score", action="store_true", help="points per transcript, and a total")
@@ -139,7 +150,8 @@ def replay(argv: list[str], streams: Streams) -> int:
     args = _replay_parser(streams.stdout).parse_args(argv)
     command = _command(args.program)
     directory = _program_dir(args.program_dir, command)
-    options = Options(args.runner or ("pipe" if command else "inproc"), command, directory)
+    default = ("pty" if args.update else "pipe") if command else "inproc"
+    options = Options(args.runner or default, command, directory)
     _check_replay(args, options)
     paths = find_transcripts(args.paths)
     if args.update:
@@ -189,9 +201,7 @@ def _check_replay(args: argparse.Namespace, options: Options) -> None:
     if args.update:
         if args.jobs > 1:
             raise UsageError("--update rewrites files: it runs with --jobs 1 only")
-        if options.command:
-            raise UsageError("--update blesses casino's own programs only, not --program")
-        if options.runner != "inproc":
+        if options.runner != "inproc" and not options.command:
             raise UsageError("--update needs the inproc runner (it splits output at reads)")
 
 
@@ -230,16 +240,6 @@ def _below(directory: Path) -> Iterator[Path]:
 
 MAX_JOBS_PER_CPU = 4
 """``--jobs`` is capped at this many workers per CPU (and at the number of transcripts)."""
-
-
-def _jobs(text: str) -> int:
-    """``--jobs N``: a whole number from 1 (at most 9 digits, so never a slow conversion; any
-    number above the cap is capped anyway)."""
-    if text.isascii() and text.isdigit() and len(text) > 9:
-        raise UsageError("--jobs needs a whole number of at most 9 digits")
-    if not (text.isascii() and text.isdigit() and int(text) >= 1):
-        raise UsageError("--jobs needs a whole number of at least 1")
-    return int(text)
 
 
 def results_in_order(
@@ -288,15 +288,20 @@ def _pooled(paths: list[Path], options: Options, workers: int) -> Iterator[Trans
     ):
         try:
             yield from pool.map(_check_in_worker, paths, repeat(options), chunksize=chunk)
-        except BaseException:  # stopped: each worker ends its run, cleans up, and exits
-            contained.signal(signal.SIGTERM)
+        except BaseException:  # stopped: each worker ends its run and cleans up
+            contained.signal(signal.SIGTERM)  # (Ctrl-C reached them already; SIGTERM did not)
+            pool.shutdown(wait=True, cancel_futures=True)
             raise
 
 
 def _check_in_worker(path: Path, options: Options) -> TranscriptResult:
-    """:func:`check_path` in a pool worker, which exits once a stop has unwound its run."""
-    with worker_task():
-        return check_path(path, options)
+    """:func:`check_path` in a pool worker; a stop unwinds its run, which is then reported as
+    stopped (the worker stays until the pool shuts down)."""
+    try:
+        with worker_task():
+            return check_path(path, options)
+    except KeyboardInterrupt:
+        return TranscriptResult(str(path), Status.ERROR, error=f"{path}: stopped")
 
 
 def _alone(path: Path, options: Options) -> TranscriptResult:
@@ -324,8 +329,11 @@ def write_report(
 
 
 def update_all(paths: list[Path], options: Options, streams: Streams) -> int:
-    """``--update``: check each transcript in-process and bless its current output."""
-    runner = InProcessRunner()
+    """``--update``: check each transcript (in-process, or recording ``--program``) and bless
+    its current output."""
+    runner: Runner = InProcessRunner()
+    if options.command is not None:
+        runner = RecordingRunner() if options.runner == "pty" else make_runner(options.runner)
     failed = updated = 0
     for path in paths:
         line, ok, changed = _update_one(path, options, runner)
@@ -338,15 +346,15 @@ def update_all(paths: list[Path], options: Options, streams: Streams) -> int:
     return 1 if failed else 0
 
 
-def _update_one(path: Path, options: Options, runner: InProcessRunner) -> tuple[str, bool, bool]:
+def _update_one(path: Path, options: Options, runner: Runner) -> tuple[str, bool, bool]:
     """The report line(s) for one transcript, whether it is now in order, whether it changed."""
     try:
         transcript = load_transcript(path)
     except TranscriptError as error:
         return render(TranscriptResult(str(path), Status.ERROR, error=str(error))), False, False
     result = check(transcript, runner, target_of(transcript, options))
-    if result.status is Status.ERROR:
-        return render(result), False, False
+    if result.status in (Status.ERROR, Status.SKIP):
+        return render(result), result.ok, False
     try:
         changed = write_if_changed(transcript, bless(transcript, result.outcomes))
     except CannotBless as reason:
@@ -374,7 +382,9 @@ def _record_parser(out: TextIO) -> ArgumentParser:
     parser.add_argument("--stdin", metavar="FILE", help="input lines from FILE, not the keyboard")
     parser.add_argument("--program", metavar="CMD", help="record this command instead")
     parser.add_argument("--program-dir", metavar="DIR", help="CMD's folder (default: this one)")
-    parser.add_argument("--seed", type=int, metavar="N", help="seed (written to the transcript)")
+    parser.add_argument(
+        "--seed", type=whole_number(), metavar="N", help="seed (written to the transcript)"
+    )
     parser.add_argument("--name", help="the transcript's name (default: OUT's file name)")
     parser.add_argument(
         "--fixture", action="append", default=[], metavar="NAME=PATH", help="a starting file"
@@ -466,4 +476,11 @@ def _fixture(item: str) -> tuple[str, Path]:
     return name, Path(path)
 
 
-COMMANDS = {"replay": replay, "record": record_command}
+def grade_command(argv: list[str], streams: Streams) -> int:
+    """``casino grade`` (:mod:`casino.grade.cli`, loaded only when used)."""
+    from casino.grade.cli import grade
+
+    return grade(argv, streams)
+
+
+COMMANDS = {"replay": replay, "record": record_command, "grade": grade_command}

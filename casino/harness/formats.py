@@ -1,6 +1,7 @@
 """Machine-readable reports: JSON, JUnit XML, and Gradescope's ``results.json``.
 
-Each carries, per transcript, the same failure text as the console report.
+Each carries, per transcript, the same failure text as the console report. The writers take
+:class:`Case` records, so that other graders (``casino stud check``) write the same formats.
 
 - ``json``: ``{"passed", "failed", "errors", "skipped", "score", "max_score", "transcripts":
   [{"path", "name", "status": "pass|fail|error|skip", "score", "max_score", "seconds",
@@ -18,12 +19,39 @@ import json
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import PurePath
 
 from casino.harness.report import details, render
 from casino.harness.session import Status, TranscriptResult
 
 Formatter = Callable[[list[TranscriptResult]], str]
+
+
+@dataclass(frozen=True)
+class Case:
+    """One graded item of a report, whatever graded it: a transcript of ``casino replay``, or
+    a rubric line of ``casino stud check``. Every format is written from these."""
+
+    name: str
+    path: str
+    status: Status
+    points: float
+    max_points: float
+    seconds: float
+    output: str
+    """The item's text report (what a student reads)."""
+    message: str = ""
+    """The first line of what went wrong (or why it was skipped)."""
+    classname: str = ""
+    """JUnit's class name (default: the path, dotted)."""
+    title: str = ""
+    """Gradescope's test name (default: the name)."""
+
+    @property
+    def counted(self) -> bool:
+        """Whether the item counts towards the score (it was not skipped)."""
+        return self.status is not Status.SKIP
 
 
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
@@ -38,81 +66,117 @@ def _test_name(result: TranscriptResult) -> str:
     return result.name or PurePath(result.path).stem
 
 
-def to_json(results: list[TranscriptResult]) -> str:
-    """The JSON report."""
+def case_of(result: TranscriptResult) -> Case:
+    """A transcript's result as a report item."""
+    name = _test_name(result)
+    first = ""
+    if result.status is Status.SKIP:
+        first = result.error or "skipped"
+    elif result.status is not Status.PASS:
+        first = (details(result).strip().splitlines() or [result.error or "failed"])[0]
+    return Case(
+        name=name,
+        path=result.path,
+        status=result.status,
+        points=result.points,
+        max_points=result.max_points,
+        seconds=result.seconds,
+        output=render(result),
+        message=first,
+        title=f"{name} ({result.path})",
+    )
+
+
+def json_report(cases: list[Case]) -> str:
+    """The JSON report of ``cases``."""
     data = {
-        "passed": sum(r.status is Status.PASS for r in results),
-        "failed": sum(r.status is Status.FAIL for r in results),
-        "errors": sum(r.status is Status.ERROR for r in results),
-        "skipped": sum(r.status is Status.SKIP for r in results),
-        "score": sum(r.points for r in results if r.counted),
-        "max_score": sum(r.max_points for r in results if r.counted),
+        "passed": sum(c.status is Status.PASS for c in cases),
+        "failed": sum(c.status is Status.FAIL for c in cases),
+        "errors": sum(c.status is Status.ERROR for c in cases),
+        "skipped": sum(c.status is Status.SKIP for c in cases),
+        "score": sum(c.points for c in cases if c.counted),
+        "max_score": sum(c.max_points for c in cases if c.counted),
         "transcripts": [
             {
-                "path": r.path,
-                "name": r.name,
-                "status": r.status.value.lower(),
-                "score": r.points,
-                "max_score": r.max_points,
-                "seconds": round(r.seconds, 6),
-                "output": render(r),
+                "path": c.path,
+                "name": c.name,
+                "status": c.status.value.lower(),
+                "score": c.points,
+                "max_score": c.max_points,
+                "seconds": round(c.seconds, 6),
+                "output": c.output,
             }
-            for r in results
+            for c in cases
         ],
     }
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
-def to_junit(results: list[TranscriptResult]) -> str:
-    """The JUnit XML report (one test case per transcript)."""
+def junit_report(cases: list[Case], suite_name: str) -> str:
+    """The JUnit XML report of ``cases`` (one test case each) as the suite ``suite_name``."""
     root = ET.Element("testsuites")
     suite = ET.SubElement(
         root,
         "testsuite",
-        name="casino replay",
-        tests=str(len(results)),
-        failures=str(sum(r.status is Status.FAIL for r in results)),
-        errors=str(sum(r.status is Status.ERROR for r in results)),
-        skipped=str(sum(r.status is Status.SKIP for r in results)),
-        time=f"{sum(r.seconds for r in results):.3f}",
+        name=suite_name,
+        tests=str(len(cases)),
+        failures=str(sum(c.status is Status.FAIL for c in cases)),
+        errors=str(sum(c.status is Status.ERROR for c in cases)),
+        skipped=str(sum(c.status is Status.SKIP for c in cases)),
+        time=f"{sum(c.seconds for c in cases):.3f}",
     )
-    for result in results:
+    for c in cases:
+        dotted = PurePath(c.path).with_suffix("").as_posix().strip("/").replace("/", ".")
         case = ET.SubElement(
             suite,
             "testcase",
-            classname=PurePath(result.path).with_suffix("").as_posix().strip("/").replace("/", "."),
-            name=xml_safe(_test_name(result)),
-            file=xml_safe(result.path),
-            time=f"{result.seconds:.3f}",
+            classname=c.classname or dotted,
+            name=xml_safe(c.name),
+            file=xml_safe(c.path),
+            time=f"{c.seconds:.3f}",
         )
-        if result.status is Status.SKIP:
-            ET.SubElement(case, "skipped", message=xml_safe(result.error or "skipped"))
-        elif result.status is not Status.PASS:
-            tag = "error" if result.status is Status.ERROR else "failure"
-            first = (details(result).strip().splitlines() or [result.error or "failed"])[0]
-            problem = ET.SubElement(case, tag, message=xml_safe(first))
-            problem.text = xml_safe(render(result))
+        if c.status is Status.SKIP:
+            ET.SubElement(case, "skipped", message=xml_safe(c.message))
+        elif c.status is not Status.PASS:
+            tag = "error" if c.status is Status.ERROR else "failure"
+            problem = ET.SubElement(case, tag, message=xml_safe(c.message))
+            problem.text = xml_safe(c.output)
     ET.indent(root)
     return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
 
 
-def to_gradescope(results: list[TranscriptResult]) -> str:
-    """Gradescope's ``results.json``."""
+def gradescope_report(cases: list[Case]) -> str:
+    """Gradescope's ``results.json`` of ``cases`` (skipped ones are not graded, so not listed)."""
     data = {
-        "score": sum(r.points for r in results if r.counted),
+        "score": sum(c.points for c in cases if c.counted),
         "tests": [
             {
-                "name": f"{_test_name(r)} ({r.path})",
-                "score": r.points,
-                "max_score": r.max_points,
-                "output": render(r),
-                "status": "passed" if r.passed else "failed",
+                "name": c.title or c.name,
+                "score": c.points,
+                "max_score": c.max_points,
+                "output": c.output,
+                "status": "passed" if c.status is Status.PASS else "failed",
             }
-            for r in results
-            if r.counted
+            for c in cases
+            if c.counted
         ],
     }
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def to_json(results: list[TranscriptResult]) -> str:
+    """The JSON report."""
+    return json_report([case_of(r) for r in results])
+
+
+def to_junit(results: list[TranscriptResult]) -> str:
+    """The JUnit XML report (one test case per transcript)."""
+    return junit_report([case_of(r) for r in results], "casino replay")
+
+
+def to_gradescope(results: list[TranscriptResult]) -> str:
+    """Gradescope's ``results.json``."""
+    return gradescope_report([case_of(r) for r in results])
 
 
 FORMATS: dict[str, tuple[Formatter, str]] = {

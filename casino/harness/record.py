@@ -169,9 +169,34 @@ def _record_terminal(spec: Recording, typed: Typed, cwd: Path, shown: TextIO | N
         talk = Conversation(job, RECORD_LIMITS)
     except StartError as error:
         raise RecordError(str(error)) from None
+    return _session(talk, typed, spec.settle, shown)
+
+
+class RecordingRunner:
+    """A runner for ``casino replay --update --program CMD``: each run's ``in`` lines are
+    typed into a terminal as ``casino record --program`` types them (each once the program
+    has settled for ``settle`` seconds), so its output splits where it reads. The run is
+    bounded by the transcript's own :class:`~casino.harness.runners.base.Limits`."""
+
+    name = "pty"
+
+    def __init__(self, settle: float = 0.5) -> None:
+        self.settle = settle
+
+    def run(self, job: Job) -> Outcome:
+        """Record one run of the job's program, typing the run's input lines."""
+        try:
+            talk = Conversation(job, Limits.of(job))
+        except StartError as error:
+            return Outcome(chunks=("",), problem=str(error))
+        return _session(talk, Typed(job.run.inputs), self.settle, None)
+
+
+def _session(talk: Conversation, typed: Typed, settle: float, shown: TextIO | None) -> Outcome:
+    """Converse with the started program, typing ``typed`` lines; what it did."""
     display = _Display(talk.screen, shown)
     try:
-        ended = _converse(talk, typed, spec.settle, display)
+        ended = _converse(talk, typed, settle, display)
     except BaseException:  # Ctrl-C: the program does not outlive the recording
         talk.finish()
         raise

@@ -25,6 +25,7 @@ from casino.harness.model import (
 )
 from casino.harness.runners import make_runner
 from casino.harness.runners.base import Job, Outcome, Runner, Target, TargetError
+from casino.harness.runners.sandbox import Sandbox
 
 
 class Status(Enum):
@@ -77,6 +78,8 @@ class Options:
     command: tuple[str, ...] | None = None
     program_dir: Path | None = None
     """The folder ``command`` is written for (``--program-dir``; ``None``: the current one)."""
+    sandbox: Sandbox | None = None
+    """Resource limits for each run of an external program (``casino grade``)."""
 
 
 def target_of(transcript: Transcript, options: Options) -> Target:
@@ -111,14 +114,17 @@ def write_files(transcript: Transcript, cwd: Path) -> None:
             raise TranscriptError(f"{where}: files: {name!r}: {problem}") from None
 
 
-def play(transcript: Transcript, runner: Runner, target: Target) -> tuple[Outcome, ...]:
-    """Run every run of ``transcript`` in order in one fresh working directory."""
+def play(
+    transcript: Transcript, runner: Runner, target: Target, sandbox: Sandbox | None = None
+) -> tuple[Outcome, ...]:
+    """Run every run of ``transcript`` in order in one fresh working directory (each run
+    under ``sandbox``, if given)."""
     with tempfile.TemporaryDirectory(prefix="casino-", ignore_cleanup_errors=True) as scratch:
         cwd = Path(scratch)
         write_files(transcript, cwd)
         outcomes = []
         for run in transcript.runs:
-            job = Job(target, run, cwd, transcript.seed, transcript.step_timeout)
+            job = Job(target, run, cwd, transcript.seed, transcript.step_timeout, sandbox)
             outcomes.append(runner.run(job))
         return tuple(outcomes)
 
@@ -127,8 +133,10 @@ SKIP_NOTE = "only casino's own program can pass it (reference: casino)"
 """Why a reference transcript is not run against another program."""
 
 
-def check(transcript: Transcript, runner: Runner, target: Target) -> TranscriptResult:
-    """Play ``transcript`` and judge every run."""
+def check(
+    transcript: Transcript, runner: Runner, target: Target, sandbox: Sandbox | None = None
+) -> TranscriptResult:
+    """Play ``transcript`` (under ``sandbox``, if given) and judge every run."""
     started = time.perf_counter()
     path = str(transcript.path or "")
     if target.external and transcript.reference is not None:
@@ -136,7 +144,7 @@ def check(transcript: Transcript, runner: Runner, target: Target) -> TranscriptR
             path, Status.SKIP, transcript.name, error=SKIP_NOTE, max_points=transcript.max_points
         )
     try:
-        outcomes = play(transcript, runner, target)
+        outcomes = play(transcript, runner, target, sandbox)
     except (TranscriptError, TargetError) as error:
         message = str(error) if isinstance(error, TranscriptError) else f"{path}: {error}"
         return TranscriptResult(
@@ -162,4 +170,5 @@ def check_path(path: str | Path, options: Options) -> TranscriptResult:
         transcript = load_transcript(path)
     except TranscriptError as error:
         return TranscriptResult(str(path), Status.ERROR, error=str(error))
-    return check(transcript, make_runner(options.runner), target_of(transcript, options))
+    runner = make_runner(options.runner)
+    return check(transcript, runner, target_of(transcript, options), options.sandbox)

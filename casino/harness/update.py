@@ -13,7 +13,13 @@ program really read. What is kept as it is:
 - everything else (name, args, files, …).
 
 A transcript is not updated when its run timed out or crashed, or when the program did not
-read every ``in`` line (blessing would have to change the input). An unchanged transcript is
+read every ``in`` line (blessing would have to change the input).
+
+With ``--program CMD`` (course staff's reference program, in any language) the output comes
+from a terminal session typed as ``casino record --program`` types it
+(:class:`~casino.harness.record.RecordingRunner`: each line once the program has settled), so
+it splits where the program reads. Under ``--runner pipe`` only a run without ``in`` steps can
+be blessed: a pipe cannot tell where the program read. An unchanged transcript is
 not rewritten at all; a changed one is dumped in the canonical form (comments are not kept)
 and written atomically.
 """
@@ -37,6 +43,13 @@ def bless_run(run: Run, outcome: Outcome) -> Run:
     if outcome.problem:
         raise CannotBless(outcome.problem)
     plan = segments(run.steps)
+    if outcome.consumed is None:  # the runner cannot tell where it read (a pipe)
+        if len(plan) > 1:
+            raise CannotBless(
+                "a pipe cannot tell where the program reads its input, so its output cannot "
+                "be split between the 'in' steps: use --runner pty (the default with --program)"
+            )
+        outcome = replace(outcome, consumed=0, chunks=(outcome.output,))
     if outcome.consumed != len(plan) - 1 or len(outcome.chunks) != len(plan):
         raise CannotBless(
             f"the program read {outcome.consumed} of the {len(plan) - 1} input lines; "

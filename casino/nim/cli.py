@@ -7,43 +7,60 @@
 - ``--seed N`` is accepted as by every casino program; nothing in Nimsys is left to chance
   (the AI's moves are deterministic, also where it cannot force a win), so it changes nothing.
 
-Output closed early (``| head``) ends the session quietly with status 1 (players are still
-saved). A ``players.dat`` that cannot be read or parsed is reported in one line on stderr and moved
-aside (``players.dat.bad``); the session starts with no players. A save that fails is reported
-the same way and the exit status is 1.
+The program-entry contract (:mod:`casino.cmdline`) gives the exit status: 0, 2 for bad usage,
+1 when the output was closed early (``| head``), 130 after Ctrl-C and 143/129 after SIGTERM/
+SIGHUP. However the session ends, the players are saved first, as at ``exit``. A
+``players.dat`` that cannot be read or parsed (not a regular file, too large, not UTF-8, not
+the format) is reported in one line on stderr and moved aside (``players.dat.bad``); the
+session starts with no players. A save that fails (a read-only ``players.dat``, a full disk)
+is reported the same way, the file is left as it was, and the exit status is 1.
 """
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable, Sequence
+import contextlib
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from casino.cmdline import ArgumentParser, parse_or_report, silence_closed_output
+from casino.cmdline import (
+    ArgumentParser,
+    Invocation,
+    interruptible_lines,
+    run_program,
+    run_uninterrupted,
+    signals_deferred,
+)
 from casino.nim import storage
 from casino.nim.registry import Registry
-from casino.nim.shell import PROJECT_B, PROJECT_C, NimsysShell
+from casino.nim.shell import COMMANDS, PROJECT_B, PROJECT_C, NimsysShell
 from casino.nim.stage_a import run_project_a
 from casino.shell import Console, Streams
 
 PROGRAM = "nimsys"
+SAVE_FAILED_EXIT = 1
 
 
-def _parser(out: TextIO) -> ArgumentParser:
-    parser = ArgumentParser(
-        out=out, prog=PROGRAM, description="Nim and the advanced game (COMP90041 Nimsys)."
+def _epilog() -> str:
+    lines = [f"  {usage}\n      {meaning}" for usage, meaning in COMMANDS]
+    return "\n".join(
+        [
+            "commands (Projects B and C), one per line at the $ prompt:",
+            *lines,
+            "",
+            "In a game, each turn is a number of stones (Nim) or 'position count' (the advanced",
+            "game). Project A asks its questions in turn instead.",
+        ]
+    )
+
+
+def _parser(invocation: Invocation) -> ArgumentParser:
+    parser = invocation.parser(
+        description="Nim and the advanced game (COMP90041 Nimsys).", epilog=_epilog()
     )
     parser.add_argument("--stage", choices=("a", "b", "c"), default="c", help="project A, B or C")
-    parser.add_argument("--seed", type=int, default=0, help="accepted; Nimsys uses no chance")
+    parser.add_seed_option("accepted; Nimsys uses no chance")
     return parser
-
-
-def _own_streams(stdin: TextIO | None, stdout: TextIO | None) -> None:
-    """Make the process's own streams survive any bytes: bad input is replaced, not fatal."""
-    for stream, given in ((sys.stdin, stdin), (sys.stdout, stdout)):
-        if given is None and hasattr(stream, "reconfigure"):
-            stream.reconfigure(errors="replace")
 
 
 def main(
@@ -53,60 +70,63 @@ def main(
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
 ) -> int:
-    """Run Nimsys; the exit status is 0, or 1 if players could not be saved, 2 for bad usage."""
-    streams = Streams.of(stdin, stdout, stderr)
-    options = parse_or_report(
-        _parser(streams.stdout), sys.argv[1:] if argv is None else argv, streams
-    )
-    if isinstance(options, int):
-        return options
-    _own_streams(stdin, stdout)
+    """Run Nimsys; the exit status is 0, or 1 if players could not be saved, 2 for bad usage
+    (and the contract's statuses for a closed output and signals)."""
+    return run_program(PROGRAM, _run, argv, stdin=stdin, stdout=stdout, stderr=stderr)
+
+
+def _run(invocation: Invocation) -> int:
+    options = _parser(invocation).parse_args(invocation.argv)
+    streams = invocation.streams
     console = Console(streams.stdin, streams.stdout)
     if options.stage == "c":
-        return _project_c(console, streams, own_stdout=stdout is None)
+        return _project_c(invocation)
     if options.stage == "a":
-        completed = _session(lambda: run_project_a(console), console)
+        run_project_a(console)
     else:
-        completed = _session(NimsysShell(console, Registry(), PROJECT_B).run, console)
-    return _status(completed, own_stdout=stdout is None)
+        NimsysShell(console, Registry(), PROJECT_B).run()
+    console.out.flush()
+    return 0
 
 
-def _session(run: Callable[[], None], console: Console) -> bool:
-    """Run a session; False if it ended because its output was closed (``| head``)."""
-    try:
-        run()
-        console.out.flush()
-    except BrokenPipeError:
+def _project_c(invocation: Invocation) -> int:
+    """Project C: players loaded, the session, and the players saved however it ended.
+
+    Signals reach the session only while it waits for input (never in the middle of a
+    command), and the save runs to its end before the program stops."""
+    streams = invocation.streams
+    path = Path(storage.FILE_NAME)
+    with signals_deferred():
+        loaded = storage.load(path)
+        if loaded.warning:
+            streams.error(f"{invocation.prog}: {loaded.warning}")
+        registry = Registry(loaded.players)
+        console = Console(interruptible_lines(streams.stdin), streams.stdout)
+        try:
+            NimsysShell(console, registry, PROJECT_C).run()
+            console.out.flush()
+        finally:
+            saved = run_uninterrupted(
+                lambda: _save(path, loaded, registry, streams, invocation.prog)
+            )
+    return 0 if saved else SAVE_FAILED_EXIT
+
+
+def _save(
+    path: Path, loaded: storage.Loaded, registry: Registry, streams: Streams, prog: str
+) -> bool:
+    """Write the players; False (and one line on stderr) if they could not be saved."""
+    if not loaded.writable:
+        problem: str | None = f"{path}: players not saved, to keep the file that is there"
+    else:
+        problem = storage.save(path, registry.sorted())
+    if problem:
+        _report(streams, f"{prog}: {problem}")
         return False
     return True
 
 
-def _status(completed: bool, *, own_stdout: bool) -> int:
-    """0 for a session that ran to its end, 1 for one whose output was closed.
-
-    A closed stdout of the process is pointed at the null device, so that Python's final
-    flush at exit reports no second error.
-    """
-    if completed:
-        return 0
-    if own_stdout:
-        silence_closed_output(sys.stdout)
-    return 1
-
-
-def _project_c(console: Console, streams: Streams, *, own_stdout: bool) -> int:
-    path = Path(storage.FILE_NAME)
-    loaded = storage.load(path)
-    if loaded.warning:
-        streams.error(f"{PROGRAM}: {loaded.warning}")
-    registry = Registry(loaded.players)
-    completed = _session(NimsysShell(console, registry, PROJECT_C).run, console)
-    status = _status(completed, own_stdout=own_stdout)
-    if not loaded.writable:
-        streams.error(f"{PROGRAM}: {path}: players not saved, to keep the file that is there")
-        return 1
-    problem = storage.save(path, registry.sorted())
-    if problem:
-        streams.error(f"{PROGRAM}: {problem}")
-        return 1
-    return status
+def _report(streams: Streams, message: str) -> None:
+    """A line on stderr, even while an interruption is under way (a gone stderr is ignored)."""
+    with contextlib.suppress(OSError, ValueError):
+        streams.error(message)

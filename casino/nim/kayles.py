@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from casino.errors import IllegalAction, ParseError
-from casino.nim.numbers import parse_int
+from casino.numbers import parse_int
 
 INVALID_MOVE = "Invalid move."
 """What the seed prints for any bad move in the advanced game."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from casino.errors import IllegalAction, ParseError
-from casino.nim.numbers import parse_int
+from casino.numbers import parse_int
 
 
 @dataclass(frozen=True, slots=True)

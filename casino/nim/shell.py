@@ -33,7 +33,6 @@ from casino.errors import CasinoError, IllegalAction, ParseError
 from casino.nim.ai import NimAIPlayer
 from casino.nim.kayles import KaylesGame
 from casino.nim.nim_game import NimGame
-from casino.nim.numbers import parse_count
 from casino.nim.play import (
     MAX_STONES,
     Computer,
@@ -49,6 +48,7 @@ from casino.nim.play import (
 from casino.nim.players import Player, PlayerKind
 from casino.nim.ranking import Order, display_line, ranked, ranking_line
 from casino.nim.registry import Registry
+from casino.numbers import parse_count
 from casino.shell import Command, CommandTable, Console, Flow, Handler, run_commands
 
 PROMPT = "\n$"
@@ -59,6 +59,21 @@ BAD_STONES = f"The initial stone count must be a whole number from 1 to {MAX_STO
 BAD_BOUND = "The upper bound must be a whole number of at least 1."
 REMOVE_ALL = "Are you sure you want to remove all players? (y/n)"
 RESET_ALL = "Are you sure you want to reset all player statistics? (y/n)"
+
+
+COMMANDS = (
+    ("addplayer username,family_name,given_name", "add a player"),
+    ("addaiplayer username,family_name,given_name", "add a computer player (Project C)"),
+    ("removeplayer [username]", "remove a player (all players, after a y/n question)"),
+    ("editplayer username,family_name,given_name", "change a player's name"),
+    ("resetstats [username]", "set games and wins to 0 (all players, after a y/n question)"),
+    ("displayplayer [username]", "show a player (all players, by username)"),
+    ("rankings [asc|desc]", "players by share of games won (desc unless asc)"),
+    ("startgame initialstones,upperbound,username1,username2", "play Nim"),
+    ("startadvancedgame initialstones,username1,username2", "play the advanced game (Project C)"),
+    ("exit", "leave (end of input does the same)"),
+)
+"""The commands of Projects B and C with their syntax, and what each does (``--help``)."""
 
 
 @dataclass(frozen=True)

@@ -41,8 +41,8 @@ from __future__ import annotations
 
 from casino.errors import ParseError
 from casino.nim.nim_game import NimGame
-from casino.nim.numbers import parse_count
 from casino.nim.play import MAX_STONES, Game, Human, NimRules, Seat, play
+from casino.numbers import parse_count
 from casino.shell import Console
 
 PLAY_AGAIN = "\nDo you want to play again (Y/N):"

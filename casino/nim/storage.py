@@ -14,6 +14,8 @@ username order, so the same players always give the same bytes.
 Reading is strict: a file that is not exactly this (wrong header, a field missing, a bad number,
 more wins than games, a username twice, bytes that are not UTF-8) is rejected whole with a
 :class:`~casino.errors.ParseError` naming the line — a partial load would save a partial file.
+Only a regular file (or a symlink to one) of at most 16 MiB is read: a FIFO or a device is
+refused at once, never waited on or read without end.
 """
 
 from __future__ import annotations
@@ -23,11 +25,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from casino.errors import ParseError
-from casino.files import write_atomic
-from casino.nim.numbers import is_digits
+from casino.files import read_bytes, write_atomic
 from casino.nim.players import Player, PlayerKind
+from casino.numbers import is_digits
 
 FILE_NAME = "players.dat"
+MAX_FILE_BYTES = 16 * 1024 * 1024
+"""The largest players file read (about 200,000 players); a larger one is not ours."""
 HEADER = "casino-nimsys players 1"
 _FIELDS = 6
 _ESCAPES = {"\\": "\\\\", "\t": "\\t", "\r": "\\r", "\n": "\\n"}
@@ -128,7 +132,7 @@ def load(path: Path) -> Loaded:
     reported; the program then starts with no players.
     """
     try:
-        text = path.read_bytes().decode("utf-8")
+        text = read_bytes(path, MAX_FILE_BYTES).decode("utf-8")
         return Loaded(loads(text))
     except FileNotFoundError:
         return Loaded([])
@@ -148,7 +152,10 @@ def load(path: Path) -> Loaded:
 
 
 def save(path: Path, players: list[Player]) -> str | None:
-    """Write ``players`` to ``path`` atomically; a one-line problem report, or None if saved."""
+    """Write ``players`` to ``path`` atomically; a one-line problem report, or None if saved.
+
+    As :func:`casino.files.write_atomic` does: a symlink is written through, the file's mode is
+    kept, and a read-only file is left as it is (reported, not replaced)."""
     try:
         write_atomic(path, dumps(players))
     except OSError as error:

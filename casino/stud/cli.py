@@ -1,8 +1,10 @@
 """``casino stud dealer|player|tournament|check``: the command lines of three-card stud.
 
-Each subcommand's ``main`` is thin: parse with :mod:`casino.cmdline`, run the asyncio or
-socket code, print. :func:`_guarded` is the program-entry contract (Ctrl-C → 130, a closed
-stdout → quiet, a :class:`CasinoError` → one line and 1) until ``casino.cmdline`` has one.
+Each subcommand is thin: parse with :mod:`casino.cmdline`, run the asyncio or socket code,
+print. All of them run under the one program-entry contract (:func:`casino.cmdline.run_program`:
+a bad command line → one line and 2, a :class:`CasinoError` → one line and 1, Ctrl-C → 130,
+SIGTERM → 143, a closed stdout → quiet), each as a program named ``stud dealer`` etc. (or
+``casino stud dealer`` as typed).
 """
 
 from __future__ import annotations
@@ -17,11 +19,17 @@ from pathlib import Path
 from typing import TextIO
 
 from casino.clock import MonotonicClock
-from casino.cmdline import ArgumentParser, parse_or_report, silence_closed_output
+from casino.cmdline import (
+    ArgumentParser,
+    FileProblem,
+    Invocation,
+    UsageError,
+    invoked_as,
+    run_program,
+)
 from casino.errors import CasinoError, ParseError
 from casino.files import write_atomic
 from casino.net.client import FrameSocket
-from casino.shell import Streams
 from casino.stud import check as checking
 from casino.stud import protocol as wire
 from casino.stud.bots import BASELINES, STRATEGIES
@@ -31,22 +39,16 @@ from casino.stud.report import FORMATS, text_report
 from casino.stud.screen import HistoryWriter, LiveScreen, LogObserver, Observers
 from casino.stud.tournament import run_tournament
 
-INTERRUPTED = 130
-USAGE = "usage: casino stud {dealer,player,tournament,check} ..."
+USAGE = "usage: stud [-h] {dealer,player,tournament,check} ..."
 
 
-def _guarded(body: Callable[[Streams], int], streams: Streams) -> int:
-    """Run ``body`` under the program-entry contract."""
+def _guarded(body: Callable[[], int]) -> int:
+    """``body()``, a :class:`CasinoError` (a bad bot command, a file that cannot be written, a
+    dealer that cannot listen) being one line and status 1 under the contract."""
     try:
-        return body(streams)
-    except KeyboardInterrupt:
-        return INTERRUPTED
-    except BrokenPipeError:
-        silence_closed_output(streams.stdout)
-        return 0
+        return body()
     except CasinoError as error:
-        streams.error(f"casino stud: {error}")
-        return 1
+        raise FileProblem(str(error)) from None
 
 
 def _positive(text: str) -> int:
@@ -83,7 +85,7 @@ def _port(text: str) -> int:
 def _table_options(parser: ArgumentParser, hands: int | None) -> None:
     parser.add_argument("--stack", type=_positive, default=100, help="chips each (100)")
     parser.add_argument("--hands", type=_positive, default=hands, help="stop after H hands")
-    parser.add_argument("--seed", type=_whole, help="shuffle seed (a fresh one by default)")
+    parser.add_seed_option("shuffle seed (a fresh one by default)")
     parser.add_argument(
         "--reply-timeout", type=_seconds, default=1.0, metavar="S", help="seconds per reply (1)"
     )
@@ -121,22 +123,18 @@ def _with_history(
 # ---------------------------------------------------------------- dealer
 
 
-def dealer_main(argv: Sequence[str], streams: Streams) -> int:
+def dealer_main(invocation: Invocation) -> int:
     """``casino stud dealer --port P --players N …``."""
-    parser = ArgumentParser(
-        out=streams.stdout,
-        prog="casino stud dealer",
+    streams = invocation.streams
+    parser = invocation.parser(
         description="Deal three-card stud to N players on 127.0.0.1.",
     )
     parser.add_argument("--port", type=_port, required=True, help="port to listen on (0: any)")
     parser.add_argument("--players", type=_positive, required=True, help="players to wait for")
     _table_options(parser, None)
-    args = parse_or_report(parser, argv, streams)
-    if isinstance(args, int):
-        return args
+    args = parser.parse_args(invocation.argv)
     if args.players < 2:
-        streams.error("casino stud dealer: --players must be at least 2")
-        return 2
+        raise UsageError("--players must be at least 2")
     out = streams.stdout
     clock = MonotonicClock()
     shown: Observer = LiveScreen(out, clock) if out.isatty() else LogObserver(out)
@@ -151,17 +149,16 @@ def dealer_main(argv: Sequence[str], streams: Streams) -> int:
         _ranking(seats, out)
         return 0
 
-    return _guarded(lambda _: _with_history(args, run, shown), streams)
+    return _guarded(lambda: _with_history(args, run, shown))
 
 
 # ---------------------------------------------------------------- player
 
 
-def player_main(argv: Sequence[str], streams: Streams) -> int:
+def player_main(invocation: Invocation) -> int:
     """``casino stud player HOST PORT …``."""
-    parser = ArgumentParser(
-        out=streams.stdout,
-        prog="casino stud player",
+    streams = invocation.streams
+    parser = invocation.parser(
         description="Play three-card stud against a dealer.",
     )
     parser.add_argument("host")
@@ -169,16 +166,13 @@ def player_main(argv: Sequence[str], streams: Streams) -> int:
     parser.add_argument("--id", default="casino", help="id sent at login (casino)")
     parser.add_argument("--avatar", default="Casino", help="name shown on the screen (Casino)")
     parser.add_argument("--strategy", choices=sorted(STRATEGIES), default="ours")
-    parser.add_argument("--seed", type=_whole, help="seed for a random strategy")
+    parser.add_seed_option("seed for a random strategy")
     parser.add_argument("--verbose", action="store_true", help="print every message but bets")
-    args = parse_or_report(parser, argv, streams)
-    if isinstance(args, int):
-        return args
+    args = parser.parse_args(invocation.argv)
     if ":" in args.id:
-        streams.error("casino stud player: --id must not contain ':'")
-        return 2
+        raise UsageError("--id must not contain ':'")
 
-    def run(streams: Streams) -> int:
+    def run() -> int:
         decider = STRATEGIES[args.strategy](random.Random(args.seed))
         session = PlayerSession(decider, args.id, args.avatar)
         connection = FrameSocket.connect(args.host, args.port)
@@ -186,17 +180,16 @@ def player_main(argv: Sequence[str], streams: Streams) -> int:
         streams.stdout.write(f"done: {session.done}\n")
         return 0
 
-    return _guarded(run, streams)
+    return _guarded(run)
 
 
 # ---------------------------------------------------------------- tournament
 
 
-def tournament_main(argv: Sequence[str], streams: Streams) -> int:
+def tournament_main(invocation: Invocation) -> int:
     """``casino stud tournament --bot CMD … [--hands H] [--seed S]``."""
-    parser = ArgumentParser(
-        out=streams.stdout,
-        prog="casino stud tournament",
+    streams = invocation.streams
+    parser = invocation.parser(
         description="A Casino Day on 127.0.0.1: a dealer and one process per --bot.\n"
         f"CMD is a shipped strategy ({', '.join(sorted(STRATEGIES))}) or a command line\n"
         "with {host} and {port}, e.g. 'java Poker {host} {port}'.",
@@ -204,12 +197,9 @@ def tournament_main(argv: Sequence[str], streams: Streams) -> int:
     parser.add_argument("--bot", action="append", required=True, metavar="CMD")
     parser.add_argument("--wait", type=_seconds, default=30.0, help="seconds for all to log in")
     _table_options(parser, 2000)
-    args = parse_or_report(parser, argv, streams)
-    if isinstance(args, int):
-        return args
+    args = parser.parse_args(invocation.argv)
     if len(args.bot) < 2:
-        streams.error("casino stud tournament: give at least two --bot")
-        return 2
+        raise UsageError("give at least two --bot")
     out = streams.stdout
     clock = MonotonicClock()
 
@@ -220,7 +210,7 @@ def tournament_main(argv: Sequence[str], streams: Streams) -> int:
         return 0
 
     shown = LiveScreen(out, clock) if out.isatty() else _Silent()
-    return _guarded(lambda _: _with_history(args, run, shown), streams)
+    return _guarded(lambda: _with_history(args, run, shown))
 
 
 class _Silent:
@@ -234,11 +224,10 @@ class _Silent:
 # ---------------------------------------------------------------- check
 
 
-def check_main(argv: Sequence[str], streams: Streams) -> int:
+def check_main(invocation: Invocation) -> int:
     """``casino stud check --bot CMD [--report json|junit|gradescope]``."""
-    parser = ArgumentParser(
-        out=streams.stdout,
-        prog="casino stud check",
+    streams = invocation.streams
+    parser = invocation.parser(
         description="The automatic tester: score a player program on the seed's rubric.\n"
         "CMD is a command line with {host} and {port}, e.g. 'java Poker {host} {port}'\n"
         f"(or a shipped strategy: {', '.join(sorted(STRATEGIES))}).",
@@ -246,14 +235,11 @@ def check_main(argv: Sequence[str], streams: Streams) -> int:
     parser.add_argument("--bot", required=True, metavar="CMD")
     parser.add_argument("--report", choices=sorted(FORMATS), help="also write a report file")
     parser.add_argument("--report-file", metavar="F", help="where (default per format)")
-    args = parse_or_report(parser, argv, streams)
-    if isinstance(args, int):
-        return args
+    args = parser.parse_args(invocation.argv)
     if args.report_file and not args.report:
-        streams.error("casino stud check: --report-file goes with --report json|junit|gradescope")
-        return 2
+        raise UsageError("--report-file goes with --report json|junit|gradescope")
 
-    def run(streams: Streams) -> int:
+    def run() -> int:
         command = _check_command(args.bot)
         results = asyncio.run(checking.check_player(command, MonotonicClock(), checking.Limits()))
         streams.stdout.write(text_report(results))
@@ -267,7 +253,7 @@ def check_main(argv: Sequence[str], streams: Streams) -> int:
             streams.stdout.write(f"{args.report} report: {target}\n")
         return 0 if all(result.passed for result in results) else 1
 
-    return _guarded(run, streams)
+    return _guarded(run)
 
 
 def _check_command(spec: str) -> list[str]:
@@ -293,12 +279,18 @@ def _check_command(spec: str) -> list[str]:
 # ---------------------------------------------------------------- casino stud
 
 
-SUBCOMMANDS: dict[str, Callable[[Sequence[str], Streams], int]] = {
+SUBCOMMANDS: dict[str, Callable[[Invocation], int]] = {
     "dealer": dealer_main,
     "player": player_main,
     "tournament": tournament_main,
     "check": check_main,
 }
+HELP = f"""{USAGE}
+
+Three-card stud: the dealer, our player, a Casino Day tournament, and the course's automatic
+tester. `stud SUBCOMMAND --help` describes each. Baselines: {", ".join(BASELINES)}.
+The dealer, the tournament and the player take --seed N (default: $CASINO_SEED if set).
+"""
 
 
 def main(
@@ -308,17 +300,25 @@ def main(
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
 ) -> int:
-    """``casino stud SUBCOMMAND …``."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    streams = Streams.of(stdin, stdout, stderr)
-    if args[:1] in (["-h"], ["--help"]):
-        streams.stdout.write(
-            f"{USAGE}\n\nthree-card stud: the dealer, our player, "
-            f"a tournament, and the automatic tester.\nbaselines: "
-            f"{', '.join(BASELINES)}\n"
-        )
-        return 0
-    if not args or args[0] not in SUBCOMMANDS:
-        streams.error(USAGE)
-        return 2
-    return SUBCOMMANDS[args[0]](args[1:], streams)
+    """``casino stud SUBCOMMAND …`` under the program-entry contract."""
+
+    def dispatch(invocation: Invocation) -> int:
+        args = invocation.argv
+        if args[:1] in (["-h"], ["--help"]):
+            invocation.streams.stdout.write(HELP)
+            return 0
+        if not args or args[0] not in SUBCOMMANDS:
+            raise UsageError(
+                f"expected one of {', '.join(SUBCOMMANDS)}, got {' '.join(args[:1])!r}"
+            )
+        with invoked_as(f"{invocation.prog} {args[0]}"):
+            return run_program(
+                f"stud {args[0]}",
+                SUBCOMMANDS[args[0]],
+                args[1:],
+                stdin=stdin,
+                stdout=stdout,
+                stderr=stderr,
+            )
+
+    return run_program("stud", dispatch, argv, stdin=stdin, stdout=stdout, stderr=stderr)

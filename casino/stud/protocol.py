@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from casino.cards import FULL_DECK, Card, Notation
 from casino.errors import ParseError
-from casino.nim.numbers import parse_int  # the project's one strict number parser
+from casino.numbers import parse_int  # the project's one strict number parser
 
 MAX_RAISE = 10
 """The most a bet may exceed the amount to match."""

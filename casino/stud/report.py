@@ -3,12 +3,11 @@
 
 from __future__ import annotations
 
-import json
-import xml.etree.ElementTree as ET
 from collections.abc import Callable
 
-from casino.harness.formats import xml_safe
+from casino.harness.formats import Case, gradescope_report, json_report, junit_report
 from casino.harness.report import points_text
+from casino.harness.session import Status
 from casino.stud.check import CheckResult
 
 SUITE = "casino stud check"
@@ -30,69 +29,34 @@ def text_report(results: list[CheckResult]) -> str:
     return body + f"score: {points_text(total)}/{points_text(most)}\n"
 
 
+def case_of(result: CheckResult) -> Case:
+    """A rubric line as a report item."""
+    return Case(
+        name=result.name,
+        path=SUITE,
+        status=Status.PASS if result.passed else Status.FAIL,
+        points=result.points,
+        max_points=result.max_points,
+        seconds=result.seconds,
+        output=render(result),
+        message=result.problems[0] if result.problems else "",
+        classname="stud.check",
+    )
+
+
 def to_json(results: list[CheckResult]) -> str:
     """The JSON report, shaped as ``casino replay``'s."""
-    data = {
-        "passed": sum(r.passed for r in results),
-        "failed": sum(not r.passed for r in results),
-        "errors": 0,
-        "score": sum(r.points for r in results),
-        "max_score": sum(r.max_points for r in results),
-        "transcripts": [
-            {
-                "path": SUITE,
-                "name": r.name,
-                "status": "pass" if r.passed else "fail",
-                "score": r.points,
-                "max_score": r.max_points,
-                "seconds": round(r.seconds, 6),
-                "output": render(r),
-            }
-            for r in results
-        ],
-    }
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return json_report([case_of(r) for r in results])
 
 
 def to_junit(results: list[CheckResult]) -> str:
     """The JUnit XML report: one test case per rubric line."""
-    root = ET.Element("testsuites")
-    suite = ET.SubElement(
-        root,
-        "testsuite",
-        name=SUITE,
-        tests=str(len(results)),
-        failures=str(sum(not r.passed for r in results)),
-        errors="0",
-        time=f"{sum(r.seconds for r in results):.3f}",
-    )
-    for result in results:
-        case = ET.SubElement(
-            suite, "testcase", classname="stud.check", name=xml_safe(result.name), time="0.000"
-        )
-        if not result.passed:
-            problem = ET.SubElement(case, "failure", message=xml_safe(result.problems[0]))
-            problem.text = xml_safe(render(result))
-    ET.indent(root)
-    return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
+    return junit_report([case_of(r) for r in results], SUITE)
 
 
 def to_gradescope(results: list[CheckResult]) -> str:
     """Gradescope's ``results.json``."""
-    data = {
-        "score": sum(r.points for r in results),
-        "tests": [
-            {
-                "name": r.name,
-                "score": r.points,
-                "max_score": r.max_points,
-                "output": render(r),
-                "status": "passed" if r.passed else "failed",
-            }
-            for r in results
-        ],
-    }
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return gradescope_report([case_of(r) for r in results])
 
 
 FORMATS: dict[str, tuple[Callable[[list[CheckResult]], str], str]] = {

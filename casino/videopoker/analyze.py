@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TextIO
 
 from casino.cards import Card, format_cards, parse_cards
-from casino.cmdline import ArgumentParser, parse_or_report
+from casino.cmdline import ArgumentParser, Invocation, UsageError, run_program, whole_number
 from casino.errors import CasinoError, ParseError
 from casino.shell import Streams
 from casino.videopoker.analyzer import Analysis, HoldValue, analyze, hold_values
@@ -44,14 +44,12 @@ from casino.videopoker.strategy import advise, seed_hold
 
 PROGRAM = "casino videopoker analyze"
 DEFAULT_JOBS = min(2, os.cpu_count() or 1)
-INTERRUPTED = 130
-"""The exit status after Ctrl-C (128 + SIGINT), as shells report it."""
 
 
-def _parser(out: TextIO) -> ArgumentParser:
+def _parser(out: TextIO, prog: str = PROGRAM) -> ArgumentParser:
     parser = ArgumentParser(
         out=out,
-        prog=PROGRAM,
+        prog=prog,
         description="Exact video poker analysis: the return of a pay table under\n"
         "optimal play (or the seed's strategy), or the best holds of one hand.",
         epilog=PAYTABLE_FORMAT,
@@ -71,17 +69,21 @@ def _parser(out: TextIO) -> ArgumentParser:
         "with --hand, seed marks the seed's hold among the 32",
     )
     parser.add_argument(
-        "--bet", type=int, default=MAX_BET, metavar="N", help="credits bet, 1-5 (default: 5)"
+        "--bet",
+        type=whole_number(),
+        default=MAX_BET,
+        metavar="N",
+        help="credits bet, 1-5 (default: 5)",
     )
     parser.add_argument("--hand", metavar="CARDS", help='advise one hand: "AC KC QC JC 2C"')
     parser.add_argument(
         "--jobs",
-        type=int,
+        type=whole_number(),
         default=DEFAULT_JOBS,
         metavar="N",
         help="processes to use (default: %(default)s)",
     )
-    parser.add_argument("--seed", type=int, metavar="N", help="accepted; nothing is random")
+    parser.add_seed_option("accepted; nothing is random")
     return parser
 
 
@@ -92,32 +94,32 @@ def main(
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
 ) -> int:
-    """Run ``casino videopoker analyze`` with ``argv``; the exit status."""
-    import sys
+    """Run ``casino videopoker analyze`` with ``argv``; the exit status (any problem with the
+    arguments or the pay table file is a usage error, 2)."""
+    return run_program(PROGRAM, _run, argv, stdin=stdin, stdout=stdout, stderr=stderr)
 
-    streams = Streams.of(stdin, stdout, stderr)
-    args = parse_or_report(_parser(streams.stdout), sys.argv[1:] if argv is None else argv, streams)
-    if isinstance(args, int):
-        return args
+
+def _run(invocation: Invocation) -> int:
+    args = _parser(invocation.streams.stdout, invocation.prog).parse_args(invocation.argv)
     try:
-        table = _paytable(args.paytable)
-        if not 1 <= args.bet <= MAX_BET:
-            raise ParseError(f"--bet must be 1 to {MAX_BET}, not {args.bet}")
-        if args.jobs < 1:
-            raise ParseError(f"--jobs must be at least 1, not {args.jobs}")
-        with StatusLine(streams.stderr) as status:
-            if args.hand is not None:
-                text = _hand_report(args, table, _hand(args.hand), status)
-            else:
-                text = _game_report(args, table, status)
-        streams.stdout.write(text)
+        _answer(args, invocation.streams)
     except CasinoError as error:
-        streams.error(f"{PROGRAM}: {error}")
-        return 2
-    except KeyboardInterrupt:  # Ctrl-C: the progress line is gone; end the terminal's line
-        streams.error("")
-        return INTERRUPTED
+        raise UsageError(str(error)) from None
     return 0
+
+
+def _answer(args: argparse.Namespace, streams: Streams) -> None:
+    table = _paytable(args.paytable)
+    if not 1 <= args.bet <= MAX_BET:
+        raise ParseError(f"--bet must be 1 to {MAX_BET}, not {args.bet}")
+    if args.jobs < 1:
+        raise ParseError(f"--jobs must be at least 1, not {args.jobs}")
+    with StatusLine(streams.stderr) as status:  # erased at the end, also on Ctrl-C
+        if args.hand is not None:
+            text = _hand_report(args, table, _hand(args.hand), status)
+        else:
+            text = _game_report(args, table, status)
+    streams.stdout.write(text)
 
 
 def _hand_report(

@@ -9,8 +9,10 @@
     analyze ...                    the exact analyzer's own command line
 
 Options: ``--seed N`` (every shuffle), ``--advisor seed|exact`` (what ``a`` advises),
-``--jobs N`` (simulation processes), ``--paytable NAME``. Bad arguments or files give one
-line on stderr and exit status 2 (arguments) or 1 (files); never a traceback.
+``--jobs N`` (simulation processes), ``--paytable NAME``; without ``--seed``, the environment
+variable ``CASINO_SEED`` seeds the shuffles. Exit statuses and messages are the program-entry
+contract's (:mod:`casino.cmdline`): bad arguments or files give one line on stderr and exit
+status 2 (arguments) or 1 (files); Ctrl-C 130; never a traceback.
 """
 
 from __future__ import annotations
@@ -18,12 +20,21 @@ from __future__ import annotations
 import argparse
 import random
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TextIO
 
 from casino.cards import Card
-from casino.cmdline import USAGE_EXIT, ArgumentParser, HelpShown, UsageError, silence_closed_output
-from casino.errors import CasinoError, DeckExhausted
+from casino.cmdline import (
+    ArgumentParser,
+    FileProblem,
+    Invocation,
+    UsageError,
+    invoked_as,
+    run_program,
+    whole_number,
+)
+from casino.errors import CasinoError, DeckExhausted, ParseError
+from casino.files import read_text
+from casino.numbers import describe_range, parse_bounded, quoted
 from casino.shell import Streams, tokens
 from casino.videopoker.advisors import ADVISORS
 from casino.videopoker.commands import Advisor, group_commands
@@ -35,19 +46,16 @@ from casino.videopoker.simulate import simulate
 from casino.videopoker.stats import render_table
 
 PROG = "videopoker"
-FILE_EXIT = 1
+MAX_FILE_BYTES = 16 * 1024 * 1024
+"""The largest cmd-file or card-file read."""
 
 
-class FileProblem(CasinoError):
-    """An unreadable or malformed input file."""
-
-
-def _parser(out: TextIO) -> ArgumentParser:
+def _parser(out: TextIO, prog: str = PROG) -> ArgumentParser:
     parser = ArgumentParser(
         out=out,
-        prog=PROG,
+        prog=prog,
         description="Double Bonus 10/7 video poker: play, debug from files, simulate, or a window.",
-        epilog=f"'{PROG} analyze --help' describes the exact analyzer.",
+        epilog=f"'{prog} analyze --help' describes the exact analyzer.",
     )
     mode = parser.add_mutually_exclusive_group(required=True)
     mode.add_argument("-i", nargs=1, metavar="credit", help="interactive mode: commands from stdin")
@@ -64,7 +72,7 @@ def _parser(out: TextIO) -> ArgumentParser:
         help="simulation with the seed's strategy: prints the statistics",
     )
     mode.add_argument("-g", action="store_true", help="play in a window")
-    parser.add_argument("--seed", type=int, metavar="N", help="seed every shuffle with N")
+    parser.add_seed_option()
     parser.add_argument(
         "--prompt",
         action=argparse.BooleanOptionalAction,
@@ -77,7 +85,11 @@ def _parser(out: TextIO) -> ArgumentParser:
         help="what 'a' advises: the seed's list (default) or the exact analyzer",
     )
     parser.add_argument(
-        "--jobs", type=int, default=1, metavar="N", help="simulate in N processes (default 1)"
+        "--jobs",
+        type=whole_number(),
+        default=1,
+        metavar="N",
+        help="simulate in N processes (default 1)",
     )
     parser.add_argument(
         "--paytable",
@@ -91,18 +103,15 @@ def _parser(out: TextIO) -> ArgumentParser:
 
 def _whole(text: str, what: str, low: int, high: int | None = None) -> int:
     try:
-        value = int(text)
-    except ValueError:
-        value = low - 1
-    if value < low or (high is not None and value > high):
-        bounds = f"from {low} to {high}" if high is not None else f"of at least {low}"
-        raise UsageError(f"{what} must be a whole number {bounds}, not {text!r}")
-    return value
+        return parse_bounded(text, low, high)
+    except ParseError:
+        bounds = describe_range(low, high)
+        raise UsageError(f"{what} must be a whole number {bounds}, not {quoted(text)}") from None
 
 
 def _read(path: str, what: str) -> str:
     try:
-        return Path(path).read_text(encoding="utf-8")
+        return read_text(path, MAX_FILE_BYTES)
     except (OSError, UnicodeDecodeError) as error:
         reason = getattr(error, "strerror", None) or "not a UTF-8 text file"
         raise FileProblem(f"cannot read {what} {path!r}: {reason}") from None
@@ -129,28 +138,15 @@ def main(
     stderr: TextIO | None = None,
 ) -> int:
     """Run video poker in the mode the arguments choose; return the exit status."""
-    import sys
+    return run_program(PROG, _main, argv, stdin=stdin, stdout=stdout, stderr=stderr)
 
-    streams = Streams.of(stdin, stdout, stderr)
-    args = list(sys.argv[1:] if argv is None else argv)
+
+def _main(invocation: Invocation) -> int:
+    streams, args = invocation.streams, invocation.argv
     if args[:1] == ["analyze"]:
-        return _analyze(args[1:], streams)
-    try:
-        return _run(_parser(streams.stdout).parse_args(args), streams)
-    except HelpShown:
-        return 0
-    except UsageError as error:
-        streams.error(f"{PROG}: {error} (see {PROG} --help)")
-        return USAGE_EXIT
-    except FileProblem as error:
-        streams.error(f"{PROG}: {error}")
-        return FILE_EXIT
-    except KeyboardInterrupt:
-        streams.error("")
-        return 130
-    except BrokenPipeError:  # `... | head`: the reader left; say nothing more
-        silence_closed_output(streams.stdout)
-        return FILE_EXIT
+        with invoked_as(f"{invocation.prog} analyze"):
+            return _analyze(args[1:], streams)
+    return _run(_parser(streams.stdout, invocation.prog).parse_args(args), streams)
 
 
 def _run(options: argparse.Namespace, streams: Streams) -> int:

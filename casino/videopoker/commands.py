@@ -11,6 +11,8 @@ A cmd-file is a token stream (spaces, tabs, newlines, CRLF alike): :func:`group_
 makes each token that does not read as a number start a command and gives it the number
 tokens that follow as its arguments — ``b d h 1 3 $ b 10`` is ``b``, ``d``, ``h 1 3``,
 ``$``, ``b 10``. A stray word (``x``) is a command of its own and is reported as illegal.
+Numbers are ASCII digits and are read by :mod:`casino.numbers` (bounded: a 5,000-digit bet
+is an illegal amount, not a crash).
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from casino.cards import Card, format_cards
+from casino.errors import ParseError
+from casino.numbers import is_digits, parse_int
 from casino.shell import Command, CommandTable, Console
 from casino.videopoker.game import BadAmount, BadPositions, Machine, Outcome, WrongMoment
 from casino.videopoker.paytable import PayTable
@@ -27,9 +31,7 @@ from casino.videopoker.stats import render_table
 Advisor = Callable[[Sequence[Card], PayTable, int], tuple[int, ...]]
 """Which cards to hold (0-based positions) for a deal, a pay table and a bet."""
 
-_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)")
-_INTEGER = re.compile(r"[+-]?\d+")
-_POSITION = re.compile(r"\d+")
+_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)", re.ASCII)
 
 
 def group_commands(tokens: Iterable[str]) -> Iterator[Command]:
@@ -102,10 +104,10 @@ class VideoPokerCommands:
             self._illegal(command)
             return
         try:
-            if len(args) > 1 or (args and not _INTEGER.fullmatch(args[0])):
+            if len(args) > 1:
                 raise BadAmount(command.rest)
-            amount = self.machine.place_bet(int(args[0]) if args else None)
-        except BadAmount:
+            amount = self.machine.place_bet(parse_int(args[0]) if args else None)
+        except (BadAmount, ParseError):
             self._illegal(command, "amount")
         else:
             self.console.line(f"player is betting {amount}")
@@ -132,9 +134,9 @@ class VideoPokerCommands:
             self._illegal(command)
             return
         try:
-            if not all(_POSITION.fullmatch(arg) for arg in args):
+            if not all(is_digits(arg) for arg in args):
                 raise BadPositions(command.rest)
-            outcome = self.machine.hold(int(arg) - 1 for arg in args)
+            outcome = self.machine.hold(parse_int(arg) - 1 for arg in args)
         except BadPositions:
             self._illegal(command, "position")
         else:

@@ -13,6 +13,7 @@ from enum import Enum
 
 from casino.cards import Card, Category, HandValue, Rank, rank_hand
 from casino.errors import ParseError
+from casino.numbers import is_digits, parse_int, quoted
 
 MAX_BET = 5
 
@@ -184,14 +185,14 @@ def parse_paytable(text: str, name: str) -> PayTable:
             name = line[5:].strip() or name
             continue
         words = line.split()
-        split = next((i for i, word in enumerate(words) if word.isdigit()), len(words))
+        split = next((i for i, w in enumerate(words) if w.isascii() and w.isdigit()), len(words))
         label, pays = " ".join(words[:split]).upper(), words[split:]
         lines = _LINE_NAMES.get(label)
         if lines is None:
-            raise ParseError(f"line {number}: unknown hand {label!r}")
-        if len(pays) not in (1, 5) or not all(pay.isdigit() for pay in pays):
+            raise ParseError(f"line {number}: unknown hand {quoted(label)}")
+        if len(pays) not in (1, 5) or not all(is_digits(pay) for pay in pays):
             raise ParseError(f"line {number}: give one pay per credit or five returns")
-        amounts = [int(pay) for pay in pays]
+        amounts = [parse_int(pay) for pay in pays]
         if len(amounts) == 1:
             amounts = [amounts[0] * bet for bet in range(1, MAX_BET + 1)]
         row = (amounts[0], amounts[1], amounts[2], amounts[3], amounts[4])

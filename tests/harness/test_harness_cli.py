@@ -135,8 +135,8 @@ def test_gradescope_report_defaults_to_results_json(
             "casino replay: --update rewrites files: it runs with --jobs 1 only",
         ),
         (
-            ["replay", "--update", "--program", "sh x", "x"],
-            "casino replay: --update blesses casino's own programs only, not --program",
+            ["replay", "--update", "--program", "sh x", "--runner", "inproc", "x"],
+            "casino replay: the inproc runner runs casino's own programs: use pipe or pty",
         ),
         (
             ["replay", "--update", "--runner", "pty", "x"],
@@ -152,7 +152,7 @@ def test_gradescope_report_defaults_to_results_json(
         ),
         (
             ["replay", "--jobs", "0", "x"],
-            "casino replay: --jobs needs a whole number of at least 1",
+            "casino replay: argument --jobs: not a whole number of at least 1: '0'",
         ),
         (
             ["replay", "--program", "'unclosed", "x"],
@@ -163,7 +163,7 @@ def test_gradescope_report_defaults_to_results_json(
             "casino replay: argument --runner: invalid choice: 'tty' "
             "(choose from 'inproc', 'pipe', 'pty')",
         ),
-        (["frobnicate"], "casino: expected 'replay' or 'record', got 'frobnicate'"),
+        (["frobnicate"], "casino: expected one of replay, record, grade, got 'frobnicate'"),
         (
             ["record", "-o", "x.yaml", "blackjack"],
             "casino record: unknown program 'blackjack' "
@@ -174,14 +174,15 @@ def test_gradescope_report_defaults_to_results_json(
 )
 def test_usage_errors_are_one_line_and_exit_2(argv: list[str], message: str) -> None:
     result = run_cli(*argv)
-    assert (result.status, result.err, result.out) == (2, message + "\n", "")
+    hint = f" (see {message.partition(':')[0]} --help)"  # the command the user typed
+    assert (result.status, result.err, result.out) == (2, message + hint + "\n", "")
 
 
 def test_an_empty_directory_has_no_transcripts(tmp_path: Path) -> None:
     result = run_cli("replay", tmp_path)
     assert (result.status, result.err) == (
         2,
-        f"casino replay: no transcripts (*.yaml) in {tmp_path}\n",
+        f"casino replay: no transcripts (*.yaml) in {tmp_path} (see casino replay --help)\n",
     )
 
 
@@ -292,7 +293,7 @@ def test_record_refuses_to_overwrite_without_force(tmp_path: Path) -> None:
     result = run_cli("record", "--stdin", "/dev/null", "-o", out, "demo")
     assert (result.status, result.err) == (
         2,
-        f"casino record: {out} exists (use --force to replace it)\n",
+        f"casino record: {out} exists (use --force to replace it) (see casino record --help)\n",
     )
     assert out.read_text(encoding="utf-8") == "keep me"
     assert run_cli("record", "--force", "--stdin", "/dev/null", "-o", out, "demo").status == 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 from pathlib import Path
@@ -62,18 +63,20 @@ def test_prompt_off_prints_nothing_between_quiet_commands() -> None:
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--seed"], "demo: --seed needs a whole number, got 'nothing'\n"),
-        (["--seed", "x"], "demo: --seed needs a whole number, got 'x'\n"),
-        (["--speed", "3"], "demo: unknown argument '--speed' (usage: demo [--seed N])\n"),
+        (["--seed"], "demo: argument --seed: expected one argument (see demo --help)\n"),
+        (["--seed", "x"], "demo: argument --seed: not a whole number: 'x' (see demo --help)\n"),
+        (["--speed", "3"], "demo: unrecognized arguments: --speed 3 (see demo --help)\n"),
     ],
 )
 def test_bad_arguments_are_one_line_and_exit_2(argv: list[str], message: str) -> None:
     assert run("", *argv) == (2, "", message)
 
 
-def test_help_option() -> None:
+def test_help_option_lists_the_commands() -> None:
     status, out, _ = run("", "--help")
-    assert status == 0 and out.startswith("usage: demo [--seed N]\n\nadd A B")
+    assert status == 0 and out.startswith("usage: demo [-h] [--seed N]\n")
+    assert "\ncommands:\nadd A B       sum of two whole numbers\nmul A B" in out
+    assert "exit [N]      leave, with exit status N (0-255)\n" in out
 
 
 words = st.sampled_from(
@@ -120,3 +123,37 @@ def test_any_command_stream_ends_cleanly_and_deterministically(lines: list[str],
     assert all(line.startswith("warning: ") for line in err.splitlines())
     if os.path.exists("demo.dat"):
         os.remove("demo.dat")
+
+
+def test_a_huge_number_is_not_a_number() -> None:
+    huge = "9" * 5000  # past Python's int() limit
+    status, out, err = run(f"add {huge} 1\ntable {huge}\nexit {huge}\n")
+    assert (status, err) == (0, "")
+    assert out == GREETING + "add needs two whole numbers\n$ table needs one whole number\n$ " + (
+        "exit needs one whole number\n$ bye\n"
+    )
+
+
+def test_a_store_that_cannot_be_written_says_so_and_goes_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    Path("demo.dat").write_text("12\n")
+    Path("demo.dat").chmod(0o444)
+    status, out, err = run("store 5\nrecall\n")
+    assert (status, err) == (0, "")
+    assert out == GREETING + (
+        "cannot store: demo.dat: read-only file, not replaced\n$ recalled 12\n$ bye\n"
+    )
+
+    def full(path: object, text: str) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr("casino.demo.write_atomic", full)
+    assert (
+        run("store 5\n")[1] == GREETING + "cannot store: demo.dat: No space left on device\n$ bye\n"
+    )
+
+
+def test_a_demo_dat_that_never_ends_is_corrupt() -> None:
+    Path("demo.dat").symlink_to("/dev/zero")
+    assert run("recall\n")[1] == GREETING + "demo.dat is corrupt\n$ bye\n"

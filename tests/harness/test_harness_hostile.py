@@ -226,7 +226,7 @@ def test_record_fixture_names_obey_the_loaders_rule(
     )
     assert (result.status, result.err) == (
         2,
-        f"casino record: --fixture {name!r}: the name {problem}\n",
+        f"casino record: --fixture {name!r}: the name {problem} (see casino record --help)\n",
     )
     assert not output.exists()
     spec = Recording("demo", (), output, "t", fixtures=((name, source),))
@@ -240,7 +240,7 @@ def test_record_fixture_that_is_a_device_is_a_usage_error(tmp_path: Path) -> Non
     result = run_cli("record", "--fixture", "z=/dev/zero", "-o", tmp_path / "t.yaml", "demo")
     assert (result.status, result.err) == (
         2,
-        "casino record: --fixture z: no such file: /dev/zero\n",
+        "casino record: --fixture z: no such file: /dev/zero (see casino record --help)\n",
     )
 
 
@@ -295,15 +295,16 @@ def test_jobs_is_capped_per_cpu(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
 @pytest.mark.parametrize(
     ("jobs", "message"),
     [
-        ("9" * 5000, "--jobs needs a whole number of at most 9 digits"),
-        ("0", "--jobs needs a whole number of at least 1"),
-        ("-3", "--jobs needs a whole number of at least 1"),
-        ("٣", "--jobs needs a whole number of at least 1"),
+        ("9" * 5000, "more than 18 digits: '" + "9" * 30 + "'… (5,000 characters)"),
+        ("0", "not a whole number of at least 1: '0'"),
+        ("-3", "not a whole number of at least 1: '-3'"),
+        ("٣", "not a whole number: '٣'"),
     ],
 )
 def test_jobs_must_be_a_bounded_whole_number(jobs: str, message: str) -> None:
     result = run_cli("replay", f"--jobs={jobs}", GOOD)
-    assert (result.status, result.err, result.out) == (2, f"casino replay: {message}\n", "")
+    expected = f"casino replay: argument --jobs: {message} (see casino replay --help)\n"
+    assert (result.status, result.err, result.out) == (2, expected, "")
 
 
 def test_an_unreadable_directory_is_one_error_line(

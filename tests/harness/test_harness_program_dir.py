@@ -164,17 +164,20 @@ def test_a_program_that_cannot_start_is_named_as_typed(
     assert "  cannot start './missing': No such file or directory\n" in result.out
 
 
+HINT = " (see casino replay --help)"
+
+
 def test_program_dir_must_be_a_folder_and_go_with_program(student: Path) -> None:
     transcript = student.parent / "t" / "clean.yaml"
     result = run_cli("replay", "--program", "./x", "--program-dir", student / "nope", transcript)
     assert (result.status, result.err) == (
         2,
-        f"casino replay: --program-dir: no such directory: {student / 'nope'}\n",
+        f"casino replay: --program-dir: no such directory: {student / 'nope'}{HINT}\n",
     )
     result = run_cli("replay", "--program-dir", student, transcript)
     assert (result.status, result.err) == (
         2,
-        "casino replay: --program-dir goes with --program CMD\n",
+        f"casino replay: --program-dir goes with --program CMD{HINT}\n",
     )
 
 

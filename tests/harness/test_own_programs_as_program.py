@@ -22,6 +22,8 @@ FOLDERS = {
     "nimsys/project-c": f"{PYTHON} -m casino.nimsys",
     "videopoker/double-bonus": f"{PYTHON} -m casino.videopoker",
     "demo": f"{PYTHON} -m casino.demo",
+    "draw": f"{PYTHON} -m casino.draw",
+    "holdem/casino-royal": f"{PYTHON} -m casino.holdem",
 }
 """Every graded folder under ``transcripts/`` and the command that is its assignment's program."""
 

@@ -151,8 +151,8 @@ def test_a_bad_file_that_cannot_be_moved_aside_is_never_overwritten(
 class BlockingAtExit(io.StringIO):
     """Input that turns players.dat into a directory as ``exit`` is read: the save must fail."""
 
-    def __next__(self) -> str:  # type: ignore[override]  # typeshed: _IOBase yields bytes
-        line = super().__next__()
+    def readline(self, size: int = -1, /) -> str:  # type: ignore[override]  # as typeshed
+        line = super().readline(size)
         if line == "exit\n":
             PLAYERS.unlink()
             PLAYERS.mkdir()  # os.replace cannot put a file over a directory, even as root

@@ -91,7 +91,7 @@ def test_a_command_that_never_connects_fails_everything_cleanly() -> None:
 def test_an_unknown_program_is_one_line(tmp_path: Path) -> None:
     done = run_captured(main, ["check", "--bot", str(tmp_path / "nope") + " {host} {port}"])
     assert done.status == 1
-    assert done.err.startswith("casino stud: cannot run ") and done.err.count("\n") == 1
+    assert done.err.startswith("stud check: cannot run ") and done.err.count("\n") == 1
 
 
 @pytest.mark.parametrize("kind", ["json", "junit", "gradescope"])
@@ -216,4 +216,4 @@ def test_usage_errors_are_one_line() -> None:
 def test_player_cannot_connect_is_one_line() -> None:
     done = run_captured(main, ["player", "127.0.0.1", "1"])
     assert done.status == 1
-    assert done.err == "casino stud: cannot connect to 127.0.0.1:1: Connection refused\n"
+    assert done.err == "stud player: cannot connect to 127.0.0.1:1: Connection refused\n"

@@ -71,7 +71,7 @@ def test_corrected_bet2_example() -> None:
         ("status:win:AS:KS", "status: field 5 (third card): expected 5 fields, got 4"),
         ("deal:AS", "field 1 (command): unknown command 'deal'"),
         ("", "field 1 (command): unknown command ''"),
-        ("bet1:1" + "0" * 5000 + ":1:0:KS:10D:up:AS", "bet1: field 2 (stack): not a whole number"),
+        ("bet1:1" + "0" * 5000 + ":1:0:KS:10D:up:AS", "bet1: field 2 (stack): more than 18 digits"),
     ],
 )
 def test_malformed_commands_name_the_field(text: str, message: str) -> None:

@@ -38,6 +38,7 @@ from typing import Protocol
 
 import casino
 from casino.harness.model import Out, OutRe, Run
+from casino.harness.runners.sandbox import Sandbox
 from casino.programs import PROGRAMS, command_line
 
 
@@ -65,6 +66,12 @@ class Job:
     cwd: Path
     seed: int | None = None
     timeout: float = 10.0
+    sandbox: Sandbox | None = None
+    """Resource limits set in the program's process (pipe and pty runners; ``None``: none)."""
+
+    def preexec(self) -> Callable[[], None] | None:
+        """What to run in the child before ``exec`` (the sandbox's limits), if anything."""
+        return None if self.sandbox is None else self.sandbox.preexec()
 
 
 @dataclass(frozen=True)

@@ -53,6 +53,7 @@ class PipeRunner:
                     cwd=job.cwd,
                     env=env,
                     start_new_session=True,
+                    preexec_fn=job.preexec(),
                 )
             except OSError as error:
                 why = cannot_start(job, error.strerror or str(error))

@@ -28,6 +28,8 @@ import threading
 from collections.abc import Iterator
 from types import FrameType
 
+from casino.cmdline import Stopped
+
 LINGER_SECONDS = 1.0
 """How long a program's leftovers may keep writing after its main process has exited."""
 
@@ -172,20 +174,6 @@ class Containment:
                 self._watcher.join()
 
 
-class Stopped(KeyboardInterrupt):
-    """casino was asked to stop by SIGTERM or SIGHUP (by SIGINT in a pool worker). A kind of
-    ``KeyboardInterrupt``, so that whatever lets Ctrl-C through lets it through too."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
-
-    @property
-    def name(self) -> str:
-        """The signal's name, e.g. ``SIGTERM``."""
-        return signal.Signals(self.signum).name
-
-
 _requested: int | None = None
 """The signal that asked this process to stop, if one did."""
 _in_task = False
@@ -236,8 +224,10 @@ def stop_on_signals() -> Iterator[None]:
 
 
 def worker_signals() -> None:
-    """A pool worker's initializer: SIGINT, SIGTERM and SIGHUP (unless ignored) stop it, after
-    its current run has been cleaned up (see :func:`worker_task`)."""
+    """A pool worker's initializer: SIGINT, SIGTERM and SIGHUP (unless ignored) stop its current
+    run, which cleans up and is reported as stopped (see :func:`worker_task`); the worker
+    itself stays, so that the pool shuts down in order (a worker that vanished would break it).
+    """
     global _requested
     _requested = None
     for signum in (signal.SIGINT, *_STOP_SIGNALS):
@@ -250,20 +240,18 @@ def _on_worker_signal(signum: int, frame: FrameType | None) -> None:
     if _requested is None:
         _requested = signum
         if _in_task:
-            raise Stopped(signum)
-        os._exit(128 + signum)  # idle: nothing of ours to clean up
+            raise _stop(signum)
 
 
 @contextlib.contextmanager
 def worker_task() -> Iterator[None]:
-    """A pool worker's task: a stop unwinds it (its runs clean up), then the worker exits at
-    once, taking no more work."""
+    """A pool worker's task: a stop (now, or asked for while the worker was idle) unwinds it,
+    its runs cleaning up, and reaches the caller as ``KeyboardInterrupt``."""
     global _in_task
     _in_task = True
     try:
+        check_stop()
         yield
         check_stop()
-    except KeyboardInterrupt:
-        os._exit(128 + (_requested or signal.SIGINT))
     finally:
         _in_task = False

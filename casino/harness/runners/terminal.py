@@ -77,11 +77,14 @@ def spawn(job: Job, stderr_path: str) -> pexpect.spawn:
     (:class:`StartError` if it cannot be started)."""
     argv, env = process_command(job)
     env["TERM"] = "dumb"
+    limit = job.preexec()
 
     def stderr_to_file() -> None:
         fd = os.open(stderr_path, os.O_WRONLY)
         os.dup2(fd, 2)
         os.close(fd)
+        if limit is not None:
+            limit()
 
     try:
         child = pexpect.spawn(

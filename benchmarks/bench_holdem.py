@@ -1,0 +1,134 @@
+"""Hold'em: engine speed against pokerkit, equity estimator speed and error, bots' winnings.
+
+    python benchmarks/bench_holdem.py [--hands 2000] [--bot-hands 5000] [--spots 100]
+
+1. *Engine*: the same seeded random-action hands (2-9 seats, random all-ins), replayed
+   through our :class:`~casino.holdem.engine.Hand` and through pokerkit's ``State`` (cards,
+   actions and showdown; final stacks compared), hands per second for each.
+2. *Equity*: two-player showdowns per second of :func:`~casino.holdem.equity.equity` on one
+   core, preflop, flop, turn and river; and its error against exact enumeration on ``--spots``
+   random turn and river spots (1,000 deals each).
+3. *Bots*: each style heads-up against always-call and against a random player over
+   ``--bot-hands`` seeded hands (100 big blinds each, button alternating), in big blinds won
+   per 100 hands.
+
+Rates are per second of this process's CPU time (:func:`time.process_time`), so they mean
+"per core" even on a machine other jobs share. Needs pokerkit (the ``test`` extra).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from machine import describe
+
+from casino.cards.evaluator import load_tables
+from casino.holdem.bots import STYLES, player_of
+from casino.holdem.engine import Hand
+from casino.holdem.equity import equity, exact_equity
+from casino.holdem.oracle import pokerkit_stacks, random_action, random_stacks
+
+
+def _deals(count: int, seed: int) -> list[tuple[list[int], int, list[int], float]]:
+    """Seeded hands: stacks, button, deck, and the seed of their action sequence."""
+    rng = random.Random(seed)
+    deals = []
+    for _ in range(count):
+        seats = rng.randint(2, 9)
+        deck = list(range(52))
+        rng.shuffle(deck)
+        deals.append((random_stacks(rng, seats, 10), rng.randrange(seats), deck, rng.random()))
+    return deals
+
+
+def engine(count: int) -> None:
+    """Our engine and pokerkit on the same hands and actions."""
+    played = []
+    start = time.process_time()
+    for stacks, button, deck, action_seed in _deals(count, 1):
+        hand = Hand.deal(stacks, button, (5, 10), deck)
+        rng = random.Random(action_seed)
+        while not hand.over:
+            random_action(hand, rng)
+        played.append(hand)
+    ours = time.process_time() - start
+    start = time.process_time()
+    agree = sum(pokerkit_stacks(hand) == hand.stacks for hand in played)
+    theirs = time.process_time() - start
+    print(f"engine: {count} random-action hands, 2-9 seats; pokerkit agrees on {agree}")
+    print(f"  ours      {count / ours:10,.0f} hands/s")
+    print(f"  pokerkit  {count / theirs:10,.0f} hands/s (deal, actions, showdown)")
+    print(f"  ratio     {theirs / ours:10.1f}x")
+
+
+def equity_speed(samples: int) -> None:
+    """Two-player showdowns per second, by street."""
+    rng = random.Random(2)
+    print(f"equity: two-player showdowns per second (one core, {samples:,} deals per street)")
+    for street, shown in (("preflop", 0), ("flop", 3), ("turn", 4), ("river", 5)):
+        cards = rng.sample(range(52), 2 + shown)
+        start = time.process_time()
+        equity(cards[:2], cards[2:], 1, samples, rng)
+        print(f"  {street:8} {samples / (time.process_time() - start):10,.0f} /s")
+
+
+def equity_error(spots: int) -> None:
+    """Monte Carlo (1,000 deals) against exact enumeration on turn and river spots."""
+    rng = random.Random(3)
+    for street, shown in (("turn", 4), ("river", 5)):
+        errors = []
+        for _ in range(spots):
+            cards = rng.sample(range(52), 2 + shown)
+            exact = exact_equity(cards[:2], cards[2:])
+            errors.append(abs(equity(cards[:2], cards[2:], 1, 1000, rng) - exact))
+        print(
+            f"  {street} error over {spots} spots: mean {statistics.mean(errors):.4f}, "
+            f"max {max(errors):.4f} (1,000 deals; sampling sd at most 0.016)"
+        )
+
+
+def bots(count: int) -> None:
+    """Each style against the baselines, big blinds per 100 hands."""
+    print(f"bots: heads-up, {count} seeded hands each, 1000 chips, blinds 5/10")
+    for style in STYLES:
+        results = []
+        for baseline in ("caller", "random"):
+            results.append(f"vs {baseline}: {_match(style, baseline, count):+8.1f} bb/100")
+        print(f"  {style:8} " + "   ".join(results))
+
+
+def _match(style: str, baseline: str, count: int) -> float:
+    ours, theirs = player_of(style, 200), player_of(baseline)
+    rng = random.Random(4)
+    won = 0
+    for number in range(count):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        hand = Hand.deal([1000, 1000], number % 2, (5, 10), deck)
+        while not hand.over:
+            (ours if hand.to_act == 0 else theirs)(hand, rng)
+        won += hand.stacks[0] - 1000
+    return won / 10 / count * 100
+
+
+def main() -> None:
+    """Run the three parts."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hands", type=int, default=2000)
+    parser.add_argument("--samples", type=int, default=200_000)
+    parser.add_argument("--spots", type=int, default=100)
+    parser.add_argument("--bot-hands", type=int, default=5000)
+    options = parser.parse_args()
+    print(describe())
+    load_tables()
+    engine(options.hands)
+    equity_speed(options.samples)
+    equity_error(options.spots)
+    bots(options.bot_hands)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,11 @@
+"""``casino grade``: every submission of a course against the same transcripts, sandboxed.
+
+- :mod:`~casino.grade.course`: the transcripts as data a worker anywhere can use, the students'
+  folders, and the content hashes a re-run skips by;
+- :mod:`~casino.grade.work`: one student graded (build once in a fresh copy, then every
+  transcript through the harness's runners, each run under the :class:`Sandbox` limits);
+- :mod:`~casino.grade.results`: what a student's grading gives, as JSON (the cache);
+- :mod:`~casino.grade.engines`: in this process, a local process pool, or a Ray cluster;
+- :mod:`~casino.grade.books`: the gradebook (CSV, JSON), feedback files, the staff summary;
+- :mod:`~casino.grade.cli`: the command line.
+"""

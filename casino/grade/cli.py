@@ -1,0 +1,341 @@
+"""``casino grade SUBMISSIONS --transcripts DIR [--build CMD] --run CMD``: grade a course.
+
+``casino.__main__`` hands ``casino grade …`` to :func:`casino.harness.cli.main`, which calls
+:func:`grade` here (so a stop signal or Ctrl-C unwinds every run and is reported as for
+``casino replay``). Exit status: 0 once the course is graded (whatever the grades), 1 when a
+transcript cannot be read, 2 for a usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from casino.cmdline import ArgumentParser, UsageError, whole_number
+from casino.files import write_atomic
+from casino.grade.books import gradebook_csv, gradebook_json, summary_html
+from casino.grade.course import (
+    Course,
+    CourseError,
+    Material,
+    Student,
+    TooLargeSubmission,
+    find_students,
+    load_material,
+    submission_digest,
+)
+from casino.grade.engines import Task, default_jobs, grade_here, grade_in_pool, grade_on_ray
+from casino.grade.results import StudentResult, feedback
+from casino.grade.work import Cached, built_nothing, cache_key, not_graded
+from casino.harness.report import plural
+from casino.harness.runners.sandbox import Sandbox, network_isolation_works, processes_enforced
+from casino.shell import Streams
+
+EPILOG = """\
+Each folder under SUBMISSIONS is one student. For each, a fresh copy of the folder is made,
+--build runs there once (through sh, so `javac -d build *.java` works), and --run is the
+program every transcript is replayed against (written as typed in that folder, as for
+`casino replay --program`), each transcript in a scratch directory holding only its files.
+Every run is bounded: the transcript's timeout per step and in all, its output, and the
+sandbox limits below (set in the program's process); its processes are killed when it ends.
+The network is cut off (a network namespace, as `unshare --net`) where the system allows;
+the summary says whether it was.
+
+Results, under --out: gradebook.csv, gradebook.json, feedback/STUDENT.txt, summary.html.
+A re-run reuses every score whose submission, transcript and settings have not changed
+(cache/ under --out); --force regrades everything.
+"""
+
+MIB = 1 << 20
+
+
+def _parser(out: TextIO) -> ArgumentParser:
+    parser = ArgumentParser(
+        out=out,
+        prog="casino grade",
+        description="Grade every submission of a course against the same transcripts.",
+        epilog=EPILOG,
+    )
+    add = parser.add_argument
+    add("submissions", metavar="SUBMISSIONS", help="a folder holding one folder per student")
+    add(
+        "--transcripts",
+        required=True,
+        action="append",
+        metavar="DIR",
+        help="transcripts (a folder or a file; repeatable)",
+    )
+    add("--run", required=True, metavar="CMD", help="the program, e.g. 'java -cp build Nimsys'")
+    add("--build", metavar="CMD", help="run once per submission, e.g. 'javac -d build *.java'")
+    add("--out", default="grades", metavar="DIR", help="where results go (default: grades)")
+    add("--jobs", type=COUNT, metavar="N", help="submissions at once (default: all cores)")
+    add("--ray", metavar="ADDRESS", help="run on this Ray cluster ('local': start one here)")
+    add("--force", action="store_true", help="regrade everything, reusing nothing")
+    add("--runner", choices=("pipe", "pty"), default="pipe", help="how to run (default: pipe)")
+    add("--build-timeout", type=_seconds, default=120.0, metavar="S", help="for the build (120)")
+    add("--cpu", type=COUNT, default=60, metavar="S", help="CPU seconds per run (60)")
+    add("--memory", type=COUNT, default=1024, metavar="MB", help="data per run (1024)")
+    add(
+        "--address-space",
+        type=COUNT,
+        metavar="MB",
+        help="address space per run (no limit)",
+    )
+    add(
+        "--processes",
+        type=COUNT,
+        default=256,
+        metavar="N",
+        help="processes per run (256)",
+    )
+    add(
+        "--file-size",
+        type=COUNT,
+        default=64,
+        metavar="MB",
+        help="largest file written (64)",
+    )
+    add("--network", action="store_true", help="let programs use the network")
+    return parser
+
+
+COUNT = whole_number(1)
+"""A whole number from 1 (``--jobs``, the limits)."""
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value <= 86400:
+        raise UsageError(f"expected seconds above 0 (at most a day), got {text!r}")
+    return value
+
+
+def grade(argv: list[str], streams: Streams) -> int:
+    """``casino grade``."""
+    args = _parser(streams.stdout).parse_args(argv)
+    submissions = Path(args.submissions)
+    if not submissions.is_dir():
+        raise UsageError(f"no such directory: {args.submissions}")
+    jobs = args.jobs or default_jobs()
+    try:
+        course = _course(args)
+    except CourseError as error:
+        streams.error(f"casino grade: {error}")
+        return 1
+    out = Path(args.out)
+    _prepare(out)
+    own = {out.resolve(), *(Path(raw).resolve() for raw in args.transcripts)}
+    students = [s for s in find_students(submissions) if s.folder.resolve() not in own]
+    results = _grade(course, students, out, args, jobs, streams)
+    _write(out, course, results, describe(course.sandbox))
+    streams.stdout.write(_summary(results, out, describe(course.sandbox)))
+    return 0
+
+
+def _course(args: argparse.Namespace) -> Course:
+    try:
+        run = tuple(shlex.split(args.run))
+    except ValueError as error:
+        raise UsageError(f"--run: {error}") from None
+    if not run:
+        raise UsageError("--run needs a command")
+    if args.ray is not None:
+        _check_ray()
+    sandbox = Sandbox(
+        cpu_seconds=args.cpu,
+        memory=args.memory * MIB,
+        address_space=None if args.address_space is None else args.address_space * MIB,
+        processes=args.processes,
+        file_size=args.file_size * MIB,
+        isolate_network=not args.network and network_isolation_works(),
+    )
+    materials = _materials(args.transcripts)
+    return Course(materials, run, args.build, args.runner, sandbox, args.build_timeout)
+
+
+def _check_ray() -> None:
+    try:
+        import ray  # noqa: F401
+    except ImportError:
+        raise UsageError("--ray needs Ray: pip install 'casino[ray]'") from None
+
+
+def _materials(folders: list[str]) -> tuple[Material, ...]:
+    """Every transcript under the ``--transcripts`` folders (or files), shown relative to
+    the one it was found in; ``reference: casino`` ones are left out (no other program can
+    pass them)."""
+    from casino.harness.cli import find_transcripts
+
+    materials = []
+    for raw in folders:
+        base = Path(raw)
+        for path in find_transcripts([raw]):
+            shown = path.name if base.is_file() else path.relative_to(base).as_posix()
+            material = load_material(path, shown)
+            if material.transcript.reference is None:
+                materials.append(material)
+    if not materials:
+        raise UsageError("no transcripts to grade with (reference: casino ones cannot be used)")
+    paths = [m.path for m in materials]
+    if len(set(paths)) < len(paths):
+        raise UsageError("two transcripts have the same path: give each --transcripts once")
+    return tuple(materials)
+
+
+def _prepare(out: Path) -> None:
+    try:
+        (out / "cache").mkdir(parents=True, exist_ok=True)
+        (out / "feedback").mkdir(exist_ok=True)
+    except OSError as error:
+        raise UsageError(f"cannot write to {out}: {error.strerror or error}") from None
+
+
+def describe(sandbox: Sandbox | None) -> str:
+    """The isolation in effect, in one line (the summary's and the report's)."""
+    if sandbox is None:
+        return "none"
+    parts = [f"CPU {sandbox.cpu_seconds} s", f"data {(sandbox.memory or 0) // MIB} MiB"]
+    if sandbox.address_space is not None:
+        parts.append(f"address space {sandbox.address_space // MIB} MiB")
+    enforced = "" if processes_enforced() else " (not enforced: the kernel exempts root)"
+    parts.append(f"{sandbox.processes} more processes{enforced}")
+    parts.append(f"files up to {(sandbox.file_size or 0) // MIB} MiB")
+    parts.append("network cut off (unshare --net)" if sandbox.isolate_network else "network open")
+    return "; ".join(parts)
+
+
+def _grade(
+    course: Course,
+    students: list[Student],
+    out: Path,
+    args: argparse.Namespace,
+    jobs: int,
+    streams: Streams,
+) -> list[StudentResult]:
+    """Grade whatever the cache does not hold; every student's result, by name."""
+    results: dict[str, StudentResult] = {}
+    tasks = []
+    for student in students:
+        known = _known(course, student, out, args.force)
+        if isinstance(known, StudentResult):
+            results[student.name] = known
+        else:
+            tasks.append(known)
+    progress = Progress(len(students), streams.stderr)
+    progress.show(len(results))
+
+    def done(result: StudentResult) -> None:
+        results[result.student] = result
+        _store(out, result)
+        progress.show(len(results))
+
+    if tasks:
+        if args.ray is not None:
+            grade_on_ray(course, tasks, args.ray, jobs, done)
+        elif jobs > 1:
+            grade_in_pool(course, tasks, jobs, done)
+        else:
+            grade_here(course, tasks, done)
+    progress.end()
+    return [results[name] for name in sorted(results)]
+
+
+def _known(course: Course, student: Student, out: Path, force: bool) -> StudentResult | Task:
+    """The student's result if nothing it depends on changed, else the task to grade it
+    (with the scores it may reuse)."""
+    try:
+        key = f"{submission_digest(student.folder)}:{course.settings_digest}"
+    except (TooLargeSubmission, OSError) as error:
+        note = str(error) if isinstance(error, TooLargeSubmission) else f"cannot read it: {error}"
+        return not_graded(course, student.name, note)
+    stored = None if force else _load(out, student.name)
+    if stored is None or stored.submission != key:
+        return Task(student, key, {})
+    if stored.build_failed:
+        return built_nothing(course, student.name, stored.build_output, key)
+    cached: Cached = {cache_key(s.path, s.digest): s for s in stored.scores}
+    if all(cache_key(m.path, m.digest) in cached for m in course.materials):
+        scores = tuple(cached[cache_key(m.path, m.digest)] for m in course.materials)
+        return StudentResult(student.name, scores, key)
+    return Task(student, key, cached)
+
+
+def _cache_file(out: Path, student: str) -> Path:
+    return out / "cache" / f"{student}.json"
+
+
+def _load(out: Path, student: str) -> StudentResult | None:
+    """The stored result of ``student`` (``None`` if there is none, or it is not readable)."""
+    try:
+        data = json.loads(_cache_file(out, student).read_text(encoding="utf-8"))
+        return StudentResult.from_json(data)
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _store(out: Path, result: StudentResult) -> None:
+    if result.note is None:  # a submission not graded is tried again next time
+        write_atomic(_cache_file(out, result.student), json.dumps(result.to_json()) + "\n")
+
+
+def _write(out: Path, course: Course, results: list[StudentResult], sandbox: str) -> None:
+    for result in results:
+        write_atomic(out / "feedback" / f"{result.student}.txt", feedback(result))
+    write_atomic(out / "gradebook.csv", gradebook_csv(course.materials, results))
+    write_atomic(out / "gradebook.json", gradebook_json(course.materials, results))
+    write_atomic(out / "summary.html", summary_html(course.materials, results, sandbox))
+
+
+def _summary(results: list[StudentResult], out: Path, sandbox: str) -> str:
+    full = sum(r.points == r.max_points for r in results)
+    builds = sum(r.build_failed for r in results)
+    return (
+        f"graded {plural(len(results), 'submission')}: {full} with full marks, "
+        f"{builds} build failure{'' if builds == 1 else 's'}\n"
+        f"sandbox: {sandbox}\n"
+        f"gradebook: {out / 'gradebook.csv'} (and gradebook.json)\n"
+        f"feedback: {out / 'feedback'}/STUDENT.txt\n"
+        f"summary: {out / 'summary.html'}\n"
+    )
+
+
+class Progress:
+    """A one-line progress bar on stderr, only when stderr is a terminal."""
+
+    WIDTH = 30
+
+    def __init__(self, total: int, stream: TextIO) -> None:
+        self.total = total
+        self.stream = stream
+        try:
+            self.shown = stream.isatty()
+        except (AttributeError, ValueError):  # no such method, or the stream is closed
+            self.shown = False
+
+    def show(self, done: int) -> None:
+        """Draw the bar with ``done`` of the submissions graded."""
+        if self.shown and self.total:
+            filled = self.WIDTH * done // self.total
+            bar = "#" * filled + "." * (self.WIDTH - filled)
+            self.stream.write(f"\rgrading [{bar}] {done}/{self.total}")
+            self.stream.flush()
+
+    def end(self) -> None:
+        """Leave the line."""
+        if self.shown:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m casino.grade.cli …`` (the same as ``casino grade …``)."""
+    from casino.harness.cli import main as harness_main
+
+    return harness_main(["grade", *(sys.argv[1:] if argv is None else argv)])

@@ -1,0 +1,168 @@
+"""Where students are graded: in this process, a local process pool, or a Ray cluster.
+
+Every engine runs the same function (:func:`casino.grade.work.grade_student`) on the same
+:class:`Task` and hands back the same :class:`~casino.grade.results.StudentResult`, so a grade
+never depends on the engine or on ``--jobs``. Results come back as they are done; the caller
+orders them.
+
+- :func:`grade_here`: one after another in this process (``--jobs 1``).
+- :func:`grade_in_pool`: a pool of ``--jobs`` processes on this machine. A worker that dies
+  (killed, out of memory) costs the students it held a retry each in a process of their own,
+  and a student whose own process dies too gets a result saying so; the rest go on.
+- :func:`grade_on_ray`: each student a Ray task carrying the course and the packed folder
+  (``casino[ray]``; ``ray.init()`` on this machine when the address is ``local``).
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+import signal
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any
+
+from casino.grade.course import Course, Student, TooLargeSubmission, pack
+from casino.grade.results import StudentResult
+from casino.grade.work import Cached, grade_student, not_graded
+from casino.harness.runners.procs import Containment, check_stop, worker_signals, worker_task
+
+Done = Callable[[StudentResult], None]
+"""Told each result as it comes."""
+
+DIED = "the process grading it died (killed, or out of memory); grade it again"
+
+
+@dataclass(frozen=True)
+class Task:
+    """One student to grade: the folder, its content hash, and scores it may reuse."""
+
+    student: Student
+    submission: str
+    cached: Cached
+
+
+def grade_task(course: Course, task: Task) -> StudentResult:
+    """Grade one task here, from its folder."""
+    student = task.student
+    return grade_student(course, student.name, student.folder, task.submission, task.cached)
+
+
+def grade_here(course: Course, tasks: list[Task], done: Done) -> None:
+    """Grade every task in this process, one after another."""
+    for task in tasks:
+        result = grade_task(course, task)
+        check_stop()
+        done(result)
+
+
+def _in_worker(course: Course, task: Task) -> StudentResult:
+    with worker_task():
+        return grade_task(course, task)
+
+
+def _pool(workers: int) -> ProcessPoolExecutor:
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    return ProcessPoolExecutor(workers, mp_context=context, initializer=worker_signals)
+
+
+def grade_in_pool(course: Course, tasks: list[Task], jobs: int, done: Done) -> None:
+    """Grade every task in a pool of ``jobs`` processes."""
+    broken = _pooled(course, tasks, jobs, done)
+    for task in broken:  # each alone, so one that kills its worker costs only itself
+        if _pooled(course, [task], 1, done):
+            done(not_graded(course, task.student.name, DIED, task.submission))
+
+
+def _pooled(course: Course, tasks: list[Task], jobs: int, done: Done) -> list[Task]:
+    """Grade ``tasks`` in one pool; those whose worker died are returned, not graded."""
+    broken: list[Task] = []
+    # A dead worker's leftovers come to this process and are ended with the pool.
+    with Containment() as contained, _pool(min(jobs, len(tasks))) as pool:
+        try:
+            futures: dict[Future[StudentResult], Task] = {
+                pool.submit(_in_worker, course, task): task for task in tasks
+            }
+            for future in as_completed(futures):
+                try:
+                    result = future.result()
+                except BrokenProcessPool:
+                    broken.append(futures[future])
+                    continue
+                done(result)
+        except BaseException:  # stopped: each worker ends its run, cleans up, and exits
+            contained.signal(signal.SIGTERM)
+            raise
+    return sorted(broken, key=lambda task: task.student.name)
+
+
+def _remote_grade(course: Course, name: str, packed: Any, submission: str, cached: Cached) -> Any:
+    """A Ray task: grade a packed submission, return the result as JSON data."""
+    return grade_student(course, name, packed, submission, cached).to_json()
+
+
+def grade_on_ray(course: Course, tasks: list[Task], address: str, jobs: int, done: Done) -> None:
+    """Grade every task on a Ray cluster (``local``: one started on this machine with
+    ``jobs`` CPUs), keeping at most a few tasks per CPU in flight."""
+    import ray as ray_module
+
+    ray: Any = ray_module  # typed or not, depending on the Ray release
+    local = address == "local"
+    ray.init(
+        address=None if local else address,
+        num_cpus=jobs if local else None,
+        include_dashboard=False,
+        log_to_driver=False,
+        logging_level=logging.ERROR,
+    )
+    try:
+        remote = ray.remote(max_retries=0)(_remote_grade)
+        course_ref = ray.put(course)
+        window = max(4, 2 * int(ray.cluster_resources().get("CPU", jobs)))
+        queue = iter(tasks)
+        running: dict[Any, Task] = {}
+        for task in _refill(queue, running, window - len(running)):
+            _submit(remote, course_ref, course, task, running, done)
+        while running:
+            ready, _ = ray.wait(list(running), num_returns=1)
+            for ref in ready:
+                task = running.pop(ref)
+                done(_ray_result(ray, ref, course, task))
+            for task in _refill(queue, running, window - len(running)):
+                _submit(remote, course_ref, course, task, running, done)
+    finally:
+        ray.shutdown()
+
+
+def _refill(queue: Iterator[Task], running: dict[Any, Task], room: int) -> list[Task]:
+    return [task for _, task in zip(range(max(0, room)), queue, strict=False)]
+
+
+def _submit(
+    remote: Any, course_ref: Any, course: Course, task: Task, running: dict[Any, Task], done: Done
+) -> None:
+    student = task.student
+    try:
+        packed = pack(student.folder)
+    except (TooLargeSubmission, OSError) as error:
+        note = str(error) if isinstance(error, TooLargeSubmission) else f"cannot read it: {error}"
+        done(not_graded(course, student.name, note, task.submission))
+        return
+    ref = remote.remote(course_ref, student.name, packed, task.submission, task.cached)
+    running[ref] = task
+
+
+def _ray_result(ray: Any, ref: Any, course: Course, task: Task) -> StudentResult:
+    try:
+        return StudentResult.from_json(ray.get(ref))
+    except ray.exceptions.RayError:
+        return not_graded(course, task.student.name, DIED, task.submission)
+
+
+def default_jobs() -> int:
+    """All cores."""
+    return os.cpu_count() or 1

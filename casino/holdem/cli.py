@@ -1,0 +1,177 @@
+"""``casino holdem``: the terminal table; ``casino holdem serve``; ``casino holdem join``.
+
+Thin: each is a body run under the program-entry contract (:func:`casino.cmdline.run_program`:
+help on stdout, bad arguments one line and status 2, a bad deck file 1, Ctrl-C 130, a closed
+stdout quiet); it parses its options, builds the game and runs it.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+from casino.cmdline import (
+    ArgumentParser,
+    FileProblem,
+    Invocation,
+    UsageError,
+    interruptible_lines,
+    invoked_as,
+    run_program,
+    whole_number,
+)
+from casino.errors import ParseError
+from casino.holdem.bots import STYLES
+from casino.holdem.shell import LocalGame, Settings, parse_deck_file
+from casino.i18n import DEFAULT_LANGUAGE, LANGUAGES, translator
+from casino.shell import Console
+
+PROGRAM = "holdem"
+MOST_CHIPS = 10**12
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(f"not a number of seconds (0 to 3600): {text[:40]!r}")
+    return value
+
+
+def _blinds(text: str) -> tuple[int, int]:
+    small, slash, big = text.partition("/")
+    convert = whole_number(1, MOST_CHIPS)
+    try:
+        values = (convert(small), convert(big)) if slash else (0, 0)
+    except argparse.ArgumentTypeError:
+        values = (0, 0)
+    if not 0 < values[0] <= values[1] <= 10**9:
+        raise argparse.ArgumentTypeError(f"blinds are SMALL/BIG, 0 < SMALL <= BIG: {text[:40]!r}")
+    return values
+
+
+def _stacks(text: str) -> tuple[int, ...]:
+    convert = whole_number(1, MOST_CHIPS)
+    return tuple(convert(part) for part in text.split(","))
+
+
+def _styles(text: str) -> tuple[str, ...]:
+    names = tuple(name.strip() for name in text.split(","))
+    for name in names:
+        if name not in STYLES:
+            raise argparse.ArgumentTypeError(
+                f"unknown style {name[:20]!r} (one of {', '.join(STYLES)})"
+            )
+    return names
+
+
+def _common(parser: ArgumentParser) -> None:
+    parser.add_argument(
+        "--stack",
+        type=_stacks,
+        default=(1000,),
+        metavar="CHIPS",
+        help="chips each (1000), or per seat: 1000,300,150",
+    )
+    parser.add_argument(
+        "--blinds", type=_blinds, default=(5, 10), metavar="SMALL/BIG", help="blinds (5/10)"
+    )
+    parser.add_seed_option("seed the deals and the computer players with N")
+    parser.add_argument(
+        "--lang", choices=LANGUAGES, default=DEFAULT_LANGUAGE, help="es (default) or en"
+    )
+
+
+def _play_parser(invocation: Invocation) -> ArgumentParser:
+    parser = invocation.parser(
+        description="Texas Hold'em against the computer (or hot-seat: --humans K).\n"
+        "Also: casino holdem serve --port P --seats N; casino holdem join HOST PORT --name N.",
+    )
+    parser.add_argument(
+        "--players", type=whole_number(2, 9), default=4, metavar="N", help="seats, 2-9 (4)"
+    )
+    parser.add_argument(
+        "--humans", metavar="K", type=whole_number(1, 9), default=1, help="humans at this keyboard"
+    )
+    parser.add_argument(
+        "--styles", type=_styles, default=(), metavar="S,S", help="tight, loose, station: cycled"
+    )
+    parser.add_argument(
+        "--hands", type=whole_number(1, 10**6), metavar="N", help="stop after N hands"
+    )
+    parser.add_argument(
+        "--deck-file", metavar="FILE", help="stacked decks: a line per hand, in dealing order"
+    )
+    _common(parser)
+    return parser
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
+    """``casino holdem [serve|join] …`` under the program-entry contract; the exit status."""
+
+    def dispatch(invocation: Invocation) -> int:
+        args = invocation.argv
+        if args[:1] in (["serve"], ["join"]):
+            from casino.holdem.client import join_body
+            from casino.holdem.server import serve_body
+
+            body = serve_body if args[0] == "serve" else join_body
+            with invoked_as(f"{invocation.prog} {args[0]}"):
+                return run_program(
+                    f"{PROGRAM} {args[0]}",
+                    body,
+                    args[1:],
+                    stdin=stdin,
+                    stdout=stdout,
+                    stderr=stderr,
+                )
+        return _play(invocation)
+
+    return run_program(PROGRAM, dispatch, argv, stdin=stdin, stdout=stdout, stderr=stderr)
+
+
+def _play(invocation: Invocation) -> int:
+    options = _play_parser(invocation).parse_args(invocation.argv)
+    if options.humans > options.players:
+        raise UsageError(f"--humans {options.humans} is more than --players {options.players}")
+    stacks = options.stack
+    if len(stacks) not in (1, options.players):
+        raise UsageError(f"--stack gives {len(stacks)} stacks for {options.players} players")
+    decks = []
+    if options.deck_file is not None:
+        try:
+            decks = parse_deck_file(_read(options.deck_file))
+        except ParseError as error:
+            raise FileProblem(f"deck file {options.deck_file!r}: {error}") from None
+    settings = Settings(
+        players=options.players,
+        stack=stacks[0],
+        stacks=stacks if len(stacks) > 1 else (),
+        blinds=options.blinds,
+        seed=options.seed,
+        decks=decks,
+        humans=options.humans,
+        styles=options.styles,
+        hands=options.hands,
+    )
+    streams = invocation.streams
+    console = Console(interruptible_lines(streams.stdin), streams.stdout)
+    return LocalGame(settings, console, translator("holdem", options.lang)).run()
+
+
+def _read(path: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = getattr(error, "strerror", None) or "not a UTF-8 text file"
+        raise FileProblem(f"cannot read deck file {path!r}: {reason}") from None

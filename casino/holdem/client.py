@@ -1,0 +1,74 @@
+"""``casino holdem join HOST PORT --name NAME``: sit at a network table from a terminal.
+
+The client is a pipe between the terminal and the server's line protocol
+(:mod:`casino.holdem.server`): it sends ``join NAME [TABLE]``, prints every line the server
+sends, and sends every line typed. It ends when the server closes the connection; the end of
+input (or ``salir``) leaves the table, and the seat can be taken back under the same name.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import threading
+
+from casino.cmdline import (
+    ArgumentParser,
+    FileProblem,
+    Invocation,
+    UsageError,
+    whole_number,
+)
+from casino.shell import Streams
+
+
+def _parser(invocation: Invocation) -> ArgumentParser:
+    parser = invocation.parser(description="Sit at a network Hold'em table.")
+    parser.add_argument("host")
+    parser.add_argument("port", type=whole_number(1, 65535))
+    parser.add_argument("--name", required=True)
+    parser.add_argument("--table", type=whole_number(1, 50))
+    return parser
+
+
+def join_body(invocation: Invocation) -> int:
+    """Connect, join, and relay lines both ways until either side ends."""
+    options = _parser(invocation).parse_args(invocation.argv)
+    streams = invocation.streams
+    name = options.name.strip()
+    if not name or any(char.isspace() for char in name):
+        raise UsageError("--name is one word")
+    try:
+        sock = socket.create_connection((options.host, options.port), timeout=10)
+    except OSError as error:
+        raise FileProblem(
+            f"cannot connect to {options.host}:{options.port}: {error.strerror or error}"
+        ) from None
+    sock.settimeout(None)
+    table = f" {options.table}" if options.table else ""
+    with contextlib.closing(sock):
+        sock.sendall(f"join {name}{table}\n".encode())
+        typist = threading.Thread(target=_send_lines, args=(sock, streams), daemon=True)
+        typist.start()
+        _print_lines(sock, streams)  # until the server closes (the typist dies with us)
+    return 0
+
+
+def _send_lines(sock: socket.socket, streams: Streams) -> None:
+    """Send each typed line; at end of input, close our sending side (the server then lets
+    the seat go, and can be joined again under the same name)."""
+    with contextlib.suppress(OSError, ValueError):
+        for line in streams.stdin:
+            sock.sendall(line.rstrip("\r\n").encode("utf-8") + b"\n")
+        sock.shutdown(socket.SHUT_WR)
+
+
+def _print_lines(sock: socket.socket, streams: Streams) -> None:
+    """Copy what the server sends to stdout until it closes."""
+    with (
+        contextlib.suppress(OSError, ValueError),
+        sock.makefile("r", encoding="utf-8", errors="replace") as incoming,
+    ):
+        for line in incoming:
+            streams.stdout.write(line)
+            streams.stdout.flush()

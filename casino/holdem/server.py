@@ -1,0 +1,418 @@
+"""``casino holdem serve``: Hold'em tables on the network, for ``casino holdem join`` or ``nc``.
+
+The line protocol (UTF-8, one command per line, answers are plain text lines):
+
+=========================  ===================================================================
+client sends               meaning
+=========================  ===================================================================
+``join NAME [TABLE]``      sit at table TABLE (1..T; default: the first with a free seat), or
+                           take back your seat after a disconnect (same NAME)
+``pasar``/``check`` …      the terminal table's commands (``ir``/``call``, ``apostar N``,
+                           ``subir N``, ``todo``, ``retirarse``, ``ayuda``, ``salir``)
+=========================  ===================================================================
+
+The server sends what the terminal table prints — actions, streets, showdowns — to every
+member of the table, and a seat's hole cards only to that seat. When it is your turn it
+sends the table, the legal actions, then the line ``Tu turno.`` (``Your turn.``). Seats
+nobody has joined are played by computer players. A member who disconnects is folded (or
+checks, when that is free) until they join again under the same name; a member who takes
+longer than ``--timeout`` seconds is checked or folded. Anything a client sends — garbage
+bytes, overlong lines, commands out of turn — is answered, never fatal. With ``--state
+FILE`` every table is saved after each hand and restored at start.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gettext
+import json
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from casino.clock import Clock, MonotonicClock
+from casino.cmdline import ArgumentParser, FileProblem, Invocation, whole_number
+from casino.errors import ParseError
+from casino.files import write_atomic
+from casino.holdem.bots import STYLES, Player, player_of
+from casino.holdem.commands import BadCommand, Verb, parse_command, perform
+from casino.holdem.engine import Action, Hand, Refused
+from casino.holdem.shell import BOT_NAMES, HELP, STYLE_CYCLE
+from casino.holdem.table import Seat, Table, shuffled_deck
+from casino.holdem.view import action_text, legal_text, showdown_text, street_text, table_text
+from casino.i18n import DEFAULT_LANGUAGE, LANGUAGES, translator
+from casino.net.lines import LineStream, LineTooLong, serve_lines
+from casino.net.stream import LOOPBACK, ConnectionClosed, bound_port
+from casino.shell import Streams
+
+
+@dataclass
+class ServerSettings:
+    """What ``casino holdem serve`` was told."""
+
+    seats: int = 6
+    tables: int = 1
+    stack: int = 1000
+    blinds: tuple[int, int] = (5, 10)
+    seed: int | None = None
+    timeout: float = 30.0
+    lang: str = DEFAULT_LANGUAGE
+    hands: int | None = None
+    pause: float = 1.0
+    state: str | None = None
+    start_with: int = 1
+    """Humans a table waits for before its first hand."""
+
+
+@dataclass
+class Member:
+    """A human at a table: their seat, connection (``None`` while away) and input."""
+
+    name: str
+    seat: int
+    stream: LineStream | None
+    inbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+
+
+class Room:
+    """One table on the server: the engine, its members and its computer players."""
+
+    def __init__(self, number: int, settings: ServerSettings, clock: Clock, seed: int) -> None:
+        self.number = number
+        self.settings = settings
+        self.clock = clock
+        self.rng = random.Random(seed)
+        self.tr: gettext.NullTranslations = translator("holdem", settings.lang)
+        names = [BOT_NAMES[k % len(BOT_NAMES)] for k in range(settings.seats)]
+        self.table = Table([Seat(name, settings.stack) for name in names], settings.blinds)
+        self.bots: list[Player] = [
+            player_of(STYLE_CYCLE[k % len(STYLE_CYCLE)]) for k in range(settings.seats)
+        ]
+        self.members: dict[int, Member] = {}
+        self.waiting: int | None = None
+        self.dealt: list[dict[int, list[int]]] = []
+        """Each hand's hole cards by seat (for checking who was shown what)."""
+        self.done = asyncio.Event()
+        self.joined = asyncio.Event()
+        self.on_save: Callable[[], None] | None = None
+
+    @property
+    def names(self) -> list[str]:
+        """Each seat's name."""
+        return [seat.name for seat in self.table.seats]
+
+    def free_seat(self) -> int | None:
+        """A seat with chips that no human holds, or ``None``."""
+        for index, seat in enumerate(self.table.seats):
+            if index not in self.members and seat.playing:
+                return index
+        return None
+
+    async def tell(self, seat: int, text: str) -> None:
+        """Send ``text`` to the member in ``seat`` (nobody there, or gone: dropped)."""
+        member = self.members.get(seat)
+        if member is None or member.stream is None:
+            return
+        try:
+            await member.stream.send(text)
+        except ConnectionClosed:
+            self.leave(member)
+
+    async def everyone(self, text: str) -> None:
+        """Send ``text`` to every member."""
+        for seat in list(self.members):
+            await self.tell(seat, text)
+
+    def leave(self, member: Member) -> None:
+        """``member`` is gone: fold them at their turn until they join again."""
+        member.stream = None
+        member.inbox.put_nowait(None)
+
+    # --- play -------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        """Play hands once somebody has joined, until the hand limit, one player left, or no
+        human with chips."""
+        _ = self.tr.gettext
+        await self.joined.wait()
+        while self._more_hands():
+            await self.play_hand()
+            await self.clock.sleep(self.settings.pause)
+        await self.everyone(_("Game over. Chips:"))
+        for seat in self.table.seats:
+            await self.everyone(f"  {seat.name}: {seat.chips}")
+        self.done.set()
+
+    def _more_hands(self) -> bool:
+        """Whether to deal again: two players with chips, a human among them, hands left."""
+        limit = self.settings.hands
+        humans_in = any(self.table.seats[seat].playing for seat in self.members)
+        return (
+            not self.table.finished and humans_in and (limit is None or self.table.number < limit)
+        )
+
+    async def play_hand(self) -> None:
+        """One hand, start to settle."""
+        _ = self.tr.gettext
+        hand = self.table.start_hand(shuffled_deck(self.rng))
+        self.dealt.append({seat: list(cards) for seat, cards in enumerate(hand.hole) if cards})
+        await self.everyone(
+            _("--- Hand {number} · button: {name} ---").format(
+                number=self.table.number, name=self.names[hand.button]
+            )
+        )
+        for seat in self.members:
+            if hand.hole[seat]:
+                await self.tell(seat, table_text(self.table, seat, self.names, self.tr)[0])
+        while not hand.over:
+            board = len(hand.board)
+            actor = hand.to_act
+            assert actor is not None
+            seat = actor
+            if seat in self.members:
+                action = await self.ask(self.members[seat])
+            else:
+                action = self.bots[seat](hand, self.rng)
+            await self.everyone(action_text(action, self.names[seat], self.tr))
+            for size in (3, 4, 5):
+                if board < size <= len(hand.board):
+                    await self.everyone(street_text(hand.board, size, self.tr))
+        for line in showdown_text(hand, self.names, self.tr):
+            await self.everyone(line)
+        self.table.settle()
+        self.save()
+
+    async def ask(self, member: Member) -> Action:
+        """The member's action, or a check/fold when they are away or out of time."""
+        _ = self.tr.gettext
+        hand = self.table.hand
+        assert hand is not None
+        while not member.inbox.empty():
+            member.inbox.get_nowait()  # lines from before this turn were answered already
+        if member.stream is None:
+            return self._default(hand)
+        for line in table_text(self.table, member.seat, self.names, self.tr):
+            await self.tell(member.seat, line)
+        deadline = self.clock.now() + self.settings.timeout
+        self.waiting = member.seat
+        try:
+            while True:
+                await self.tell(member.seat, legal_text(hand.legal(), self.tr))
+                await self.tell(member.seat, _("Your turn."))
+                try:
+                    remaining = max(0.0, deadline - self.clock.now())
+                    text = await self.clock.within(member.inbox.get(), remaining)
+                except TimeoutError:
+                    await self.tell(member.seat, _("Time is up."))
+                    return self._default(hand)
+                if text is None:
+                    return self._default(hand)
+                try:
+                    return perform(hand, parse_command(text))
+                except (BadCommand, Refused) as error:
+                    values = {key: str(value) for key, value in error.values.items()}
+                    reason = _(error.template).format(**values)
+                    await self.tell(member.seat, _("Not allowed: {reason}").format(reason=reason))
+        finally:
+            self.waiting = None
+
+    @staticmethod
+    def _default(hand: Hand) -> Action:
+        return hand.check() if hand.legal().can_check else hand.fold()
+
+    def save(self) -> None:
+        """Write every table's state if the server keeps one (``--state``)."""
+        if self.on_save is not None:
+            self.on_save()
+
+
+class HoldemServer:
+    """Several :class:`Room` tables behind one listening socket."""
+
+    def __init__(self, settings: ServerSettings, clock: Clock | None = None) -> None:
+        self.settings = settings
+        self.clock: Clock = clock or MonotonicClock()
+        master = random.Random(settings.seed)
+        self.rooms = [
+            Room(k + 1, settings, self.clock, master.getrandbits(64))
+            for k in range(settings.tables)
+        ]
+        for room in self.rooms:
+            room.on_save = self.save
+        self.tasks: list[asyncio.Task[None]] = []
+        self.restore()
+
+    # --- saving -----------------------------------------------------------------------
+
+    def save(self) -> None:
+        """Every table to ``--state`` (atomically)."""
+        if self.settings.state is None:
+            return
+        data = [room.table.to_dict() for room in self.rooms]
+        write_atomic(self.settings.state, json.dumps(data))
+
+    def restore(self) -> None:
+        """Tables from ``--state`` if it exists (a hand in progress is not kept)."""
+        if self.settings.state is None or not Path(self.settings.state).exists():
+            return
+        try:
+            data = json.loads(Path(self.settings.state).read_text(encoding="utf-8"))
+            tables = [Table.from_dict(item) for item in data]
+        except (OSError, ValueError, TypeError, ParseError) as error:
+            raise FileProblem(f"cannot restore {self.settings.state!r}: {error}") from None
+        for room, table in zip(self.rooms, tables, strict=False):
+            table.hand = None
+            room.table = table
+
+    # --- connections ------------------------------------------------------------------
+
+    async def handle(self, stream: LineStream) -> None:
+        """One client, from ``join`` to goodbye. Never raises."""
+        _ = translator("holdem", self.settings.lang).gettext
+        member: Member | None = None
+        room: Room | None = None
+        try:
+            await stream.send(_("casino holdem: send join NAME [TABLE]."))
+            while True:
+                try:
+                    line = (await stream.receive()).strip()
+                except LineTooLong:
+                    await stream.send(_("Line too long."))
+                    continue
+                if not line:
+                    continue
+                if member is None or room is None:
+                    room, member = await self._join(stream, line)
+                    continue
+                await self._command(room, member, line)
+        except ConnectionClosed:
+            pass
+        finally:
+            if member is not None and room is not None and member.stream is stream:
+                room.leave(member)
+            await stream.close()
+
+    async def _join(self, stream: LineStream, line: str) -> tuple[Room | None, Member | None]:
+        _ = translator("holdem", self.settings.lang).gettext
+        words = line.split()
+        if words[0].lower() not in ("join", "unirse") or not 2 <= len(words) <= 3:
+            await stream.send(_("Send join NAME [TABLE] first."))
+            return None, None
+        name = words[1][:20]
+        for room in self.rooms:
+            for member in room.members.values():
+                if member.name == name:
+                    if member.stream is not None:
+                        await stream.send(_("That name is taken."))
+                        return None, None
+                    member.stream = stream
+                    await stream.send(_("Welcome back, {name}.").format(name=name))
+                    return room, member
+        rooms = self.rooms
+        if len(words) == 3:
+            try:
+                number = int(words[2]) if words[2].isdigit() and len(words[2]) < 4 else 0
+            except ValueError:
+                number = 0
+            if not 1 <= number <= len(self.rooms):
+                await stream.send(_("No such table."))
+                return None, None
+            rooms = [self.rooms[number - 1]]
+        for room in rooms:
+            seat = room.free_seat()
+            if seat is not None and (room.table.hand is None or room.table.hand.over):
+                member = Member(name, seat, stream)
+                room.members[seat] = member
+                room.table.seats[seat].name = name
+                await stream.send(
+                    _("You sit at table {table}, seat {seat}.").format(
+                        table=room.number, seat=seat + 1
+                    )
+                )
+                if len(room.members) >= self.settings.start_with:
+                    room.joined.set()
+                return room, member
+        await stream.send(_("No free seat now; try again later."))
+        return None, None
+
+    async def _command(self, room: Room, member: Member, line: str) -> None:
+        tr = room.tr
+        _ = tr.gettext
+        try:
+            intent = parse_command(line)
+        except BadCommand as error:
+            reason = _(error.template).format(**error.values)
+            await room.tell(member.seat, _("Not allowed: {reason}").format(reason=reason))
+            return
+        if intent.verb is Verb.HELP:
+            await room.tell(member.seat, _(HELP))
+        elif intent.verb is Verb.QUIT:
+            assert member.stream is not None
+            stream = member.stream
+            room.leave(member)
+            await stream.close()
+        elif room.waiting == member.seat:
+            member.inbox.put_nowait(line)
+        else:
+            await room.tell(member.seat, _("Not your turn."))
+
+    async def serve(self, port: int, host: str = LOOPBACK) -> asyncio.Server:
+        """Start listening and every table's loop; returns the listening server."""
+        server = await serve_lines(self.handle, port, host)
+        self.tasks = [asyncio.create_task(room.run()) for room in self.rooms]
+        return server
+
+
+# --- command line -------------------------------------------------------------------------
+
+
+def _parser(invocation: Invocation) -> ArgumentParser:
+    from casino.holdem.cli import _blinds, _seconds
+
+    parser = invocation.parser(description="Run Hold'em tables on the network (line protocol).")
+    parser.add_argument("--port", type=whole_number(0, 65535), default=0, help="0: any free")
+    parser.add_argument("--host", default=LOOPBACK)
+    parser.add_argument("--seats", type=whole_number(2, 9), default=6)
+    parser.add_argument("--tables", type=whole_number(1, 50), default=1)
+    parser.add_argument("--stack", type=whole_number(1, 10**12), default=1000)
+    parser.add_argument("--blinds", type=_blinds, default=(5, 10))
+    parser.add_seed_option("seed the deals and the computer players with N")
+    parser.add_argument("--timeout", type=_seconds, default=30.0, help="seconds per action")
+    parser.add_argument("--hands", type=whole_number(1, 10**6), help="hands per table, then stop")
+    parser.add_argument("--lang", choices=LANGUAGES, default=DEFAULT_LANGUAGE)
+    parser.add_argument("--state", help="save the tables here after each hand; restore at start")
+    return parser
+
+
+def serve_body(invocation: Invocation) -> int:
+    """``casino holdem serve …``: listen and run the tables until every one is over."""
+    options = _parser(invocation).parse_args(invocation.argv)
+    settings = ServerSettings(
+        seats=options.seats,
+        tables=options.tables,
+        stack=options.stack,
+        blinds=options.blinds,
+        seed=options.seed,
+        timeout=options.timeout,
+        lang=options.lang,
+        hands=options.hands,
+        state=options.state,
+    )
+    return asyncio.run(_serve(settings, options.host, options.port, invocation.streams))
+
+
+async def _serve(settings: ServerSettings, host: str, port: int, streams: Streams) -> int:
+    try:
+        server = HoldemServer(settings)
+        listening = await server.serve(port, host)
+    except OSError as error:
+        raise FileProblem(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+    streams.stdout.write(f"casino holdem: listening on {host}:{bound_port(listening)}\n")
+    streams.stdout.flush()
+    async with listening:
+        await asyncio.gather(*(room.done.wait() for room in server.rooms))
+    return 0
+
+
+__all__ = ["STYLES", "HoldemServer", "Room", "ServerSettings", "serve_body"]

@@ -1,0 +1,141 @@
+"""What a player sees, as text in their language: the table, actions, the showdown.
+
+Every function takes the viewer's seat, so a player is only ever shown their own hole cards
+(the terminal, hot-seat and network front ends all print through here).
+"""
+
+from __future__ import annotations
+
+import gettext
+from collections.abc import Sequence
+
+from casino.cards.card import Card
+from casino.holdem.engine import Action, Award, Hand, Kind, Legal
+from casino.holdem.names import hand_name
+from casino.holdem.table import Table
+
+
+def cards_text(cards: Sequence[int]) -> str:
+    """Card indices as ``A♠ 10♥`` (the seed's way of writing cards)."""
+    return " ".join(_card(index) for index in cards)
+
+
+def _card(index: int) -> str:
+    card = Card.from_index(index)
+    return card.rank.stud + card.suit.symbol
+
+
+def action_text(action: Action, name: str, tr: gettext.NullTranslations) -> str:
+    """``Ana: sube a 60`` — one action, as everybody sees it."""
+    _ = tr.gettext
+    words = {
+        Kind.FOLD: _("folds"),
+        Kind.CHECK: _("checks"),
+        Kind.CALL: _("calls {amount}").format(amount=action.paid),
+        Kind.BET: _("bets {amount}").format(amount=action.to),
+        Kind.RAISE: _("raises to {amount}").format(amount=action.to),
+    }[action.kind]
+    if action.all_in:
+        words += " " + _("(all-in)")
+    return f"{name}: {words}"
+
+
+def street_text(board: Sequence[int], size: int, tr: gettext.NullTranslations) -> str:
+    """``Flop: 2♣ 7♦ 9♥`` when the board has just grown to ``size`` cards (3, 4 or 5)."""
+    _ = tr.gettext
+    label = {3: _("Flop"), 4: _("Turn"), 5: _("River")}[size]
+    return f"{label}: {cards_text(board[:size])}"
+
+
+def pots_text(hand: Hand, tr: gettext.NullTranslations) -> str:
+    """``Bote: 150 (bote principal 90 · bote lateral 1: 40)``: everything in the middle,
+    bets of this round included, and the pots already formed when there is more than one."""
+    _ = tr.gettext
+    text = _("Pot: {amount}").format(amount=hand.pot_total())
+    pots = hand.pots(bets=False)
+    if len(pots) > 1:
+        parts = [_("main pot {amount}").format(amount=pots[0].amount)]
+        parts += [
+            _("side pot {number}: {amount}").format(number=k, amount=pot.amount)
+            for k, pot in enumerate(pots[1:], 1)
+        ]
+        text += " (" + " · ".join(parts) + ")"
+    return text
+
+
+def table_text(
+    table: Table, viewer: int | None, names: Sequence[str], tr: gettext.NullTranslations
+) -> list[str]:
+    """The table for ``viewer`` (``None``: an onlooker): cards, board, pots, every seat."""
+    _ = tr.gettext
+    hand = table.hand
+    assert hand is not None
+    lines = []
+    if viewer is not None and hand.hole[viewer]:
+        lines.append(_("Your cards: {cards}").format(cards=cards_text(hand.hole[viewer])))
+    board = cards_text(hand.board) if hand.board else "-"
+    lines.append(_("Board: {cards}").format(cards=board))
+    lines.append(pots_text(hand, tr))
+    last = {action.seat: action for action in hand.actions}
+    for seat, name in enumerate(names):
+        if not hand.starting[seat]:
+            continue
+        marks = " (D)" if seat == hand.button else ""
+        state = _("folded") if hand.folded[seat] else ""
+        if seat in last and not state:
+            state = action_text(last[seat], "", tr)[2:]
+        row = _("{name}{button}: {chips} chips, bet {bet}").format(
+            name=name, button=marks, chips=hand.stacks[seat], bet=hand.bets[seat]
+        )
+        arrow = "* " if seat == hand.to_act else "  "
+        lines.append(arrow + row + (f" [{state}]" if state else ""))
+    return lines
+
+
+def legal_text(legal: Legal, tr: gettext.NullTranslations) -> str:
+    """``Puedes: pasar · apostar 10-990 · todo 990 · retirarse``."""
+    _ = tr.gettext
+    options = []
+    if legal.can_check:
+        options.append(_("check"))
+    else:
+        options.append(_("call {amount}").format(amount=legal.call))
+    if legal.can_bet_or_raise:
+        verb = _("raise") if legal.raising else _("bet")
+        if legal.min_to < legal.max_to:
+            options.append(f"{verb} {legal.min_to}-{legal.max_to}")
+        options.append(_("allin {amount}").format(amount=legal.max_to))
+    if legal.call:
+        options.append(_("fold"))
+    return _("You may: {options}").format(options=" · ".join(options))
+
+
+def showdown_text(hand: Hand, names: Sequence[str], tr: gettext.NullTranslations) -> list[str]:
+    """The shown hands, named, and who wins which pot."""
+    _ = tr.gettext
+    lines = []
+    for seat in hand.shown:
+        lines.append(
+            _("{name}: shows {cards}, {hand}").format(
+                name=names[seat],
+                cards=cards_text(hand.hole[seat]),
+                hand=hand_name(hand.strength(seat), tr),
+            )
+        )
+    if hand.returned:
+        seat, chips = hand.returned
+        lines.append(
+            _("{name}: gets back {amount} (uncalled)").format(name=names[seat], amount=chips)
+        )
+    for award in hand.awards:
+        lines.extend(_award_lines(award, names, tr))
+    return lines
+
+
+def _award_lines(award: Award, names: Sequence[str], tr: gettext.NullTranslations) -> list[str]:
+    _ = tr.gettext
+    pot = _("the pot") if award.pot == 0 else _("side pot {number}").format(number=award.pot)
+    return [
+        _("{name}: wins {amount} ({pot})").format(name=names[seat], amount=share, pot=pot)
+        for seat, share in zip(award.winners, award.shares, strict=True)
+    ]

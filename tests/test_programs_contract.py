@@ -1,0 +1,245 @@
+"""Every program in casino.programs.PROGRAMS keeps the program-entry contract of casino.cmdline.
+
+In-process: ``--help`` (status 0, on stdout), ``--seed 5`` (and ``CASINO_SEED``), a bad argument
+(one stderr line naming the command typed, status 2), end of input (a clean exit). As a real
+process in a pseudo-terminal: Ctrl-C, SIGTERM and SIGHUP while it waits for input give one line,
+no traceback, and 130/143/129; a closed stdout (``| head``) is quiet.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from casino.__main__ import main as casino_main
+from casino.programs import PROGRAMS, SUMMARIES, load_main, run_captured
+
+ROOT = Path(__file__).resolve().parents[1]
+
+INTERACTIVE_ARGS: dict[str, list[str]] = {
+    "videopoker": ["-i", "100"],
+    "stud": ["tournament", "--bot", "ours", "--bot", "always-call", "--hands", "3"],
+}
+"""The arguments that start a session of the program (none for most): one that waits for its
+user, or (three-card stud, which reads no stdin) one that ends by itself."""
+WAITING_ARGS: dict[str, list[str]] = {"stud": ["dealer", "--port", "0", "--players", "2"]}
+"""Where the session does not wait for anything, the arguments that make the program wait."""
+NAMES: dict[str, str] = {"stud": "stud tournament", "stud-waiting": "stud dealer"}
+"""The name a program's messages carry, where a subcommand names it."""
+PROMPTS: dict[str, str] = {
+    "demo": r"\$ ",
+    "draw": "==> ",
+    "holdem": "> ",
+    "nimsys": r"\$",
+    "videopoker": "> ",
+    "stud": "waiting for 2 players",
+}
+"""What each program shows when it waits for input in a terminal (else: its first output)."""
+SEEDED_INPUT: dict[str, str] = {
+    "demo": "roll\n" * 8,
+    "draw": "2\nb\n5\nf\n",
+    "holdem": "ir\npasar\n" * 8,
+    "videopoker": "b\nd\n",
+}
+"""Input whose output depends on the seed, for programs that use chance."""
+
+
+@pytest.fixture(autouse=True)
+def _own_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("CASINO_SEED", raising=False)
+
+
+def run(name: str, *argv: str, stdin: str = "") -> tuple[int, str, str]:
+    done = run_captured(load_main(name), list(argv), stdin)
+    return done.status, done.out, done.err
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_help_is_on_stdout_with_status_0(name: str) -> None:
+    status, out, err = run(name, "--help")
+    assert (status, err) == (0, "")
+    assert out.startswith(f"usage: {name} ") and "--seed N" in out and "$CASINO_SEED" in out
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_seed_5_is_accepted_and_end_of_input_ends_cleanly(name: str) -> None:
+    status, _, err = run(name, *INTERACTIVE_ARGS.get(name, []), "--seed", "5")
+    assert (status, err) == (0, "")
+    assert run(name, *INTERACTIVE_ARGS.get(name, []))[::2] == (0, "")
+
+
+@pytest.mark.parametrize("name", sorted(SEEDED_INPUT))
+def test_casino_seed_stands_for_seed(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    args, text = INTERACTIVE_ARGS.get(name, []), SEEDED_INPUT[name]
+    seeded = [run(name, *args, "--seed", str(seed), stdin=text) for seed in (5, 6)]
+    assert seeded[0] != seeded[1]
+    monkeypatch.setenv("CASINO_SEED", "5")
+    assert run(name, *args, stdin=text) == seeded[0]
+    assert run(name, *args, "--seed", "6", stdin=text) == seeded[1]
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+@pytest.mark.parametrize("bad", [["--no-such-option"], ["--seed", "x"], ["--seed", "9" * 5000]])
+def test_a_bad_argument_is_one_line_naming_the_command_typed(name: str, bad: list[str]) -> None:
+    status, out, err = run(name, *INTERACTIVE_ARGS.get(name, []), *bad)
+    named = NAMES.get(name, name)
+    assert (status, out) == (2, "")
+    assert err.startswith(f"{named}: ") and err.endswith(f" (see {named} --help)\n")
+    assert err.count("\n") == 1 and len(err) < 300
+    via_casino = io.StringIO()
+    args = [name, *INTERACTIVE_ARGS.get(name, []), *bad]
+    assert casino_main(args, stdin=io.StringIO(), stdout=io.StringIO(), stderr=via_casino) == 2
+    assert via_casino.getvalue() == err.replace(name, f"casino {name}")
+
+
+def test_every_program_says_what_it_is_in_casino_help() -> None:
+    out = io.StringIO()
+    assert casino_main(["--help"], stdout=out, stderr=io.StringIO()) == 0
+    for name in PROGRAMS:
+        assert name in SUMMARIES, f"add a one-line summary of {name} to SUMMARIES"
+        assert f"  {name:<12}{SUMMARIES[name]}\n" in out.getvalue()
+    assert "  replay      replay transcripts" in out.getvalue()
+
+
+def test_casino_without_a_known_command_is_a_usage_error() -> None:
+    for argv, message in [
+        ([], "casino: a command is needed (see casino --help)\n"),
+        (["poker"], "casino: unknown command 'poker' (one of: "),
+    ]:
+        err = io.StringIO()
+        assert casino_main(argv, stdout=io.StringIO(), stderr=err) == 2
+        assert err.getvalue().startswith(message) and err.getvalue().count("\n") == 1
+
+
+# ------------------------------------------------------------------- real processes
+
+
+def environment() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("CASINO_SEED", "PYTHONUTF8")}
+    return {**env, "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "utf-8:strict"}
+
+
+def spawn(name: str, cwd: Path) -> pexpect.spawn:
+    argv = ["-m", PROGRAMS[name], *WAITING_ARGS.get(name, INTERACTIVE_ARGS.get(name, []))]
+    return pexpect.spawn(
+        sys.executable, argv, cwd=str(cwd), env=environment(), encoding="utf-8", timeout=60
+    )
+
+
+def wait_for_input(child: pexpect.spawn, name: str) -> None:
+    """Until the program shows its prompt, then a moment so that it is reading."""
+    child.expect(PROMPTS.get(name, "."))
+    time.sleep(0.3)
+
+
+SIGNALS = [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "stopped by SIGTERM")]
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+@pytest.mark.parametrize(("signum", "status", "said"), SIGNALS)
+def test_a_signal_while_waiting_for_input_is_one_line_and_its_status(
+    name: str, signum: int, status: int, said: str, tmp_path: Path
+) -> None:
+    child = spawn(name, tmp_path)
+    wait_for_input(child, name)
+    child.kill(signum)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert (child.exitstatus, child.signalstatus) == (status, None)
+    if name in WAITING_ARGS:  # the rest of the line it waits on comes first
+        named = NAMES[f"{name}-waiting"]
+        assert child.before == f"\r\n\r\n{named}: {said}\r\n"
+    else:
+        assert child.before == f"\r\n{name}: {said}\r\n"
+
+
+@pytest.mark.parametrize(
+    ("signum", "status", "said"), [*SIGNALS, (signal.SIGHUP, 129, "stopped by SIGHUP")]
+)
+def test_nimsys_saves_the_players_of_the_session_however_it_is_stopped(
+    signum: int, status: int, said: str, tmp_path: Path
+) -> None:
+    child = spawn("nimsys", tmp_path)
+    child.expect(r"\$")
+    child.sendline("addplayer lskywalker,Skywalker,Luke")
+    wait_for_input(child, "nimsys")
+    child.kill(signum)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == status and "Traceback" not in child.before
+    assert child.before.endswith(f"nimsys: {said}\r\n")
+    players = (tmp_path / "players.dat").read_text()
+    assert players == "casino-nimsys players 1\nhuman\tlskywalker\tSkywalker\tLuke\t0\t0\n"
+
+
+def closed_early(argv: list[str], data: bytes, cwd: Path) -> tuple[int, bytes]:
+    """Run ``argv`` like ``… | head -c 20``: read a little, close the pipe, wait."""
+    with subprocess.Popen(
+        [sys.executable, *argv],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=cwd,
+        env=environment(),
+    ) as process:
+        assert process.stdin and process.stdout and process.stderr
+        process.stdin.write(data)
+        process.stdin.close()
+        assert len(process.stdout.read(20)) == 20
+        process.stdout.close()
+        return process.wait(timeout=120), process.stderr.read()
+
+
+def test_demo_piped_into_head_ends_quietly(tmp_path: Path) -> None:
+    assert closed_early(["-m", "casino.demo"], b"table 12\n" * 5000, tmp_path) == (1, b"")
+
+
+def test_casino_replay_piped_into_head_ends_quietly(tmp_path: Path) -> None:
+    folder = tmp_path / "many"
+    folder.mkdir()
+    transcript = (ROOT / "transcripts" / "demo" / "basics.yaml").read_text()
+    for number in range(300):  # far more report than a pipe holds
+        (folder / f"t{number:03}.yaml").write_text(transcript)
+    assert closed_early(["-m", "casino", "replay", str(folder)], b"", tmp_path) == (1, b"")
+
+
+def test_ctrl_c_in_a_parallel_replay_is_one_line(tmp_path: Path) -> None:
+    """Ctrl-C reaches every process of the job; the pool's workers leave it to casino."""
+    transcript = (ROOT / "transcripts" / "demo" / "basics.yaml").read_text()
+    for number in range(3000):  # far more than can pass before the Ctrl-C
+        (tmp_path / f"t{number:04}.yaml").write_text(transcript)
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "casino", "replay", "--jobs", "2", str(tmp_path)],
+        env=environment(),
+        encoding="utf-8",
+        timeout=120,
+    )
+    child.expect("PASS ")
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130 and "Traceback" not in child.before
+    assert child.before.endswith("casino replay: interrupted\r\n")
+
+
+def test_nimsys_saves_the_players_when_its_terminal_is_closed(tmp_path: Path) -> None:
+    """The terminal going away ends the input and sends SIGHUP, in either order."""
+    for attempt in range(3):
+        child = spawn("nimsys", tmp_path)
+        child.expect(r"\$")
+        child.sendline(f"addplayer p{attempt},Term,Inal")
+        wait_for_input(child, "nimsys")
+        child.close(force=False)  # as a terminal window closed by its user
+        assert child.exitstatus == 129 and child.signalstatus is None
+        saved = (tmp_path / "players.dat").read_text().splitlines()
+        assert saved[1:] == [f"human\tp{n}\tTerm\tInal\t0\t0" for n in range(attempt + 1)]
