@@ -1,7 +1,8 @@
 """``casino domino`` / ``python -m casino.domino``: the command line of the dominoes match.
 
-Thin: parse the options with :mod:`casino.cmdline`, build the console, the clock and the deals,
-and hand them to :class:`~casino.domino.shell.Session`.
+Thin: the program-entry contract (:func:`casino.cmdline.run_program`) parses and reports;
+this builds the console, the clock and the deals, and hands them to
+:class:`~casino.domino.shell.Session`.
 """
 
 from __future__ import annotations
@@ -9,45 +10,29 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import TextIO
 
 from casino.clock import FakeClock, MonotonicClock, WaitClock
-from casino.cmdline import ArgumentParser, parse_or_report, silence_closed_output
-from casino.domino.commands import pause_seconds, whole_number
+from casino.cmdline import ArgumentParser, FileProblem, Invocation, run_program, whole_number
+from casino.domino.commands import pause_seconds
 from casino.domino.money import STAKE
 from casino.domino.rules import Deal, parse_deals, shuffled_deal
 from casino.domino.shell import Session, Table
-from casino.errors import CasinoError, ParseError
+from casino.errors import ParseError
+from casino.files import read_text
 from casino.i18n import DEFAULT_LANGUAGE, LANGUAGES, translator
 from casino.shell import Console, Streams
 
-PROG = "casino domino"
-INTERRUPTED = 130
+PROGRAM = "domino"
 MAX_TILES_FILE = 1 << 20
 """Bytes a tiles file may hold (a stacked deal is a line of about 120)."""
-
-
 TILES_FILE_HELP = """\
 A tiles file (--tiles-file) holds one deal per line: the opening draws in pairs (your
 tile, the computer's; pairs of equal totals are redrawn, so only the last may differ), '/',
 then the 28 tiles as dealt: 7 yours, 7 the computer's, the boneyard in drawing order.
 A tile is 3-5, 3|5 or [3|5]; '#' starts a comment. The match ends when the deals run out.
 """
-
-
-def _number(low: int, what: str) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        try:
-            value = whole_number(text)
-        except ParseError:
-            value = low - 1
-        if value < low:
-            raise argparse.ArgumentTypeError(f"not {what}: {text!r}")
-        return value
-
-    return parse
 
 
 def _seconds(text: str) -> float:
@@ -62,10 +47,8 @@ def _seconds(text: str) -> float:
     return value
 
 
-def _parser(out: TextIO) -> ArgumentParser:
-    parser = ArgumentParser(
-        out=out,
-        prog=PROG,
+def _parser(invocation: Invocation) -> ArgumentParser:
+    parser = invocation.parser(
         description="CASINO-ROYAL dominoes: you against the computer, double-six, "
         f"${STAKE} a hand.",
         epilog=TILES_FILE_HELP,
@@ -73,15 +56,14 @@ def _parser(out: TextIO) -> ArgumentParser:
     parser.add_argument(
         "--lang", choices=LANGUAGES, default=DEFAULT_LANGUAGE, help="es (default) or en"
     )
-    parser.add_argument(
-        "--seed", type=_number(0, "a whole number of at least 0"), help="reproduce every deal"
-    )
+    parser.add_seed_option("reproduce every deal")
     parser.add_argument("--tiles-file", metavar="F", help="stacked deals, one per line")
     parser.add_argument(
         "--bankroll",
-        type=_number(STAKE, f"a whole number of dollars, at least {STAKE}"),
+        type=whole_number(STAKE),
         default=100,
-        help="dollars each player starts with (100)",
+        metavar="DOLLARS",
+        help="what each player starts with (100)",
     )
     parser.add_argument(
         "--move-seconds",
@@ -104,24 +86,18 @@ def _parser(out: TextIO) -> ArgumentParser:
 
 def _deals(args: argparse.Namespace) -> Iterator[Deal]:
     if args.tiles_file:
-        return iter(parse_deals(_read_tiles(args.tiles_file), args.tiles_file))
+        path = args.tiles_file
+        try:
+            return iter(parse_deals(read_text(path, MAX_TILES_FILE), path))
+        except OSError as error:
+            raise FileProblem(f"cannot read {path}: {error.strerror or error}") from None
+        except UnicodeDecodeError:
+            raise FileProblem(f"{path}: not UTF-8 text") from None
+        except ParseError as error:
+            raise FileProblem(str(error)) from None
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     rng = random.Random(seed)
     return iter(lambda: shuffled_deal(rng), None)
-
-
-def _read_tiles(path: str) -> str:
-    try:
-        with open(path, "rb") as file:
-            data = file.read(MAX_TILES_FILE + 1)
-    except OSError as error:
-        raise CasinoError(f"cannot read {path}: {error.strerror or error}") from None
-    if len(data) > MAX_TILES_FILE:
-        raise ParseError(f"{path}: larger than {MAX_TILES_FILE} bytes")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ParseError(f"{path}: not UTF-8 text") from None
 
 
 def scripted(lines: Iterable[str], clock: FakeClock) -> Iterator[str]:
@@ -162,6 +138,10 @@ def _play(args: argparse.Namespace, streams: Streams) -> int:
     return 0
 
 
+def _body(invocation: Invocation) -> int:
+    return _play(_parser(invocation).parse_args(invocation.argv), invocation.streams)
+
+
 def main(
     argv: Sequence[str] | None = None,
     *,
@@ -169,19 +149,6 @@ def main(
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
 ) -> int:
-    """``casino domino [--lang es|en] [--seed N] [--tiles-file F] …``."""
-    streams = Streams.of(stdin, stdout, stderr)
-    args = parse_or_report(_parser(streams.stdout), sys.argv[1:] if argv is None else argv, streams)
-    if isinstance(args, int):
-        return args
-    try:
-        return _play(args, streams)
-    except KeyboardInterrupt:
-        streams.stdout.write("\n")
-        return INTERRUPTED
-    except BrokenPipeError:
-        silence_closed_output(streams.stdout)
-        return 0
-    except CasinoError as error:
-        streams.error(f"{PROG}: {error}")
-        return 1
+    """``casino domino [--lang es|en] [--seed N] [--tiles-file F] …`` under the program-entry
+    contract; the exit status."""
+    return run_program(PROGRAM, _body, argv, stdin=stdin, stdout=stdout, stderr=stderr)

@@ -12,7 +12,7 @@ from enum import Enum
 
 from casino.domino.rules import End
 from casino.errors import ParseError
-from casino.nim.numbers import parse_int
+from casino.numbers import parse_int
 
 
 def N_(message: str) -> str:
@@ -81,11 +81,6 @@ NOT_AN_END = N_("'{word}' is not an end: say left or right.")
 TOO_MUCH = N_("Too many words: '{word}'. A move is a tile number and an end, e.g. 3 left.")
 
 
-def whole_number(text: str) -> int:
-    """``text`` as a whole number (the project's strict reading), or :class:`ParseError`."""
-    return parse_int(text)
-
-
 def parse_command(line: str) -> Play | Word | Invalid:
     """One line of the member's input as a command."""
     words = line.strip().lower().split()
@@ -95,7 +90,7 @@ def parse_command(line: str) -> Play | Word | Invalid:
     if first in WORDS:
         return WORDS[first] if not rest else Invalid(TOO_MUCH, " ".join(rest))
     try:
-        number = whole_number(first)
+        number = parse_int(first)
     except ParseError:
         if not (first.isascii() and first.isdigit()):
             return Invalid(UNKNOWN, _short(first))
@@ -114,7 +109,7 @@ def pause_seconds(line: str) -> int | None:
     if not text.startswith("@"):
         return None
     try:
-        seconds = whole_number(text[1:])
+        seconds = parse_int(text[1:])
     except ParseError:
         return None
     return seconds if seconds >= 0 else None

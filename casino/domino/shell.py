@@ -94,8 +94,13 @@ class Session:
             stake=STAKE,
             seconds=_seconds(self.table.move_seconds),
         )
-        with contextlib.suppress(_Quit):
-            self._hands()
+        try:
+            with contextlib.suppress(_Quit):
+                self._hands()
+        except KeyboardInterrupt:  # Ctrl-C: the match ends as with quit, then the program
+            self.console.line()
+            self._summary()
+            raise
         self._summary()
 
     def _hands(self) -> None:

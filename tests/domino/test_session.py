@@ -130,7 +130,7 @@ def test_commands_in_both_languages() -> None:
 @pytest.mark.parametrize(
     ("args", "problem"),
     [
-        (["--bankroll", "5"], "argument --bankroll: not a whole number of dollars, at least 10"),
+        (["--bankroll", "5"], "argument --bankroll: not a whole number of at least 10: '5'"),
         (["--move-seconds", "0"], "argument --move-seconds: not a number of seconds"),
         (["--move-seconds", "nan"], "argument --move-seconds: not a number of seconds"),
         (["--lang", "fr"], "argument --lang: invalid choice"),
@@ -141,7 +141,8 @@ def test_commands_in_both_languages() -> None:
 def test_a_bad_command_line_is_one_line_and_status_2(args: list[str], problem: str) -> None:
     done = run_captured(main, args)
     assert done.status == 2 and done.out == ""
-    assert done.err.startswith(f"casino domino: {problem}") and done.err.count("\n") == 1
+    assert done.err.startswith(f"domino: {problem}") and done.err.count("\n") == 1
+    assert done.err.endswith(" (see domino --help)\n")
 
 
 def test_a_bad_tiles_file_is_one_line_and_status_1(tmp_path: Path) -> None:
