@@ -94,13 +94,8 @@ class Session:
             stake=STAKE,
             seconds=_seconds(self.table.move_seconds),
         )
-        try:
-            with contextlib.suppress(_Quit):
-                self._hands()
-        except KeyboardInterrupt:  # Ctrl-C: the match ends as with quit, then the program
-            self.console.line()
-            self._summary()
-            raise
+        with contextlib.suppress(_Quit):
+            self._hands()
         self._summary()
 
     def _hands(self) -> None:
@@ -248,12 +243,13 @@ class Session:
 
     def _timed_read(self, seconds: float, prompt: bool) -> str | TimedOut | None:
         width = len(str(_seconds(self.table.move_seconds)))
+        shown = math.ceil(seconds)
         if prompt:
             label = self._(N_("Your move: "))
-            self.console.write(f"[{math.ceil(seconds):>{width}} s] {label}")
+            self.console.write(f"[{shown:>{width}} s] {label}")
 
         def tick(left: int) -> None:
-            if self.table.countdown:
+            if self.table.countdown and left != shown:
                 self.console.write(f"{SAVE_CURSOR}\r[{left:>{width}} s]{RESTORE_CURSOR}")
                 self.console.out.flush()
 

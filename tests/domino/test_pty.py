@@ -23,9 +23,7 @@ def test_the_countdown_runs_and_a_real_time_out_moves_automatically(tmp_path: Pa
     )
     try:
         child.expect_exact("Your tiles: 1:[4|6]")
-        child.expect_exact("[2 s] Your move: ")
-        child.expect_exact("\x1b7\r[2 s]\x1b8")  # the clock rewritten in place each second
-        child.expect_exact("\x1b7\r[1 s]\x1b8")
+        child.expect_exact("[2 s] Your move: \x1b7\r[1 s]\x1b8")  # rewritten in place
         child.expect_exact("Time is up (1 of 3 in a row): an automatic move.")
         child.expect_exact("You play [4|6] on the left.")
         child.expect_exact("[2 s] Your move: ")
@@ -49,9 +47,7 @@ def test_ctrl_c_at_the_prompt_ends_quietly_with_130(tmp_path: Path) -> None:
         child.expect_exact("Tu jugada: ")
         child.sendintr()
         child.expect(pexpect.EOF)
-        shown = child.before or ""
-        assert "Fin de la partida tras 0 manos" in shown  # the summary, as with salir
-        assert "domino: interrupted" in shown and "Traceback" not in shown
+        assert child.before == "^C\r\ndomino: interrupted\r\n"  # the echo, then one line
     finally:
         child.close(force=True)
     assert child.exitstatus == 130

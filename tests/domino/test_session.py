@@ -43,7 +43,7 @@ def test_time_runs_out_on_a_pipe_with_no_answer_yet() -> None:
     finally:
         os.close(read_end)
     text = out.getvalue()
-    assert "[3 s] Your move: \x1b7\r[3 s]\x1b8\x1b7\r[2 s]\x1b8\x1b7\r[1 s]\x1b8\n" in text
+    assert "[3 s] Your move: \x1b7\r[2 s]\x1b8\x1b7\r[1 s]\x1b8\n" in text
     assert "Time is up (1 of 3 in a row): an automatic move.\nYou play [4|6] on the left." in text
     assert "Time is up for the third time in a row: you lose the hand." in text
     assert text.endswith("Money: you $90 (-10), the computer $110.\n")
