@@ -55,10 +55,10 @@ def _new_ends(view: View, move: Move) -> tuple[int, int]:
     return left, move.tile.other(right)
 
 
-def _unseen(view: View, number: int, keep: list[Tile]) -> int:
-    """Tiles showing ``number`` neither on the line nor in ``keep``: the other side's or
-    the boneyard's."""
-    seen = sum(t.has(number) for t in view.on_line) + sum(t.has(number) for t in keep)
+def _unseen(view: View, number: int) -> int:
+    """Tiles showing ``number`` neither on the line nor in this hand: the other side's or the
+    boneyard's."""
+    seen = sum(t.has(number) for t in view.on_line) + sum(t.has(number) for t in view.hand)
     return HIGHEST + 1 - seen
 
 
@@ -83,7 +83,7 @@ def score(view: View, move: Move) -> float:
     value = tile.pips * (PIPS + EARLY_PIPS * early) + (DOUBLE if tile.is_double else 0.0)
     their_share = min(1.0, 2 * view.their_count / max(1, view.their_count + view.boneyard))
     for number in set(_new_ends(view, move)):
-        unseen = _unseen(view, number, keep)
+        unseen = _unseen(view, number)
         value += HOLD * sum(t.has(number) for t in keep)
         value += BLOCK if number in view.they_lack else 0.0
         value -= OUT * unseen * their_share

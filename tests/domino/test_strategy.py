@@ -52,3 +52,9 @@ def test_it_beats_both_baselines_over_400_seeded_hands() -> None:
     assert won > 0.58 * 400 and won > 1.5 * lost
     won, lost, _ = head_to_head(ours, greedy, 400, 2000)
     assert won > 0.55 * 400 and won > lost
+
+
+def test_it_prefers_an_end_of_which_no_tile_is_left_out() -> None:
+    # [2|5] leaves a 5 and [2|4] a 4, alike otherwise; every other 4 is on the line or kept
+    on_line = "4-4 0-4 1-4 3-4 4-5 4-6 2-2"
+    assert ours(_view("2-4 2-5", (2, 2), on_line)).tile == T("2-4")
