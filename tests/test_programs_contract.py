@@ -36,6 +36,7 @@ NAMES: dict[str, str] = {"stud": "stud tournament", "stud-waiting": "stud dealer
 """The name a program's messages carry, where a subcommand names it."""
 PROMPTS: dict[str, str] = {
     "demo": r"\$ ",
+    "domino": "Tu jugada: ",
     "draw": "==> ",
     "holdem": "> ",
     "nimsys": r"\$",
@@ -45,6 +46,7 @@ PROMPTS: dict[str, str] = {
 """What each program shows when it waits for input in a terminal (else: its first output)."""
 SEEDED_INPUT: dict[str, str] = {
     "demo": "roll\n" * 8,
+    "domino": "ayuda\n",
     "draw": "2\nb\n5\nf\n",
     "holdem": "ir\npasar\n" * 8,
     "videopoker": "b\nd\n",
