@@ -187,7 +187,10 @@ def run_program(
     token = _invoked_as.set(None)  # a program this one runs has its own name, unless told
     try:
         with _stop_signals_raise(own):
-            return _ended(invocation, body)
+            status = _ended(invocation, body)
+            if own:  # output the terminal can no longer take must not fail the exit (120)
+                _flush_or_silence(sys.stdout)
+            return status
     finally:
         _invoked_as.reset(token)
 
