@@ -190,6 +190,7 @@ def run_program(
             status = _ended(invocation, body)
             if own:  # output the terminal can no longer take must not fail the exit (120)
                 _flush_or_silence(sys.stdout)
+                _flush_or_silence(sys.stderr)
             return status
     finally:
         _invoked_as.reset(token)
@@ -227,8 +228,6 @@ def _ended(invocation: Invocation, body: Body) -> int:
 def _interrupted(invocation: Invocation, interruption: KeyboardInterrupt) -> int:
     """Ctrl-C or a stop signal: one line (after the terminal's ``^C``), 128 + the signal."""
     prog, streams = invocation.prog, invocation.streams
-    if invocation.own_process:
-        _flush_or_silence(sys.stdout)
     if isinstance(interruption, Stopped):
         _say(streams, f"{prog}: stopped by {interruption.name}", fresh_line=True)
         return 128 + interruption.signum
@@ -238,7 +237,8 @@ def _interrupted(invocation: Invocation, interruption: KeyboardInterrupt) -> int
 
 def _flush_or_silence(stream: TextIO) -> None:
     """Flush what the program wrote; where the output is gone (a terminal closed: SIGHUP), point
-    it at the null device, so that the flush at interpreter exit fails no more (status 120)."""
+    it at the null device, so that the flush at interpreter exit fails no more (status 120).
+    (A line it could not take stays in the buffer: the null device takes it.)"""
     try:
         stream.flush()
     except (OSError, ValueError):
