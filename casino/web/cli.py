@@ -7,7 +7,6 @@ it says so in one line and exits with status 1. It is imported only when run.
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
@@ -36,6 +35,9 @@ def _parser(invocation: Invocation) -> ArgumentParser:
     parser.add_argument("--timeout", type=_seconds, default=30.0, help="seconds per action")
     parser.add_argument("--pause", type=_seconds, default=2.0, help="seconds between hands")
     parser.add_argument(
+        "--think", type=_seconds, default=0.4, help="seconds a computer player takes to act"
+    )
+    parser.add_argument(
         "--duration", type=float, metavar="SECONDS", help="stop after this long (default: never)"
     )
     parser.add_seed_option("seed the deals and the computer players with N")
@@ -55,13 +57,16 @@ def main(
 
 def _body(invocation: Invocation) -> int:
     options = _parser(invocation).parse_args(invocation.argv)
-    if importlib.util.find_spec("aiohttp") is None:
+    try:
+        import aiohttp  # noqa: F401  # the web extra
+    except ImportError:
         invocation.streams.error(MISSING)
         return 1
     from casino.web.holdem import TableSettings
 
     settings = TableSettings(
-        seats=options.seats, blinds=options.blinds, timeout=options.timeout, pause=options.pause
+        seats=options.seats, blinds=options.blinds, timeout=options.timeout, pause=options.pause,
+        bot_delay=options.think,
     )
     place = (options.host, options.port)
     return asyncio.run(

@@ -77,6 +77,7 @@ function drawActions(view) {
 
 function draw(view) {
   state = view;
+  document.body.dataset.hand = view.hand;
   document.getElementById("refused").textContent = "";
   fill("board", view.board.map(cardElement));
   document.getElementById("pot").textContent = view.labels.pot.replace("{amount}", view.pot);
