@@ -65,7 +65,10 @@ def _body(invocation: Invocation) -> int:
     from casino.web.holdem import TableSettings
 
     settings = TableSettings(
-        seats=options.seats, blinds=options.blinds, timeout=options.timeout, pause=options.pause,
+        seats=options.seats,
+        blinds=options.blinds,
+        timeout=options.timeout,
+        pause=options.pause,
         bot_delay=options.think,
     )
     place = (options.host, options.port)

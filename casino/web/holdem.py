@@ -93,6 +93,8 @@ class WebTable:
         self.log: list[tuple[str, tuple[Any, ...]]] = []
         self.joined = asyncio.Event()
         self.hands_done = 0
+        self.seq = 0
+        """Lines said so far: a view's ``seq`` tells which events it includes."""
         self.refused = 0
         self.dealt: list[dict[int, list[int]]] = []
         self.on_hand: Callable[[WebTable, int, int], None] | None = None
@@ -177,6 +179,7 @@ class WebTable:
     def say(self, template: str, *values: Any) -> None:
         """Add a line to the table's log: a message id and its fields, translated per view."""
         self.log = [*self.log[-LOG_LINES + 1 :], (template, values)]
+        self.seq += 1
 
     def view(self, member: Member) -> dict[str, Any]:
         """What ``member`` may see: their own hole cards, the board, stacks, their options."""
@@ -204,6 +207,7 @@ class WebTable:
             "table": self.number,
             "you": member.seat,
             "hand": self.table.number,
+            "seq": self.seq,
             "seats": seats,
             "board": [] if hand is None else [_card(c) for c in hand.board],
             "pot": 0 if hand is None else hand.pot_total(),

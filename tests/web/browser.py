@@ -11,6 +11,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -27,7 +28,7 @@ def need_browser() -> None:
             pytest.skip(f"{path} is not installed (apt-get install {package})")
 
 
-def browser() -> object:
+def browser() -> Any:
     """A new headless Chromium (its own profile, so its own cookies)."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service

@@ -11,8 +11,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from .browser import browser, casino_web, need_browser
 
 SNAPSHOT = """
