@@ -11,6 +11,7 @@ dealt is finished.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import json
 import random
 import time
@@ -114,14 +115,16 @@ def _choice(legal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 
 def latencies(book: Bookkeeping, members_at: dict[int, list[str]]) -> list[float]:
     """For each action, the time until every member of its table had a view including it."""
+    seqs = {key: [s for s, _ in views] for key, views in book.seen.items()}
     result = []
     for table, seq, sent in book.sent:
         times = []
         for name in members_at[table]:
-            later = [t for s, t in book.seen[(table, name)] if s > seq and t >= sent]
-            if not later:
+            views = book.seen[(table, name)]
+            k = bisect.bisect_right(seqs.get((table, name), []), seq)  # views are in seq order
+            if k == len(views):
                 break
-            times.append(min(later))
+            times.append(views[k][1])
         else:
             result.append(max(times) - sent)
     return result
