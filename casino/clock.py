@@ -13,6 +13,7 @@ tests run instantly and deterministically with a :class:`FakeClock`.
 from __future__ import annotations
 
 import asyncio
+import select
 import time
 from collections.abc import Awaitable
 from typing import Protocol, TypeVar
@@ -36,6 +37,20 @@ class Clock(Protocol):
         ...
 
 
+class WaitClock(Clock, Protocol):
+    """A clock that can also wait, synchronously, for a file descriptor to have input (the
+    console's timed read: a terminal or a pipe)."""
+
+    def wait_readable(self, fd: int, seconds: float) -> bool:
+        """Whether ``fd`` has input (or end of file) to read within ``seconds``."""
+        ...
+
+
+def _readable(fd: int, seconds: float) -> bool:
+    ready, _, _ = select.select([fd], [], [], max(0.0, seconds))
+    return bool(ready)
+
+
 class MonotonicClock:
     """The real clock: :func:`time.monotonic` and asyncio's own waits."""
 
@@ -51,6 +66,10 @@ class MonotonicClock:
         """The wait is cut off at ``seconds`` (:func:`asyncio.timeout`: no extra task)."""
         async with asyncio.timeout(seconds):
             return await awaitable
+
+    def wait_readable(self, fd: int, seconds: float) -> bool:
+        """:func:`select.select` on ``fd`` for up to ``seconds``."""
+        return _readable(fd, seconds)
 
 
 class FakeClock:
@@ -86,3 +105,10 @@ class FakeClock:
         if self._now - start > seconds:
             raise TimeoutError(f"took {self._now - start:g} s, limit {seconds:g} s")
         return result
+
+    def wait_readable(self, fd: int, seconds: float) -> bool:
+        """Whether ``fd`` has input right now; if not, ``seconds`` pass at once (no waiting)."""
+        if _readable(fd, 0.0):
+            return True
+        self.advance(max(0.0, seconds))
+        return False

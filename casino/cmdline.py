@@ -224,11 +224,22 @@ def _ended(invocation: Invocation, body: Body) -> int:
 def _interrupted(invocation: Invocation, interruption: KeyboardInterrupt) -> int:
     """Ctrl-C or a stop signal: one line (after the terminal's ``^C``), 128 + the signal."""
     prog, streams = invocation.prog, invocation.streams
+    if invocation.own_process:
+        _flush_or_silence(sys.stdout)
     if isinstance(interruption, Stopped):
         _say(streams, f"{prog}: stopped by {interruption.name}", fresh_line=True)
         return 128 + interruption.signum
     _say(streams, f"{prog}: interrupted", fresh_line=True)
     return INTERRUPT_EXIT
+
+
+def _flush_or_silence(stream: TextIO) -> None:
+    """Flush what the program wrote; where the output is gone (a terminal closed: SIGHUP), point
+    it at the null device, so that the flush at interpreter exit fails no more (status 120)."""
+    try:
+        stream.flush()
+    except (OSError, ValueError):
+        silence_closed_output(stream)
 
 
 def _say(streams: Streams, message: str, *, fresh_line: bool = False) -> None:

@@ -34,6 +34,7 @@ class MainFunction(Protocol):
 
 PROGRAMS: dict[str, str] = {
     "demo": "casino.demo",
+    "domino": "casino.domino",
     "draw": "casino.draw",
     "holdem": "casino.holdem",
     "nimsys": "casino.nimsys",
@@ -45,6 +46,7 @@ PROGRAMS: dict[str, str] = {
 
 SUMMARIES: dict[str, str] = {
     "demo": "a tiny calculator that shows what the transcript harness checks",
+    "domino": "CASINO-ROYAL dominoes: double-six against the computer, with a move clock",
     "draw": "five-card draw (Play5CardDraw): you against up to four computer players",
     "holdem": "CASINO-ROYAL Texas Hold'em: against the computer, hot-seat, network tables",
     "nimsys": "Nim and its advanced game, players kept in players.dat (COMP90041 Nimsys)",

@@ -10,15 +10,29 @@ the in-process transcript runner) and writes to a text stream. It never touches
   reporting path, the table's ``unknown`` callback.
 - :func:`run_commands` is the read → dispatch → write loop; end of input ends it cleanly,
   exactly as a stop command would.
+- :meth:`Console.read_within` reads a line with a time limit, on an injected
+  :class:`~casino.clock.WaitClock`: from a terminal or a pipe (a console made by
+  :meth:`Console.of_stream`) it waits on the file descriptor; from plain lines (a test, the
+  in-process runner) it reads at once and judges by the clock, so a :class:`FakeClock` that
+  the lines advance makes an answer late without anybody waiting.
 """
 
 from __future__ import annotations
 
+import io
+import math
+import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from casino.clock import WaitClock
+
+_CHUNK = 65536
+"""Bytes read from a file descriptor at a time."""
 
 
 class Flow(Enum):
@@ -28,6 +42,15 @@ class Flow(Enum):
     STOP = "stop"
 
 
+class TimedOut(Enum):
+    """What :meth:`Console.read_within` returns when no line came in time."""
+
+    TIMED_OUT = "timed out"
+
+
+TIMED_OUT = TimedOut.TIMED_OUT
+
+
 class Console:
     """A line-oriented input iterator and an output stream, with prompts flushed before reads."""
 
@@ -35,6 +58,23 @@ class Console:
         self._lines: Iterator[str] = iter(lines)
         self.out = out
         self.exhausted = False
+        self._late: list[str | None] = []  # read after a time limit: the next read's
+        self._fd: int | None = None
+        self._buffer = b""
+        self._eof = False
+
+    @classmethod
+    def of_stream(cls, stream: TextIO, out: TextIO) -> Console:
+        """A console reading ``stream``: straight from its file descriptor when it has one (a
+        terminal, a pipe, a file), so that :meth:`read_within` can wait on it; otherwise (an
+        in-memory stream) line by line. Lines are UTF-8; bytes that are not read as U+FFFD."""
+        try:
+            fd = stream.fileno()
+        except (OSError, ValueError, io.UnsupportedOperation):
+            return cls(stream, out)
+        console = cls((), out)
+        console._fd = fd
+        return console
 
     def write(self, text: str) -> None:
         """Write ``text`` as is (no newline added)."""
@@ -46,12 +86,62 @@ class Console:
 
     def read(self) -> str | None:
         """The next input line without its line ending, or ``None`` at end of input."""
-        try:
-            raw = next(self._lines)
-        except StopIteration:
+        if self._late:
+            late = self._late.pop(0)
+            self.exhausted = late is None
+            return late
+        if self._fd is not None:
+            while not self._has_line():
+                self._fill()
+            raw = self._take_line()
+        else:
+            raw = next(self._lines, None)
+        if raw is None:
             self.exhausted = True
             return None
         return raw.rstrip("\r\n")
+
+    def read_within(
+        self, seconds: float, clock: WaitClock, tick: Callable[[int], None] | None = None
+    ) -> str | TimedOut | None:
+        """The next line (``None`` at end of input) if it comes within ``seconds`` on
+        ``clock``, else :data:`TIMED_OUT`. Waiting on a file descriptor, ``tick`` is called
+        with the whole seconds left before each second's wait (a countdown). A line from plain
+        lines that came late (at the limit or after) is kept for the next read, as a terminal
+        keeps what was typed."""
+        start = clock.now()
+        if self._fd is None or self._late:
+            line = self.read()
+            if clock.now() - start >= seconds:
+                self._late.insert(0, line)
+                self.exhausted = False
+                return TIMED_OUT
+            return line
+        while not self._has_line():
+            left = seconds - (clock.now() - start)
+            if left <= 0:
+                return TIMED_OUT
+            if tick is not None:
+                tick(math.ceil(left))
+            if clock.wait_readable(self._fd, left - math.ceil(left) + 1):
+                self._fill()
+        return self.read()
+
+    def _has_line(self) -> bool:
+        return self._eof or b"\n" in self._buffer
+
+    def _fill(self) -> None:
+        assert self._fd is not None
+        chunk = os.read(self._fd, _CHUNK)
+        self._eof = not chunk
+        self._buffer += chunk
+
+    def _take_line(self) -> str | None:
+        end = self._buffer.find(b"\n") + 1 or len(self._buffer)
+        if not end:
+            return None
+        raw, self._buffer = self._buffer[:end], self._buffer[end:]
+        return raw.decode("utf-8", "replace")
 
     def ask(self, prompt: str = "") -> str | None:
         """Write ``prompt`` (no newline), flush, and read the answer line."""

@@ -27,6 +27,10 @@ NIMSYS_WORDS = [
 ]  # fmt: skip
 VIDEOPOKER_WORDS = ["b", "d", "h", "a", "s", "$"]
 DRAW_WORDS = ["2", "5", "b", "B", "f", "F", "100", "1 3"]
+DOMINO_WORDS = [
+    "1", "2 left", "3 izquierda", "4 derecha", "robar", "draw", "pasar", "pass", "ayuda",
+    "help", "s", "n", "salir",
+]  # fmt: skip
 HOLDEM_WORDS = [
     "pasar", "check", "ir", "call", "apostar", "bet", "subir", "raise", "todo", "allin",
     "retirarse", "fold", "ayuda", "help", "salir", "quit",
@@ -34,6 +38,7 @@ HOLDEM_WORDS = [
 
 SHELLS: dict[str, tuple[str, list[str], list[str]]] = {
     "demo": ("demo", [], DEMO_WORDS),
+    "domino": ("domino", ["--seed", "1", "--bankroll", "20"], DOMINO_WORDS),
     "draw": ("draw", ["--seed", "1", "--choose"], DRAW_WORDS),
     "nimsys-a": ("nimsys", ["--stage", "a"], NIMSYS_WORDS),
     "nimsys-b": ("nimsys", ["--stage", "b"], NIMSYS_WORDS),

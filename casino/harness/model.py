@@ -380,7 +380,7 @@ def _step(steps: list[Any], index: int) -> Step:
     if key == "out_re":
         try:
             re.compile(value)
-        except (re.error, RecursionError, OverflowError) as error:
+        except (re.error, RecursionError, OverflowError, ValueError) as error:
             problem = f"step {number}: 'out_re' is not a valid regex: {error}"
             raise _Invalid(problem, where) from None
     return STEP_KEYS[key](value)

@@ -152,6 +152,12 @@ def test_yaml_implicit_types_do_not_apply_to_text() -> None:
             "unterminated character set at position 0",
         ),
         (
+            "name: x\nsteps:\n  - out_re: 'a{" + "9" * 5000 + "}'\n",
+            "line 3, column 5: step 1: 'out_re' is not a valid regex: Exceeds the limit (4300 "
+            "digits) for integer string conversion: value has 5000 digits; use "
+            "sys.set_int_max_str_digits() to increase the limit",
+        ),
+        (
             'name: x\nsteps:\n  - in: "a\\nb"\n',
             "line 3, column 5: step 1: 'in' must be one line (one step per line typed)",
         ),

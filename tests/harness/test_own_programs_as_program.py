@@ -24,6 +24,7 @@ FOLDERS = {
     "demo": f"{PYTHON} -m casino.demo",
     "draw": f"{PYTHON} -m casino.draw",
     "holdem/casino-royal": f"{PYTHON} -m casino.holdem",
+    "domino/casino-royal": f"{PYTHON} -m casino.domino",
 }
 """Every graded folder under ``transcripts/`` and the command that is its assignment's program."""
 
