@@ -7,6 +7,8 @@ route                  what
 ``POST /join``         remember the member, set the signed session cookie, go to the table
 ``GET /holdem``        the Hold'em page (back to the lobby without a session)
 ``GET /ws/holdem``     the table's WebSocket: JSON views out, ``{"type": "act", …}`` in
+``GET /domino``        the dominoes page (the member against the computer)
+``GET /ws/domino``     the match's WebSocket: views out, ``play``/``draw``/``pass``/``next`` in
 ``GET /static/…``      the page's CSS and JavaScript, from the package
 =====================  ===================================================================
 """
@@ -24,6 +26,7 @@ from aiohttp import WSMsgType, web
 
 from casino.clock import Clock, MonotonicClock
 from casino.i18n import DEFAULT_LANGUAGE, LANGUAGES
+from casino.web.domino import DominoGame
 from casino.web.holdem import LOG, Member, TableSettings, WebTable
 from casino.web.sessions import COOKIE, MOST_BANKROLL, Profile, Sessions, clean_name
 
@@ -55,6 +58,8 @@ class WebServer:
             WebTable(k + 1, settings, self.clock, master.getrandbits(64)) for k in range(tables)
         ]
         self.tasks: list[asyncio.Task[None]] = []
+        self.dominoes: dict[str, DominoGame] = {}
+        self.seeds = random.Random(master.getrandbits(64))
 
     def app(self) -> web.Application:
         """The application, its tables started with it and stopped with it."""
@@ -63,6 +68,8 @@ class WebServer:
         app.router.add_post("/join", self.join)
         app.router.add_get("/holdem", self.holdem_page)
         app.router.add_get("/ws/holdem", self.holdem_socket)
+        app.router.add_get("/domino", self.domino_page)
+        app.router.add_get("/ws/domino", self.domino_socket)
         app.router.add_get("/static/{name}", self.static)
         app.on_startup.append(self._start)
         app.on_cleanup.append(self._stop)
@@ -105,8 +112,9 @@ class WebServer:
         bankroll = int(bankroll_text) if bankroll_text.isdigit() and len(bankroll_text) < 8 else 0
         if not 1 <= bankroll <= MOST_BANKROLL:
             raise web.HTTPBadRequest(text=f"the bankroll is a whole number, 1 to {MOST_BANKROLL}")
+        game = "domino" if form.get("game") == "domino" else "holdem"
         cookie = self.sessions.start(Profile(name, bankroll, lang), request.cookies.get(COOKIE))
-        response = web.HTTPSeeOther("/holdem")
+        response = web.HTTPSeeOther(f"/{game}")
         response.set_cookie(COOKIE, cookie, httponly=True, samesite="Strict")
         raise response
 
@@ -115,6 +123,51 @@ class WebServer:
         if self.sessions.profile_of(request.cookies.get(COOKIE)) is None:
             raise web.HTTPSeeOther("/")
         return _page("holdem.html")
+
+    async def domino_page(self, request: web.Request) -> web.StreamResponse:
+        """The dominoes page."""
+        if self.sessions.profile_of(request.cookies.get(COOKIE)) is None:
+            raise web.HTTPSeeOther("/")
+        return _page("domino.html")
+
+    async def domino_socket(self, request: web.Request) -> web.StreamResponse:
+        """One dominoes page's WebSocket; the match goes on (its clock too) while it is away."""
+        socket = web.WebSocketResponse(heartbeat=20, max_msg_size=MOST_MESSAGE)
+        await socket.prepare(request)
+        cookie = request.cookies.get(COOKIE)
+        key, profile = self.sessions.token_of(cookie), self.sessions.profile_of(cookie)
+        if key is None or profile is None:
+            LOG.warning("socket without a valid session from %s", request.remote)
+            await socket.send_json({"type": "error", "reason": "no session: join in the lobby"})
+            await socket.close()
+            return socket
+        game = self.dominoes.get(key)
+        if game is None:
+            game = self.dominoes[key] = DominoGame(
+                profile.name,
+                profile.lang,
+                profile.bankroll,
+                self.clock,
+                self.seeds.getrandbits(64),
+                self.settings.move_seconds,
+                self.settings.bot_delay,
+            )
+            self.tasks.append(asyncio.create_task(game.run()))
+
+        async def send(data: dict[str, Any]) -> None:
+            await socket.send_json(data)
+
+        game.send = send
+        await game.show()
+        try:
+            async for message in socket:
+                if message.type is not WSMsgType.TEXT:
+                    break
+                await game.receive(_decoded(message.data))
+        finally:
+            if game.send is send:
+                game.send = None
+        return socket
 
     # --- the table's socket -----------------------------------------------------------
 

@@ -25,7 +25,7 @@ def _parser(invocation: Invocation) -> ArgumentParser:
     from casino.holdem.cli import _blinds, _seconds
 
     parser = invocation.parser(
-        description="Serve CASINO-ROYAL to browsers: a lobby and Hold'em tables."
+        description="Serve CASINO-ROYAL to browsers: a lobby, dominoes and Hold'em tables."
     )
     parser.add_argument("--host", default=LOOPBACK, help="address to listen on (loopback)")
     parser.add_argument("--port", type=whole_number(0, 65535), default=8000, help="0: any free")
@@ -34,6 +34,9 @@ def _parser(invocation: Invocation) -> ArgumentParser:
     parser.add_argument("--blinds", type=_blinds, default=(5, 10), metavar="SMALL/BIG")
     parser.add_argument("--timeout", type=_seconds, default=30.0, help="seconds per action")
     parser.add_argument("--pause", type=_seconds, default=2.0, help="seconds between hands")
+    parser.add_argument(
+        "--move-seconds", type=_seconds, default=15.0, help="the dominoes move clock"
+    )
     parser.add_argument(
         "--think", type=_seconds, default=0.4, help="seconds a computer player takes to act"
     )
@@ -72,6 +75,7 @@ def _body(invocation: Invocation) -> int:
         bot_delay=options.think,
     )
     place = (options.host, options.port)
+    settings.move_seconds = options.move_seconds
     return asyncio.run(
         _serve(settings, place, options.tables, options.seed, options.duration, invocation.streams)
     )

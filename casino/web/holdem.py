@@ -56,6 +56,8 @@ class TableSettings:
     bot_delay: float = 0.4
     """Seconds a computer player 'thinks' (so members can follow)."""
     samples: int = 300
+    move_seconds: float = 15.0
+    """The dominoes move clock."""
 
 
 @dataclass
