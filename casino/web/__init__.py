@@ -6,5 +6,6 @@
 - :mod:`casino.web.app`: the aiohttp application: pages, static files, WebSockets.
 - :mod:`casino.web.cli`: the command line (``casino web``), which needs the ``web`` extra.
 
-Nothing here knows a game rule: the page sends intentions, :mod:`casino.holdem` and :mod:`casino.domino` decide.
+Nothing here knows a game rule: the page sends intentions, and :mod:`casino.holdem` and
+:mod:`casino.domino` decide.
 """
