@@ -6,6 +6,7 @@ it says so in one line and exits with status 1. It is imported only when run.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
@@ -19,6 +20,16 @@ if TYPE_CHECKING:
 
 PROGRAM = "web"
 MISSING = "casino web needs the web extra: pip install 'casino[web]'"
+
+
+def _duration(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 10**7:  # NaN fails too
+        raise argparse.ArgumentTypeError(f"not a number of seconds (0 or more): {text[:40]!r}")
+    return value
 
 
 def _parser(invocation: Invocation) -> ArgumentParser:
@@ -41,7 +52,10 @@ def _parser(invocation: Invocation) -> ArgumentParser:
         "--think", type=_seconds, default=0.4, help="seconds a computer player takes to act"
     )
     parser.add_argument(
-        "--duration", type=float, metavar="SECONDS", help="stop after this long (default: never)"
+        "--duration",
+        type=_duration,
+        metavar="SECONDS",
+        help="stop after this long (default: never)",
     )
     parser.add_seed_option("seed the deals and the computer players with N")
     return parser

@@ -6,6 +6,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from casino.programs import load_main, run_captured
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -34,3 +38,11 @@ def test_it_listens_on_loopback_by_default_and_stops_after_its_duration() -> Non
     )
     assert done.returncode == 0 and done.stderr == ""
     assert done.stdout.startswith("casino web: listening on http://127.0.0.1:")
+
+
+@pytest.mark.parametrize("bad", ["-1", "nan", "inf", "x", "9" * 5000])
+def test_a_bad_duration_is_one_line_and_status_2(bad: str) -> None:
+    done = run_captured(load_main("web"), ["--port", "0", "--duration", bad], "")
+    assert (done.status, done.out) == (2, "")
+    assert done.err.startswith("web: argument --duration: not a number of seconds")
+    assert done.err.count("\n") == 1
