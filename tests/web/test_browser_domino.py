@@ -16,7 +16,7 @@ return {over: document.body.dataset.over === 'true', turn: document.body.dataset
   log: [...document.querySelectorAll('#log li')].map((li) => li.textContent),
   moves: document.querySelectorAll('#hand button').length,
   seconds: document.getElementById('seconds').textContent,
-  clock: !document.getElementById('clock').hidden,
+  clock: getComputedStyle(document.getElementById('clock')).display !== 'none',
   tiles: document.querySelectorAll('#hand svg').length};
 """
 
@@ -57,6 +57,7 @@ def play_hand(driver: Any, url: str, tmp_path: Path) -> None:
         "A drawn hand: no money moves.",
     )
     assert any(line in ends for line in view["log"]), view["log"]
+    assert not view["clock"]  # no countdown once the hand is over
     assert view["log"][0].startswith("Bankrolls: you $")
     assert sum(line.startswith("Time is up") for line in view["log"]) == 1
 
