@@ -182,10 +182,18 @@ def test_a_closed_page_is_folded_and_comes_back_to_the_same_seat() -> None:
         ws = await socket(client, cookie)
         turn = await until(ws, my_turn)
         hand = turn["hand"]
-        await ws.close()
         table = server.tables[0]
+        dealt = table.table.hand
+        assert dealt is not None
+        acted = len(dealt.actions)
+        await ws.close()
         while table.table.number == hand and not (table.table.hand and table.table.hand.over):
             await asyncio.sleep(0)
+        while len(dealt.actions) == acted:
+            await asyncio.sleep(0)
+        gone = dealt.actions[acted]  # the closed page's turn: checked if free, else folded
+        assert gone.seat == turn["you"]
+        assert gone.kind.value == ("check" if turn["legal"]["call"] == 0 else "fold")
         again = await socket(client, cookie)
         view = await until(again, lambda d: d["type"] == "state")
         assert view["you"] == turn["you"] and view["seats"][view["you"]]["name"] == "Ana"
@@ -193,3 +201,29 @@ def test_a_closed_page_is_folded_and_comes_back_to_the_same_seat() -> None:
         await again.close()
 
     serve(body)
+
+
+def test_a_member_out_of_time_is_checked_or_folded() -> None:
+    clock = FakeClock()
+    server = WebServer(SETTINGS, 1, 3, clock, secret=b"k" * 32)
+
+    async def body(client: TestClient[Any, Any]) -> None:
+        ws = await socket(client, await join(client, "Ana"))
+        turn = await until(ws, my_turn)
+        table = server.tables[0].table
+        hand = table.hand
+        assert hand is not None
+        acted = len(hand.actions)
+        clock.advance(SETTINGS.timeout + 1)  # late: the move that comes now is not taken
+        await ws.send_json({"type": "act", "verb": "allin"})
+        await until(ws, lambda d: d["type"] == "state" and d["legal"] is None)
+        late = hand.actions[acted]
+        assert late.seat == turn["you"] and late.kind.value in ("check", "fold")
+        assert late.kind.value == ("check" if turn["legal"]["call"] == 0 else "fold")
+        await ws.close()
+
+    async def run() -> None:
+        async with TestClient(TestServer(server.app()), cookie_jar=DummyCookieJar()) as client:
+            await asyncio.wait_for(body(client), 20)
+
+    asyncio.run(run())
