@@ -21,6 +21,7 @@ import json
 import random
 from importlib import resources
 from typing import Any
+from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
@@ -132,6 +133,7 @@ class WebServer:
 
     async def domino_socket(self, request: web.Request) -> web.StreamResponse:
         """One dominoes page's WebSocket; the match goes on (its clock too) while it is away."""
+        _same_origin(request)
         socket = web.WebSocketResponse(heartbeat=20, max_msg_size=MOST_MESSAGE)
         await socket.prepare(request)
         cookie = request.cookies.get(COOKIE)
@@ -185,6 +187,7 @@ class WebServer:
 
     async def holdem_socket(self, request: web.Request) -> web.StreamResponse:
         """One page's WebSocket: views out, intentions in, until the page closes."""
+        _same_origin(request)
         socket = web.WebSocketResponse(heartbeat=20, max_msg_size=MOST_MESSAGE)
         await socket.prepare(request)
         cookie = request.cookies.get(COOKIE)
@@ -213,6 +216,14 @@ class WebServer:
         finally:
             table.leave(member, send)
         return socket
+
+
+def _same_origin(request: web.Request) -> None:
+    """Refuse (403, logged) a socket opened by a page of another site."""
+    origin = request.headers.get("Origin")
+    if origin is not None and urlsplit(origin).netloc != request.host:
+        LOG.warning("socket from another site refused: %.100r", origin)
+        raise web.HTTPForbidden(text="another site's page may not open this socket")
 
 
 def _decoded(text: str) -> Any:

@@ -15,7 +15,7 @@ import pytest
 
 pytest.importorskip("aiohttp", reason="the web extra (aiohttp) is not installed")
 
-from aiohttp import ClientWebSocketResponse, DummyCookieJar
+from aiohttp import ClientWebSocketResponse, DummyCookieJar, WSServerHandshakeError
 from aiohttp.test_utils import TestClient, TestServer
 
 from casino.cards.card import Card
@@ -98,10 +98,17 @@ def test_a_forged_cookie_gets_no_seat_and_is_logged(caplog: pytest.LogCaptureFix
         ws = await socket(client, f"{token}.{'0' * 64}")
         assert json.loads(await ws.receive_str())["type"] == "error"
         assert server.tables[0].members == {}
+        with pytest.raises(WSServerHandshakeError) as refused:
+            await client.ws_connect(
+                "/ws/holdem",
+                headers={"Cookie": f"{COOKIE}={cookie}", "Origin": "http://evil.example"},
+            )
+        assert refused.value.status == 403 and server.tables[0].members == {}
 
     with caplog.at_level(logging.WARNING, "casino.web"):
         serve(body)
     assert "socket without a valid session" in caplog.text
+    assert "socket from another site refused: 'http://evil.example'" in caplog.text
 
 
 def test_out_of_turn_and_forged_plays_are_refused_and_logged(
