@@ -40,6 +40,7 @@ PROGRAMS: dict[str, str] = {
     "nimsys": "casino.nimsys",
     "stud": "casino.stud",
     "videopoker": "casino.videopoker",
+    "web": "casino.web",
 }
 """Program name → the module that ``python -m`` runs."""
 
@@ -51,6 +52,7 @@ SUMMARIES: dict[str, str] = {
     "nimsys": "Nim and its advanced game, players kept in players.dat (COMP90041 Nimsys)",
     "stud": "three-card stud: the socket dealer, a player bot, tournaments, the course's tester",
     "videopoker": "Double Bonus 10/7 video poker: play, debug, simulate, analyze exactly",
+    "web": "CASINO-ROYAL in the browser: dominoes, live Hold'em tables (the web extra)",
 }
 """Program name → what it is, in one line (``casino --help``)."""
 

@@ -27,12 +27,20 @@ ROOT = Path(__file__).resolve().parents[1]
 INTERACTIVE_ARGS: dict[str, list[str]] = {
     "videopoker": ["-i", "100"],
     "stud": ["tournament", "--bot", "ours", "--bot", "always-call", "--hands", "3"],
+    "web": ["--port", "0", "--duration", "0"],
 }
 """The arguments that start a session of the program (none for most): one that waits for its
 user, or (three-card stud, which reads no stdin) one that ends by itself."""
-WAITING_ARGS: dict[str, list[str]] = {"stud": ["dealer", "--port", "0", "--players", "2"]}
+WAITING_ARGS: dict[str, list[str]] = {
+    "stud": ["dealer", "--port", "0", "--players", "2"],
+    "web": ["--port", "0"],
+}
 """Where the session does not wait for anything, the arguments that make the program wait."""
-NAMES: dict[str, str] = {"stud": "stud tournament", "stud-waiting": "stud dealer"}
+NAMES: dict[str, str] = {
+    "stud": "stud tournament",
+    "stud-waiting": "stud dealer",
+    "web-waiting": "web",
+}
 """The name a program's messages carry, where a subcommand names it."""
 PROMPTS: dict[str, str] = {
     "demo": r"\$ ",
@@ -42,6 +50,7 @@ PROMPTS: dict[str, str] = {
     "nimsys": r"\$",
     "videopoker": "> ",
     "stud": "waiting for 2 players",
+    "web": "listening on http://127.0.0.1:[0-9]+/",
 }
 """What each program shows when it waits for input in a terminal (else: its first output)."""
 SEEDED_INPUT: dict[str, str] = {

@@ -79,7 +79,10 @@ def _own_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("CASINO_SEED", raising=False)
 
 
-NO_SHELL = {"stud": "it reads no stdin: its input is the wire protocol, fuzzed in tests/stud"}
+NO_SHELL = {
+    "stud": "it reads no stdin: its input is the wire protocol, fuzzed in tests/stud",
+    "web": "it reads no stdin: its input is HTTP and WebSocket messages, tested in tests/web",
+}
 """Programs without a line shell to fuzz, and why."""
 
 

@@ -1,0 +1,11 @@
+"""CASINO-ROYAL in the browser: ``casino web`` serves a lobby, dominoes and Hold'em tables.
+
+- :mod:`casino.web.sessions`: the signed session cookie and the members it names.
+- :mod:`casino.web.domino`: dominoes against the computer, the move clock on the server.
+- :mod:`casino.web.holdem`: a Hold'em table for browsers (the engine decides, the page asks).
+- :mod:`casino.web.app`: the aiohttp application: pages, static files, WebSockets.
+- :mod:`casino.web.cli`: the command line (``casino web``), which needs the ``web`` extra.
+
+Nothing here knows a game rule: the page sends intentions, and :mod:`casino.holdem` and
+:mod:`casino.domino` decide.
+"""

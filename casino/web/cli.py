@@ -1,0 +1,130 @@
+"""``casino web``: serve the lobby and the tables to browsers (loopback unless told).
+
+The games stay standard-library; this program needs the ``web`` extra (aiohttp). Without it
+it says so in one line and exits with status 1. It is imported only when run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, TextIO
+
+from casino.cmdline import ArgumentParser, FileProblem, Invocation, run_program, whole_number
+from casino.net.stream import LOOPBACK
+from casino.shell import Streams
+
+if TYPE_CHECKING:
+    from casino.web.holdem import TableSettings
+
+PROGRAM = "web"
+MISSING = "casino web needs the web extra: pip install 'casino[web]'"
+
+
+def _duration(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 10**7:  # NaN fails too
+        raise argparse.ArgumentTypeError(f"not a number of seconds (0 or more): {text[:40]!r}")
+    return value
+
+
+def _parser(invocation: Invocation) -> ArgumentParser:
+    from casino.holdem.cli import _blinds, _seconds
+
+    parser = invocation.parser(
+        description="Serve CASINO-ROYAL to browsers: a lobby, dominoes and Hold'em tables."
+    )
+    parser.add_argument("--host", default=LOOPBACK, help="address to listen on (loopback)")
+    parser.add_argument("--port", type=whole_number(0, 65535), default=8000, help="0: any free")
+    parser.add_argument("--tables", type=whole_number(1, 50), default=2, help="Hold'em tables")
+    parser.add_argument("--seats", type=whole_number(2, 9), default=4, help="seats per table")
+    parser.add_argument("--blinds", type=_blinds, default=(5, 10), metavar="SMALL/BIG")
+    parser.add_argument("--timeout", type=_seconds, default=30.0, help="seconds per action")
+    parser.add_argument("--pause", type=_seconds, default=2.0, help="seconds between hands")
+    parser.add_argument(
+        "--move-seconds", type=_seconds, default=15.0, help="the dominoes move clock"
+    )
+    parser.add_argument(
+        "--think", type=_seconds, default=0.4, help="seconds a computer player takes to act"
+    )
+    parser.add_argument(
+        "--duration",
+        type=_duration,
+        metavar="SECONDS",
+        help="stop after this long (default: never)",
+    )
+    parser.add_seed_option("seed the deals and the computer players with N")
+    return parser
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
+    """``casino web``: see the module docstring."""
+    return run_program(PROGRAM, _body, argv, stdin=stdin, stdout=stdout, stderr=stderr)
+
+
+def _body(invocation: Invocation) -> int:
+    options = _parser(invocation).parse_args(invocation.argv)
+    try:
+        import aiohttp  # noqa: F401  # the web extra
+    except ImportError:
+        invocation.streams.error(MISSING)
+        return 1
+    from casino.web.holdem import TableSettings
+
+    settings = TableSettings(
+        seats=options.seats,
+        blinds=options.blinds,
+        timeout=options.timeout,
+        pause=options.pause,
+        bot_delay=options.think,
+    )
+    place = (options.host, options.port)
+    settings.move_seconds = options.move_seconds
+    return asyncio.run(
+        _serve(settings, place, options.tables, options.seed, options.duration, invocation.streams)
+    )
+
+
+async def _serve(
+    settings: TableSettings,
+    place: tuple[str, int],
+    tables: int,
+    seed: int | None,
+    duration: float | None,
+    streams: Streams,
+) -> int:
+    from aiohttp import web
+
+    from casino.web.app import WebServer
+
+    host, port = place
+    server = WebServer(settings, tables, seed)
+    runner = web.AppRunner(server.app(), access_log=None)
+    await runner.setup()
+    try:
+        site = web.TCPSite(runner, host, port)
+        await site.start()
+    except OSError as error:
+        await runner.cleanup()
+        raise FileProblem(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+    bound = runner.addresses[0][1]
+    streams.stdout.write(f"casino web: listening on http://{host}:{bound}/\n")
+    streams.stdout.flush()
+    try:
+        if duration is None:
+            await asyncio.Event().wait()
+        else:
+            await asyncio.sleep(duration)
+    finally:
+        await runner.cleanup()
+    return 0

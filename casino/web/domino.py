@@ -1,0 +1,274 @@
+"""Dominoes for a browser member against the computer, with the 15-second move clock.
+
+The page sends intentions (``{"type": "play", "tile": [3, 5], "end": "left"}``, ``draw``,
+``pass``, ``next``); :class:`casino.domino.rules.HandState` decides. The clock is the
+server's: when the member's seconds run out (``move_seconds``, on the injected clock) the
+rules' automatic move is made, as in the terminal game; the page only draws the countdown.
+Messages come from the terminal game's ``domino`` catalog.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gettext
+import random
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from casino.clock import Clock
+from casino.domino.money import STAKE, Ledger
+from casino.domino.rules import COMPUTER, MEMBER, End, Finish, HandState, Move, shuffled_deal
+from casino.domino.strategy import ours, take_turn
+from casino.domino.tiles import Tile
+from casino.errors import IllegalAction
+from casino.i18n import translator
+from casino.web.holdem import LOG, LOG_LINES
+
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+def N_(message: str) -> str:
+    """A message id of the ``domino`` catalog (translated when shown)."""
+    return message
+
+
+class DominoGame:
+    """One member's match against the computer: hands until they stop coming back for more."""
+
+    def __init__(
+        self,
+        name: str,
+        lang: str,
+        bankroll: int,
+        clock: Clock,
+        seed: int,
+        move_seconds: float = 15.0,
+        think: float = 0.6,
+    ) -> None:
+        self.name = name
+        self.tr: gettext.NullTranslations = translator("domino", lang)
+        self.clock = clock
+        self.rng = random.Random(seed)
+        self.move_seconds = move_seconds
+        self.think = think
+        self.ledger = Ledger.even(bankroll)
+        self.state: HandState | None = None
+        self.send: Send | None = None
+        self.inbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.log: list[str] = []
+        self.deadline: float | None = None
+        self.refused = 0
+
+    # --- messages ---------------------------------------------------------------------
+
+    def say(self, message: str, **values: object) -> None:
+        """Add a translated line to the log."""
+        self.log = [*self.log[-LOG_LINES + 1 :], self.tr.gettext(message).format(**values)]
+
+    def end_name(self, end: End) -> str:
+        """``left``/``right`` in the member's language."""
+        return self.tr.pgettext("end", end.value)
+
+    async def show(self) -> None:
+        """Send the member their view (a closed page: nothing)."""
+        send = self.send
+        if send is None:
+            return
+        try:
+            await send(self.view())
+        except (ConnectionError, RuntimeError):
+            self.send = None
+
+    def view(self) -> dict[str, Any]:
+        """The member's tiles, the line, the computer's count, the legal moves, the clock."""
+        state = self.state
+        data: dict[str, Any] = {
+            "type": "domino",
+            "log": self.log,
+            "bankrolls": list(self.ledger.bankrolls),
+            "stake": STAKE,
+            "over": state is None or state.result is not None,
+            "seconds": None,
+        }
+        if state is None:
+            return data
+        mine = state.turn == MEMBER and state.result is None
+        data.update(
+            hand=[[t.low, t.high] for t in state.hands[MEMBER]],
+            line=[[p.left, p.right] for p in state.line],
+            theirs=len(state.hands[COMPUTER]),
+            boneyard=len(state.boneyard),
+            turn="you" if mine else "computer",
+            moves=[
+                {
+                    "tile": [m.tile.low, m.tile.high],
+                    "end": m.end.value,
+                    "label": self.end_name(m.end),
+                }
+                for m in (state.moves(MEMBER) if mine else [])
+            ],
+            can_draw=mine and state.can_draw(MEMBER),
+            can_pass=mine and state.can_pass(MEMBER),
+        )
+        if mine and self.deadline is not None:
+            data["seconds"] = max(0.0, self.deadline - self.clock.now())
+        return data
+
+    async def receive(self, message: Any) -> None:
+        """A message from the page: queued for the member's turn, else refused and logged."""
+        expected = self.state is None or self.state.result is not None
+        kind = message.get("type") if isinstance(message, dict) else None
+        moving = kind in ("play", "draw", "pass") and self.deadline is not None
+        if moving or (kind == "next" and expected):
+            self.inbox.put_nowait(message)
+        else:
+            await self.refuse("not your turn or not a move", message)
+
+    async def refuse(self, reason: str, message: Any) -> None:
+        """Log it and tell the page."""
+        self.refused += 1
+        LOG.warning("dominoes: refused from %r: %s: %.200r", self.name, reason, message)
+        if self.send is not None:
+            try:
+                await self.send({"type": "refused", "reason": reason})
+            except (ConnectionError, RuntimeError):
+                self.send = None
+
+    # --- play -------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        """Hands, each started by the member (``next``), while both can cover the stake."""
+        try:
+            while self.ledger.broke() is None:
+                await self.show()
+                while (await self.inbox.get()) is None:
+                    pass  # a closed page: wait for it to come back
+                await self.play_hand()
+        except Exception:
+            LOG.exception("dominoes for %r stopped", self.name)
+            raise
+
+    async def play_hand(self) -> None:
+        """One hand, the computer's turns after ``think`` seconds, the member's on the clock."""
+        self.log = []
+        self.say(N_("--- Hand {number} ---"), number=self.ledger.hands + 1)
+        deal = shuffled_deal(self.rng)
+        self.say(N_("You lead.") if deal.opener == MEMBER else N_("The computer leads."))
+        state = self.state = HandState.start(deal)
+        while state.result is None:
+            if state.turn == COMPUTER:
+                await self.show()
+                await self.clock.sleep(self.think)
+                self.computer(state)
+            else:
+                await self.member(state)
+        self.result(state)
+        await self.show()
+
+    def computer(self, state: HandState) -> None:
+        """The computer's turn, by the terminal game's strategy."""
+        turn = take_turn(state, COMPUTER, ours)
+        if turn.drawn:
+            self.log.append(
+                self.tr.ngettext(
+                    "The computer draws {n} tile from the boneyard.",
+                    "The computer draws {n} tiles from the boneyard.",
+                    len(turn.drawn),
+                ).format(n=len(turn.drawn))
+            )
+        if turn.move is None:
+            self.say(N_("The computer passes."))
+        else:
+            self.played(turn.move, state, N_("The computer plays {tile} on the {end}."))
+
+    def played(self, move: Move, state: HandState, message: str) -> None:
+        """Log a tile put on the line."""
+        placed = state.line[0] if move.end is End.LEFT else state.line[-1]
+        self.say(message, tile=placed.tile.ascii(placed.left), end=self.end_name(move.end))
+
+    async def member(self, state: HandState) -> None:
+        """The member's turn: their moves until the turn passes, or the clock runs out."""
+        while not self.inbox.empty():
+            self.inbox.get_nowait()
+        self.deadline = self.clock.now() + self.move_seconds
+        try:
+            while state.turn == MEMBER and state.result is None:
+                await self.show()
+                try:
+                    remaining = max(0.0, self.deadline - self.clock.now())
+                    message = await self.clock.within(self._next_move(), remaining)
+                except TimeoutError:
+                    self.timed_out(state)
+                    return
+                if self.move(state, message):
+                    state.in_time(MEMBER)
+                    if state.turn == MEMBER and state.result is None:  # drew: now play
+                        self.deadline = self.clock.now() + self.move_seconds
+                else:
+                    await self.refuse("not a legal move", message)
+        finally:
+            self.deadline = None
+
+    async def _next_move(self) -> dict[str, Any]:
+        while True:
+            message = await self.inbox.get()
+            if message is not None:
+                return message
+
+    def move(self, state: HandState, message: dict[str, Any]) -> bool:
+        """Carry out the page's intention through the rules; ``False`` if they refuse it."""
+        try:
+            if message["type"] == "draw":
+                drawn = state.draw(MEMBER)
+                self.say(N_("You draw {tiles}."), tiles=" ".join(t.ascii() for t in drawn))
+            elif message["type"] == "pass":
+                state.pass_turn(MEMBER)
+                self.say(N_("You pass."))
+            else:
+                low, high = (int(x) for x in message["tile"])
+                if not (0 <= low <= 6 and 0 <= high <= 6):
+                    return False
+                move = Move(Tile(low, high), End(message["end"]))
+                state.play(MEMBER, move.tile, move.end)
+                self.played(move, state, N_("You play {tile} on the {end}."))
+        except (IllegalAction, KeyError, TypeError, ValueError):
+            return False
+        return True
+
+    def timed_out(self, state: HandState) -> None:
+        """The rules' automatic move (the third time-out in a row loses the hand)."""
+        automatic = state.time_out(MEMBER)
+        if automatic is None:
+            self.say(N_("Time is up for the third time in a row: you lose the hand."))
+            return
+        count = state.timeouts[MEMBER]
+        self.say(N_("Time is up ({count} of 3 in a row): an automatic move."), count=count)
+        if isinstance(automatic, Move):
+            self.played(automatic, state, N_("You play {tile} on the {end}."))
+        elif automatic:
+            self.say(N_("You draw {tiles}."), tiles=" ".join(t.ascii() for t in automatic))
+        else:
+            self.say(N_("You pass."))
+
+    def result(self, state: HandState) -> None:
+        """Say how the hand ended and settle the stake."""
+        result = state.result
+        assert result is not None
+        if result.finish is Finish.BLOCKED:
+            self.say(
+                N_("The game is blocked. Pips left: you {member}, the computer {computer}."),
+                member=result.pips[0],
+                computer=result.pips[1],
+            )
+        if result.winner is None:
+            self.say(N_("A drawn hand: no money moves."))
+        elif result.winner == MEMBER:
+            self.say(N_("You win the hand and ${stake}."), stake=STAKE)
+        else:
+            self.say(N_("The computer wins the hand and ${stake}."), stake=STAKE)
+        self.ledger.settle(result)
+        self.say(
+            N_("Bankrolls: you ${member}, the computer ${computer}."),
+            member=self.ledger.bankrolls[MEMBER],
+            computer=self.ledger.bankrolls[COMPUTER],
+        )

@@ -1,0 +1,349 @@
+"""Hold'em tables for browsers: seats, computer players, and each member's view as JSON.
+
+The page sends intentions (``{"type": "act", "verb": "raise", "to": 60}``); the table hands
+them to :func:`casino.holdem.commands.perform`, so every rule is the engine's. A message that
+is not the seat's turn, names an unknown verb or a wrong amount is refused, told to the
+member and logged. A member whose tab is closed is checked or folded at their turns and takes
+the same seat back when they come again with the same session cookie. Each member's view
+carries only their own hole cards (everybody's shown cards after a showdown).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gettext
+import logging
+import random
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from casino.cards.card import Card
+from casino.clock import Clock
+from casino.errors import IllegalAction, ParseError
+from casino.holdem.bots import Player, player_of
+from casino.holdem.commands import Intent, Verb, perform
+from casino.holdem.engine import Action, Hand, Refused
+from casino.holdem.shell import BOT_NAMES, STYLE_CYCLE
+from casino.holdem.table import Seat, Table, shuffled_deck
+from casino.holdem.view import action_text, showdown_text, street_text
+from casino.i18n import translator
+
+LOG = logging.getLogger("casino.web")
+VERBS = {
+    "check": Verb.CHECK,
+    "call": Verb.CALL,
+    "bet": Verb.BET,
+    "raise": Verb.RAISE,
+    "allin": Verb.ALL_IN,
+    "fold": Verb.FOLD,
+}
+LOG_LINES = 40
+
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+@dataclass
+class TableSettings:
+    """How the web tables play."""
+
+    seats: int = 4
+    stack: int = 1000
+    blinds: tuple[int, int] = (5, 10)
+    timeout: float = 30.0
+    pause: float = 2.0
+    """Seconds between hands."""
+    bot_delay: float = 0.4
+    """Seconds a computer player 'thinks' (so members can follow)."""
+    samples: int = 300
+    move_seconds: float = 15.0
+    """The dominoes move clock."""
+
+
+@dataclass
+class Member:
+    """A browser member at a table: seat, language, and their open page (``None``: away)."""
+
+    key: str
+    name: str
+    seat: int
+    lang: str
+    send: Send | None = None
+    inbox: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+
+    @property
+    def tr(self) -> gettext.NullTranslations:
+        """The member's catalog."""
+        return translator("holdem", self.lang)
+
+
+class WebTable:
+    """One table: the engine's :class:`Table`, its members, computer players in empty seats."""
+
+    def __init__(self, number: int, settings: TableSettings, clock: Clock, seed: int) -> None:
+        self.number = number
+        self.settings = settings
+        self.clock = clock
+        self.rng = random.Random(seed)
+        names = [BOT_NAMES[k % len(BOT_NAMES)] for k in range(settings.seats)]
+        self.table = Table([Seat(name, settings.stack) for name in names], settings.blinds)
+        self.bots: list[Player] = [
+            player_of(STYLE_CYCLE[k % 3], settings.samples) for k in range(settings.seats)
+        ]
+        self.members: dict[int, Member] = {}
+        self.waiting: int | None = None
+        self.log: list[tuple[str, tuple[Any, ...]]] = []
+        self.joined = asyncio.Event()
+        self.hands_done = 0
+        self.seq = 0
+        """Lines said so far: a view's ``seq`` tells which events it includes."""
+        self.refused = 0
+        self.dealt: list[dict[int, list[int]]] = []
+        self.on_hand: Callable[[WebTable, int, int], None] | None = None
+        """Called after each hand with the chips before and after (for the load test)."""
+
+    # --- members ----------------------------------------------------------------------
+
+    def seat_of(self, key: str) -> Member | None:
+        """The member whose session is ``key``, if seated here."""
+        return next((m for m in self.members.values() if m.key == key), None)
+
+    def free_seat(self) -> int | None:
+        """A seat with chips no member holds, or ``None``."""
+        for index, seat in enumerate(self.table.seats):
+            if index not in self.members and seat.playing:
+                return index
+        return None
+
+    def sit(self, key: str, name: str, lang: str, bankroll: int) -> Member | None:
+        """Seat a member (their bankroll becomes the seat's chips between hands)."""
+        seat = self.free_seat()
+        if seat is None:
+            return None
+        member = Member(key, name, seat, lang)
+        self.members[seat] = member
+        self.table.seats[seat].name = name
+        if self.table.hand is None or self.table.hand.over:
+            self.table.seats[seat].chips = bankroll
+        self.joined.set()
+        return member
+
+    async def connect(self, member: Member, send: Send) -> None:
+        """The member's page is open: send them the table."""
+        member.send = send
+        await self.show(member)
+
+    def leave(self, member: Member, send: Send | None = None) -> None:
+        """The member's page closed: check or fold for them until they come back."""
+        if send is not None and member.send is not send:
+            return
+        member.send = None
+        member.inbox.put_nowait(None)
+
+    # --- messages ---------------------------------------------------------------------
+
+    async def receive(self, member: Member, message: Any) -> None:
+        """A message from the member's page: queued if it is their turn, else refused."""
+        if not isinstance(message, dict) or message.get("type") != "act":
+            await self.refuse(member, "not a play", message)
+        elif self.waiting != member.seat:
+            await self.refuse(member, "Not your turn.", message)
+        else:
+            member.inbox.put_nowait(message)
+
+    async def refuse(self, member: Member, template: str, message: Any, **values: Any) -> None:
+        """Tell the member why, in their language, and log it."""
+        self.refused += 1
+        LOG.warning(
+            "table %d: refused from %r: %s: %.200r", self.number, member.name, template, message
+        )
+        reason = member.tr.gettext(template).format(**values)
+        await self.tell(member, {"type": "refused", "reason": reason})
+
+    async def tell(self, member: Member, data: dict[str, Any]) -> None:
+        """Send to the member's page (a closed page: dropped)."""
+        send = member.send
+        if send is None:
+            return
+        try:
+            await send(data)
+        except (ConnectionError, RuntimeError):
+            self.leave(member, send)
+
+    async def show_all(self) -> None:
+        """Every member's view."""
+        await asyncio.gather(*(self.show(m) for m in list(self.members.values())))
+
+    async def show(self, member: Member) -> None:
+        """The member's view of the table."""
+        await self.tell(member, self.view(member))
+
+    def say(self, template: str, *values: Any) -> None:
+        """Add a line to the table's log: a message id and its fields, translated per view."""
+        self.log = [*self.log[-LOG_LINES + 1 :], (template, values)]
+        self.seq += 1
+
+    def view(self, member: Member) -> dict[str, Any]:
+        """What ``member`` may see: their own hole cards, the board, stacks, their options."""
+        tr = member.tr
+        hand = self.table.hand
+        seats = []
+        shown = set(hand.shown) if hand is not None and hand.over else set()
+        for index, seat in enumerate(self.table.seats):
+            entry: dict[str, Any] = {"name": seat.name, "chips": seat.chips, "seat": index}
+            if hand is not None and hand.starting[index]:
+                cards = hand.hole[index]
+                visible = index == member.seat or index in shown
+                entry.update(
+                    chips=hand.stacks[index],
+                    bet=hand.bets[index],
+                    folded=hand.folded[index],
+                    button=index == hand.button,
+                    turn=index == hand.to_act and not hand.over,
+                    cards=[_card(c) for c in cards] if visible else [None] * len(cards),
+                )
+            entry["human"] = index in self.members
+            seats.append(entry)
+        data: dict[str, Any] = {
+            "type": "state",
+            "table": self.number,
+            "you": member.seat,
+            "hand": self.table.number,
+            "seq": self.seq,
+            "seats": seats,
+            "board": [] if hand is None else [_card(c) for c in hand.board],
+            "pot": 0 if hand is None else hand.pot_total(),
+            "log": [_line(tr, t, v) for t, v in self.log],
+            "legal": None,
+            "labels": _labels(tr),
+        }
+        if hand is not None and not hand.over and self.waiting == member.seat:
+            legal = hand.legal()
+            data["legal"] = {
+                "call": legal.call,
+                "min_to": legal.min_to,
+                "max_to": legal.max_to,
+                "raising": legal.raising,
+                "deadline": self.settings.timeout,
+            }
+        return data
+
+    # --- play -------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        """Deal hands once a member has sat down, while two seats have chips."""
+        await self.joined.wait()
+        try:
+            while not self.table.finished:
+                await self.play_hand()
+                await self.clock.sleep(self.settings.pause)
+        except Exception:  # a bug must not pass silently: the table stops, the log says why
+            LOG.exception("table %d stopped", self.number)
+            raise
+
+    async def play_hand(self) -> None:
+        """One hand, from the deal to the settle."""
+        before = sum(seat.chips for seat in self.table.seats)
+        hand = self.table.start_hand(shuffled_deck(self.rng))
+        self.dealt.append({seat: list(cards) for seat, cards in enumerate(hand.hole) if cards})
+        names = [seat.name for seat in self.table.seats]
+        self.say("--- Hand {number} · button: {name} ---", self.table.number, names[hand.button])
+        await self.show_all()
+        while not hand.over:
+            board = len(hand.board)
+            seat = hand.to_act
+            assert seat is not None
+            if seat in self.members:
+                action = await self.ask(self.members[seat], hand)
+            else:
+                await self.clock.sleep(self.settings.bot_delay)
+                action = self.bots[seat](hand, self.rng)
+            self.say("ACTION", action, names[seat])
+            for size in (3, 4, 5):
+                if board < size <= len(hand.board):
+                    self.say("STREET", tuple(hand.board), size)
+            await self.show_all()
+        self.say("SHOWDOWN", hand, tuple(names))
+        self.table.settle()
+        self.hands_done += 1
+        if self.on_hand is not None:
+            self.on_hand(self, before, sum(seat.chips for seat in self.table.seats))
+        await self.show_all()
+
+    async def ask(self, member: Member, hand: Hand) -> Action:
+        """The member's action: from their page, or check/fold if away or out of time."""
+        while not member.inbox.empty():
+            member.inbox.get_nowait()
+        if member.send is None:
+            return _default(hand)
+        deadline = self.clock.now() + self.settings.timeout
+        self.waiting = member.seat
+        try:
+            await self.show(member)
+            while True:
+                try:
+                    remaining = max(0.0, deadline - self.clock.now())
+                    message = await self.clock.within(member.inbox.get(), remaining)
+                except TimeoutError:
+                    return _default(hand)
+                if message is None:
+                    return _default(hand)
+                action = await self._try(member, hand, message)
+                if action is not None:
+                    return action
+        finally:
+            self.waiting = None
+
+    async def _try(self, member: Member, hand: Hand, message: dict[str, Any]) -> Action | None:
+        verb = VERBS.get(str(message.get("verb")))
+        amount = message.get("to")
+        if verb is None or (amount is not None and not _chips(amount)):
+            await self.refuse(member, "not a play", message)
+            return None
+        if verb in (Verb.BET, Verb.RAISE) and amount is None:
+            await self.refuse(member, "not a play", message)
+            return None
+        try:
+            return perform(hand, Intent(verb, amount or 0))
+        except (Refused, ParseError, IllegalAction) as error:
+            template = getattr(error, "template", "not a play")
+            values = getattr(error, "values", {})
+            await self.refuse(member, template, message, **values)
+            return None
+
+
+def _chips(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 10**12
+
+
+def _default(hand: Hand) -> Action:
+    return hand.check() if hand.legal().can_check else hand.fold()
+
+
+def _card(index: int) -> str:
+    card = Card.from_index(index)
+    return f"{card.rank.value}{card.suit.value}"
+
+
+def _line(tr: gettext.NullTranslations, template: str, values: tuple[Any, ...]) -> str:
+    if template == "ACTION":
+        return action_text(values[0], values[1], tr)
+    if template == "STREET":
+        return street_text(values[0], values[1], tr)
+    if template == "SHOWDOWN":
+        return "\n".join(showdown_text(values[0], values[1], tr))
+    return tr.gettext(template).format(*values, number=values[0], name=values[-1])
+
+
+def _labels(tr: gettext.NullTranslations) -> dict[str, str]:
+    _ = tr.gettext
+    return {
+        "check": _("check"),
+        "call": _("call {amount}"),
+        "bet": _("bet"),
+        "raise": _("raise"),
+        "allin": _("allin {amount}"),
+        "fold": _("fold"),
+        "turn": _("Your turn."),
+        "pot": _("Pot: {amount}"),
+    }

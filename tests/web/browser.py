@@ -1,0 +1,67 @@
+"""Helpers for the browser tests: Debian's headless Chromium through Selenium, and a real
+``casino web`` process on loopback. Nothing here downloads a browser."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def need_browser() -> None:
+    """Skip, saying why, where Debian's chromium or chromium-driver is not installed."""
+    pytest.importorskip("selenium", reason="selenium (the test extra) is not installed")
+    for path, package in [(CHROMIUM, "chromium"), (CHROMEDRIVER, "chromium-driver")]:
+        if not (os.access(path, os.X_OK) or shutil.which(Path(path).name)):
+            pytest.skip(f"{path} is not installed (apt-get install {package})")
+
+
+def browser() -> Any:
+    """A new headless Chromium (its own profile, so its own cookies)."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in [
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-dev-shm-usage",
+        "--disable-gpu",
+        "--window-size=420,900",
+    ]:
+        options.add_argument(flag)
+    return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+
+
+@contextmanager
+def casino_web(*args: str) -> Iterator[str]:
+    """A ``casino web`` process on a free loopback port; its base URL."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "casino.web", "--port", "0", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        match = re.search(r"http://[0-9.]+:[0-9]+/", line)
+        assert match, line + (process.stderr.read() if process.stderr else "")
+        yield match.group(0)
+    finally:
+        process.terminate()
+        process.wait(timeout=30)

@@ -1,0 +1,77 @@
+"""A member plays a whole dominoes hand in a headless Chromium, and once lets the clock run
+out: the server makes the automatic move. A real ``casino web`` process with a 2-second clock
+(the one test where the real clock runs); every wait is bounded."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from .browser import browser, casino_web, need_browser
+
+LIMIT = 120.0
+SNAPSHOT = """
+return {over: document.body.dataset.over === 'true', turn: document.body.dataset.turn,
+  log: [...document.querySelectorAll('#log li')].map((li) => li.textContent),
+  moves: document.querySelectorAll('#hand button').length,
+  seconds: document.getElementById('seconds').textContent,
+  clock: getComputedStyle(document.getElementById('clock')).display !== 'none',
+  tiles: document.querySelectorAll('#hand svg').length};
+"""
+
+
+def test_a_whole_hand_with_one_time_out(tmp_path: Path) -> None:
+    need_browser()
+    with casino_web("--move-seconds", "2", "--think", "0.05", "--seed", "4") as url:
+        driver = browser()
+        try:
+            play_hand(driver, url, tmp_path)
+        finally:
+            driver.quit()
+
+
+def play_hand(driver: Any, url: str, tmp_path: Path) -> None:
+    driver.get(url)
+    driver.find_element("id", "name").send_keys("Ana")
+    driver.find_element("css selector", "#lang option[value=en]").click()
+    driver.find_element("id", "dominoes").click()
+    wait_for(driver, lambda v: v["over"])
+    driver.find_element("css selector", '#buttons button[data-type="next"]').click()
+    view = wait_for(driver, lambda v: v["turn"] == "you")
+    assert view["clock"] and view["seconds"] in ("1", "2") and view["tiles"] >= 7
+    driver.save_screenshot(str(tmp_path / "domino-countdown.png"))
+    view = wait_for(driver, lambda v: any("automatic move" in line for line in v["log"]))
+    assert "Time is up (1 of 3 in a row): an automatic move." in view["log"]
+    while not view["over"]:
+        if view["turn"] == "you":
+            node = driver.find_elements("css selector", "#hand button, #buttons button")
+            if node:
+                node[0].click()
+        time.sleep(0.1)
+        view = snapshot(driver)
+    driver.save_screenshot(str(tmp_path / "domino-end.png"))
+    ends = (
+        "You win the hand and $10.",
+        "The computer wins the hand and $10.",
+        "A drawn hand: no money moves.",
+    )
+    assert any(line in ends for line in view["log"]), view["log"]
+    assert not view["clock"]  # no countdown once the hand is over
+    assert view["log"][0].startswith("Bankrolls: you $")
+    assert sum(line.startswith("Time is up") for line in view["log"]) == 1
+
+
+def snapshot(driver: Any) -> dict[str, Any]:
+    data: dict[str, Any] = driver.execute_script(SNAPSHOT)
+    return data
+
+
+def wait_for(driver: Any, test: Any) -> dict[str, Any]:
+    end = time.monotonic() + LIMIT
+    while time.monotonic() < end:
+        view = snapshot(driver)
+        if test(view):
+            return view
+        time.sleep(0.05)
+    raise AssertionError(f"the page never got there: {snapshot(driver)}")

@@ -1,0 +1,48 @@
+"""``casino web`` without the web extra, and as a real process."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from casino.programs import load_main, run_captured
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_without_the_web_extra_it_says_so_in_one_line_and_exits_1() -> None:
+    code = (
+        "import sys; sys.modules['aiohttp'] = None\n"
+        "from casino.programs import load_main\n"
+        "import casino.web.cli\n"
+        "assert 'aiohttp' not in [m for m in sys.modules if sys.modules[m] is not None]\n"
+        "raise SystemExit(load_main('web')(['--port', '0']))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60
+    )
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == "casino web needs the web extra: pip install 'casino[web]'\n"
+
+
+def test_it_listens_on_loopback_by_default_and_stops_after_its_duration() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "casino.web", "--port", "0", "--duration", "0.1"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+    assert done.returncode == 0 and done.stderr == ""
+    assert done.stdout.startswith("casino web: listening on http://127.0.0.1:")
+
+
+@pytest.mark.parametrize("bad", ["-1", "nan", "inf", "x", "9" * 5000])
+def test_a_bad_duration_is_one_line_and_status_2(bad: str) -> None:
+    done = run_captured(load_main("web"), ["--port", "0", "--duration", bad], "")
+    assert (done.status, done.out) == (2, "")
+    assert done.err.startswith("web: argument --duration: not a number of seconds")
+    assert done.err.count("\n") == 1

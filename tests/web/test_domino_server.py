@@ -1,0 +1,88 @@
+"""The dominoes page's WebSocket without a browser, on a :class:`FakeClock`: a whole hand,
+a time-out made by moving the fake clock, refused moves logged."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import Any
+
+import pytest
+
+pytest.importorskip("aiohttp", reason="the web extra (aiohttp) is not installed")
+
+from aiohttp import ClientWebSocketResponse, DummyCookieJar
+from aiohttp.test_utils import TestClient, TestServer
+
+from casino.clock import FakeClock
+from casino.web.app import WebServer
+from casino.web.holdem import TableSettings
+from casino.web.sessions import COOKIE
+
+
+async def receive(ws: ClientWebSocketResponse) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(await ws.receive_str())
+    return data
+
+
+async def refused(ws: ClientWebSocketResponse) -> bool:
+    while True:
+        if (await receive(ws))["type"] == "refused":
+            return True
+
+
+async def until_mine(ws: ClientWebSocketResponse) -> dict[str, Any]:
+    while True:
+        view = await receive(ws)
+        if view["type"] == "domino" and (view.get("turn") == "you" or view["over"]):
+            return view
+
+
+def move_of(view: dict[str, Any]) -> dict[str, Any]:
+    if view["moves"]:
+        return {"type": "play", "tile": view["moves"][0]["tile"], "end": view["moves"][0]["end"]}
+    return {"type": "draw" if view["can_draw"] else "pass"}
+
+
+def test_a_hand_a_time_out_and_refused_moves(caplog: pytest.LogCaptureFixture) -> None:
+    clock = FakeClock()
+    server = WebServer(TableSettings(bot_delay=0.5), 1, 5, clock, secret=b"s" * 32)
+
+    async def body(client: TestClient[Any, Any]) -> dict[str, Any]:
+        form = {"name": "Ana", "bankroll": "100", "lang": "en", "game": "domino"}
+        joined = await client.post("/join", data=form, allow_redirects=False)
+        assert joined.headers["Location"] == "/domino"
+        cookie = joined.cookies[COOKIE].value
+        ws = await client.ws_connect("/ws/domino", headers={"Cookie": f"{COOKIE}={cookie}"})
+        assert (await receive(ws))["over"]
+        await ws.send_json({"type": "play", "tile": [6, 6], "end": "left"})
+        assert await refused(ws)  # no hand yet
+        await ws.send_json({"type": "next"})
+        view = await until_mine(ws)
+        assert view["seconds"] == 15.0 and len(view["hand"]) >= 7
+        await ws.send_json({"type": "play", "tile": [9, 9], "end": "left"})
+        assert await refused(ws)
+        clock.advance(16)  # the member is late: their next message comes after the deadline
+        await ws.send_json(move_of(view))
+        timed_out = False
+        while True:
+            view = await until_mine(ws)
+            timed_out = timed_out or any("automatic move" in line for line in view["log"])
+            if view["over"]:
+                break
+            await ws.send_json(move_of(view))
+        await ws.close()
+        assert timed_out
+        return view
+
+    async def run() -> dict[str, Any]:
+        async with TestClient(TestServer(server.app()), cookie_jar=DummyCookieJar()) as client:
+            return await asyncio.wait_for(body(client), 20)
+
+    with caplog.at_level(logging.WARNING, "casino.web"):
+        end = asyncio.run(run())
+    assert "Time is up (1 of 3 in a row): an automatic move." in end["log"]
+    assert end["log"][-1] == "Bankrolls: you ${}, the computer ${}.".format(*end["bankrolls"])
+    assert sum(end["bankrolls"]) == 200
+    assert caplog.text.count("dominoes: refused from 'Ana'") == 2

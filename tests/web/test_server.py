@@ -1,0 +1,236 @@
+"""The web server without a browser: pages, the session cookie, the table's WebSocket.
+
+Every game here runs on a :class:`FakeClock` (computer players and pauses take no real time).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+
+pytest.importorskip("aiohttp", reason="the web extra (aiohttp) is not installed")
+
+from aiohttp import ClientWebSocketResponse, DummyCookieJar, WSServerHandshakeError
+from aiohttp.test_utils import TestClient, TestServer
+
+from casino.cards.card import Card
+from casino.clock import FakeClock
+from casino.web.app import WebServer
+from casino.web.holdem import TableSettings
+from casino.web.sessions import COOKIE
+
+SETTINGS = TableSettings(seats=3, stack=500, pause=0, bot_delay=0, samples=10)
+
+Body = Callable[[TestClient[Any, Any], WebServer], Awaitable[None]]
+
+
+def serve(body: Body, tables: int = 1, seed: int = 3) -> WebServer:
+    server = WebServer(SETTINGS, tables, seed, FakeClock(), secret=b"k" * 32)
+
+    async def run() -> None:
+        async with TestClient(TestServer(server.app()), cookie_jar=DummyCookieJar()) as client:
+            await asyncio.wait_for(body(client, server), 20)
+
+    asyncio.run(run())
+    return server
+
+
+async def join(client: TestClient[Any, Any], name: str, lang: str = "en") -> str:
+    form = {"name": name, "bankroll": "500", "lang": lang}
+    response = await client.post("/join", data=form, allow_redirects=False)
+    assert response.status == 303 and response.headers["Location"] == "/holdem"
+    return response.cookies[COOKIE].value
+
+
+async def socket(client: TestClient[Any, Any], cookie: str) -> ClientWebSocketResponse:
+    return await client.ws_connect("/ws/holdem", headers={"Cookie": f"{COOKIE}={cookie}"})
+
+
+async def until(
+    ws: ClientWebSocketResponse, test: Callable[[dict[str, Any]], bool]
+) -> dict[str, Any]:
+    while True:
+        data: dict[str, Any] = json.loads(await ws.receive_str())
+        if test(data):
+            return data
+
+
+def _code(index: int) -> str:
+    card = Card.from_index(index)
+    return f"{card.rank.value}{card.suit.value}"
+
+
+def my_turn(data: dict[str, Any]) -> bool:
+    return data["type"] == "state" and data["legal"] is not None
+
+
+def test_the_lobby_and_the_pages_and_their_headers() -> None:
+    async def body(client: TestClient[Any, Any], server: WebServer) -> None:
+        lobby = await client.get("/")
+        assert lobby.status == 200 and 'action="/join"' in await lobby.text()
+        assert lobby.headers["Content-Security-Policy"].startswith("default-src 'self'")
+        away = await client.get("/holdem", allow_redirects=False)
+        assert (away.status, away.headers["Location"]) == (303, "/")
+        for form in [
+            {"name": "", "lang": "es"},
+            {"name": "Ana", "lang": "fr"},
+            {"name": "Ana", "lang": "es", "bankroll": "9" * 5000},
+        ]:
+            assert (await client.post("/join", data=form)).status == 400
+        assert (await client.get("/static/holdem.js")).status == 200
+        assert (await client.get("/static/..%2Fapp.py")).status == 404
+        cookie = await join(client, "Ana")
+        page = await client.get("/holdem", headers={"Cookie": f"{COOKIE}={cookie}"})
+        assert page.status == 200 and "holdem.js" in await page.text()
+
+    serve(body)
+
+
+def test_a_forged_cookie_gets_no_seat_and_is_logged(caplog: pytest.LogCaptureFixture) -> None:
+    async def body(client: TestClient[Any, Any], server: WebServer) -> None:
+        cookie = await join(client, "Ana")
+        token = cookie.split(".")[0]
+        ws = await socket(client, f"{token}.{'0' * 64}")
+        assert json.loads(await ws.receive_str())["type"] == "error"
+        assert server.tables[0].members == {}
+        with pytest.raises(WSServerHandshakeError) as refused:
+            await client.ws_connect(
+                "/ws/holdem",
+                headers={"Cookie": f"{COOKIE}={cookie}", "Origin": "http://evil.example"},
+            )
+        assert refused.value.status == 403 and server.tables[0].members == {}
+
+    with caplog.at_level(logging.WARNING, "casino.web"):
+        serve(body)
+    assert "socket without a valid session" in caplog.text
+    assert "socket from another site refused: 'http://evil.example'" in caplog.text
+
+
+def test_out_of_turn_and_forged_plays_are_refused_and_logged(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    async def body(client: TestClient[Any, Any], server: WebServer) -> None:
+        ws = await socket(client, await join(client, "Ana"))
+        table = server.tables[0]
+        turn = await until(ws, my_turn)
+        await ws.send_str("garbage{")
+        assert (await until(ws, lambda d: d["type"] == "refused"))["reason"] == "not a play"
+        for bad in [
+            {"type": "act", "verb": "steal"},
+            {"type": "act", "verb": "raise", "to": -5},
+            {"type": "act", "verb": "raise", "to": 1},
+            {"type": "act", "verb": "bet", "to": True},
+        ]:
+            await ws.send_json(bad)
+            refused = await until(ws, lambda d: d["type"] == "refused")
+            assert refused["reason"]
+        assert turn["hand"] == table.table.number and table.waiting == turn["you"]
+        await ws.send_json({"type": "act", "verb": "allin"})
+        await until(ws, lambda d: d["type"] == "state" and d["legal"] is None)
+        await ws.send_json({"type": "act", "verb": "call"})
+        assert (await until(ws, lambda d: d["type"] == "refused"))["reason"] == "Not your turn."
+
+    with caplog.at_level(logging.WARNING, "casino.web"):
+        server = serve(body)
+    assert server.tables[0].refused >= 6
+    assert "refused from 'Ana': Not your turn." in caplog.text
+
+
+def test_two_members_play_hands_see_only_their_cards_and_chips_are_conserved() -> None:
+    seen: dict[int, list[dict[str, Any]]] = {0: [], 1: []}
+
+    async def member(client: TestClient[Any, Any], name: str, lang: str, hands: int) -> None:
+        ws = await socket(client, await join(client, name, lang))
+        while True:
+            data = json.loads(await ws.receive_str())
+            if data["type"] != "state":
+                continue
+            seen[data["you"]].append(data)
+            if data["hand"] > hands:
+                await ws.close()
+                return
+            if data["legal"] is not None:
+                verb = "check" if data["legal"]["call"] == 0 else "call"
+                await ws.send_json({"type": "act", "verb": verb})
+
+    async def body(client: TestClient[Any, Any], server: WebServer) -> None:
+        await asyncio.gather(member(client, "<b>Ana</b>", "es", 3), member(client, "Bo", "en", 3))
+
+    server = serve(body)
+    table = server.tables[0]
+    assert table.hands_done >= 3
+    assert sum(seat.chips for seat in table.table.seats) == 3 * 500
+    assert [seat.name for seat in table.table.seats][:2] == ["<b>Ana</b>", "Bo"]
+    for you, views in seen.items():
+        other = 1 - you
+        for view in views:
+            dealt = table.dealt[view["hand"] - 1] if view["hand"] else {}
+            seat = view["seats"][other]
+            if "cards" in seat and None not in seat["cards"]:  # only at a showdown
+                assert len(view["board"]) == 5 and not seat["folded"]
+            elif view["hand"]:
+                theirs = {_code(card) for card in dealt[other]}
+                assert not theirs & set(json.dumps(view["seats"]).split('"'))
+            mine = view["seats"][you].get("cards")
+            assert mine is None or len(mine) == len(dealt.get(you, []))
+    assert any("Mano" in line or "Hand" in line for line in seen[0][-1]["log"])
+    assert any(line.startswith("--- Mano") for line in seen[0][-1]["log"])
+    assert any(line.startswith("--- Hand") for line in seen[1][-1]["log"])
+
+
+def test_a_closed_page_is_folded_and_comes_back_to_the_same_seat() -> None:
+    async def body(client: TestClient[Any, Any], server: WebServer) -> None:
+        cookie = await join(client, "Ana")
+        ws = await socket(client, cookie)
+        turn = await until(ws, my_turn)
+        hand = turn["hand"]
+        table = server.tables[0]
+        dealt = table.table.hand
+        assert dealt is not None
+        acted = len(dealt.actions)
+        await ws.close()
+        while table.table.number == hand and not (table.table.hand and table.table.hand.over):
+            await asyncio.sleep(0)
+        while len(dealt.actions) == acted:
+            await asyncio.sleep(0)
+        gone = dealt.actions[acted]  # the closed page's turn: checked if free, else folded
+        assert gone.seat == turn["you"]
+        assert gone.kind.value == ("check" if turn["legal"]["call"] == 0 else "fold")
+        again = await socket(client, cookie)
+        view = await until(again, lambda d: d["type"] == "state")
+        assert view["you"] == turn["you"] and view["seats"][view["you"]]["name"] == "Ana"
+        assert len(table.members) == 1
+        await again.close()
+
+    serve(body)
+
+
+def test_a_member_out_of_time_is_checked_or_folded() -> None:
+    clock = FakeClock()
+    server = WebServer(SETTINGS, 1, 3, clock, secret=b"k" * 32)
+
+    async def body(client: TestClient[Any, Any]) -> None:
+        ws = await socket(client, await join(client, "Ana"))
+        turn = await until(ws, my_turn)
+        table = server.tables[0].table
+        hand = table.hand
+        assert hand is not None
+        acted = len(hand.actions)
+        clock.advance(SETTINGS.timeout + 1)  # late: the move that comes now is not taken
+        await ws.send_json({"type": "act", "verb": "allin"})
+        await until(ws, lambda d: d["type"] == "state" and d["legal"] is None)
+        late = hand.actions[acted]
+        assert late.seat == turn["you"] and late.kind.value in ("check", "fold")
+        assert late.kind.value == ("check" if turn["legal"]["call"] == 0 else "fold")
+        await ws.close()
+
+    async def run() -> None:
+        async with TestClient(TestServer(server.app()), cookie_jar=DummyCookieJar()) as client:
+            await asyncio.wait_for(body(client), 20)
+
+    asyncio.run(run())
