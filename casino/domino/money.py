@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from casino.domino.rules import MEMBER, Result
+from casino.domino.commands import N_
+from casino.domino.rules import COMPUTER, MEMBER, Finish, Result
+
+Say = Callable[..., None]
+"""How a front end says a message: ``say(msgid, **values)`` (it translates and shows it)."""
 
 STAKE = 10
 """Dollars a won hand moves from the loser to the winner."""
@@ -57,3 +62,26 @@ class Ledger:
     def net(self) -> int:
         """The member's money won (negative: lost) over the match."""
         return self.bankrolls[MEMBER] - self.start[MEMBER]
+
+
+def settle_hand(ledger: Ledger, result: Result, say: Say) -> None:
+    """Say how the hand ended (blocked: the pips; who won ``$STAKE``, or a draw), settle it in
+    ``ledger``, and say both bankrolls: the terminal and the web page tell it alike."""
+    if result.finish is Finish.BLOCKED:
+        say(
+            N_("The game is blocked. Pips left: you {member}, the computer {computer}."),
+            member=result.pips[MEMBER],
+            computer=result.pips[COMPUTER],
+        )
+    if result.winner is None:
+        say(N_("A drawn hand: no money moves."))
+    elif result.winner == MEMBER:
+        say(N_("You win the hand and ${stake}."), stake=STAKE)
+    else:
+        say(N_("The computer wins the hand and ${stake}."), stake=STAKE)
+    ledger.settle(result)
+    say(
+        N_("Bankrolls: you ${member}, the computer ${computer}."),
+        member=ledger.bankrolls[MEMBER],
+        computer=ledger.bankrolls[COMPUTER],
+    )

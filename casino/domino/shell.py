@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from casino.clock import WaitClock
 from casino.domino import commands
 from casino.domino.commands import Invalid, Play, Word
-from casino.domino.money import STAKE, Ledger
-from casino.domino.rules import COMPUTER, MEMBER, Deal, End, Finish, HandState, Move
+from casino.domino.money import STAKE, Ledger, settle_hand
+from casino.domino.rules import COMPUTER, MEMBER, Deal, End, HandState, Move
 from casino.domino.strategy import ours, take_turn
 from casino.domino.tiles import Tile
 from casino.shell import TIMED_OUT, Console, TimedOut
@@ -173,27 +173,8 @@ class Session:
         self._result(state)
 
     def _result(self, state: HandState) -> None:
-        result = state.result
-        assert result is not None
-        member, computer = result.pips
-        if result.finish is Finish.BLOCKED:
-            self.say(
-                N_("The game is blocked. Pips left: you {member}, the computer {computer}."),
-                member=member,
-                computer=computer,
-            )
-        if result.winner is None:
-            self.say(N_("A drawn hand: no money moves."))
-        elif result.winner == MEMBER:
-            self.say(N_("You win the hand and ${stake}."), stake=STAKE)
-        else:
-            self.say(N_("The computer wins the hand and ${stake}."), stake=STAKE)
-        self.ledger.settle(result)
-        self.say(
-            N_("Bankrolls: you ${member}, the computer ${computer}."),
-            member=self.ledger.bankrolls[MEMBER],
-            computer=self.ledger.bankrolls[COMPUTER],
-        )
+        assert state.result is not None
+        settle_hand(self.ledger, state.result, self.say)
 
     # ------------------------------------------------------------ the computer
 

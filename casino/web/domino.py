@@ -16,8 +16,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from casino.clock import Clock
-from casino.domino.money import STAKE, Ledger
-from casino.domino.rules import COMPUTER, MEMBER, End, Finish, HandState, Move, shuffled_deal
+from casino.domino.money import STAKE, Ledger, settle_hand
+from casino.domino.rules import COMPUTER, MEMBER, End, HandState, Move, shuffled_deal
 from casino.domino.strategy import ours, take_turn
 from casino.domino.tiles import Tile
 from casino.errors import IllegalAction
@@ -252,23 +252,5 @@ class DominoGame:
 
     def result(self, state: HandState) -> None:
         """Say how the hand ended and settle the stake."""
-        result = state.result
-        assert result is not None
-        if result.finish is Finish.BLOCKED:
-            self.say(
-                N_("The game is blocked. Pips left: you {member}, the computer {computer}."),
-                member=result.pips[0],
-                computer=result.pips[1],
-            )
-        if result.winner is None:
-            self.say(N_("A drawn hand: no money moves."))
-        elif result.winner == MEMBER:
-            self.say(N_("You win the hand and ${stake}."), stake=STAKE)
-        else:
-            self.say(N_("The computer wins the hand and ${stake}."), stake=STAKE)
-        self.ledger.settle(result)
-        self.say(
-            N_("Bankrolls: you ${member}, the computer ${computer}."),
-            member=self.ledger.bankrolls[MEMBER],
-            computer=self.ledger.bankrolls[COMPUTER],
-        )
+        assert state.result is not None
+        settle_hand(self.ledger, state.result, self.say)
