@@ -196,6 +196,20 @@ def run_program(
         _invoked_as.reset(token)
 
 
+def run_subcommand(invocation: Invocation, short_name: str, body: Body) -> int:
+    """Run ``body`` on ``invocation.argv[1:]`` as a program of its own under the contract, named
+    after the subcommand ``invocation.argv[0]`` (``casino stud dealer`` as typed; ``stud
+    dealer`` when ``short_name`` is ``stud`` and nothing says how it was invoked), on the same
+    streams."""
+    command, rest = invocation.argv[0], invocation.argv[1:]
+    streams = invocation.streams
+    given: dict[str, TextIO] = {}
+    if not invocation.own_process:
+        given = {"stdin": streams.stdin, "stdout": streams.stdout, "stderr": streams.stderr}
+    with invoked_as(f"{invocation.prog} {command}"):
+        return run_program(f"{short_name} {command}", body, rest, **given)
+
+
 def _ended(invocation: Invocation, body: Body) -> int:
     """The exit status of ``body``, every ending mapped to one status and one line."""
     prog, streams = invocation.prog, invocation.streams

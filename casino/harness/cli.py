@@ -23,8 +23,8 @@ from casino.cmdline import (
     ArgumentParser,
     Invocation,
     UsageError,
-    invoked_as,
     run_program,
+    run_subcommand,
     whole_number,
 )
 from casino.files import write_atomic
@@ -100,15 +100,7 @@ def main(
         command = args[0] if args else ""
         if command not in COMMANDS:
             raise UsageError(f"expected one of {', '.join(COMMANDS)}, got {command or 'nothing'!r}")
-        with invoked_as(f"{invocation.prog} {command}"):
-            return run_program(
-                f"casino {command}",
-                lambda sub: _stoppable(COMMANDS[command], sub),
-                args[1:],
-                stdin=stdin,
-                stdout=stdout,
-                stderr=stderr,
-            )
+        return run_subcommand(invocation, "casino", lambda sub: _stoppable(COMMANDS[command], sub))
 
     return run_program("casino", dispatch, argv, stdin=stdin, stdout=stdout, stderr=stderr)
 

@@ -18,8 +18,8 @@ from casino.cmdline import (
     Invocation,
     UsageError,
     interruptible_lines,
-    invoked_as,
     run_program,
+    run_subcommand,
     whole_number,
 )
 from casino.errors import ParseError
@@ -125,16 +125,9 @@ def main(
             from casino.holdem.client import join_body
             from casino.holdem.server import serve_body
 
-            body = serve_body if args[0] == "serve" else join_body
-            with invoked_as(f"{invocation.prog} {args[0]}"):
-                return run_program(
-                    f"{PROGRAM} {args[0]}",
-                    body,
-                    args[1:],
-                    stdin=stdin,
-                    stdout=stdout,
-                    stderr=stderr,
-                )
+            return run_subcommand(
+                invocation, PROGRAM, serve_body if args[0] == "serve" else join_body
+            )
         return _play(invocation)
 
     return run_program(PROGRAM, dispatch, argv, stdin=stdin, stdout=stdout, stderr=stderr)

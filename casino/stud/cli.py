@@ -24,8 +24,8 @@ from casino.cmdline import (
     FileProblem,
     Invocation,
     UsageError,
-    invoked_as,
     run_program,
+    run_subcommand,
 )
 from casino.errors import CasinoError, ParseError
 from casino.files import write_atomic
@@ -311,14 +311,6 @@ def main(
             raise UsageError(
                 f"expected one of {', '.join(SUBCOMMANDS)}, got {' '.join(args[:1])!r}"
             )
-        with invoked_as(f"{invocation.prog} {args[0]}"):
-            return run_program(
-                f"stud {args[0]}",
-                SUBCOMMANDS[args[0]],
-                args[1:],
-                stdin=stdin,
-                stdout=stdout,
-                stderr=stderr,
-            )
+        return run_subcommand(invocation, "stud", SUBCOMMANDS[args[0]])
 
     return run_program("stud", dispatch, argv, stdin=stdin, stdout=stdout, stderr=stderr)
