@@ -69,9 +69,7 @@ __all__ = [
     "interruptible_lines",
     "invoked_as",
     "parse_int",
-    "parse_or_report",
     "program_name",
-    "quiet_worker",
     "run_program",
     "run_uninterrupted",
     "signals_allowed",
@@ -365,15 +363,6 @@ def run_uninterrupted(action: Callable[[], T]) -> T:
     return result
 
 
-def quiet_worker() -> None:
-    """The initializer of a worker process (a process pool's): Ctrl-C, which the terminal sends
-    to every process of the job, is left to the parent (which stops the pool and says one line);
-    SIGTERM and SIGHUP end the worker at once, as by default."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for signum in STOP_SIGNALS:
-        signal.signal(signum, signal.SIG_DFL)
-
-
 def silence_closed_output(stream: TextIO) -> None:
     """After ``… | head`` closed our stdout: point it at the null device, so the flush at
     interpreter exit reports no second error."""
@@ -457,18 +446,3 @@ def seed_from_environment(environ: Mapping[str, str] | None = None) -> int | Non
         return parse_int(text)
     except ParseError as error:
         raise UsageError(f"{SEED_VARIABLE}: {error}") from None
-
-
-def parse_or_report(
-    parser: ArgumentParser, argv: Sequence[str], streams: Streams
-) -> argparse.Namespace | int:
-    """The parsed options, or the exit status once help (0) or a usage error (2) is out, in
-    the contract's words. Under :func:`run_program` (every program's ``main`` should be), just
-    call ``parser.parse_args`` and let the contract report."""
-    try:
-        return parser.parse_args(list(argv))
-    except HelpShown:
-        return 0
-    except UsageError as error:
-        streams.error(f"{parser.prog}: {error} (see {parser.prog} --help)")
-        return USAGE_EXIT

@@ -16,13 +16,11 @@ from casino.cmdline import (
     UsageError,
     interruptible_lines,
     invoked_as,
-    parse_or_report,
     program_name,
     run_program,
     run_uninterrupted,
     signals_deferred,
 )
-from casino.shell import Streams
 
 
 def run(body: object, *argv: str, name: str = "game") -> tuple[int, str, str]:
@@ -184,16 +182,6 @@ def test_the_parser_raises_instead_of_exiting() -> None:
     parser.add_argument("--n", type=int)
     with pytest.raises(UsageError, match="invalid int value"):
         parser.parse_args(["--n", "x"])
-
-
-def test_parse_or_report_words_a_usage_error_as_the_contract_does() -> None:
-    out, err = io.StringIO(), io.StringIO()
-    parser = ArgumentParser(out=out, prog="game")
-    streams = Streams(io.StringIO(), out, err)
-    assert parse_or_report(parser, ["extra"], streams) == 2
-    assert err.getvalue() == "game: unrecognized arguments: extra (see game --help)\n"
-    assert parse_or_report(parser, ["--help"], streams) == 0
-    assert out.getvalue().startswith("usage: game [-h]\n")
 
 
 def test_an_interrupted_save_runs_again_then_the_interruption_goes_on() -> None:

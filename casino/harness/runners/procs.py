@@ -28,15 +28,12 @@ import threading
 from collections.abc import Iterator
 from types import FrameType
 
-from casino.cmdline import Stopped
+from casino.cmdline import STOP_SIGNALS, Stopped
 
 LINGER_SECONDS = 1.0
 """How long a program's leftovers may keep writing after its main process has exited."""
 
 _PR_SET_CHILD_SUBREAPER = 36
-_STOP_SIGNALS = tuple(
-    getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
-)
 _subreaper_pid: int | None = None
 
 
@@ -212,7 +209,7 @@ def stop_on_signals() -> Iterator[None]:
     _requested = None
     previous = {
         signum: signal.signal(signum, _on_signal)
-        for signum in (signal.SIGINT, *_STOP_SIGNALS)
+        for signum in (signal.SIGINT, *STOP_SIGNALS)
         if signal.getsignal(signum) is not signal.SIG_IGN
     }
     try:
@@ -230,7 +227,7 @@ def worker_signals() -> None:
     """
     global _requested
     _requested = None
-    for signum in (signal.SIGINT, *_STOP_SIGNALS):
+    for signum in (signal.SIGINT, *STOP_SIGNALS):
         if signal.getsignal(signum) is not signal.SIG_IGN:
             signal.signal(signum, _on_worker_signal)
 
