@@ -125,7 +125,7 @@ def grade(argv: list[str], streams: Streams) -> int:
         raise UsageError(f"no such directory: {args.submissions}")
     jobs = args.jobs or default_jobs()
     try:
-        course = _course(args)
+        course, skipped = _course(args)
     except CourseError as error:
         streams.error(f"casino grade: {error}")
         return 1
@@ -134,12 +134,14 @@ def grade(argv: list[str], streams: Streams) -> int:
     own = {out.resolve(), *(Path(raw).resolve() for raw in args.transcripts)}
     students = [s for s in find_students(submissions) if s.folder.resolve() not in own]
     results = _grade(course, students, out, args, jobs, streams)
-    _write(out, course, results, describe(course.sandbox))
+    _write(out, course, results, describe(course.sandbox), skipped)
     streams.stdout.write(_summary(results, out, describe(course.sandbox)))
+    streams.stdout.write(counts_line(results, len(course.materials), len(skipped)) + "\n")
     return 0
 
 
-def _course(args: argparse.Namespace) -> Course:
+def _course(args: argparse.Namespace) -> tuple[Course, tuple[str, ...]]:
+    """The course, and the casino-only transcripts left out of it."""
     try:
         run = tuple(shlex.split(args.run))
     except ValueError as error:
@@ -156,8 +158,9 @@ def _course(args: argparse.Namespace) -> Course:
         file_size=args.file_size * MIB,
         isolate_network=not args.network and network_isolation_works(),
     )
-    materials = _materials(args.transcripts)
-    return Course(materials, run, args.build, args.runner, sandbox, args.build_timeout)
+    materials, skipped = _materials(args.transcripts)
+    course = Course(materials, run, args.build, args.runner, sandbox, args.build_timeout)
+    return course, skipped
 
 
 def _check_ray() -> None:
@@ -167,13 +170,13 @@ def _check_ray() -> None:
         raise UsageError("--ray needs Ray: pip install 'casino[ray]'") from None
 
 
-def _materials(folders: list[str]) -> tuple[Material, ...]:
+def _materials(folders: list[str]) -> tuple[tuple[Material, ...], tuple[str, ...]]:
     """Every transcript under the ``--transcripts`` folders (or files), shown relative to
     the one it was found in; ``reference: casino`` ones are left out (no other program can
-    pass them)."""
+    pass them) and returned apart, by path."""
     from casino.harness.cli import find_transcripts
 
-    materials = []
+    materials, skipped = [], []
     for raw in folders:
         base = Path(raw)
         for path in find_transcripts([raw]):
@@ -181,12 +184,14 @@ def _materials(folders: list[str]) -> tuple[Material, ...]:
             material = load_material(path, shown)
             if material.transcript.reference is None:
                 materials.append(material)
+            else:
+                skipped.append(material.path)
     if not materials:
         raise UsageError("no transcripts to grade with (reference: casino ones cannot be used)")
     paths = [m.path for m in materials]
     if len(set(paths)) < len(paths):
         raise UsageError("two transcripts have the same path: give each --transcripts once")
-    return tuple(materials)
+    return tuple(materials), tuple(skipped)
 
 
 def _prepare(out: Path) -> None:
@@ -285,12 +290,14 @@ def _store(out: Path, result: StudentResult) -> None:
         write_atomic(_cache_file(out, result.student), json.dumps(result.to_json()) + "\n")
 
 
-def _write(out: Path, course: Course, results: list[StudentResult], sandbox: str) -> None:
+def _write(
+    out: Path, course: Course, results: list[StudentResult], sandbox: str, skipped: tuple[str, ...]
+) -> None:
     for result in results:
         write_atomic(out / "feedback" / f"{result.student}.txt", feedback(result))
     write_atomic(out / "gradebook.csv", gradebook_csv(course.materials, results))
     write_atomic(out / "gradebook.json", gradebook_json(course.materials, results))
-    write_atomic(out / "summary.html", summary_html(course.materials, results, sandbox))
+    write_atomic(out / "summary.html", summary_html(course.materials, results, sandbox, skipped))
 
 
 def _summary(results: list[StudentResult], out: Path, sandbox: str) -> str:
@@ -303,6 +310,17 @@ def _summary(results: list[StudentResult], out: Path, sandbox: str) -> str:
         f"gradebook: {out / 'gradebook.csv'} (and gradebook.json)\n"
         f"feedback: {out / 'feedback'}/STUDENT.txt\n"
         f"summary: {out / 'summary.html'}\n"
+    )
+
+
+def counts_line(results: list[StudentResult], graded: int, skipped: int) -> str:
+    """The last line on stdout: ``transcripts: 7 graded, 7 skipped as casino-only (reference:
+    casino); 0 errors``, an error being a transcript that could not be run for a student (its
+    program could not start, or the submission could not be graded at all)."""
+    errors = sum(score.kind == "error" for result in results for score in result.scores)
+    return (
+        f"transcripts: {graded} graded, {skipped} skipped as casino-only (reference: casino); "
+        f"{plural(errors, 'error')}"
     )
 
 
