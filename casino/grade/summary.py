@@ -24,7 +24,7 @@ from urllib.parse import quote
 
 from casino.grade.course import Material
 from casino.grade.results import KINDS, Kind, Score, StudentResult, runs_text
-from casino.harness.report import points_text
+from casino.harness.report import plural, points_text
 
 LABELS: dict[Kind, str] = {
     "pass": "pass",
@@ -127,8 +127,8 @@ def _overview(results: Sequence[StudentResult]) -> str:
     builds = sum(r.build_failed for r in results)
     missing = sum(r.note is not None for r in results)
     return (
-        f"{len(results)} submissions; mean {mean:.0%}, median {median:.0%}; "
-        f"{full} with full marks; {builds} build failures; {missing} not graded."
+        f"{plural(len(results), 'submission')}; mean {mean:.0%}, median {median:.0%}; "
+        f"{full} with full marks; {plural(builds, 'build failure')}; {missing} not graded."
     )
 
 

@@ -185,7 +185,8 @@ def test_the_staff_summary(course: tuple[Path, dict[str, Points], Graded]) -> No
     assert "<td>3 crash, 2 time-out</td><td>run 1 of 2: 2; run 2 of 2: 3</td>" in failing
     assert '<td class="crash">crash<br><small>run 2 of 2</small></td>' in page
     kinds = page.split("<h2>Failure kinds</h2>")[1].split("</table>")[0]
-    assert "FileNotFoundError: [Errno 2] No such file or directory: &#x27;missing.txt&#x27;" in kinds
+    missing = "FileNotFoundError: [Errno 2] No such file or directory: &#x27;missing.txt&#x27;"
+    assert f"<pre>{missing}</pre><small>3 of them</small>" in kinds
     for student in expected:
         assert f'<tr><td><a href="feedback/{student}.txt">{student}</a></td>' in page
     builds = page.split("<h2>Build failures and submissions not graded</h2>")[1]
