@@ -138,18 +138,22 @@ def _stderr_of(verdict: RunVerdict) -> str:
 
 
 _TRACEBACK = "Traceback (most recent call last):"
+STDERR_LINE_MAX = 300
+"""Characters of a crash's stderr line kept (the feedback has all of its stderr)."""
 
 
 def stderr_headline(verdict: RunVerdict | None) -> str:
     """The line of a run's stderr that says what went wrong: the first non-blank one (Java's
     ``Exception in thread "main" …``), or for a Python traceback its last one (the
-    exception; the first is only ``Traceback (most recent call last):``)."""
+    exception; the first is only ``Traceback (most recent call last):``), at most
+    :data:`STDERR_LINE_MAX` characters."""
     if verdict is None:
         return ""
     lines = [line.strip() for line in _stderr_of(verdict).splitlines() if line.strip()]
     if not lines:
         return ""
-    return lines[-1] if lines[0] == _TRACEBACK else lines[0]
+    line = lines[-1] if lines[0] == _TRACEBACK else lines[0]
+    return line if len(line) <= STDERR_LINE_MAX else line[:STDERR_LINE_MAX] + "…"
 
 
 def _named(feedback: str, kind: Kind, result: TranscriptResult, stderr: str) -> str:

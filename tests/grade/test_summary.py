@@ -15,6 +15,7 @@ from grade_support import TRANSCRIPTS
 
 from casino.grade.course import Course, Material
 from casino.grade.results import (
+    STDERR_LINE_MAX,
     Kind,
     Score,
     StudentResult,
@@ -122,6 +123,8 @@ def test_a_crash_is_named_with_the_line_of_stderr_that_says_why() -> None:
         "FAIL [0/1] greets (t.yaml)",
         "  crashed (exit status 1): ZeroDivisionError: division by zero",
     ]
+    long = Score.of(checked(ONE_RUN, Outcome(("",), stderr="E" * 5000 + "\n", exit=1)))
+    assert long.stderr_line == "E" * STDERR_LINE_MAX + "…"
     signal = Score.of(checked(ONE_RUN, Outcome(("",), exit=-11)))
     assert signal.feedback.splitlines()[1] == "  crashed (killed by signal SIGSEGV)"
 
