@@ -27,6 +27,7 @@ import random
 import secrets
 from collections.abc import Awaitable, Callable
 from importlib import resources
+from socket import SO_SNDBUF, SOL_SOCKET
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -232,6 +233,8 @@ class WebServer:
             heartbeat=HEARTBEAT, max_msg_size=MOST_MESSAGE, timeout=CLOSE_SECONDS
         )
         transport = request.transport
+        if transport is not None:
+            _small_buffer(transport, self.limits.socket_buffer)
         await socket.prepare(request)
         cookie = request.cookies.get(COOKIE)
         key, profile = self.sessions.token_of(cookie), self.sessions.profile_of(cookie)
@@ -347,9 +350,7 @@ class WebServer:
 
         await table.connect(member, send)
         try:
-            await self._flood_checked(
-                socket, outbox, key, lambda data: table.receive(member, data)
-            )
+            await self._flood_checked(socket, outbox, key, lambda data: table.receive(member, data))
         finally:
             table.leave(member, send)
 
@@ -360,6 +361,14 @@ def _same_origin(request: web.Request) -> None:
     if origin is not None and urlsplit(origin).netloc != request.host:
         LOG.warning("socket from another site refused: %.100r", origin)
         raise web.HTTPForbidden(text="another site's page may not open this socket")
+
+
+def _small_buffer(transport: asyncio.BaseTransport, size: int) -> None:
+    """Keep the kernel's send buffer of the connection to ``size`` bytes."""
+    sock = transport.get_extra_info("socket")
+    if sock is not None:
+        with contextlib.suppress(OSError):
+            sock.setsockopt(SOL_SOCKET, SO_SNDBUF, size)
 
 
 def _decoded(text: str) -> Any:

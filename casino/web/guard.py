@@ -35,6 +35,9 @@ class Limits:
     """Messages waiting to be sent to one socket; one more and the client is dropped."""
     send_seconds: float = 10.0
     """Real seconds one send may take (a client that does not read is dropped)."""
+    socket_buffer: int = 64 * 1024
+    """The kernel's send buffer of a socket (``SO_SNDBUF``): what a client that does not
+    read can hold before its sends wait (Linux would grow it to megabytes)."""
     rate: float = 5.0
     """Messages a second a client may send, on average..."""
     burst: int = 20
@@ -68,9 +71,7 @@ class Outbox:
     every later :meth:`post` raises :class:`ConnectionError`.
     """
 
-    def __init__(
-        self, socket: Sender, who: str, limits: Limits, abort: Callable[[], None]
-    ) -> None:
+    def __init__(self, socket: Sender, who: str, limits: Limits, abort: Callable[[], None]) -> None:
         self.socket = socket
         self.who = who
         self.limits = limits
@@ -118,10 +119,7 @@ class Outbox:
     async def flush(self) -> None:
         """Send what is waiting, then stop (the caller bounds the wait)."""
         if self.dropped is None:
-            try:
-                self.queue.put_nowait(None)
-            except asyncio.QueueFull:
-                self.drop(f"does not read ({self.limits.queue} messages waiting)")
+            await self.queue.put(None)
         await asyncio.wait([self.task])
 
     async def stop(self) -> None:

@@ -98,9 +98,7 @@ class WebTable:
         self.clock = clock
         self.rng = random.Random(seed)
         self.bot_names = [BOT_NAMES[k % len(BOT_NAMES)] for k in range(settings.seats)]
-        self.table = Table(
-            [Seat(name, settings.stack) for name in self.bot_names], settings.blinds
-        )
+        self.table = Table([Seat(name, settings.stack) for name in self.bot_names], settings.blinds)
         self.bots: list[Player] = [
             player_of(STYLE_CYCLE[k % 3], settings.samples) for k in range(settings.seats)
         ]
