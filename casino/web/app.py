@@ -94,6 +94,8 @@ class WebServer:
         self.tasks: list[asyncio.Task[None]] = []
         self.dominoes: dict[str, tuple[DominoGame, asyncio.Task[None]]] = {}
         self.buckets: dict[str, Bucket] = {}
+        self.outboxes: dict[str, set[Outbox]] = {}
+        """The open sockets of each session."""
         self.seeds = random.Random(master.getrandbits(64))
         self.quiet = QuietLog(self.clock, self.limits)
 
@@ -126,7 +128,9 @@ class WebServer:
         LOG.removeFilter(self.quiet)
 
     def session_ended(self, token: str) -> None:
-        """A session ended: its dominoes match and its message budget go with it."""
+        """A session ended: its sockets close, its dominoes match and budget go with it."""
+        for outbox in self.outboxes.pop(token, set()):
+            outbox.drop("its session ended")
         self.buckets.pop(token, None)
         game = self.dominoes.pop(token, None)
         if game is not None:
@@ -249,10 +253,15 @@ class WebServer:
                 LOG.warning("socket without a valid session from %s", request.remote)
                 outbox.post({"type": "error", "reason": "no session: join in the lobby"})
             else:
+                self.outboxes.setdefault(key, set()).add(outbox)
                 await serve(socket, outbox, key, profile)
         except ConnectionError:
             pass  # dropped: its reason is logged
         finally:
+            if key is not None:
+                self.outboxes.get(key, set()).discard(outbox)
+                if not self.outboxes.get(key, True):
+                    del self.outboxes[key]
             await self._close(socket, outbox)
         return socket
 

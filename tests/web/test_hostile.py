@@ -186,6 +186,7 @@ def test_seats_of_members_away_past_the_timeout_are_freed() -> None:
         clock.advance(SETTINGS.seat_timeout / 2)
         late = await socket_of(client, await join(client, "Ned"))
         assert json.loads(await late.receive_str())["reason"] == "no free seat"
+        await late.close()
         clock.advance(SETTINGS.seat_timeout / 2 + 1)
         ws = await socket_of(client, await join(client, "Ned"))
         view = await next_state(ws)
@@ -246,12 +247,17 @@ def test_sessions_end_when_idle_or_old_and_their_dominoes_games_are_dropped() ->
         assert json.loads(await ws.receive_str())["type"] == "domino"
         await ws.close()
         task = next(iter(server.dominoes.values()))[1]
+        watcher = await socket_of(client, await join(client, "Uma"))  # open, never acting
+        await next_state(watcher)
         busy = await join(client, "Yan")
         for _ in range(5):  # used every 500 s: never idle, but old after 3,000 s
             clock.advance(500)
             page = await client.get("/holdem", headers={"Cookie": f"{COOKIE}={busy}"})
             assert page.status == 200
         assert server.dominoes == {} and task.cancelled()  # the idle one ended
+        while not watcher.closed:  # its socket is closed: its seat is away
+            await watcher.receive()
+        assert all(m.away is not None for m in server.tables[0].members.values())
         for cookie, where in [(idle, "/domino"), (idle, "/holdem")]:
             gone = await client.get(
                 where, headers={"Cookie": f"{COOKIE}={cookie}"}, allow_redirects=False
@@ -264,6 +270,7 @@ def test_sessions_end_when_idle_or_old_and_their_dominoes_games_are_dropped() ->
         assert page.status == 303
         ws = await socket_of(client, busy)
         assert json.loads(await ws.receive_str())["type"] == "error"
+        await ws.close()
         assert server.sessions.sessions == {}
         cookies = [await join(client, name) for name in ["Kim", "Lou", "Max", "Ned"]]
         assert len(server.sessions.sessions) == 3  # the least recently used ended
