@@ -45,6 +45,7 @@ from casino.web.sessions import (
     MOST_BANKROLL,
     Profile,
     Sessions,
+    SessionsFull,
     clean_name,
     name_problem,
 )
@@ -177,7 +178,11 @@ class WebServer:
         if not 1 <= bankroll <= MOST_BANKROLL:
             raise web.HTTPBadRequest(text=f"the bankroll is a whole number, 1 to {MOST_BANKROLL}")
         game = "domino" if form.get("game") == "domino" else "holdem"
-        cookie = self.sessions.start(Profile(name, bankroll, lang), cookie)
+        try:
+            cookie = self.sessions.start(Profile(name, bankroll, lang), cookie)
+        except SessionsFull:
+            LOG.warning("a new session refused: %s", "the limit of sessions is reached")
+            raise web.HTTPServiceUnavailable(text="the casino is full: try again later") from None
         response = web.HTTPSeeOther(f"/{game}")
         response.set_cookie(COOKIE, cookie, httponly=True, samesite="Strict")
         raise response

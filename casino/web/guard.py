@@ -52,7 +52,7 @@ class Limits:
     session_age: float = 24 * 3600.0
     """A session ends this long after it started, used or not."""
     sessions: int = 10_000
-    """Sessions kept at most; beyond it the least recently used ends."""
+    """Sessions kept at most; beyond it a new member is refused (503) until some end."""
 
 
 class Sender(Protocol):

@@ -4,9 +4,10 @@ lobby form's CSRF token.
 The cookie is ``TOKEN.SIGNATURE``: a random token and its HMAC-SHA256 under the server's
 secret (random per run unless given). A cookie whose signature does not match is ignored.
 A session ends when it has not been used for ``session_idle`` seconds or ``session_age``
-seconds after it started (on the injected clock), and the least recently used one ends when
-``sessions`` are kept; :attr:`Sessions.on_end` hears of each (the server drops what the
-session had).
+seconds after it started (on the injected clock); :attr:`Sessions.on_end` hears of each (the
+server drops what the session had). At most ``sessions`` are kept: beyond that a new one is
+refused (:class:`SessionsFull`) rather than ending a member's, so a flood of joins harms no
+member already in.
 
 The form's CSRF token is the HMAC of a second random cookie (``casino_form``, ``HttpOnly``,
 ``SameSite=Strict``) that the lobby sets: another site's page can neither read that cookie
@@ -32,6 +33,10 @@ NAME_LENGTH = 20
 MOST_BANKROLL = 10**6
 SWEEP_SECONDS = 60.0
 """How often (on the clock) ended sessions are looked for."""
+
+
+class SessionsFull(Exception):
+    """As many sessions as the limit are alive: no new one until some end."""
 
 
 @dataclass
@@ -65,7 +70,6 @@ class Sessions:
         self.clock: Clock = clock or MonotonicClock()
         self.limits = limits or Limits()
         self.sessions: dict[str, Session] = {}
-        """Oldest use first (a use moves the session to the end)."""
         self.swept = self.clock.now()
         self.on_end: Callable[[str], None] | None = None
 
@@ -96,7 +100,6 @@ class Sessions:
             self.end(token)
             return False
         session.used = self.clock.now()
-        self.sessions[token] = self.sessions.pop(token)  # the most recently used: last
         return True
 
     def ended(self, session: Session) -> bool:
@@ -112,21 +115,26 @@ class Sessions:
         if self.sessions.pop(token, None) is not None and self.on_end is not None:
             self.on_end(token)
 
-    def sweep(self) -> None:
-        """End the ended sessions (at most once every :data:`SWEEP_SECONDS`)."""
-        if self.clock.now() - self.swept < SWEEP_SECONDS:
+    def sweep(self, now: bool = False) -> None:
+        """End the ended sessions (at most once every :data:`SWEEP_SECONDS` unless ``now``)."""
+        if not now and self.clock.now() - self.swept < SWEEP_SECONDS:
             return
         self.swept = self.clock.now()
         for token in [t for t, s in self.sessions.items() if self.ended(s)]:
             self.end(token)
 
     def start(self, profile: Profile, cookie: str | None = None) -> str:
-        """Remember ``profile`` (under the cookie's token if it is a live one); the cookie."""
+        """Remember ``profile`` (under the cookie's token if it is a live one); the cookie.
+
+        :class:`SessionsFull` if a new session is needed and the limit is reached.
+        """
         token = self.token_of(cookie)
         if token is None or not self.use(token):
             token = secrets.token_urlsafe(18)
-            while len(self.sessions) >= self.limits.sessions:
-                self.end(next(iter(self.sessions)))
+            if len(self.sessions) >= self.limits.sessions:
+                self.sweep(now=True)
+            if len(self.sessions) >= self.limits.sessions:
+                raise SessionsFull(f"{len(self.sessions)} sessions")
             now = self.clock.now()
             self.sessions[token] = Session(profile, now, now)
         else:

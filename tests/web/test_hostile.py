@@ -272,10 +272,12 @@ def test_sessions_end_when_idle_or_old_and_their_dominoes_games_are_dropped() ->
         assert json.loads(await ws.receive_str())["type"] == "error"
         await ws.close()
         assert server.sessions.sessions == {}
-        cookies = [await join(client, name) for name in ["Kim", "Lou", "Max", "Ned"]]
-        assert len(server.sessions.sessions) == 3  # the least recently used ended
-        assert server.sessions.profile_of(cookies[0]) is None
-        assert server.sessions.profile_of(cookies[3]) is not None
+        cookies = [await join(client, name) for name in ["Kim", "Lou", "Max"]]
+        full = await post_join(client, {"name": "Ned", "bankroll": "9", "lang": "en"})
+        assert full.status == 503 and COOKIE not in full.cookies  # nobody in loses theirs
+        assert all(server.sessions.profile_of(cookie) for cookie in cookies)
+        clock.advance(limits.session_idle + 1)  # they end: room for a new one
+        assert (await post_join(client, {"name": "Ned", "bankroll": "9", "lang": "en"})).ok
 
     serve(body, clock, limits=limits)
 
