@@ -239,7 +239,10 @@ class WebServer:
         """Open the socket, check the session, serve the game through an :class:`Outbox`."""
         _same_origin(request)
         socket = web.WebSocketResponse(
-            heartbeat=HEARTBEAT, max_msg_size=MOST_MESSAGE, timeout=CLOSE_SECONDS
+            heartbeat=HEARTBEAT,
+            max_msg_size=MOST_MESSAGE,
+            timeout=CLOSE_SECONDS,
+            writer_limit=self.limits.socket_buffer,
         )
         transport = request.transport
         if transport is not None:
@@ -377,8 +380,10 @@ def _same_origin(request: web.Request) -> None:
         raise web.HTTPForbidden(text="another site's page may not open this socket")
 
 
-def _small_buffer(transport: asyncio.BaseTransport, size: int) -> None:
-    """Keep the kernel's send buffer of the connection to ``size`` bytes."""
+def _small_buffer(transport: asyncio.Transport, size: int) -> None:
+    """Keep the kernel's send buffer of the connection, and what it keeps unwritten, to
+    ``size`` bytes (a send then waits, and its deadline runs)."""
+    transport.set_write_buffer_limits(high=size)
     sock = transport.get_extra_info("socket")
     if sock is not None:
         with contextlib.suppress(OSError):

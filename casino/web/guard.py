@@ -35,9 +35,10 @@ class Limits:
     """Messages waiting to be sent to one socket; one more and the client is dropped."""
     send_seconds: float = 10.0
     """Real seconds one send may take (a client that does not read is dropped)."""
-    socket_buffer: int = 64 * 1024
-    """The kernel's send buffer of a socket (``SO_SNDBUF``): what a client that does not
-    read can hold before its sends wait (Linux would grow it to megabytes)."""
+    socket_buffer: int = 16 * 1024
+    """The kernel's send buffer of a socket (``SO_SNDBUF``) and the most its connection
+    keeps unwritten: what a client that does not read can hold before its sends wait
+    (Linux would let the kernel's grow to megabytes)."""
     rate: float = 5.0
     """Messages a second a client may send, on average..."""
     burst: int = 20
