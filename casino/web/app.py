@@ -95,6 +95,8 @@ class WebServer:
         self.tasks: list[asyncio.Task[None]] = []
         self.dominoes: dict[str, tuple[DominoGame, asyncio.Task[None]]] = {}
         self.buckets: dict[str, Bucket] = {}
+        self.joins: dict[str, Bucket] = {}
+        """The join budget of each address."""
         self.outboxes: dict[str, set[Outbox]] = {}
         """The open sockets of each session."""
         self.seeds = random.Random(master.getrandbits(64))
@@ -164,6 +166,7 @@ class WebServer:
 
     async def join(self, request: web.Request) -> web.StreamResponse:
         """The lobby's form: remember the member and send them to the table."""
+        self.count_join(str(request.remote))
         form = await request.post()
         name = clean_name(str(form.get("name", "")))
         lang = str(form.get("lang", DEFAULT_LANGUAGE))
@@ -186,6 +189,17 @@ class WebServer:
         response = web.HTTPSeeOther(f"/{game}")
         response.set_cookie(COOKIE, cookie, httponly=True, samesite="Strict")
         raise response
+
+    def count_join(self, address: str) -> None:
+        """Count a join from ``address``; 429 (logged) if it is over its budget."""
+        if len(self.joins) >= self.limits.sessions and address not in self.joins:
+            self.joins.clear()  # bounded: a fresh budget for everybody
+        bucket = self.joins.setdefault(
+            address, Bucket(self.clock, self.limits.join_rate, self.limits.join_burst)
+        )
+        if not bucket.take():
+            LOG.warning("too many joins from %s", address)
+            raise web.HTTPTooManyRequests(text="too many joins from your address: wait a minute")
 
     def seated_elsewhere(self, name: str, key: str | None) -> bool:
         """Whether a member of another session sits at a table under ``name``."""

@@ -54,6 +54,11 @@ class Limits:
     """A session ends this long after it started, used or not."""
     sessions: int = 10_000
     """Sessions kept at most; beyond it a new member is refused (503) until some end."""
+    join_rate: float = 1.0
+    """Joins a second one address may make on average (``join_rate * session_idle`` is
+    under ``sessions``: one address alone cannot fill the casino)..."""
+    join_burst: int = 60
+    """...and at once; over it: 429."""
 
 
 class Sender(Protocol):

@@ -168,6 +168,23 @@ def test_a_name_already_seated_is_refused_but_its_own_member_may_join_again() ->
     serve(body)
 
 
+def test_one_address_may_join_only_so_often(caplog: pytest.LogCaptureFixture) -> None:
+    clock = FakeClock()
+    limits = Limits(join_rate=0.5, join_burst=3)
+    form = {"name": "Zoe", "bankroll": "9", "lang": "en"}
+
+    async def body(client: TestClient[Any, Any], server: WebServer) -> None:
+        statuses = [(await post_join(client, form)).status for _ in range(5)]
+        assert statuses == [303, 303, 303, 429, 429]
+        assert len(server.sessions.sessions) == 3
+        clock.advance(2)  # one more join
+        assert [(await post_join(client, form)).status for _ in range(2)] == [303, 429]
+
+    with caplog.at_level(logging.WARNING, "casino.web"):
+        serve(body, clock, limits=limits)
+    assert caplog.text.count("too many joins from 127.0.0.1") == 3
+
+
 # --- seats, tables, sessions -----------------------------------------------------------
 
 
