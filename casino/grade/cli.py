@@ -238,7 +238,7 @@ def _grade(
 
     if tasks:
         if args.ray is not None:
-            grade_on_ray(course, tasks, args.ray, jobs, done)
+            grade_on_ray(course, tasks, args.ray, jobs, done, streams.error)
         elif jobs > 1:
             grade_in_pool(course, tasks, jobs, done)
         else:
