@@ -12,6 +12,7 @@ import argparse
 import json
 import shlex
 import sys
+import tempfile
 from pathlib import Path
 from typing import TextIO
 
@@ -24,11 +25,12 @@ from casino.grade.course import (
     Material,
     Student,
     TooLargeSubmission,
-    find_students,
     load_material,
     submission_digest,
 )
 from casino.grade.engines import Task, default_jobs, grade_here, grade_in_pool, grade_on_ray
+from casino.grade.intake import Intake, IntakeError, open_submissions
+from casino.grade.lms import canvas_csv, moodle_csv
 from casino.grade.results import StudentResult, feedback
 from casino.grade.work import Cached, built_nothing, cache_key, not_graded
 from casino.harness.report import plural
@@ -61,7 +63,18 @@ def _parser(out: TextIO) -> ArgumentParser:
         epilog=EPILOG,
     )
     add = parser.add_argument
-    add("submissions", metavar="SUBMISSIONS", help="a folder holding one folder per student")
+    add(
+        "submissions",
+        metavar="SUBMISSIONS",
+        help="a folder of one folder per student, a zip of them, Moodle's or Canvas's bulk "
+        "download (folder or zip), or a file listing Git repositories",
+    )
+    add(
+        "--assignment",
+        default="casino",
+        metavar="NAME",
+        help="the assignment's column in canvas.csv (default: casino)",
+    )
     add(
         "--transcripts",
         required=True,
@@ -121,8 +134,8 @@ def grade(argv: list[str], streams: Streams) -> int:
     """``casino grade``."""
     args = _parser(streams.stdout).parse_args(argv)
     submissions = Path(args.submissions)
-    if not submissions.is_dir():
-        raise UsageError(f"no such directory: {args.submissions}")
+    if not submissions.exists():
+        raise UsageError(f"no such folder or file: {args.submissions}")
     jobs = args.jobs or default_jobs()
     try:
         course = _course(args)
@@ -131,12 +144,34 @@ def grade(argv: list[str], streams: Streams) -> int:
         return 1
     out = Path(args.out)
     _prepare(out)
-    own = {out.resolve(), *(Path(raw).resolve() for raw in args.transcripts)}
-    students = [s for s in find_students(submissions) if s.folder.resolve() not in own]
-    results = _grade(course, students, out, args, jobs, streams)
+    with tempfile.TemporaryDirectory(prefix="casino-intake-") as scratch:
+        try:
+            intake = open_submissions(submissions, Path(scratch))
+        except IntakeError as error:
+            streams.error(f"casino grade: {error}")
+            return 1
+        own = {out.resolve(), *(Path(raw).resolve() for raw in args.transcripts)}
+        students = [s for s in intake.students if s.folder.resolve() not in own]
+        results = _grade(course, students, out, args, jobs, streams)
+    results = sorted(
+        [*results, *(not_graded(course, name, why) for name, why in intake.problems.items())],
+        key=lambda result: result.student,
+    )
     _write(out, course, results, describe(course.sandbox))
-    streams.stdout.write(_summary(results, out, describe(course.sandbox)))
+    written = _write_lms(out, intake, results, args.assignment)
+    streams.stdout.write(_summary(results, out, describe(course.sandbox), written))
     return 0
+
+
+def _write_lms(out: Path, intake: Intake, results: list[StudentResult], assignment: str) -> str:
+    """The grade import of the platform the submissions came from; its file name, or ""."""
+    if intake.layout == "moodle":
+        write_atomic(out / "moodle.csv", moodle_csv(results, intake.identities))
+        return "moodle.csv"
+    if intake.layout == "canvas":
+        write_atomic(out / "canvas.csv", canvas_csv(results, intake.identities, assignment))
+        return "canvas.csv"
+    return ""
 
 
 def _course(args: argparse.Namespace) -> Course:
@@ -293,14 +328,15 @@ def _write(out: Path, course: Course, results: list[StudentResult], sandbox: str
     write_atomic(out / "summary.html", summary_html(course.materials, results, sandbox))
 
 
-def _summary(results: list[StudentResult], out: Path, sandbox: str) -> str:
+def _summary(results: list[StudentResult], out: Path, sandbox: str, lms: str = "") -> str:
     full = sum(r.points == r.max_points for r in results)
     builds = sum(r.build_failed for r in results)
+    also = f", {lms} for the platform's grade import" if lms else ""
     return (
         f"graded {plural(len(results), 'submission')}: {full} with full marks, "
         f"{builds} build failure{'' if builds == 1 else 's'}\n"
         f"sandbox: {sandbox}\n"
-        f"gradebook: {out / 'gradebook.csv'} (and gradebook.json)\n"
+        f"gradebook: {out / 'gradebook.csv'} (and gradebook.json{also})\n"
         f"feedback: {out / 'feedback'}/STUDENT.txt\n"
         f"summary: {out / 'summary.html'}\n"
     )
