@@ -131,7 +131,9 @@ def _seconds(text: str) -> float:
 
 
 def grade(argv: list[str], streams: Streams) -> int:
-    """``casino grade``."""
+    """``casino grade`` (and ``casino grade export``)."""
+    if argv[:1] == ["export"]:
+        return export(argv[1:], streams)
     args = _parser(streams.stdout).parse_args(argv)
     submissions = Path(args.submissions)
     if not submissions.exists():
@@ -222,6 +224,64 @@ def _materials(folders: list[str]) -> tuple[Material, ...]:
     if len(set(paths)) < len(paths):
         raise UsageError("two transcripts have the same path: give each --transcripts once")
     return tuple(materials)
+
+
+EXPORT_EPILOG = """\
+--gradescope DIR writes DIR/autograder.zip: upload it as the assignment's autograder
+(setup.sh installs Python 3.11 and casino's dependencies; run_autograder builds the
+submission, replays the transcripts against it and writes results.json, one test per
+transcript, the --hidden ones shown once grades are published).
+--github-classroom DIR writes .github/workflows/classroom.yml, .github/classroom/
+autograding.json and .casino/ (casino and the transcripts) into DIR, the assignment's
+template repository. A folder named 'export' is graded as ./export.
+"""
+
+
+def _export_parser(out: TextIO) -> ArgumentParser:
+    parser = ArgumentParser(
+        out=out,
+        prog="casino grade export",
+        description="Package the course's transcripts for Gradescope or GitHub Classroom.",
+        epilog=EXPORT_EPILOG,
+    )
+    add = parser.add_argument
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("--gradescope", metavar="DIR", help="write DIR/autograder.zip")
+    where.add_argument("--github-classroom", metavar="DIR", help="write the workflow into DIR")
+    add("--transcripts", required=True, action="append", metavar="DIR", help="(repeatable)")
+    add("--hidden", action="append", default=[], metavar="DIR", help="transcripts shown late")
+    add("--run", required=True, metavar="CMD", help="the program, e.g. 'java -cp build Nimsys'")
+    add("--build", metavar="CMD", help="run once per submission, e.g. 'javac -d build *.java'")
+    add("--runner", choices=("pipe", "pty"), default="pipe", help="how to run (default: pipe)")
+    add("--build-timeout", type=_seconds, default=120.0, metavar="S", help="for the build (120)")
+    return parser
+
+
+def export(argv: list[str], streams: Streams) -> int:
+    """``casino grade export``."""
+    from casino.grade.export import Settings, write_github_classroom, write_gradescope
+
+    args = _export_parser(streams.stdout).parse_args(argv)
+    try:
+        visible = _materials(args.transcripts)
+        hidden = _materials(args.hidden) if args.hidden else ()
+    except CourseError as error:
+        streams.error(f"casino grade export: {error}")
+        return 1
+    settings = Settings(args.run, args.build, args.runner, args.build_timeout)
+    if args.gradescope is not None:
+        if {m.path for m in visible} & {m.path for m in hidden}:
+            raise UsageError("a transcript path is both visible and --hidden")
+        names = {m.path for m in hidden}
+        target = write_gradescope(Path(args.gradescope), (*visible, *hidden), settings, names)
+        streams.stdout.write(
+            f"wrote {target} ({plural(len(visible) + len(hidden), 'transcript')})\n"
+        )
+    else:
+        folder = Path(args.github_classroom)
+        write_github_classroom(folder, (*visible, *hidden), settings)
+        streams.stdout.write(f"wrote {folder / '.github'} and {folder / '.casino'}\n")
+    return 0
 
 
 def _prepare(out: Path) -> None:
