@@ -2,10 +2,10 @@
 
 A name is shown to other people's terminals and pages, so it must be printable text only: no
 control characters, no terminal escape sequences, no invisible format characters
-(:meth:`str.isprintable`), no spaces (unless the protocol allows them), and at most :data:`MAX_NAME` characters. It may not be
-one of the server's own (its computer players' names) nor one already in use; both are
-compared without regard to case or Unicode compatibility forms (``ANA`` and ``Ａna`` are
-``Ana``), so nobody passes for somebody else.
+(:meth:`str.isprintable`), no spaces (unless the protocol allows them), and at most
+:data:`MAX_NAME` characters. It may not be one of the server's own (its computer players'
+names) nor one already in use; both are compared without regard to case or Unicode
+compatibility forms (``ANA`` and ``Ａna`` are ``Ana``), so nobody passes for somebody else.
 
 >>> check_name("Ana", reserved=["Ana"])
 Traceback (most recent call last):
