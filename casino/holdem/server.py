@@ -77,7 +77,9 @@ class ServerSettings:
     start_with: int = 1
     """Humans a table waits for before its first hand."""
     limits: Limits | None = None
-    """What one client may cost (default: :class:`Limits` with ``timeout`` to read output)."""
+    """What one client may cost (default: :class:`Limits` with ``timeout`` to read output).
+    The default rate (50 lines a second after a burst of 100) is far above what a member
+    playing at ``pause`` 1 s can send; a test table with no pause and fast bots may raise it."""
 
     def client_limits(self) -> Limits:
         """:attr:`limits`, or the defaults with :attr:`timeout` as the send deadline."""

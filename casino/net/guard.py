@@ -1,7 +1,8 @@
 """What keeps one client from stalling a server: bounded output, flood limits, quiet logs.
 
-Every connection a casino server accepts sends through an :class:`Outbox` and reads through
-a :class:`FloodGuard`, with the numbers of one :class:`Limits`:
+Every connection a casino server accepts sends through an :class:`Outbox`, and a line
+server's connection reads through a :class:`FloodGuard` (a frame server reads only the reply
+it asked for: see :func:`casino.net.stream.serve`), with the numbers of one :class:`Limits`:
 
 - **sending never waits.** :meth:`Outbox.put` queues bytes and returns; the outbox's own task
   writes them. A peer that does not read is *dropped* (its connection aborted, so the server's

@@ -161,12 +161,18 @@ async def serve(
 ) -> Listener:
     """Listen on ``host:port`` (port 0: any free port) and run ``handler`` per connection,
     within ``limits`` (see :mod:`casino.net.listener`; ``refusal``: the frame a connection over
-    the cap is sent before it is closed)."""
+    the cap is sent before it is closed).
+
+    Frame servers (the stud dealer, the automatic tester) ask and read one reply at a time,
+    as fast as a player answers, so their connections have no flood guard: frames a client
+    sends unasked wait in TCP's buffers (the reader stops reading past 128 KiB, and then the
+    client's own sends block), each costs the server nothing until it asks, and the next reply
+    must come within the server's reply time-out."""
     bounds = limits or Limits()
 
     async def accept(conn: socket.socket) -> None:
         reader, writer = await asyncio.open_connection(sock=conn)
-        stream = FrameStream(reader, writer, bounds, clock, FloodGuard(bounds), log)
+        stream = FrameStream(reader, writer, bounds, clock, None, log)
         try:
             await handler(stream)
         except asyncio.CancelledError:  # the loop is shutting down: hang up quietly

@@ -5,7 +5,8 @@ or a test's in-memory one) and takes its time from a :class:`~casino.clock.Clock
 reply limit is tested with a fake clock. :func:`run_dealer` is the TCP front: it listens on
 loopback, logs players in (all at once, each within the reply limit: see :func:`gather`),
 and plays; its connections are those of :mod:`casino.net` (sends never wait on a player that
-does not read, floods are cut off, connections are capped below the file descriptor limit).
+does not read; connections are capped below the file descriptor limit; what a player sends
+unasked waits in TCP's buffers until the dealer asks, and is then its reply).
 
 Choices where the seed is silent (see DESIGN.md, "Three-card stud"):
 
