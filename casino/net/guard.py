@@ -122,14 +122,15 @@ class Outbox:
         if self._queued + len(data) > self._limits.queue_bytes:
             self.drop(f"not reading: over {self._limits.queue_bytes} bytes waiting")
             raise ConnectionClosed(str(self.dropped))
-        if not self._queue and not self._backed_up():
+        if not self._queue and not self.backed_up():
             self._writer.write(data)  # the common case: straight to the system, in order
             return
         self._queue.append((self._clock.now(), data))
         self._queued += len(data)
         self._start()
 
-    def _backed_up(self) -> bool:
+    def backed_up(self) -> bool:
+        """Whether the system's buffers and the transport's are full (output now queues)."""
         transport = self._writer.transport
         return transport.get_write_buffer_size() > transport.get_write_buffer_limits()[1]
 

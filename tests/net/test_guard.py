@@ -92,7 +92,7 @@ def test_a_peer_that_does_not_read_is_dropped_at_the_send_deadline() -> None:
     async def scenario() -> str | None:
         writer, client = await _pair(Limits())
         outbox = Outbox(writer, Limits(queue_bytes=10**9, send_timeout=0.05), MonotonicClock())
-        while not outbox._backed_up():  # fill the system's buffers, then queue one more
+        while not outbox.backed_up():  # fill the system's buffers, then queue one more
             outbox.put(b"y" * 65536)
         outbox.put(b"late\n")
         await asyncio.wait_for(writer.wait_closed(), LOOSE)
