@@ -16,6 +16,7 @@ import sys
 
 from casino.clock import FakeClock
 from casino.holdem.server import HoldemServer, ServerSettings
+from casino.net.guard import Limits
 from casino.net.lines import LineStream, connect_lines
 from casino.net.stream import ConnectionClosed, bound_port
 
@@ -83,6 +84,29 @@ def test_a_member_who_floods_and_never_reads_is_dropped_and_the_table_plays_on()
     assert any(re.fullmatch(r"Bad: (folds|checks)", line) for line in seen)
     assert len(log) == 1 and re.fullmatch(r"127\.0\.0\.1:\d+: dropped: .*", log[0]), log
     assert ("flooding" in log[0]) or ("not reading" in log[0])
+
+
+def test_a_member_over_the_rate_is_told_to_slow_down_and_its_extra_lines_skipped() -> None:
+    async def scenario() -> tuple[list[str], bool]:
+        slow = Limits(lines_per_second=0.001, burst=5)  # nothing refills during the test
+        settings = ServerSettings(seats=2, lang="en", start_with=9, limits=slow)
+        server = HoldemServer(settings, FakeClock())
+        listening = await server.serve(0)
+        got: list[str] = []
+        async with listening:
+            ann, _ = await _joined(bound_port(listening), "Ann")  # the join costs a token
+            ann.writer.write(b"help\n" * 7)
+            while "Too many lines: slow down." not in got:
+                got.append(await asyncio.wait_for(ann.receive(), LOOSE))
+            seated = server.rooms[0].members[0].stream is not None  # 3 skipped of 5 allowed
+            for task in server.tasks:
+                task.cancel()
+        return got, seated
+
+    got, seated = asyncio.run(scenario())
+    assert seated
+    assert got.count("Commands (Spanish or English):") == 4
+    assert got[-1] == "Too many lines: slow down."
 
 
 def test_a_connection_that_never_joins_is_closed_at_the_time_out() -> None:
