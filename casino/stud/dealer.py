@@ -32,7 +32,7 @@ from typing import Any, Protocol
 from casino.cards import Card, Deck, Notation
 from casino.clock import Clock
 from casino.errors import CasinoError
-from casino.net.stream import ConnectionClosed, FrameStream, bound_port, serve
+from casino.net.stream import LOOPBACK, ConnectionClosed, FrameStream, bound_port, serve
 from casino.stud import protocol as wire
 from casino.stud.rules import ANTE, first_to_act, rotation, settle
 
@@ -379,6 +379,8 @@ class DealerSettings:
     table: TableConfig = field(default_factory=TableConfig)
     wait: float | None = None
     """Give up if the players have not all logged in within this many seconds."""
+    host: str = LOOPBACK
+    """The address to listen on (loopback unless told: a Casino Day across machines)."""
 
 
 async def run_dealer(
@@ -387,7 +389,8 @@ async def run_dealer(
     observer: Observer | None = None,
     listening: Callable[[int], None] | None = None,
 ) -> list[Seat]:
-    """Listen on loopback, seat ``settings.players`` players, play, and return the ranking.
+    """Listen on ``settings.host`` (loopback by default), seat ``settings.players`` players,
+    play, and return the ranking.
 
     ``listening`` is told the port once the server accepts connections. :class:`Removed`
     (with the reason) if the players do not all come within ``settings.wait`` seconds.
@@ -400,7 +403,7 @@ async def run_dealer(
         await arrivals.put(stream)
         await finished.wait()
 
-    server = await serve(accept, settings.port)
+    server = await serve(accept, settings.port, settings.host)
     try:
         if listening is not None:
             listening(bound_port(server))
