@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from casino.clock import Clock, FakeClock
+from casino.errors import CasinoError
 from casino.stud.bots import STRATEGIES, Decider
 from casino.stud.dealer import (
     DealerSettings,
@@ -66,21 +67,28 @@ async def run_tournament(
     listening: asyncio.Future[int] = asyncio.get_running_loop().create_future()
     dealer = asyncio.create_task(run_dealer(settings, clock, observer, listening.set_result))
     port = await asyncio.wait_for(asyncio.shield(listening), 10)
-    processes = [
-        await asyncio.create_subprocess_exec(
-            *bot_command(spec, port, index),
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.DEVNULL,
-            stderr=asyncio.subprocess.DEVNULL,
-        )
-        for index, spec in enumerate(bots)
-    ]
+    processes: list[asyncio.subprocess.Process] = []
     try:
+        for index, spec in enumerate(bots):
+            processes.append(await _start(bot_command(spec, port, index)))
         return await dealer
     finally:
         dealer.cancel()
         for process in processes:
             await _stop(process, grace)
+
+
+async def _start(argv: list[str]) -> asyncio.subprocess.Process:
+    """Start a bot; :class:`CasinoError` in one line if it cannot run."""
+    try:
+        return await asyncio.create_subprocess_exec(
+            *argv,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.DEVNULL,
+        )
+    except OSError as error:
+        raise CasinoError(f"cannot run {shlex.join(argv)}: {error.strerror or error}") from None
 
 
 async def _stop(process: asyncio.subprocess.Process, grace: float) -> None:

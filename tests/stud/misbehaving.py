@@ -7,7 +7,8 @@
 - ``login-only``: answers ``login`` and nothing else, and leaves at ``done``;
 - ``hang-up-at-second-login``: closes the socket when it is sent ``login`` a second time;
 - ``over-stack-7th``: bets one chip more than its stack at the 7th betting request;
-- ``crash-at-bet2``: raises an exception at ``bet2`` (a traceback on stderr, status 1).
+- ``crash-at-bet2``: raises an exception at ``bet2`` (a traceback on stderr, status 1);
+- ``flood-stderr``: writes 180,000 bytes to stderr (3,000 lines) before it connects.
 """
 
 from __future__ import annotations
@@ -41,7 +42,13 @@ def answer(session: PlayerSession, fault: str, text: str, seen: list[str]) -> st
     return session.respond(text)
 
 
+FLOOD = 3000 * ("x" * 59 + "\n")
+
+
 def main(host: str, port: str, fault: str) -> None:
+    if fault == "flood-stderr":
+        sys.stderr.write(FLOOD)
+        sys.stderr.flush()
     connection = FrameSocket.connect(host, int(port))
     session = PlayerSession(Strategy(), "bad", "Bad")
     seen: list[str] = []
