@@ -254,9 +254,11 @@ def check_main(invocation: Invocation) -> int:
     parser = invocation.parser(
         description="The automatic tester: score a player program on the seed's rubric.\n"
         "CMD is a command line with {host} and {port}, e.g. 'java Poker {host} {port}'\n"
-        f"(or a shipped strategy: {', '.join(sorted(STRATEGIES))}).",
+        f"(or a shipped strategy: {', '.join(sorted(STRATEGIES))}). The program is started\n"
+        f"once per probe group ({len(checking.GROUPS)} sessions), so a hang-up costs that "
+        "group alone;\nthe rubric and its points are in docs/stud.md. Status 0: full marks.",
     )
-    parser.add_argument("--bot", required=True, metavar="CMD")
+    parser.add_argument("--bot", required=True, metavar="CMD", help="the player program")
     parser.add_argument("--report", choices=sorted(FORMATS), help="also write a report file")
     parser.add_argument("--report-file", metavar="F", help="where (default per format)")
     args = parser.parse_args(invocation.argv)
