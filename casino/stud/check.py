@@ -316,19 +316,20 @@ class _Session:
         self.log = log
         self.hung_up = False
 
-    async def ask(self, text: str) -> tuple[str, float] | None:
+    async def ask(self, text: str, what: str = "") -> tuple[str, float] | None:
         """Send ``text``; the reply and the seconds it took, or ``None`` (and the note of how
-        the session ended) if none came."""
+        the session ended, naming the request as ``what`` if given) if none came."""
+        what = what or repr(text)
         start = self.clock.now()
         try:
             await self.stream.send(text)
             reply = await self.clock.within(self.stream.receive(), self.limits.patience)
         except TimeoutError:
-            self.log.note = f"no reply to {text!r} within {self.limits.patience:g} s"
+            self.log.note = f"no reply to {what} within {self.limits.patience:g} s"
             return None
         except ConnectionClosed as error:
             self.hung_up = True
-            self.log.note = f"the player hung up at {text!r} ({error})"
+            self.log.note = f"the player hung up at {what} ({error})"
             return None
         return reply, self.clock.now() - start
 
@@ -342,8 +343,8 @@ async def _login(session: _Session, times: int) -> bool:
     """Send ``login`` ``times`` times; whether every one was answered."""
     log = session.log
     replies: list[str] = []
-    for _ in range(times):
-        got = await session.ask("login")
+    for index in range(times):
+        got = await session.ask("login", "the second 'login'" if index else "")
         if got is None:
             log.lost.add(LOGIN)
             return False

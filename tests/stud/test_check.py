@@ -134,7 +134,7 @@ def test_a_hang_up_at_the_second_login_costs_that_session_alone() -> None:
         assert problems(checked, line) == ["not answered in session 1 (see below)"]
     report = text_report(checked)
     note = (
-        "session 1 of 10 (login twice): the player hung up at 'login' "
+        "session 1 of 10 (login twice): the player hung up at the second 'login' "
         "(the connection was closed); 1 request not asked\n"
     )
     assert report.count("hung up") == 1 and note in report
