@@ -16,6 +16,7 @@ import shlex
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from casino.clock import Clock, FakeClock
 from casino.errors import CasinoError
@@ -66,7 +67,15 @@ async def run_tournament(
     """Start the dealer, then every bot; play; stop every bot; return the ranking."""
     listening: asyncio.Future[int] = asyncio.get_running_loop().create_future()
     dealer = asyncio.create_task(run_dealer(settings, clock, observer, listening.set_result))
-    port = await asyncio.wait_for(asyncio.shield(listening), 10)
+    waits: set[asyncio.Future[Any]] = {listening, dealer}
+    await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+    if not listening.done():  # the dealer ended before it listened: it could not
+        try:
+            await dealer
+        except OSError as error:
+            where = f"{settings.host}:{settings.port}"
+            raise CasinoError(f"the dealer cannot listen on {where}: {error.strerror}") from None
+    port = listening.result()
     processes: list[asyncio.subprocess.Process] = []
     try:
         for index, spec in enumerate(bots):

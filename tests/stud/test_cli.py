@@ -3,13 +3,18 @@
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import socket
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from casino.programs import run_captured
+from casino.stud import tournament
 from casino.stud.cli import main
 
 
@@ -143,3 +148,18 @@ def test_a_bot_that_cannot_run_in_a_tournament_is_one_line(tmp_path: Path) -> No
     assert done.status == 1
     assert done.err.startswith(f"stud tournament: cannot run {missing} 127.0.0.1 ")
     assert done.err.endswith(": No such file or directory\n") and done.err.count("\n") == 1
+
+
+def test_a_tournament_whose_dealer_cannot_listen_is_one_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    async def cannot_listen(*args: object) -> list[object]:
+        raise OSError(errno.EMFILE, os.strerror(errno.EMFILE))
+
+    monkeypatch.setattr(tournament, "run_dealer", cannot_listen)
+    done = run_captured(main, ["tournament", "--bot", "ours", "--bot", "ours"])
+    assert done.status == 1
+    assert (
+        done.err
+        == "stud tournament: the dealer cannot listen on 127.0.0.1:0: Too many open files\n"
+    )
