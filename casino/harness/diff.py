@@ -21,7 +21,8 @@ note says what was allowed. ``trailing-space`` allows spaces and tabs at line en
 and the newlines at the end of the text; ``blank-lines`` empty lines; ``case`` letter case.
 Around ``out_re`` steps each chunk is loosened on its own (a pattern keeps its own rules; with
 ``case`` it ignores case), so a blank line or trailing space split across two steps is judged
-strictly there.
+strictly there (a near miss may then go unnamed, never a real difference be named one);
+``out_any`` steps without an ``out_re`` are tried one combination of texts at a time.
 """
 
 from __future__ import annotations
@@ -250,21 +251,22 @@ _ALLOWS = {
 """What each kind a transcript may allow (``match:``) lets pass."""
 _SPACES_AT_END = re.compile(r"[ \t]+(?=\n)|[ \t]+\Z")
 _BLANKS = re.compile(r"(?<=\n)\n+|\A\n+")
+_INNER_BLANKS = re.compile(r"(?<=\n)\n+")
 
 
 def _kinds_of(allowed: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(kind for kind in _ALL_KINDS if any(kind in _ALLOWS[a] for a in allowed))
 
 
-def loosen(text: str, kinds: tuple[str, ...], *, end: bool = True) -> str:
+def loosen(text: str, kinds: tuple[str, ...], *, end: bool = True, start: bool = True) -> str:
     """``text`` with the differences ``kinds`` stand for taken out (``end``: the text ends
-    there, so its final newlines may go)."""
+    there, so its final newlines may go; ``start``: it starts there, so may its first)."""
     if _LINE_ENDS in kinds:
         text = text.replace("\r\n", "\n")
     if _TRAILING in kinds:
         text = _SPACES_AT_END.sub("", text) if end else re.sub(r"[ \t]+(?=\n)", "", text)
     if _BLANK in kinds:
-        text = _BLANKS.sub("", text)
+        text = (_BLANKS if start else _INNER_BLANKS).sub("", text)
     if _FINAL_NEWLINE in kinds and end:
         text = text.rstrip("\n")
     if _CASE in kinds:
@@ -274,19 +276,45 @@ def loosen(text: str, kinds: tuple[str, ...], *, end: bool = True) -> str:
 
 def _loosened_step(step: Output, kinds: tuple[str, ...], last: bool) -> Output:
     if isinstance(step, Out):
-        return Out(loosen(step.text, kinds, end=last))
+        return Out(loosen(step.text, kinds, end=last, start=False))
     if isinstance(step, OutAny):
-        return OutAny(tuple(dict.fromkeys(loosen(t, kinds, end=last) for t in step.texts)))
+        texts = (loosen(t, kinds, end=last, start=False) for t in step.texts)
+        return OutAny(tuple(dict.fromkeys(texts)))
     return step
+
+
+def expected_texts(steps: tuple[Output, ...], limit: int) -> list[str] | None:
+    """Every text the output ``steps`` allow, each ``out_any`` text in turn (casino's own,
+    the first, first); ``None`` with an ``out_re`` step or past ``limit`` combinations."""
+    texts = [""]
+    for step in steps:
+        if isinstance(step, OutRe):
+            return None
+        options = step.texts if isinstance(step, OutAny) else (step.text,)
+        if len(texts) * len(options) > limit:
+            return None
+        texts = [text + option for text in texts for option in options]
+    return texts
+
+
+_LOOSE_TEXTS = 256
+"""A run's ``out_any`` combinations tried one by one for a near miss (past that, each step
+is loosened on its own, as around an ``out_re``)."""
 
 
 def _passes(pieces: list[Piece], actual: str, kinds: tuple[str, ...]) -> bool:
     """Whether ``actual`` matches the pieces once the ``kinds`` of difference are taken out."""
-    steps = tuple(step for _, step in pieces)
-    if all(isinstance(step, Out) for step in steps):
-        expected = "".join(step.text for step in steps if isinstance(step, Out))
-        return loosen(expected, kinds) == loosen(actual, kinds)
-    return _loose_match(steps, actual, kinds) is not None
+    return _concrete_text(pieces, actual, kinds) is not None or (
+        expected_texts(tuple(step for _, step in pieces), _LOOSE_TEXTS) is None
+        and _loose_match(tuple(step for _, step in pieces), actual, kinds) is not None
+    )
+
+
+def _concrete_text(pieces: list[Piece], actual: str, kinds: tuple[str, ...]) -> str | None:
+    """The first text the pieces allow that equals ``actual`` once ``kinds`` are taken out."""
+    texts = expected_texts(tuple(step for _, step in pieces), _LOOSE_TEXTS) or []
+    target = loosen(actual, kinds)
+    return next((text for text in texts if loosen(text, kinds) == target), None)
 
 
 def _loose_match(
@@ -298,7 +326,7 @@ def _loose_match(
     end = bool(steps) and not isinstance(steps[-1], OutRe)
     loose = tuple(_loosened_step(step, kinds, i == last and end) for i, step in enumerate(steps))
     flags = re.IGNORECASE if _CASE in kinds else 0
-    return piece_regex(loose, flags).fullmatch(loosen(actual, kinds, end=end))
+    return piece_regex(loose, flags).fullmatch(loosen(actual, kinds, end=end, start=False))
 
 
 def near_miss(pieces: list[Piece], actual: str, kinds: tuple[str, ...]) -> str | None:
@@ -320,26 +348,9 @@ def near_miss(pieces: list[Piece], actual: str, kinds: tuple[str, ...]) -> str |
 
 
 def _concrete(pieces: list[Piece], actual: str, kinds: tuple[str, ...]) -> str | None:
-    """The expected text with each ``out_any`` as the alternative that matched (``None``
-    with an ``out_re``: its lines are not counted)."""
-    steps = [step for _, step in pieces]
-    if any(isinstance(step, OutRe) for step in steps):
-        return None
-    if all(isinstance(step, Out) for step in steps):
-        return "".join(step.text for step in steps if isinstance(step, Out))
-    last = len(steps) - 1
-    found = _loose_match(tuple(steps), actual, kinds)
-    if found is None:
-        return None
-    texts = []
-    for index, step in enumerate(steps):
-        if isinstance(step, Out):
-            texts.append(step.text)
-        elif isinstance(step, OutAny):
-            group = found.group(f"casino_step{index}")
-            same = (t for t in step.texts if loosen(t, kinds, end=index == last) == group)
-            texts.append(next(same, step.texts[0]))
-    return "".join(texts)
+    """The expected text with each ``out_any`` as the text that matched (``None`` with an
+    ``out_re``: its lines are not counted)."""
+    return _concrete_text(pieces, actual, kinds)
 
 
 _LINE_LOOSENERS: dict[str, Callable[[str], str]] = {

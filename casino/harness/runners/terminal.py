@@ -32,7 +32,7 @@ from enum import Enum
 
 import pexpect
 
-from casino.harness.diff import common_prefix, piece_regex
+from casino.harness.diff import common_prefix, expected_texts, piece_regex
 from casino.harness.model import Out, OutAny, Output, OutRe, Segment, Step, segments, step_label
 from casino.harness.runners.base import (
     Job,
@@ -282,7 +282,7 @@ class Conversation:
         literal = all(isinstance(piece, Out) for piece in pieces)
         expected = "".join(piece.text for piece in pieces if isinstance(piece, Out))
         pattern = None if literal else piece_regex(pieces)
-        choices = _choices(pieces)
+        choices = expected_texts(pieces, _MAX_CHOICES)
         deadline = time.monotonic() + self.timeout
         while True:
             got = self.screen.text[start:]
@@ -407,21 +407,6 @@ def _literal_text(steps: tuple[Step, ...]) -> str | None:
 
 _MAX_CHOICES = 4096
 """``out_any`` texts in one segment are followed as whole texts up to this many combinations."""
-
-
-def _choices(pieces: tuple[Output, ...]) -> list[str] | None:
-    """Every text a segment of ``out``/``out_any`` steps may print (so that output which can
-    no longer become one of them is seen at once); ``None`` with an ``out_re`` or when there
-    are too many combinations."""
-    texts = [""]
-    for piece in pieces:
-        if isinstance(piece, OutRe):
-            return None
-        options = piece.texts if isinstance(piece, OutAny) else (piece.text,)
-        if len(texts) * len(options) > _MAX_CHOICES:
-            return None
-        texts = [text + option for text in texts for option in options]
-    return texts
 
 
 def _segment_end(plan: list[Segment], index: int) -> int:
