@@ -10,7 +10,7 @@ Each carries, per transcript, the same failure text as the console report. The w
   a transcript allowed near misses ``"match": ["trailing-space", …]``.
 - ``junit``: ``<testsuites><testsuite name="casino replay" …><testcase classname name file
   time>`` with a ``<failure>``, ``<error>`` or ``<skipped>`` holding the report text (a failed
-  chain's text lists ``run N of M`` with each run's points).
+  chain's text lists each run, ``run N of M: PASS|FAIL``).
 - ``gradescope``: ``{"score", "tests": [{"name", "score", "max_score", "output", "status"}]}``
   with ``status`` ``passed`` or ``failed`` — what Gradescope's autograder reads. A chain is one
   test per run, named ``… run 2 of 5`` with that run's points (and, failed, its details).
