@@ -17,6 +17,7 @@ The students are casino's own programs, each changed the way a real submission d
 from __future__ import annotations
 
 import csv
+import os
 import shutil
 import subprocess
 import sys
@@ -118,7 +119,10 @@ def _grade(root: Path, submissions: Path, transcripts: Path, out: str) -> dict[s
     """``casino grade`` (pipe runner, two at once); the gradebook, by student."""
     argv = [sys.executable, "-m", "casino", "grade", str(submissions), "--transcripts"]
     argv += [str(transcripts), "--run", "sh run.sh", "--out", str(root / out), "--jobs", "2"]
-    done = subprocess.run(argv, capture_output=True, text=True, timeout=600, check=False)
+    private = root / f"tmp-{out}"  # a temporary folder of its own: nothing else reaches it
+    private.mkdir()
+    env = dict(os.environ, TMPDIR=str(private))
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=600, check=False, env=env)
     assert done.returncode == 0, done.stderr
     with (root / out / "gradebook.csv").open(newline="") as book:
         return {row["student"]: row for row in csv.DictReader(book)}
