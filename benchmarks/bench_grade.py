@@ -192,7 +192,7 @@ def plain_loop(submissions: Path, made: list[Transcript]) -> tuple[float, float,
 def cluster() -> Iterator[str]:
     """A two-node Ray cluster on this machine (the tests' own), its address."""
     sys.path.insert(0, str(ROOT / "tests" / "grade"))
-    from ray_cluster import two_nodes  # type: ignore[import-not-found]
+    from ray_cluster import two_nodes
 
     with two_nodes(head_cpus=1, second_cpus=1) as running:
         yield running.address
