@@ -212,11 +212,10 @@ class Session:
                 self.console.line()
                 raise _Quit
             prompt = not self._pause(answer)
-            if prompt and self._command(state, answer):
-                state.in_time(MEMBER)
-                if state.turn == MEMBER and state.result is None:  # drew: now play
-                    self._show(state)
-                    start = self.clock.now()
+            moved = prompt and self._command(state, answer)
+            if moved and state.turn == MEMBER and state.result is None:  # drew: now play
+                self._show(state)
+                start = self.clock.now()
 
     def _pause(self, line: str) -> bool:
         """Whether ``line`` is the scripted clock's ``@S`` (never a command)."""
@@ -335,12 +334,12 @@ class Session:
             self.say(N_("Time is up for the third time in a row: you lose the hand."))
             return
         self.say(N_("Time is up ({count} of 3 in a row): an automatic move."), count=count)
-        if isinstance(automatic, Move):
-            self._played(automatic, state, N_("You play {tile} on the {end}."))
-        elif automatic:
-            self.say(N_("You draw {tiles}."), tiles=" ".join(self.tile(t) for t in automatic))
-        else:
+        if automatic.drawn:
+            self.say(N_("You draw {tiles}."), tiles=" ".join(self.tile(t) for t in automatic.drawn))
+        if automatic.move is None:
             self.say(N_("You pass."))
+        else:
+            self._played(automatic.move, state, N_("You play {tile} on the {end}."))
 
     # ------------------------------------------------------------ the screen
 
