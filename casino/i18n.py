@@ -23,7 +23,7 @@ import functools
 import gettext
 import io
 import struct
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from importlib import resources
 
 from casino.errors import ParseError
@@ -35,6 +35,23 @@ SOURCE_LANGUAGE = "en"
 """The language the message ids are written in (needs no catalog)."""
 
 _KEYWORDS = ("msgctxt", "msgid_plural", "msgid", "msgstr")
+
+
+def language_in(argv: Sequence[str]) -> str:
+    """The language a command line asks for (``--lang L`` or ``--lang=L``, the last one
+    given), else :data:`DEFAULT_LANGUAGE`: the language a game's ``--help`` is written in, read
+    before the options are parsed. A value not in :data:`LANGUAGES` is left to the parser to
+    refuse (the help is then in the default language)."""
+    language = DEFAULT_LANGUAGE
+    for index, word in enumerate(argv):
+        if word == "--":
+            break
+        value = argv[index + 1] if word == "--lang" and index + 1 < len(argv) else None
+        if word.startswith("--lang="):
+            value = word.removeprefix("--lang=")
+        if value in LANGUAGES:
+            language = value
+    return language
 
 
 def translator(domain: str, language: str) -> gettext.NullTranslations:
