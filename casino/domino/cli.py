@@ -29,7 +29,7 @@ from casino.domino.rules import Deal, parse_deals, shuffled_deal
 from casino.domino.shell import CLOCK_RULE, Session, Table, command_table
 from casino.errors import ParseError
 from casino.files import read_text
-from casino.i18n import DEFAULT_LANGUAGE, LANGUAGES, language_in, translator
+from casino.i18n import DEFAULT_LANGUAGE, LANGUAGES, language_in, translate_help, translator
 from casino.shell import Console, Streams
 
 PROGRAM = "domino"
@@ -48,6 +48,13 @@ TILES_HELP = N_(
     "show too small to count the pips quickly."
 )
 
+OUTSIDE_HELP = (
+    N_("show this help message and exit"),
+    N_("reproduce every deal (default: $CASINO_SEED if set)"),
+)
+"""Help texts written outside this module (argparse's ``-h``, the seed option), marked for
+the catalog: ``--help`` translates every text it shows."""
+
 
 def _seconds(text: str) -> float:
     try:
@@ -63,50 +70,49 @@ def _seconds(text: str) -> float:
 
 def _parser(invocation: Invocation) -> ArgumentParser:
     """The options, their help in the language ``--lang`` asks for (Spanish by default)."""
-    tr = translator("domino", language_in(invocation.argv))
-    _ = tr.gettext
     parser = invocation.parser(
-        description=_(
-            N_("CASINO-ROYAL dominoes: you against the computer, double-six, ${stake} a hand.")
-        ).format(stake=STAKE),
-        epilog=_epilog(tr),
+        description=N_(
+            "CASINO-ROYAL dominoes: you against the computer, double-six, ${stake} a hand."
+        )
     )
     parser.add_argument(
-        "--lang", choices=LANGUAGES, default=DEFAULT_LANGUAGE, help=_(N_("es (default) or en"))
+        "--lang", choices=LANGUAGES, default=DEFAULT_LANGUAGE, help=N_("es (default) or en")
     )
-    parser.add_seed_option(_(N_("reproduce every deal")))
-    parser.add_argument("--tiles-file", metavar="F", help=_(N_("stacked deals, one per line")))
+    parser.add_seed_option("reproduce every deal")  # its whole help is in OUTSIDE_HELP
+    parser.add_argument("--tiles-file", metavar="F", help=N_("stacked deals, one per line"))
     parser.add_argument(
         "--bankroll",
         type=whole_number(STAKE),
         default=100,
         metavar="DOLLARS",
-        help=_(N_("what each player starts with (100)")),
+        help=N_("what each player starts with (100)"),
     )
     parser.add_argument(
         "--move-seconds",
         type=_seconds,
         default=15.0,
         metavar="S",
-        help=_(N_("seconds for each of your moves (15)")),
+        help=N_("seconds for each of your moves (15)"),
     )
     glyphs = parser.add_mutually_exclusive_group()
-    glyphs.add_argument("--ascii", action="store_true", help=_(N_("tiles as [3|5] (the default)")))
+    glyphs.add_argument("--ascii", action="store_true", help=N_("tiles as [3|5] (the default)"))
     glyphs.add_argument(
         "--unicode",
         action="store_true",
-        help=_(N_("tiles as Unicode domino characters (small in most fonts)")),
+        help=N_("tiles as Unicode domino characters (small in most fonts)"),
     )
     parser.add_argument(
         "--fake-clock",
         action="store_true",
-        help=_(
-            N_(
-                "time passes only when an input line '@S' says S seconds went by "
-                "(for transcripts and graders)"
-            )
+        help=N_(
+            "time passes only when an input line '@S' says S seconds went by "
+            "(for transcripts and graders)"
         ),
     )
+    tr = translator("domino", language_in(invocation.argv))
+    translate_help(parser, tr)
+    parser.description = (parser.description or "").format(stake=STAKE)
+    parser.epilog = _epilog(tr)
     return parser
 
 
