@@ -32,7 +32,9 @@ from casino.holdem.view import (
 from casino.i18n import P, language_in, translate_help, translator
 from casino.shell import Console
 
-CLEAR = "\x1b[2J\x1b[H"
+CLEAR = "\x1b[H\x1b[2J\x1b[3J"
+"""Hot-seat between players: cursor home, clear the screen and the scrollback (``ESC[3J``), so
+the previous player's hole cards are not one scroll away."""
 """ANSI: clear the screen and go home (hot-seat, between two humans)."""
 
 BOT_NAMES = ("Ana", "Bruno", "Carla", "Diego", "Elena", "Fabio", "Gala", "Hugo")
@@ -79,6 +81,9 @@ class LocalGame:
         seats = [Seat(name, chips[seat]) for seat, name in enumerate(self.names)]
         self.table = Table(seats, settings.blinds)
         self.shown_to: int | None = None
+        self.you = 0 if settings.humans == 1 else None
+        """The seat spoken to in the second person: the one human ("Tú"); hot-seat players
+        are named ("Jugador 1") and spoken of like everybody else."""
 
     def _names(self) -> list[str]:
         _ = self.tr.gettext
@@ -158,9 +163,9 @@ class LocalGame:
             seat = hand.to_act
             assert seat is not None
             action = self.bots[seat](hand, self.bot_rng) if seat in self.bots else self.ask(seat)
-            self.say(action_text(action, self.names[seat], self.tr))
+            self.say(action_text(action, self.names[seat], self.tr, you=seat == self.you))
             self._announce_board(hand, board)
-        for line in showdown_text(hand, self.names, self.tr):
+        for line in showdown_text(hand, self.names, self.tr, you=self.you):
             self.say(line)
         self.table.settle()
         for index, chair in enumerate(self.table.seats):
@@ -192,7 +197,7 @@ class LocalGame:
         hand = self.table.hand
         assert hand is not None
         self._hand_over_keyboard(seat)
-        for line in table_text(self.table, seat, self.names, self.tr):
+        for line in table_text(self.table, seat, self.names, self.tr, you=self.you):
             self.say(line)
         while True:
             self.say(legal_text(hand.legal(), self.tr))
