@@ -9,7 +9,9 @@ import pytest
 
 from casino.cards import parse_cards
 from casino.cards.evaluator import evaluate
+from casino.holdem.engine import Action, Kind
 from casino.holdem.names import hand_name
+from casino.holdem.view import action_text
 from casino.i18n import translator
 
 EXAMPLES = Path(__file__).parents[2] / "fixtures" / "holdem" / "seed-examples.txt"
@@ -84,3 +86,24 @@ def test_the_named_straights_of_the_seed() -> None:
     assert len(named) == 2
     for cards, name in named.items():
         assert hand_name(strength(cards), ES) == name
+
+
+@pytest.mark.parametrize(
+    ("kind", "paid", "to", "all_in", "theirs", "yours"),
+    [
+        (Kind.FOLD, 0, 0, False, "Ana: se retira", "Te retiras"),
+        (Kind.CHECK, 0, 0, False, "Ana: pasa", "Pasas"),
+        (Kind.CALL, 10, 10, False, "Ana: va 10", "Vas 10"),
+        (Kind.BET, 20, 20, True, "Ana: apuesta 20 (todo)", "Apuestas 20 (todo)"),
+        (Kind.RAISE, 50, 60, False, "Ana: sube a 60", "Subes a 60"),
+    ],
+)
+def test_actions_are_said_to_you_and_of_the_others_without_a_gender(
+    kind: Kind, paid: int, to: int, all_in: bool, theirs: str, yours: str
+) -> None:
+    action = Action(0, kind, paid, to, all_in)
+    assert action_text(action, "Ana", ES) == theirs
+    assert action_text(action, "Tú", ES, you=True) == yours
+    english = action_text(action, "You", EN, you=True)
+    assert english.startswith("You ") and ":" not in english
+    assert ES.gettext("folded") == "se retiró"  # a verb: agrees with Ana and Bruno alike
