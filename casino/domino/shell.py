@@ -383,7 +383,7 @@ COMMANDS = (
     (N_("quit"), N_("leave the match (an unfinished hand is not played out)")),
 )
 """The member's commands, (syntax, what it does): the in-game ``help`` and ``--help``."""
-CLOCK_RULE = N_("Each move has {seconds} s; three time-outs in a row lose the hand.")
+CLOCK_RULE = N_("Each move has {seconds} s; three turns in a row timed out lose the hand.")
 
 
 def command_table(tr: gettext.NullTranslations) -> list[tuple[str, str]]:

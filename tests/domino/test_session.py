@@ -175,7 +175,7 @@ def test_unicode_tiles_when_asked_and_ascii_on_a_pipe() -> None:
                 "  3 left, 3 right",
                 "      play your tile 3 at that end (just 3 when only one end fits)",
                 "  quit",
-                "Each move has 15 s; three time-outs in a row lose the hand.",
+                "Each move has 15 s; three turns in a row timed out lose the hand.",
                 "  --unicode           tiles as Unicode domino characters (small in most fonts)",
             ],
         ),
