@@ -291,6 +291,8 @@ def process_command(job: Job) -> tuple[list[str], dict[str, str]]:
         env.update(extra)
         if job.seed is not None:
             env["CASINO_SEED"] = str(job.seed)
+        if job.sandbox is not None:  # in a sandbox of its own, if the sandbox isolates
+            return job.sandbox.confine([*argv, *job.run.argv], env, job.cwd, directory)
         return [*argv, *job.run.argv], env
     root = str(Path(casino.__file__).resolve().parent.parent)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [root, env.get("PYTHONPATH")]))

@@ -30,6 +30,7 @@ from casino.harness.runners.base import (
     process_command,
 )
 from casino.harness.runners.procs import Containment
+from casino.harness.runners.sandbox import quiet
 
 _DRAIN_SECONDS = 1.0
 
@@ -63,7 +64,7 @@ class PipeRunner:
             problem = _collect(process, data, streams, idle=job.timeout)
         return Outcome(
             chunks=(decode(streams.out.data),),
-            stderr=decode(streams.err.data),
+            stderr=quiet(decode(streams.err.data)),
             exit=None if problem else process.returncode,
             problem=problem,
             stderr_dropped=streams.err.dropped,

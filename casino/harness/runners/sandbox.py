@@ -17,6 +17,12 @@ in-process runner (casino's own programs) ignores it.
   namespace that maps the user to itself when not root), the kernel call behind
   ``unshare --net``. Use :func:`network_isolation_works` first: where the system does not
   allow it, the run goes ahead with the network.
+- ``isolate``: the program runs in a sandbox of its own made with bubblewrap (``bwrap``, see
+  :func:`confine`): new PID, mount, network, IPC and UTS namespaces; a file system holding
+  only ``/usr`` and a few files of ``/etc`` read-only, its submission read-only, its run folder
+  read-write and size-capped private ``/tmp`` and ``/dev/shm``; as a uid that is not the
+  grader's; with its processes counted per run. :func:`isolation_works` tells whether this
+  machine allows it.
 """
 
 from __future__ import annotations
@@ -25,9 +31,15 @@ import contextlib
 import ctypes
 import os
 import resource
+import shutil
+import stat
+import subprocess
 import sys
-from collections.abc import Callable
+import tempfile
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 
 CLONE_NEWNET = 0x40000000
 CLONE_NEWUSER = 0x10000000
@@ -47,12 +59,14 @@ class Sandbox:
     file_size: int | None = None
     """Bytes of the largest file it may write (``RLIMIT_FSIZE``)."""
     isolate_network: bool = False
+    isolate: bool = False
+    """Run each program in a sandbox of its own (:func:`confine`; bubblewrap)."""
 
     def preexec(self) -> Callable[[], None]:
         """The function to call in the child before ``exec``: computed here, in the parent,
         so the child only makes system calls."""
         limits = self.rlimits()
-        unshare = _libc_unshare() if self.isolate_network else None
+        unshare = _libc_unshare() if self.isolate_network and not self.isolate else None
         uid, gid = os.geteuid(), os.getegid()
 
         def apply() -> None:
@@ -75,13 +89,30 @@ class Sandbox:
             pairs.append((resource.RLIMIT_CPU, self.cpu_seconds))
         if self.memory is not None:
             pairs.append((resource.RLIMIT_DATA, self.memory))
-        if self.address_space is not None:
-            pairs.append((resource.RLIMIT_AS, self.address_space))
+        if self.total_memory is not None:
+            pairs.append((resource.RLIMIT_AS, self.total_memory))
         if self.file_size is not None:
             pairs.append((resource.RLIMIT_FSIZE, self.file_size))
-        if self.processes is not None:
+        if self.processes is not None and not self.isolate:  # isolated: set inside (confine)
             pairs.append((resource.RLIMIT_NPROC, user_processes() + self.processes))
         return pairs
+
+    @property
+    def total_memory(self) -> int | None:
+        """The address space allowed (``RLIMIT_AS``): ``address_space`` if given; isolated,
+        ``memory`` + :data:`AS_ALLOWANCE` by default, so that shared memory counts too."""
+        if self.address_space is not None or not self.isolate or self.memory is None:
+            return self.address_space
+        return self.memory + AS_ALLOWANCE
+
+    def confine(
+        self, argv: Sequence[str], env: Mapping[str, str], cwd: Path, program_dir: Path | None
+    ) -> tuple[list[str], dict[str, str]]:
+        """The argv and environment that run ``argv`` in its own sandbox when :attr:`isolate`
+        (else unchanged): see :func:`confine`."""
+        if not self.isolate:
+            return list(argv), dict(env)
+        return confine(argv, env, cwd, program_dir, self)
 
 
 def _within_hard(kind: int, value: int) -> int:
@@ -152,3 +183,155 @@ def network_isolation_works() -> bool:
         os._exit(0 if _unshare_network(unshare, uid, gid) else 1)
     _, status = os.waitpid(pid, 0)
     return os.waitstatus_to_exitcode(status) == 0
+
+
+AS_ALLOWANCE = 512 << 20
+"""Address space an isolated run gets beyond ``memory`` (code, libraries, thread stacks)."""
+SANDBOX_UID = 1000
+"""The uid (and gid) a program has inside its sandbox."""
+RUN_UID_BASE = 0x40000000
+"""Grading as root, each run's uid on the machine is this + the grading process's pid: a uid
+no account has, not root's, different for every run going on at once."""
+TMP_BYTES = 64 << 20
+"""The size of an isolated run's private ``/tmp`` and ``/dev/shm`` (when ``file_size`` is
+not set)."""
+SYSTEM_DIRS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+"""Top-level folders that are links into ``/usr`` (merged ``/usr``) or folders of their own."""
+ETC_FILES = ("alternatives", "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime")
+"""What of ``/etc`` a program sees (read-only), besides Java's ``/etc/java-*`` folders."""
+KEPT_ENV = ("LANG", "LANGUAGE", "TZ", "TERM", "CLASSPATH", "CASINO_SEED")
+"""Environment variables a sandboxed program gets from the grader's (with ``LC_*``,
+``PYTHON*``); nothing else of the grader's environment reaches it."""
+SAFE_PATH = "/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin"
+
+
+def java_options(sandbox: Sandbox) -> str | None:
+    """``JAVA_TOOL_OPTIONS`` for a run whose address space is limited: a JVM otherwise
+    reserves more address space than the limit (1 GiB for classes alone) and does not start."""
+    total = sandbox.total_memory
+    if total is None:
+        return None
+    heap = max(16, min(sandbox.memory or total, total) // 2 >> 20)
+    return (
+        f"-Xmx{heap}m -XX:CompressedClassSpaceSize=64m -XX:ReservedCodeCacheSize=64m "
+        "-XX:+UseSerialGC -Xss1m"
+    )
+
+
+def quiet(stderr: str) -> str:
+    """``stderr`` without the line a JVM prints about :func:`java_options` (the sandbox's
+    doing, not the program's)."""
+    if "Picked up JAVA_TOOL_OPTIONS: " not in stderr:
+        return stderr
+    lines = stderr.splitlines(keepends=True)
+    return "".join(line for line in lines if not line.startswith("Picked up JAVA_TOOL_OPTIONS: "))
+
+
+def confine(
+    argv: Sequence[str],
+    env: Mapping[str, str],
+    cwd: Path,
+    program_dir: Path | None,
+    sandbox: Sandbox,
+) -> tuple[list[str], dict[str, str]]:
+    """The argv and environment that run ``argv`` in a bubblewrap sandbox of its own.
+
+    It sees ``/usr`` and :data:`ETC_FILES` read-only, ``program_dir`` (its submission)
+    read-only, ``cwd`` (its run folder) read-write, each at its own path, fresh ``/proc``,
+    ``/dev``, and size-capped ``/tmp`` and ``/dev/shm``; nothing else of the machine. New PID,
+    mount, network, IPC, UTS and cgroup namespaces; its own session. Its processes are counted
+    per run: ``RLIMIT_NPROC`` is set inside its user namespace (or, grading as root, for a uid
+    of its own, :data:`RUN_UID_BASE` + pid, which owns ``cwd`` for the run).
+    """
+    bwrap = shutil.which("bwrap") or "bwrap"
+    size = str(sandbox.file_size or TMP_BYTES)
+    words = [bwrap, "--die-with-parent", "--new-session"]
+    words += ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts"]
+    words += ["--unshare-cgroup-try", "--hostname", "sandbox"]
+    root = os.geteuid() == 0
+    if root:
+        words += ["--cap-add", "CAP_SETUID,CAP_SETGID"]
+    else:
+        words += ["--unshare-user", "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID)]
+    words += ["--ro-bind", "/usr", "/usr", *_system_dirs(), "--perms", "0755", "--dir", "/etc"]
+    words += [*_etc(), "--proc", "/proc", "--dev", "/dev"]
+    for tmpfs in ("/tmp", "/dev/shm"):
+        words += ["--perms", "1777", "--size", size, "--tmpfs", tmpfs]
+    if program_dir is not None and program_dir.resolve() != cwd.resolve():
+        words += ["--ro-bind", str(program_dir), str(program_dir)]
+    words += ["--bind", str(cwd), str(cwd), "--chdir", str(cwd), "--"]
+    if root:
+        uid = str(run_uid())
+        _give(cwd, int(uid))
+        words += [_tool("setpriv"), "--reuid", uid, "--regid", uid, "--clear-groups"]
+        words += ["--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]
+    if sandbox.processes is not None:
+        words += [_tool("prlimit"), f"--nproc={sandbox.processes}", "--"]
+    return [*words, *argv], _clean_env(env, cwd, sandbox)
+
+
+def run_uid() -> int:
+    """This process's runs' uid when grading as root (see :data:`RUN_UID_BASE`)."""
+    return RUN_UID_BASE + os.getpid()
+
+
+def _tool(name: str) -> str:
+    return shutil.which(name, path="/usr/bin:/bin:/usr/sbin:/sbin") or f"/usr/bin/{name}"
+
+
+def _system_dirs() -> list[str]:
+    words = []
+    for name in SYSTEM_DIRS:
+        if os.path.islink(name):
+            words += ["--symlink", os.readlink(name), name]
+        elif os.path.isdir(name):
+            words += ["--ro-bind", name, name]
+    return words
+
+
+def _etc() -> list[str]:
+    words = []
+    names = [*ETC_FILES, *(p.name for p in Path("/etc").glob("java*"))]
+    for name in sorted(set(names)):
+        words += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
+    return words
+
+
+def _clean_env(env: Mapping[str, str], cwd: Path, sandbox: Sandbox) -> dict[str, str]:
+    kept = {
+        key: value
+        for key, value in env.items()
+        if key in KEPT_ENV or key.startswith(("LC_", "PYTHON"))
+    }
+    kept.update(PATH=SAFE_PATH, HOME=str(cwd), TMPDIR="/tmp", MALLOC_ARENA_MAX="2")
+    options = java_options(sandbox)
+    if options is not None:
+        kept["JAVA_TOOL_OPTIONS"] = options
+    return kept
+
+
+def _give(folder: Path, uid: int) -> None:
+    """Make ``uid`` the owner of ``folder`` and everything in it (links not followed)."""
+    todo = [str(folder)]
+    while todo:
+        here = todo.pop()
+        with contextlib.suppress(OSError):
+            os.lchown(here, uid, uid)
+            if stat.S_ISDIR(os.lstat(here).st_mode):
+                todo += [os.path.join(here, name) for name in os.listdir(here)]
+
+
+@lru_cache(maxsize=1)
+def isolation_works() -> bool:
+    """Whether this machine can run a program in :func:`confine`'s sandbox (tried once)."""
+    if not sys.platform.startswith("linux") or shutil.which("bwrap") is None:
+        return False
+    probe = Path(tempfile.mkdtemp(prefix="casino-probe-"))
+    try:
+        argv, env = confine(["/bin/sh", "-c", "exit 0"], {}, probe, None, Sandbox(isolate=True))
+        done = subprocess.run(argv, env=env, capture_output=True, timeout=30, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    finally:
+        shutil.rmtree(probe, ignore_errors=True)
+    return done.returncode == 0

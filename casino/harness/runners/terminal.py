@@ -48,6 +48,7 @@ from casino.harness.runners.base import (
     start_failure,
 )
 from casino.harness.runners.procs import Containment
+from casino.harness.runners.sandbox import quiet
 from casino.harness.runners.screen import TerminalCapture
 
 _SIZE = 65536
@@ -212,7 +213,7 @@ class Conversation:
         self._contained.close()
         self._drain_stderr()
         self._close_stderr()
-        stderr = decode(self.stderr.data)
+        stderr = quiet(decode(self.stderr.data))
         if child.signalstatus is not None:
             return -int(child.signalstatus), stderr
         return (None if child.exitstatus is None else int(child.exitstatus)), stderr
