@@ -9,7 +9,7 @@ transcript cannot be read, 2 for a usage error.
 from __future__ import annotations
 
 import argparse
-import json
+import contextlib
 import shlex
 import sys
 from pathlib import Path
@@ -18,6 +18,7 @@ from typing import TextIO
 from casino.cmdline import ArgumentParser, UsageError, whole_number
 from casino.files import write_atomic
 from casino.grade.books import gradebook_csv, gradebook_json, summary_html
+from casino.grade.cache import Cache
 from casino.grade.course import (
     Course,
     CourseError,
@@ -32,7 +33,12 @@ from casino.grade.engines import Task, default_jobs, grade_here, grade_in_pool, 
 from casino.grade.results import StudentResult, feedback
 from casino.grade.work import Cached, built_nothing, cache_key, not_graded
 from casino.harness.report import plural
-from casino.harness.runners.sandbox import Sandbox, network_isolation_works, processes_enforced
+from casino.harness.runners.sandbox import (
+    Sandbox,
+    isolation_works,
+    network_isolation_works,
+    processes_enforced,
+)
 from casino.shell import Streams
 
 EPILOG = """\
@@ -42,8 +48,9 @@ program every transcript is replayed against (written as typed in that folder, a
 `casino replay --program`), each transcript in a scratch directory holding only its files.
 Every run is bounded: the transcript's timeout per step and in all, its output, and the
 sandbox limits below (set in the program's process); its processes are killed when it ends.
-The network is cut off (a network namespace, as `unshare --net`) where the system allows;
-the summary says whether it was.
+Each program runs in a sandbox of its own (bubblewrap: it sees only its submission and run
+folder, no network, no other process); where the machine cannot, casino refuses unless
+--trust-submissions is given. The summary says what was in effect.
 
 Results, under --out: gradebook.csv, gradebook.json, feedback/STUDENT.txt, summary.html.
 A re-run reuses every score whose submission, transcript and settings have not changed
@@ -100,6 +107,12 @@ def _parser(out: TextIO) -> ArgumentParser:
         help="largest file written (64)",
     )
     add("--network", action="store_true", help="let programs use the network")
+    add(
+        "--trust-submissions",
+        action="store_true",
+        help="run the programs without their own sandbox (only the limits above): for code "
+        "you trust, or a machine that cannot sandbox",
+    )
     return parser
 
 
@@ -124,6 +137,9 @@ def grade(argv: list[str], streams: Streams) -> int:
     if not submissions.is_dir():
         raise UsageError(f"no such directory: {args.submissions}")
     jobs = args.jobs or default_jobs()
+    if not args.trust_submissions and not isolation_works():
+        streams.error(NO_SANDBOX)
+        return 1
     try:
         course = _course(args)
     except CourseError as error:
@@ -133,10 +149,20 @@ def grade(argv: list[str], streams: Streams) -> int:
     _prepare(out)
     own = {out.resolve(), *(Path(raw).resolve() for raw in args.transcripts)}
     students = [s for s in find_students(submissions) if s.folder.resolve() not in own]
-    results = _grade(course, students, out, args, jobs, streams)
-    _write(out, course, results, describe(course.sandbox))
+    try:
+        results = _grade(course, students, out, args, jobs, streams)
+        _write(out, course, results, describe(course.sandbox))
+    except OSError as error:  # a full disk, most likely: one line, not a traceback
+        streams.error(f"casino grade: cannot write the results to {out}: {error.strerror or error}")
+        return 1
     streams.stdout.write(_summary(results, out, describe(course.sandbox)))
     return 0
+
+
+NO_SANDBOX = (
+    "casino grade: this machine cannot run the programs in a sandbox (bubblewrap, `bwrap`, "
+    "with user namespaces); give --trust-submissions to run them without one"
+)
 
 
 def _course(args: argparse.Namespace) -> Course:
@@ -155,6 +181,7 @@ def _course(args: argparse.Namespace) -> Course:
         processes=args.processes,
         file_size=args.file_size * MIB,
         isolate_network=not args.network and network_isolation_works(),
+        isolate=not args.trust_submissions,
     )
     materials = _materials(args.transcripts)
     return Course(materials, run, args.build, args.runner, sandbox, args.build_timeout)
@@ -201,13 +228,22 @@ def describe(sandbox: Sandbox | None) -> str:
     """The isolation in effect, in one line (the summary's and the report's)."""
     if sandbox is None:
         return "none"
-    parts = [f"CPU {sandbox.cpu_seconds} s", f"data {(sandbox.memory or 0) // MIB} MiB"]
-    if sandbox.address_space is not None:
-        parts.append(f"address space {sandbox.address_space // MIB} MiB")
-    enforced = "" if processes_enforced() else " (not enforced: the kernel exempts root)"
-    parts.append(f"{sandbox.processes} more processes{enforced}")
+    if sandbox.isolate:
+        parts = ["bubblewrap (own file system, processes, uid; no network)"]
+    else:
+        parts = ["none of its own (--trust-submissions)"]
+    parts += [f"CPU {sandbox.cpu_seconds} s", f"data {(sandbox.memory or 0) // MIB} MiB"]
+    if sandbox.total_memory is not None:
+        parts.append(f"address space {sandbox.total_memory // MIB} MiB")
+    if sandbox.isolate:
+        parts.append(f"{sandbox.processes} processes per run")
+    else:
+        enforced = "" if processes_enforced() else " (not enforced: the kernel exempts root)"
+        parts.append(f"{sandbox.processes} more processes{enforced}")
     parts.append(f"files up to {(sandbox.file_size or 0) // MIB} MiB")
-    parts.append("network cut off (unshare --net)" if sandbox.isolate_network else "network open")
+    if not sandbox.isolate:
+        cut = "network cut off (unshare --net)" if sandbox.isolate_network else "network open"
+        parts.append(cut)
     return "; ".join(parts)
 
 
@@ -222,8 +258,9 @@ def _grade(
     """Grade whatever the cache does not hold; every student's result, by name."""
     results: dict[str, StudentResult] = {}
     tasks = []
+    cache = Cache(out / "cache")
     for student in students:
-        known = _known(course, student, out, args.force)
+        known = _known(course, student, cache, args.force)
         if isinstance(known, StudentResult):
             results[student.name] = known
         else:
@@ -233,7 +270,9 @@ def _grade(
 
     def done(result: StudentResult) -> None:
         results[result.student] = result
-        _store(out, result)
+        if result.note is None:  # a submission not graded is tried again next time
+            with contextlib.suppress(OSError):  # not kept: graded again next time
+                cache.store(result)
         progress.show(len(results))
 
     if tasks:
@@ -247,15 +286,16 @@ def _grade(
     return [results[name] for name in sorted(results)]
 
 
-def _known(course: Course, student: Student, out: Path, force: bool) -> StudentResult | Task:
+def _known(course: Course, student: Student, cache: Cache, force: bool) -> StudentResult | Task:
     """The student's result if nothing it depends on changed, else the task to grade it
     (with the scores it may reuse)."""
     try:
         key = f"{submission_digest(student.folder)}:{course.settings_digest}"
-    except (TooLargeSubmission, OSError) as error:
-        note = str(error) if isinstance(error, TooLargeSubmission) else f"cannot read it: {error}"
-        return not_graded(course, student.name, note)
-    stored = None if force else _load(out, student.name)
+    except TooLargeSubmission as error:
+        return not_graded(course, student.name, str(error))
+    except Exception as error:  # unreadable, too deep: this submission's alone
+        return not_graded(course, student.name, f"cannot read it: {error}")
+    stored = None if force else cache.load(student.name)
     if stored is None or stored.submission != key:
         return Task(student, key, {})
     if stored.build_failed:
@@ -265,24 +305,6 @@ def _known(course: Course, student: Student, out: Path, force: bool) -> StudentR
         scores = tuple(cached[cache_key(m.path, m.digest)] for m in course.materials)
         return StudentResult(student.name, scores, key)
     return Task(student, key, cached)
-
-
-def _cache_file(out: Path, student: str) -> Path:
-    return out / "cache" / f"{student}.json"
-
-
-def _load(out: Path, student: str) -> StudentResult | None:
-    """The stored result of ``student`` (``None`` if there is none, or it is not readable)."""
-    try:
-        data = json.loads(_cache_file(out, student).read_text(encoding="utf-8"))
-        return StudentResult.from_json(data)
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-
-
-def _store(out: Path, result: StudentResult) -> None:
-    if result.note is None:  # a submission not graded is tried again next time
-        write_atomic(_cache_file(out, result.student), json.dumps(result.to_json()) + "\n")
 
 
 def _write(out: Path, course: Course, results: list[StudentResult], sandbox: str) -> None:

@@ -13,6 +13,7 @@ change a grade goes into a content hash, which is how a re-run knows what it can
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import json
@@ -130,18 +131,25 @@ def load_material(path: Path, shown: str) -> Material:
 
 @dataclass(frozen=True)
 class Student:
-    """One submission: the student's name (its folder's) and the folder."""
+    """One submission: the student's name (its folder's, see :func:`shown_name`) and the
+    folder."""
 
     name: str
     folder: Path
 
 
+def shown_name(name: str) -> str:
+    """A file name as text: as it is when it is UTF-8, else with each byte that is not shown
+    as ``\\xNN`` (``Jos\\xe9`` for ``José`` written in Latin-1 by a Windows zip)."""
+    return os.fsencode(name).decode("utf-8", errors="backslashreplace")
+
+
 def find_students(submissions: Path) -> list[Student]:
     """Every folder directly under ``submissions``, by name (hidden ones left out)."""
     found = []
-    for entry in sorted(os.scandir(submissions), key=lambda entry: entry.name):
+    for entry in sorted(os.scandir(submissions), key=lambda entry: os.fsencode(entry.name)):
         if not entry.name.startswith(".") and entry.is_dir(follow_symlinks=False):
-            found.append(Student(entry.name, Path(entry.path)))
+            found.append(Student(shown_name(entry.name), Path(entry.path)))
     return found
 
 
@@ -153,19 +161,50 @@ def submission_files(folder: Path) -> Iterator[tuple[str, Path]]:
     """The regular files under ``folder`` (relative path, path), sorted; links not followed.
     :class:`TooLargeSubmission` once there are too many of them or they are too large."""
     total = count = 0
-    for here, dirs, files in os.walk(folder):
-        dirs.sort()
-        for name in sorted(files):
-            path = Path(here, name)
-            info = path.lstat()
-            if not stat.S_ISREG(info.st_mode):
-                continue
+    for path, info in walk(folder):
+        if stat.S_ISREG(info.st_mode):
             total += info.st_size
             count += 1
             if total > MAX_SUBMISSION_BYTES or count > MAX_SUBMISSION_FILES:
                 limit = f"{MAX_SUBMISSION_BYTES >> 20} MiB or {MAX_SUBMISSION_FILES} files"
                 raise TooLargeSubmission(f"the submission is over {limit}: not graded")
             yield path.relative_to(folder).as_posix(), path
+
+
+def walk(folder: Path) -> Iterator[tuple[Path, os.stat_result]]:
+    """Everything under ``folder`` with its ``lstat``, in the order of the names' bytes,
+    each folder before what it holds; links not followed. Without recursion, so that a tree
+    of any depth is walked (the path's own limits aside: an error there is an ``OSError``)."""
+    todo = [folder]
+    while todo:
+        here = todo.pop()
+        with os.scandir(here) as entries:
+            found = sorted(entries, key=lambda entry: os.fsencode(entry.name), reverse=True)
+        for entry in reversed(found):
+            yield Path(entry.path), entry.stat(follow_symlinks=False)
+        todo += [Path(e.path) for e in found if e.is_dir(follow_symlinks=False)]
+
+
+def remove_tree(folder: Path) -> None:
+    """Remove ``folder`` and everything in it, however deep (no recursion; what cannot be
+    removed is left)."""
+    todo, emptied = [str(folder)], []
+    while todo:
+        here = todo.pop()
+        emptied.append(here)
+        try:
+            entries = list(os.scandir(here))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                todo.append(entry.path)
+            else:
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
+    for here in reversed(emptied):
+        with contextlib.suppress(OSError):
+            os.rmdir(here)
 
 
 Packed = tuple[tuple[str, bool, bytes], ...]
@@ -202,5 +241,5 @@ def submission_digest(folder: Path) -> str:
     hasher = hashlib.sha256()
     for name, path in submission_files(folder):
         mode = b"x" if os.access(path, os.X_OK) else b""
-        hasher.update(_digest(name.encode(), mode, path.read_bytes()).encode())
+        hasher.update(_digest(os.fsencode(name), mode, path.read_bytes()).encode())
     return hasher.hexdigest()

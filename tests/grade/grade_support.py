@@ -200,6 +200,7 @@ def grade(root: Path, *options: str, out: str = "grades", tmp: Path | None = Non
     """``casino grade`` on the course in ``root``, as a separate process (``TMPDIR=tmp``,
     the runs noted in ``root/witness.log``)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT), GRADE_WITNESS=str(root / "witness.log"))
+    env["XDG_CACHE_HOME"] = str(root / "grader-cache")  # the cache's signing key
     if tmp is not None:
         env["TMPDIR"] = str(tmp)
     argv = [sys.executable, "-m", "casino", "grade", str(root / "submissions")]

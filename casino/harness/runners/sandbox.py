@@ -258,8 +258,8 @@ def confine(
     for tmpfs in ("/tmp", "/dev/shm"):
         words += ["--perms", "1777", "--size", size, "--tmpfs", tmpfs]
     if program_dir is not None and program_dir.resolve() != cwd.resolve():
-        words += ["--ro-bind", str(program_dir), str(program_dir)]
-    words += ["--bind", str(cwd), str(cwd), "--chdir", str(cwd), "--"]
+        words += [*_folders_to(program_dir), "--ro-bind", str(program_dir), str(program_dir)]
+    words += [*_folders_to(cwd), "--bind", str(cwd), str(cwd), "--chdir", str(cwd), "--"]
     if root:
         uid = str(run_uid())
         _give(cwd, int(uid))
@@ -286,6 +286,20 @@ def _system_dirs() -> list[str]:
             words += ["--symlink", os.readlink(name), name]
         elif os.path.isdir(name):
             words += ["--ro-bind", name, name]
+    return words
+
+
+MOUNTED = frozenset({"/", "/tmp", "/dev", "/usr", "/etc", "/proc"})
+"""Folders the sandbox has made before its binds."""
+
+
+def _folders_to(path: Path) -> list[str]:
+    """Make the folders above ``path`` inside the sandbox, each one that anyone may enter
+    (and nothing else in them): bubblewrap would make them for root alone."""
+    words = []
+    for folder in reversed(path.parents):
+        if str(folder) not in MOUNTED:
+            words += ["--perms", "0755", "--dir", str(folder)]
     return words
 
 
