@@ -224,9 +224,17 @@ def unpack(files: Packed, folder: Path) -> None:
     """Write a packed submission into the (empty) ``folder``."""
     for name, executable, data in files:
         target = folder / name
-        target.parent.mkdir(parents=True, exist_ok=True)
+        make_folders(folder, target.parent)
         target.write_bytes(data)
         target.chmod(0o755 if executable else 0o644)
+
+
+def make_folders(base: Path, folder: Path) -> None:
+    """Make ``folder`` (inside the existing ``base``) and the folders above it, one by one
+    (``mkdir(parents=True)`` recurses, and a submission may be 1,000 folders deep)."""
+    for parent in [*reversed(folder.relative_to(base).parents), folder.relative_to(base)]:
+        with contextlib.suppress(FileExistsError):
+            (base / parent).mkdir()
 
 
 def copy_submission(source: Path, folder: Path) -> None:
