@@ -121,19 +121,17 @@ print(kids, "kids")
 """
 """Forks until its limit (at most 400), each child sleeping 2 s: bounded, and quick."""
 
-SQUATTER = (
-    """\
+SQUATTER = """\
 import glob, os
-for base in glob.glob("/tmp/casino-grade-*") + glob.glob(os.path.join(os.path.dirname(os.getcwd()), "*")):
+near = glob.glob(os.path.join(os.path.dirname(os.getcwd()), "*"))
+for base in glob.glob("/tmp/casino-grade-*") + near:
     for number in range(20):
         for name in (f"fixtures/{number}", f"fixtures-{number}"):
             try:
                 os.makedirs(os.path.join(base, name), exist_ok=True)
             except OSError:
                 pass
-"""
-    + python_program()
-)
+""" + python_program()
 """Makes the folders a grader might use next, then answers right."""
 
 HOSTILE = {
