@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from casino.harness import regex
 from casino.harness.model import In, Out, OutRe, Run, Step, step_label
 from casino.harness.runners.base import Outcome, signal_problem
 
@@ -137,17 +138,29 @@ def _located(
 
 
 def _compare_with_patterns(pieces: list[Piece], actual: str) -> TextComparison:
-    """Match the pieces in sequence; on failure, find the first piece that cannot match."""
+    """Match the pieces in sequence; on failure, find the first piece that cannot match.
+    A pattern that does not finish in its budget is a difference naming it (:mod:`regex`)."""
+    try:
+        return _match_patterns(pieces, actual)
+    except regex.PatternTimeout as error:
+        expected = "".join(_text(step) for _, step in pieces)
+        named = ", ".join(repr(step.pattern) for _, step in pieces if isinstance(step, OutRe))
+        why = f"out_re {named}: did not finish matching within {error.seconds:g} s"
+        return TextComparison(expected, actual, Difference(0, 1, 1, why))
+
+
+def _match_patterns(pieces: list[Piece], actual: str) -> TextComparison:
     steps = tuple(step for _, step in pieces)
-    if piece_regex(steps).fullmatch(actual):
+    if regex.fullmatch(piece_regex(steps), actual):
         return TextComparison(actual, actual, None)
     matched: list[str] = []
     end = 0
     for count in range(1, len(pieces) + 1):
-        found = piece_regex(steps[:count]).match(actual)
+        found = regex.match(piece_regex(steps[:count]), actual)
         if found is None:
             break
-        matched, end = _shown(found, count), found.end()
+        end, groups = found
+        matched = [groups[f"casino_step{index}"] or "" for index in range(count)]
     offset = end
     if len(matched) < len(pieces) and isinstance(steps[len(matched)], Out):
         offset += common_prefix(_text(steps[len(matched)]), actual[end:])
@@ -158,10 +171,6 @@ def _compare_with_patterns(pieces: list[Piece], actual: str) -> TextComparison:
 def _text(step: Out | OutRe) -> str:
     """The step's text as shown when it did not match: the text, or the pattern."""
     return step.text if isinstance(step, Out) else step.pattern
-
-
-def _shown(found: re.Match[str], count: int) -> list[str]:
-    return [found.group(f"casino_step{index}") for index in range(count)]
 
 
 @lru_cache(maxsize=1024)

@@ -20,6 +20,7 @@ capped amount to stderr; past any of these the program is stopped.
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import os
 import select
@@ -32,6 +33,7 @@ from enum import Enum
 
 import pexpect
 
+from casino.harness import regex
 from casino.harness.diff import common_prefix, piece_regex
 from casino.harness.model import Out, OutRe, Segment, Step, segments, step_label
 from casino.harness.runners.base import (
@@ -164,6 +166,7 @@ class Conversation:
         self.killed = False
         """Whether :meth:`finish` had to kill the program."""
         self._input_ended = False
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self._folder = tempfile.mkdtemp(prefix="casino-pty-")
         fifo = os.path.join(self._folder, "stderr")
         os.mkfifo(fifo, 0o600)
@@ -201,12 +204,14 @@ class Conversation:
         # A program that closed the terminal is exiting: give it the step timeout to finish.
         wait = self.timeout if self.closed and self.problem is None else 0.0
         deadline = min(time.monotonic() + wait, self.deadline)
-        while child.isalive() and time.monotonic() < deadline:
+        while running(child.pid) and time.monotonic() < deadline:
             self._wait_on_stderr(0.002)  # a program blocked writing to stderr can still end
-        if child.isalive():
+        if running(child.pid):
             self.killed = True
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(child.pid, signal.SIGKILL)
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(child.pid, signal.SIGKILL)
         with contextlib.suppress(pexpect.ExceptionPexpect, OSError):
             child.wait()
         child.close(force=True)
@@ -287,8 +292,11 @@ class Conversation:
         while True:
             got = self.screen.text[start:]
             if pattern is not None:
-                if pattern.fullmatch(got):
-                    return Wait.SEEN
+                try:
+                    if regex.fullmatch(pattern, got):
+                        return Wait.SEEN
+                except regex.PatternTimeout:
+                    return Wait.DIVERGED  # judged (and named) when the output is compared
             elif got == expected:
                 return Wait.SEEN
             elif not expected.startswith(got):
@@ -345,13 +353,19 @@ class Conversation:
 
     def _read_screen(self) -> bool:
         """Take what the terminal shows now; ``False`` if it closed or printed too much."""
+        # Read the terminal directly: pexpect's read_nonblocking() waits for the program once
+        # the terminal has closed, which a program that closed it and runs on never ends.
         try:
-            self.screen.feed(self.child.read_nonblocking(_SIZE, timeout=0))
-        except pexpect.TIMEOUT:
+            data = os.read(self.child.child_fd, _SIZE)
+        except BlockingIOError:
             return True
-        except pexpect.EOF:
+        except OSError:  # EIO: the terminal has closed (Linux)
+            data = b""
+        if not data:
+            self.screen.feed(self._decoder.decode(b"", final=True))
             self.closed = True
             return False
+        self.screen.feed(self._decoder.decode(data))
         limit = self.limits.output
         if self.screen.size_at_most > limit and len(self.screen.text) > limit:
             self.problem = flood_problem(limit)
@@ -394,6 +408,17 @@ class Conversation:
             os.close(self._stderr_fd)
             self._stderr_fd = None
         shutil.rmtree(self._folder, ignore_errors=True)
+
+
+def running(pid: int) -> bool:
+    """Whether our child ``pid`` has not exited yet, without waiting and without reaping it.
+
+    (Not pexpect's ``isalive()``: once the terminal has closed, it *waits* for the program,
+    so a program that closes its terminal and goes on running would block casino.)"""
+    try:
+        return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None
+    except ChildProcessError:
+        return False
 
 
 def _literal_text(steps: tuple[Step, ...]) -> str | None:
