@@ -106,6 +106,7 @@ def _parser(out: TextIO) -> ArgumentParser:
         metavar="MB",
         help="largest file written (64)",
     )
+    add("--disk", type=COUNT, default=256, metavar="MB", help="a run's folder in all (256)")
     add("--network", action="store_true", help="let programs use the network")
     add(
         "--trust-submissions",
@@ -182,6 +183,7 @@ def _course(args: argparse.Namespace) -> Course:
         file_size=args.file_size * MIB,
         isolate_network=not args.network and network_isolation_works(),
         isolate=not args.trust_submissions,
+        disk=args.disk * MIB,
     )
     materials = _materials(args.transcripts)
     return Course(materials, run, args.build, args.runner, sandbox, args.build_timeout)
@@ -241,6 +243,8 @@ def describe(sandbox: Sandbox | None) -> str:
         enforced = "" if processes_enforced() else " (not enforced: the kernel exempts root)"
         parts.append(f"{sandbox.processes} more processes{enforced}")
     parts.append(f"files up to {(sandbox.file_size or 0) // MIB} MiB")
+    if sandbox.isolate:
+        parts.append(f"run folder up to {sandbox.disk_bytes // MIB} MiB")
     if not sandbox.isolate:
         cut = "network cut off (unshare --net)" if sandbox.isolate_network else "network open"
         parts.append(cut)

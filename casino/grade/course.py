@@ -13,7 +13,6 @@ change a grade goes into a content hash, which is how a re-run knows what it can
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import hashlib
 import json
@@ -32,6 +31,7 @@ from casino.harness.model import (
     load_transcript,
     read_capped,
 )
+from casino.harness.runners.folders import make_folders
 from casino.harness.runners.sandbox import Sandbox
 
 MAX_SUBMISSION_BYTES = 64 << 20
@@ -185,28 +185,6 @@ def walk(folder: Path) -> Iterator[tuple[Path, os.stat_result]]:
         todo += [Path(e.path) for e in found if e.is_dir(follow_symlinks=False)]
 
 
-def remove_tree(folder: Path) -> None:
-    """Remove ``folder`` and everything in it, however deep (no recursion; what cannot be
-    removed is left)."""
-    todo, emptied = [str(folder)], []
-    while todo:
-        here = todo.pop()
-        emptied.append(here)
-        try:
-            entries = list(os.scandir(here))
-        except OSError:
-            continue
-        for entry in entries:
-            if entry.is_dir(follow_symlinks=False):
-                todo.append(entry.path)
-            else:
-                with contextlib.suppress(OSError):
-                    os.unlink(entry.path)
-    for here in reversed(emptied):
-        with contextlib.suppress(OSError):
-            os.rmdir(here)
-
-
 Packed = tuple[tuple[str, bool, bytes], ...]
 """A submission as data: each regular file's relative path, whether it is executable, and its
 content."""
@@ -227,14 +205,6 @@ def unpack(files: Packed, folder: Path) -> None:
         make_folders(folder, target.parent)
         target.write_bytes(data)
         target.chmod(0o755 if executable else 0o644)
-
-
-def make_folders(base: Path, folder: Path) -> None:
-    """Make ``folder`` (inside the existing ``base``) and the folders above it, one by one
-    (``mkdir(parents=True)`` recurses, and a submission may be 1,000 folders deep)."""
-    for parent in [*reversed(folder.relative_to(base).parents), folder.relative_to(base)]:
-        with contextlib.suppress(FileExistsError):
-            (base / parent).mkdir()
 
 
 def copy_submission(source: Path, folder: Path) -> None:

@@ -23,13 +23,13 @@ from casino.grade.course import (
     Packed,
     TooLargeSubmission,
     copy_submission,
-    remove_tree,
     unpack,
 )
 from casino.grade.results import SUBMISSION, Score, StudentResult
 from casino.harness.model import Run
 from casino.harness.runners import make_runner
 from casino.harness.runners.base import Job, Target, signal_problem
+from casino.harness.runners.folders import remove_tree
 from casino.harness.runners.pipe import PipeRunner
 from casino.harness.session import check
 

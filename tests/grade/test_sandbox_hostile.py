@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from grade_support import PYTHON_RUN, ROOT, python_program, write_course
 
-from casino.grade.course import make_folders, remove_tree
+from casino.harness.runners.folders import make_folders, remove_tree
 from casino.harness.runners.sandbox import isolation_works
 
 pytestmark = pytest.mark.skipif(not isolation_works(), reason="no bubblewrap sandbox here")

@@ -10,6 +10,7 @@ and the run reported with what was kept of its output.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import selectors
 import signal
@@ -42,9 +43,10 @@ class PipeRunner:
 
     def run(self, job: Job) -> Outcome:
         """Start the program, feed it every input line, collect its output."""
-        argv, env = process_command(job)
+        back = job.run_folder()  # isolated: the run folder comes back through it
+        argv, env = process_command(job, back)
         data = "".join(line + "\n" for line in job.run.inputs).encode("utf-8")
-        with Containment() as contained:  # whatever it starts ends with the run
+        with Containment() as contained, back or contextlib.nullcontext():
             try:
                 process = subprocess.Popen(
                     argv,
@@ -55,6 +57,7 @@ class PipeRunner:
                     env=env,
                     start_new_session=True,
                     preexec_fn=job.preexec(),
+                    pass_fds=() if back is None else (back.fd,),
                 )
             except OSError as error:
                 why = cannot_start(job, error.strerror or str(error))
@@ -62,10 +65,12 @@ class PipeRunner:
             contained.follow(process.pid)
             streams = _Streams(Limits.of(job))
             problem = _collect(process, data, streams, idle=job.timeout)
+            if back is not None:
+                back.collect()
         return Outcome(
             chunks=(decode(streams.out.data),),
             stderr=quiet(decode(streams.err.data)),
-            exit=None if problem else process.returncode,
+            exit=None if problem else job.status(process.returncode),
             problem=problem,
             stderr_dropped=streams.err.dropped,
         )

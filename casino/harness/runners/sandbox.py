@@ -29,17 +29,21 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import io
 import os
 import resource
 import shutil
 import stat
 import subprocess
 import sys
+import tarfile
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+
+from casino.harness.runners.folders import empty_folder, make_folders
 
 CLONE_NEWNET = 0x40000000
 CLONE_NEWUSER = 0x10000000
@@ -61,6 +65,8 @@ class Sandbox:
     isolate_network: bool = False
     isolate: bool = False
     """Run each program in a sandbox of its own (:func:`confine`; bubblewrap)."""
+    disk: int | None = None
+    """Bytes an isolated run's folder may hold in all (:data:`DISK_BYTES` if not given)."""
 
     def preexec(self) -> Callable[[], None]:
         """The function to call in the child before ``exec``: computed here, in the parent,
@@ -97,6 +103,20 @@ class Sandbox:
             pairs.append((resource.RLIMIT_NPROC, user_processes() + self.processes))
         return pairs
 
+    def status(self, code: int | None) -> int | None:
+        """A program's exit status as the runner saw it, as the program ended: isolated, a
+        program killed by signal N comes back as status 128 + N (bubblewrap reports it so,
+        as a shell does), so 129–159 are taken for that signal (negative), as a shell would;
+        a program that exits with such a status itself cannot be told apart."""
+        if self.isolate and code is not None and 128 < code < 160:
+            return 128 - code
+        return code
+
+    @property
+    def disk_bytes(self) -> int:
+        """What an isolated run's folder may hold in all."""
+        return self.disk or DISK_BYTES
+
     @property
     def total_memory(self) -> int | None:
         """The address space allowed (``RLIMIT_AS``): ``address_space`` if given; isolated,
@@ -106,13 +126,18 @@ class Sandbox:
         return self.memory + AS_ALLOWANCE
 
     def confine(
-        self, argv: Sequence[str], env: Mapping[str, str], cwd: Path, program_dir: Path | None
+        self,
+        argv: Sequence[str],
+        env: Mapping[str, str],
+        cwd: Path,
+        program_dir: Path | None,
+        back: RunFolder | None = None,
     ) -> tuple[list[str], dict[str, str]]:
         """The argv and environment that run ``argv`` in its own sandbox when :attr:`isolate`
         (else unchanged): see :func:`confine`."""
         if not self.isolate:
             return list(argv), dict(env)
-        return confine(argv, env, cwd, program_dir, self)
+        return confine(argv, env, cwd, program_dir, self, back)
 
 
 def _within_hard(kind: int, value: int) -> int:
@@ -233,6 +258,7 @@ def confine(
     cwd: Path,
     program_dir: Path | None,
     sandbox: Sandbox,
+    back: RunFolder | None = None,
 ) -> tuple[list[str], dict[str, str]]:
     """The argv and environment that run ``argv`` in a bubblewrap sandbox of its own.
 
@@ -242,6 +268,11 @@ def confine(
     mount, network, IPC, UTS and cgroup namespaces; its own session. Its processes are counted
     per run: ``RLIMIT_NPROC`` is set inside its user namespace (or, grading as root, for a uid
     of its own, :data:`RUN_UID_BASE` + pid, which owns ``cwd`` for the run).
+
+    With ``back`` (:class:`RunFolder`), the run folder is a tmpfs of ``disk`` bytes at
+    ``cwd``'s path: ``cwd``'s files are copied in at the start, and what it holds at the end
+    goes back through ``back`` (:data:`ROUND_TRIP`), so a run cannot write more than that in
+    all. Without, ``cwd`` itself is bound read-write.
     """
     bwrap = shutil.which("bwrap") or "bwrap"
     size = str(sandbox.file_size or TMP_BYTES)
@@ -259,7 +290,14 @@ def confine(
         words += ["--perms", "1777", "--size", size, "--tmpfs", tmpfs]
     if program_dir is not None and program_dir.resolve() != cwd.resolve():
         words += [*_folders_to(program_dir), "--ro-bind", str(program_dir), str(program_dir)]
-    words += [*_folders_to(cwd), "--bind", str(cwd), str(cwd), "--chdir", str(cwd), "--"]
+    words += _folders_to(cwd)
+    if back is None:
+        words += ["--bind", str(cwd), str(cwd)]
+    else:
+        words += [*_folders_to(Path(COPY_IN)), "--ro-bind", str(cwd), COPY_IN]
+        words += ["--perms", "1777", "--size"]
+        words += [str(sandbox.disk_bytes), "--tmpfs", str(cwd)]
+    words += ["--chdir", str(cwd), "--"]
     if root:
         uid = str(run_uid())
         _give(cwd, int(uid))
@@ -267,7 +305,75 @@ def confine(
         words += ["--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]
     if sandbox.processes is not None:
         words += [_tool("prlimit"), f"--nproc={sandbox.processes}", "--"]
+    if back is not None:
+        words += ["/bin/sh", "-c", ROUND_TRIP.replace("FD", str(back.fd)), "sh"]
     return [*words, *argv], _clean_env(env, cwd, sandbox)
+
+
+COPY_IN = "/run/casino-in"
+"""Where an isolated run sees its run folder's files, read-only, to copy them in."""
+DISK_BYTES = 256 << 20
+"""What an isolated run's folder may hold in all unless told."""
+ROUND_TRIP = f"""cp -pR {COPY_IN}/. . 2>/dev/null
+"$@"
+status=$?
+tar -cf /proc/self/fd/FD . 2>/dev/null
+exit $status"""
+"""The shell that runs a program in a run folder of its own: copy the files in, run it, send
+the folder back as a tar through the grader's file descriptor FD, and end with its status."""
+
+
+class RunFolder:
+    """The way an isolated run's folder comes back: a tar written by :data:`ROUND_TRIP` to an
+    unlinked file of the grader's (at most ``file_size`` bytes: ``RLIMIT_FSIZE``), unpacked
+    into the run folder by :meth:`collect`. Use it as a context manager around the run."""
+
+    def __init__(self, cwd: Path) -> None:
+        """A fresh, empty file for ``cwd``'s run."""
+        self.cwd = cwd
+        self.fd, path = tempfile.mkstemp(prefix="casino-back-")
+        os.unlink(path)
+        if os.geteuid() == 0:
+            os.fchown(self.fd, run_uid(), run_uid())
+
+    def __enter__(self) -> RunFolder:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        os.close(self.fd)
+
+    def collect(self) -> None:
+        """Put what the run left in its folder into ``cwd`` (nothing changes if it sent
+        nothing back: it was stopped before its end)."""
+        size = os.fstat(self.fd).st_size
+        if size == 0:
+            return
+        data = os.pread(self.fd, size, 0)
+        try:
+            with tarfile.open(fileobj=io.BytesIO(data)) as archive:
+                members = archive.getmembers()
+                empty_folder(self.cwd)
+                for member in members:
+                    _unpack(archive, member, self.cwd)
+        except (tarfile.TarError, OSError, EOFError):
+            return
+
+
+def _unpack(archive: tarfile.TarFile, member: tarfile.TarInfo, cwd: Path) -> None:
+    """One regular file or folder of ``archive`` into ``cwd`` (anything else, and any name
+    leaving ``cwd``, is left out)."""
+    parts = [part for part in member.name.split("/") if part not in ("", ".")]
+    if not parts or ".." in parts or not (member.isfile() or member.isdir()):
+        return
+    target = cwd.joinpath(*parts)
+    if member.isdir():
+        make_folders(cwd, target)
+        return
+    make_folders(cwd, target.parent)
+    source = archive.extractfile(member)
+    if source is not None:
+        target.write_bytes(source.read())
+        target.chmod(0o755 if member.mode & 0o100 else 0o644)
 
 
 def run_uid() -> int:

@@ -30,8 +30,10 @@ import tempfile
 import termios
 import time
 from enum import Enum
+from typing import Any
 
 import pexpect
+import ptyprocess  # type: ignore[import-untyped]
 
 from casino.harness import regex
 from casino.harness.diff import common_prefix, piece_regex
@@ -50,7 +52,7 @@ from casino.harness.runners.base import (
     start_failure,
 )
 from casino.harness.runners.procs import Containment
-from casino.harness.runners.sandbox import quiet
+from casino.harness.runners.sandbox import RunFolder, quiet
 from casino.harness.runners.screen import TerminalCapture
 
 _SIZE = 65536
@@ -75,10 +77,11 @@ def _label(steps: tuple[Step, ...], number: int) -> str:
     return step_label(steps[number - 1], number)
 
 
-def spawn(job: Job, stderr_path: str) -> pexpect.spawn:
+def spawn(job: Job, stderr_path: str, back: RunFolder | None = None) -> pexpect.spawn:
     """Start the job's program in a pseudo-terminal with its stderr going to ``stderr_path``
-    (:class:`StartError` if it cannot be started)."""
-    argv, env = process_command(job)
+    (:class:`StartError` if it cannot be started); its run folder comes back through
+    ``back`` if it is isolated."""
+    argv, env = process_command(job, back)
     env["TERM"] = "dumb"
     limit = job.preexec()
 
@@ -90,7 +93,7 @@ def spawn(job: Job, stderr_path: str) -> pexpect.spawn:
             limit()
 
     try:
-        child = pexpect.spawn(
+        child = _spawner(() if back is None else (back.fd,))(
             argv[0],
             argv[1:],
             cwd=str(job.cwd),
@@ -108,6 +111,16 @@ def spawn(job: Job, stderr_path: str) -> pexpect.spawn:
     child.delaybeforesend = None  # each line is typed only once its prompt has appeared
     child.ptyproc.delayafterclose = 0.0  # finish() has already waited for the program to end
     return child
+
+
+def _spawner(fds: tuple[int, ...]) -> type[pexpect.spawn]:
+    """``pexpect.spawn`` keeping ``fds`` open in the program (pexpect closes all but 0–2)."""
+
+    class Spawn(pexpect.spawn):  # type: ignore[misc]
+        def _spawnpty(self, args: list[str], **kwargs: Any) -> ptyprocess.PtyProcess:
+            return ptyprocess.PtyProcess.spawn(args, pass_fds=fds, **kwargs)
+
+    return Spawn
 
 
 class StartError(Exception):
@@ -135,7 +148,7 @@ class PtyRunner:
         return Outcome(
             cut(talk.screen.chunks(), limits.output),
             stderr,
-            None if problem or talk.killed else exit_status,
+            None if problem or talk.killed else job.status(exit_status),
             problem,
             stderr_dropped=talk.stderr.dropped,
         )
@@ -172,11 +185,14 @@ class Conversation:
         os.mkfifo(fifo, 0o600)
         self._stderr_fd: int | None = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
         self._contained = Containment()
+        self._back = job.run_folder()
         try:
-            self.child = spawn(job, fifo)
+            self.child = spawn(job, fifo, self._back)
         except BaseException:
             self._contained.close()
             self._close_stderr()
+            if self._back is not None:
+                self._back.__exit__()
             raise
         self._contained.follow(self.child.pid)
 
@@ -216,6 +232,9 @@ class Conversation:
             child.wait()
         child.close(force=True)
         self._contained.close()
+        if self._back is not None:
+            self._back.collect()
+            self._back.__exit__()
         self._drain_stderr()
         self._close_stderr()
         stderr = quiet(decode(self.stderr.data))
