@@ -149,3 +149,17 @@ def test_what_a_run_leaves_in_its_folder_comes_back(run_folder: Path) -> None:
         "a/b/kept.txt",
     ]
     assert (run_folder / "a" / "b" / "kept.txt").read_text() == "kept\n"
+
+
+def test_a_file_is_at_most_its_size_limit(run_folder: Path) -> None:
+    code = (
+        "import errno\n"
+        "try:\n"
+        "    with open('big', 'wb') as f:\n"
+        "        for _ in range(80):\n"
+        "            f.write(b'x' * (1 << 20))\n"
+        "except OSError as error:\n"
+        "    print(errno.errorcode[error.errno])\n"
+    )
+    assert run(run_folder, code).output == "EFBIG\n"
+    assert (run_folder / "big").stat().st_size == 64 << 20

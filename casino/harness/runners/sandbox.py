@@ -97,9 +97,9 @@ class Sandbox:
             pairs.append((resource.RLIMIT_DATA, self.memory))
         if self.total_memory is not None:
             pairs.append((resource.RLIMIT_AS, self.total_memory))
-        if self.file_size is not None:
+        if self.file_size is not None and not self.isolate:  # isolated: set inside (confine)
             pairs.append((resource.RLIMIT_FSIZE, self.file_size))
-        if self.processes is not None and not self.isolate:  # isolated: set inside (confine)
+        if self.processes is not None and not self.isolate:
             pairs.append((resource.RLIMIT_NPROC, user_processes() + self.processes))
         return pairs
 
@@ -303,11 +303,20 @@ def confine(
         _give(cwd, int(uid))
         words += [_tool("setpriv"), "--reuid", uid, "--regid", uid, "--clear-groups"]
         words += ["--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]
-    if sandbox.processes is not None:
-        words += [_tool("prlimit"), f"--nproc={sandbox.processes}", "--"]
     if back is not None:
         words += ["/bin/sh", "-c", ROUND_TRIP.replace("FD", str(back.fd)), "sh"]
-    return [*words, *argv], _clean_env(env, cwd, sandbox)
+    return [*words, *_limited(argv, sandbox)], _clean_env(env, cwd, sandbox)
+
+
+def _limited(argv: Sequence[str], sandbox: Sandbox) -> list[str]:
+    """``argv`` under the limits set inside the sandbox, for the program alone: processes
+    (counted in its own user namespace) and file size (not the copying in and out)."""
+    limits = []
+    if sandbox.processes is not None:
+        limits.append(f"--nproc={sandbox.processes}")
+    if sandbox.file_size is not None:
+        limits.append(f"--fsize={sandbox.file_size}")
+    return [_tool("prlimit"), *limits, "--", *argv] if limits else list(argv)
 
 
 COPY_IN = "/run/casino-in"
@@ -325,8 +334,9 @@ the folder back as a tar through the grader's file descriptor FD, and end with i
 
 class RunFolder:
     """The way an isolated run's folder comes back: a tar written by :data:`ROUND_TRIP` to an
-    unlinked file of the grader's (at most ``file_size`` bytes: ``RLIMIT_FSIZE``), unpacked
-    into the run folder by :meth:`collect`. Use it as a context manager around the run."""
+    unlinked file of the grader's (at most about ``disk`` bytes: it is the tmpfs's content),
+    unpacked into the run folder by :meth:`collect`. Use it as a context manager around the
+    run."""
 
     def __init__(self, cwd: Path) -> None:
         """A fresh, empty file for ``cwd``'s run."""
@@ -346,9 +356,9 @@ class RunFolder:
         """Put what the run left in its folder into ``cwd`` (nothing changes if it sent
         nothing back: it was stopped before its end)."""
         size = os.fstat(self.fd).st_size
-        if size == 0:
-            return
         data = os.pread(self.fd, size, 0)
+        if not data or len(data) % 512 or data[-1024:] != bytes(1024):
+            return  # nothing sent, or not all of it (a tar ends with two empty blocks)
         try:
             with tarfile.open(fileobj=io.BytesIO(data)) as archive:
                 members = archive.getmembers()
