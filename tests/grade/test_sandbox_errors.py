@@ -1,0 +1,85 @@
+"""One submission never costs another anything: whatever fails grading it is its own ERROR
+row and the course goes on; a full disk is one line; the cache's key is private."""
+
+from __future__ import annotations
+
+import errno
+import io
+import stat
+from pathlib import Path
+
+import pytest
+from grade_support import TRANSCRIPTS
+
+import casino.grade.cli
+import casino.grade.work
+from casino.harness import cli
+
+PROGRAM = 'import sys\nprint(len(sys.argv) - 1, "args")\n'
+
+
+@pytest.fixture
+def course(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """One transcript (args.yaml), two right students; the grader's cache folder in it."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "grader-cache"))
+    (tmp_path / "transcripts").mkdir()
+    (tmp_path / "transcripts" / "args.yaml").write_text(TRANSCRIPTS["args.yaml"])
+    for name in ("ann", "bob"):
+        (tmp_path / "subs" / name).mkdir(parents=True)
+        (tmp_path / "subs" / name / "main.py").write_text(PROGRAM)
+    return tmp_path
+
+
+def grade(root: Path) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    argv = ["grade", str(root / "subs"), "--transcripts", str(root / "transcripts")]
+    argv += ["--run", "python3 main.py", "--jobs", "1", "--out", str(root / "g")]
+    status = cli.main([*argv, "--trust-submissions"], stdout=out, stderr=err)
+    return status, out.getvalue(), err.getvalue()
+
+
+def test_a_submission_that_breaks_the_grader_is_its_own_error_row(
+    course: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    copy = casino.grade.work.copy_submission
+
+    def breaks_on_bob(source: Path, folder: Path) -> None:
+        if source.name == "bob":
+            raise RuntimeError("something no one foresaw")
+        copy(source, folder)
+
+    monkeypatch.setattr(casino.grade.work, "copy_submission", breaks_on_bob)
+    status, out, err = grade(course)
+    assert out.startswith("graded 2 submissions: 1 with full marks")
+    assert (status, err) == (0, "")
+    assert (course / "g" / "gradebook.csv").read_text().splitlines()[1:] == [
+        "ann,1,1,1",
+        "bob,0,1,0",
+    ]
+    feedback = (course / "g" / "feedback" / "bob.txt").read_text()
+    assert feedback == (
+        "bob: 0/1\nnot graded: grading it failed: RuntimeError('something no one foresaw')\n\n"
+    )
+    assert '"args.yaml": "error"' in (course / "g" / "gradebook.json").read_text()
+
+
+def test_a_full_disk_is_one_line(course: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def full(path: object, text: str) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(casino.grade.cli, "write_atomic", full)
+    status, out, err = grade(course)
+    assert (status, out) == (1, "")
+    assert (
+        err
+        == f"casino grade: cannot write the results to {course / 'g'}: No space left on device\n"
+    )
+
+
+def test_the_cache_key_is_the_graders_alone(course: Path) -> None:
+    assert grade(course)[0] == 0
+    key = course / "grader-cache" / "casino" / "grade.key"
+    assert stat.S_IMODE(key.stat().st_mode) == 0o600
+    assert stat.S_IMODE(key.parent.stat().st_mode) == 0o700
+    assert len(key.read_bytes()) == 32
+    assert not list((course / "g" / "cache").glob(".key"))  # kept outside --out
