@@ -12,6 +12,7 @@ import pytest
 from grade_support import TRANSCRIPTS
 
 import casino.grade.cli
+import casino.grade.course
 import casino.grade.work
 from casino.harness import cli
 
@@ -41,7 +42,7 @@ def grade(root: Path) -> tuple[int, str, str]:
 def test_a_submission_that_breaks_the_grader_is_its_own_error_row(
     course: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    copy = casino.grade.work.copy_submission
+    copy = casino.grade.course.copy_submission
 
     def breaks_on_bob(source: Path, folder: Path) -> None:
         if source.name == "bob":
