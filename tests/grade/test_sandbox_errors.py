@@ -84,3 +84,18 @@ def test_the_cache_key_is_the_graders_alone(course: Path) -> None:
     assert stat.S_IMODE(key.parent.stat().st_mode) == 0o700
     assert len(key.read_bytes()) == 32
     assert not list((course / "g" / "cache").glob(".key"))  # kept outside --out
+
+
+def test_without_a_sandbox_it_refuses_in_one_line(
+    course: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(casino.grade.cli, "isolation_works", lambda: False)
+    out, err = io.StringIO(), io.StringIO()
+    argv = ["grade", str(course / "subs"), "--transcripts", str(course / "transcripts")]
+    argv += ["--run", "python3 main.py", "--jobs", "1", "--out", str(course / "g")]
+    assert cli.main(argv, stdout=out, stderr=err) == 1
+    assert (out.getvalue(), err.getvalue()) == ("", casino.grade.cli.NO_SANDBOX + "\n")
+    assert not (course / "g").exists()  # nothing ran, nothing written
+    status, graded, _ = grade(course)  # --trust-submissions: graded without one
+    assert status == 0
+    assert "sandbox: none of its own (--trust-submissions)" in graded

@@ -320,3 +320,17 @@ def test_an_unprivileged_grader_is_as_safe(baseline: dict[str, list[str]]) -> No
         assert originals(root) == before
     finally:
         remove_tree(root)
+
+
+def test_the_squatter_changes_nothing_even_trusted(tmp_path: Path) -> None:
+    """Without a sandbox the squatter can write where the grader works, but cannot guess the
+    names of the folders it will use."""
+    write_course(tmp_path, {"correct": 2})
+    add_student(tmp_path, "squatter", SQUATTER)
+    grade(tmp_path, "--trust-submissions")
+    assert rows(tmp_path) == {
+        "student": ["score", "max", "args.yaml", "greet.yaml", "state/chain.yaml"],
+        "correct-00": FULL,
+        "correct-01": FULL,
+        "squatter": FULL,
+    }
