@@ -31,6 +31,7 @@ from casino.harness.runners import make_runner
 from casino.harness.runners.base import Job, Target, signal_problem
 from casino.harness.runners.folders import remove_tree
 from casino.harness.runners.pipe import PipeRunner
+from casino.harness.runners.sandbox import isolation_works
 from casino.harness.session import check
 
 Cached = dict[str, Score]
@@ -55,6 +56,8 @@ def grade_student(
     Whatever goes wrong grading it (its folder cannot be copied, a run cannot be started or
     recorded, the disk is full) is this submission's result, not graded with the reason:
     one submission never stops the others."""
+    if course.sandbox is not None and course.sandbox.isolate and not isolation_works():
+        return not_graded(course, student, NO_SANDBOX, submission)  # a node without bwrap
     tmp = Path(tempfile.mkdtemp(prefix="casino-grade-"))
     try:
         return _grade_in(course, student, source, submission, cached or {}, tmp)
@@ -87,6 +90,9 @@ def _grade_in(
         cached.get(cache_key(m.path, m.digest)) or fresh[m.path] for m in course.materials
     )
     return StudentResult(student, scores, submission)
+
+
+NO_SANDBOX = "the machine grading it cannot run programs in a sandbox (bubblewrap); grade it again"
 
 
 def _unreadable(error: OSError) -> str:
