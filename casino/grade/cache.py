@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from casino.files import write_atomic
+from casino.grade.course import file_stem
 from casino.grade.results import StudentResult
 
 KEY_BYTES = 32
@@ -65,7 +66,7 @@ class Cache:
         self.key = signing_key(folder / ".key")
 
     def _file(self, student: str) -> Path:
-        return self.folder / f"{student}.json"
+        return self.folder / f"{file_stem(student)}.json"
 
     def _mac(self, data: Any) -> str:
         text = json.dumps(data, sort_keys=True).encode("utf-8")

@@ -25,6 +25,7 @@ from casino.grade.course import (
     Material,
     Student,
     TooLargeSubmission,
+    file_stem,
     find_students,
     load_material,
     submission_digest,
@@ -313,7 +314,7 @@ def _known(course: Course, student: Student, cache: Cache, force: bool) -> Stude
 
 def _write(out: Path, course: Course, results: list[StudentResult], sandbox: str) -> None:
     for result in results:
-        write_atomic(out / "feedback" / f"{result.student}.txt", feedback(result))
+        write_atomic(out / "feedback" / f"{file_stem(result.student)}.txt", feedback(result))
     write_atomic(out / "gradebook.csv", gradebook_csv(course.materials, results))
     write_atomic(out / "gradebook.json", gradebook_json(course.materials, results))
     write_atomic(out / "summary.html", summary_html(course.materials, results, sandbox))

@@ -145,12 +145,36 @@ def shown_name(name: str) -> str:
 
 
 def find_students(submissions: Path) -> list[Student]:
-    """Every folder directly under ``submissions``, by name (hidden ones left out)."""
-    found = []
+    """Every folder directly under ``submissions``, by name (hidden ones left out). Two
+    folders shown alike (``Jos\\xe9`` in Latin-1, and one named so) are told apart by a
+    number: ``Jos\\xe9 (2)``."""
+    found: list[Student] = []
+    taken: set[str] = set()
     for entry in sorted(os.scandir(submissions), key=lambda entry: os.fsencode(entry.name)):
         if not entry.name.startswith(".") and entry.is_dir(follow_symlinks=False):
-            found.append(Student(shown_name(entry.name), Path(entry.path)))
+            name = shown = shown_name(entry.name)
+            number = 1
+            while name in taken:
+                number += 1
+                name = f"{shown} ({number})"
+            taken.add(name)
+            found.append(Student(name, Path(entry.path)))
     return found
+
+
+MAX_FILE_STEM = 200
+"""Bytes of a student's name kept in the names of their files under ``--out``."""
+
+
+def file_stem(student: str) -> str:
+    """The name of ``student``'s files under ``--out`` (``feedback/STEM.txt``,
+    ``cache/STEM.json``): the name itself, or when it is too long for a file name (a name
+    of escaped bytes is four times as long), its start and a hash of the whole."""
+    data = student.encode("utf-8", errors="surrogateescape")
+    if len(data) <= MAX_FILE_STEM:
+        return student
+    start = data[: MAX_FILE_STEM - 20].decode("utf-8", errors="ignore")
+    return f"{start}-{hashlib.sha256(data).hexdigest()[:16]}"
 
 
 class TooLargeSubmission(Exception):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import errno
 import io
+import os
 import stat
 from pathlib import Path
 
@@ -99,3 +100,22 @@ def test_without_a_sandbox_it_refuses_in_one_line(
     status, graded, _ = grade(course)  # --trust-submissions: graded without one
     assert status == 0
     assert "sandbox: none of its own (--trust-submissions)" in graded
+
+
+def test_names_of_any_bytes_are_graded_and_told_apart(course: Path) -> None:
+    subs = os.fsencode(course / "subs")
+    for raw in (b"Jos\xe9", b"Jos\\xe9", b"\xe9" * 250):
+        os.mkdir(subs + b"/" + raw)
+        with open(subs + b"/" + raw + b"/main.py", "w") as handle:
+            handle.write(PROGRAM)
+    status, out, err = grade(course)
+    assert (status, err) == (0, "")
+    long_name = "\\xe9" * 250
+    names = [row.split(",")[0] for row in (course / "g" / "gradebook.csv").read_text().splitlines()]
+    assert names == ["student", "Jos\\xe9", "Jos\\xe9 (2)", long_name, "ann", "bob"]
+    feedback = sorted(path.name for path in (course / "g" / "feedback").iterdir())
+    assert len(feedback) == 5
+    assert all(len(os.fsencode(name)) <= 255 for name in feedback)
+    long_file = next(name for name in feedback if name.startswith("\\xe9"))
+    assert (course / "g" / "feedback" / long_file).read_text().startswith(f"{long_name}: 1/1\n")
+    assert grade(course)[1] == out  # and a re-run finds each one's cache
