@@ -19,6 +19,7 @@ from grade_support import (
     JAVAC,
     MAX,
     ORPHAN_SECONDS,
+    SANDBOXED,
     TRANSCRIPTS,
     Graded,
     Points,
@@ -87,10 +88,14 @@ def test_the_summary_names_the_isolation_and_where_results_are(
     full = sum(sum(points) == MAX for points in expected.values())
     summary = f"graded {len(expected)} submissions: {full} with full marks, 2 build failures"
     assert lines[0] == summary
-    assert lines[1].startswith(
-        "sandbox: bubblewrap (own file system, processes, uid; no network); CPU 60 s; "
-        "data 512 MiB; address space 1024 MiB; 256 processes per run; files up to 64 MiB"
-    )
+    if SANDBOXED:
+        assert lines[1] == (
+            "sandbox: bubblewrap (own file system, processes, uid; no network); CPU 60 s; "
+            "data 512 MiB; address space 1024 MiB; 256 processes per run; files up to 64 MiB; "
+            "run folder up to 256 MiB"
+        )
+    else:
+        assert lines[1].startswith("sandbox: none of its own (--trust-submissions); CPU 60 s")
     assert lines[2] == f"gradebook: {root / 'grades' / 'gradebook.csv'} (and gradebook.json)"
     assert graded.err == ""  # no terminal: no progress bar
 
