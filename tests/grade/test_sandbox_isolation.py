@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import socket
+import subprocess
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from casino.harness.model import Out, Run
+from casino.harness.model import In, Out, Run
 from casino.harness.runners import make_runner
 from casino.harness.runners.base import Job, Outcome, Target
 from casino.harness.runners.folders import remove_tree
@@ -163,3 +165,33 @@ def test_a_file_is_at_most_its_size_limit(run_folder: Path) -> None:
     )
     assert run(run_folder, code).output == "EFBIG\n"
     assert (run_folder / "big").stat().st_size == 64 << 20
+
+
+GREETER = """\
+import java.util.Scanner;
+
+public class Greeter {
+    public static void main(String[] args) {
+        System.out.print("name? ");
+        System.out.flush();
+        String name = new Scanner(System.in).nextLine();
+        boolean fits = Runtime.getRuntime().maxMemory() <= (512L << 20);  // half of --memory
+        System.out.println("hello " + name + " " + fits);
+    }
+}
+"""
+
+
+@pytest.mark.skipif(
+    shutil.which("javac") is None or shutil.which("java") is None, reason="no JDK here"
+)
+@pytest.mark.parametrize("runner", ["pipe", "pty"])
+def test_a_java_program_runs_in_its_sandbox_within_its_memory(
+    run_folder: Path, runner: str
+) -> None:
+    (run_folder / "Greeter.java").write_text(GREETER)
+    subprocess.run(["javac", "Greeter.java"], cwd=run_folder, check=True)
+    run = Run((Out("name? "), In("Ada"), Out("hello Ada true\n")))
+    job = Job(Target(None, ("java", "Greeter"), run_folder), run, run_folder, 0, 30, SANDBOX)
+    outcome = make_runner(runner).run(job)
+    assert (outcome.output, outcome.stderr, outcome.exit) == ("name? hello Ada true\n", "", 0)

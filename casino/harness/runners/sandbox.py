@@ -1,28 +1,33 @@
-"""Resource limits set in a program's own process, just before it starts (``preexec_fn``).
+"""The sandbox each run of a student's program gets: limits, and isolation from the machine.
 
 A :class:`Sandbox` is what a grader allows each run of a student's program beyond the limits
 every run has anyway (:class:`~casino.harness.runners.base.Limits`: time, output): CPU
 seconds, memory, address space, processes, the size of a file it writes, no core dumps, and
-optionally no network. The pipe and pty runners apply it in the child between ``fork`` and
-``exec`` (:meth:`Sandbox.preexec`), so the program and everything it starts inherit it; the
-in-process runner (casino's own programs) ignores it.
+either isolation (``isolate``) or at least no network (``isolate_network``). The pipe and pty
+runners set the resource limits in the child between ``fork`` and ``exec``
+(:meth:`Sandbox.preexec`), so the program and everything it starts inherit them; the
+in-process runner (casino's own programs) ignores the sandbox.
 
+- ``isolate`` (``casino grade`` unless ``--trust-submissions``): the program runs in a sandbox
+  of its own made with bubblewrap (``bwrap``, :func:`confine`): new PID, mount, network, IPC
+  and UTS namespaces; a file system holding only ``/usr`` and a few files of ``/etc``
+  read-only, its submission read-only, its run folder as a size-capped tmpfs (``disk``,
+  copied in and back: :class:`RunFolder`) and size-capped private ``/tmp`` and ``/dev/shm``;
+  as a uid that is not the grader's; with its processes counted per run (``RLIMIT_NPROC`` set
+  inside its own user namespace, or for its own uid when grading as root) and an address
+  space of ``memory`` + :data:`AS_ALLOWANCE`, which counts shared memory. :func:`isolation_works`
+  tells whether this machine allows it.
 - ``memory`` is ``RLIMIT_DATA``: what a program really allocates (heap, private writable
-  mappings). ``address_space`` (``RLIMIT_AS``) is off unless asked for, since a JVM reserves
-  several GB of address space it never uses and would not start under a sensible one.
-- ``processes`` counts *in addition* to the processes the user already has, because
-  ``RLIMIT_NPROC`` counts all of the user's processes (and threads); the kernel does not apply
-  it to root at all (:func:`processes_enforced`).
-- ``isolate_network``: a new, empty network namespace (``unshare(CLONE_NEWNET)``, plus a user
-  namespace that maps the user to itself when not root), the kernel call behind
-  ``unshare --net``. Use :func:`network_isolation_works` first: where the system does not
-  allow it, the run goes ahead with the network.
-- ``isolate``: the program runs in a sandbox of its own made with bubblewrap (``bwrap``, see
-  :func:`confine`): new PID, mount, network, IPC and UTS namespaces; a file system holding
-  only ``/usr`` and a few files of ``/etc`` read-only, its submission read-only, its run folder
-  read-write and size-capped private ``/tmp`` and ``/dev/shm``; as a uid that is not the
-  grader's; with its processes counted per run. :func:`isolation_works` tells whether this
-  machine allows it.
+  mappings). Not isolated, ``address_space`` (``RLIMIT_AS``) is off unless asked for, since a
+  JVM reserves several GB of address space it never uses and would not start under a
+  sensible one (isolated, the JVM is told to fit: :func:`java_options`).
+- Not isolated, ``processes`` counts *in addition* to the processes the user already has,
+  because ``RLIMIT_NPROC`` counts all of the user's processes (and threads); the kernel does
+  not apply it to root at all (:func:`processes_enforced`).
+- ``isolate_network`` (not isolated): a new, empty network namespace
+  (``unshare(CLONE_NEWNET)``, plus a user namespace that maps the user to itself when not
+  root), the kernel call behind ``unshare --net``. Use :func:`network_isolation_works` first:
+  where the system does not allow it, the run goes ahead with the network.
 """
 
 from __future__ import annotations
