@@ -43,10 +43,10 @@ class PipeRunner:
 
     def run(self, job: Job) -> Outcome:
         """Start the program, feed it every input line, collect its output."""
-        back = job.run_folder()  # isolated: the run folder comes back through it
-        argv, env = process_command(job, back)
         data = "".join(line + "\n" for line in job.run.inputs).encode("utf-8")
-        with Containment() as contained, back or contextlib.nullcontext():
+        # Whatever it starts ends with the run; isolated, its folder comes back through ``back``.
+        with Containment() as contained, job.run_folder() or contextlib.nullcontext() as back:
+            argv, env = process_command(job, back)
             try:
                 process = subprocess.Popen(
                     argv,
