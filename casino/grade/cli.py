@@ -176,14 +176,15 @@ def _course(args: argparse.Namespace) -> Course:
         raise UsageError("--run needs a command")
     if args.ray is not None:
         _check_ray()
+    isolate = not args.trust_submissions
     sandbox = Sandbox(
         cpu_seconds=args.cpu,
         memory=args.memory * MIB,
         address_space=None if args.address_space is None else args.address_space * MIB,
         processes=args.processes,
         file_size=args.file_size * MIB,
-        isolate_network=not args.network and network_isolation_works(),
-        isolate=not args.trust_submissions,
+        isolate_network=not args.network and (isolate or network_isolation_works()),
+        isolate=isolate,
         disk=args.disk * MIB,
     )
     materials = _materials(args.transcripts)
@@ -232,7 +233,7 @@ def describe(sandbox: Sandbox | None) -> str:
     if sandbox is None:
         return "none"
     if sandbox.isolate:
-        parts = ["bubblewrap (own file system, processes, uid; no network)"]
+        parts = ["bubblewrap (own file system, processes, uid)"]
     else:
         parts = ["none of its own (--trust-submissions)"]
     parts += [f"CPU {sandbox.cpu_seconds} s", f"data {(sandbox.memory or 0) // MIB} MiB"]
@@ -246,9 +247,7 @@ def describe(sandbox: Sandbox | None) -> str:
     parts.append(f"files up to {(sandbox.file_size or 0) // MIB} MiB")
     if sandbox.isolate:
         parts.append(f"run folder up to {sandbox.disk_bytes // MIB} MiB")
-    if not sandbox.isolate:
-        cut = "network cut off (unshare --net)" if sandbox.isolate_network else "network open"
-        parts.append(cut)
+    parts.append("network cut off (unshare --net)" if sandbox.isolate_network else "network open")
     return "; ".join(parts)
 
 

@@ -3,6 +3,7 @@ outside, use shared memory beyond its limit, fill ``/dev/shm`` or ``/tmp``."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
@@ -22,7 +23,14 @@ from casino.harness.runners.sandbox import SANDBOX_UID, Sandbox, isolation_works
 
 pytestmark = pytest.mark.skipif(not isolation_works(), reason="no bubblewrap sandbox here")
 
-SANDBOX = Sandbox(cpu_seconds=20, memory=1024 << 20, processes=64, file_size=64 << 20, isolate=True)
+SANDBOX = Sandbox(
+    cpu_seconds=20,
+    memory=1024 << 20,
+    processes=64,
+    file_size=64 << 20,
+    isolate_network=True,
+    isolate=True,
+)
 
 
 @pytest.fixture
@@ -80,7 +88,8 @@ def test_dev_shm_and_tmp_are_small_and_private(run_folder: Path) -> None:
     assert not Path("/dev/shm/x").exists()
 
 
-def test_the_network_cannot_be_reached(run_folder: Path) -> None:
+@pytest.mark.parametrize("cut", [True, False])
+def test_the_network_cannot_be_reached_unless_asked(run_folder: Path, cut: bool) -> None:
     with socket.socket() as server:
         server.bind(("127.0.0.1", 0))
         server.listen()
@@ -93,7 +102,11 @@ def test_the_network_cannot_be_reached(run_folder: Path) -> None:
             "except OSError as error:\n"
             "    print('refused')\n"
         )
-        assert run(run_folder, code).output == "refused\n"
+        sandbox = dataclasses.replace(SANDBOX, isolate_network=cut)  # --network: not cut
+        target = Target(None, ("python3", "-c", code), run_folder)
+        job = Job(target, Run((Out(""),)), run_folder, 0, 20, sandbox)
+        expected = "refused\n" if cut else "connected\n"
+        assert make_runner("pipe").run(job).output == expected
 
 
 def test_a_unix_socket_outside_cannot_be_reached(run_folder: Path) -> None:

@@ -3,7 +3,7 @@
 A :class:`Sandbox` is what a grader allows each run of a student's program beyond the limits
 every run has anyway (:class:`~casino.harness.runners.base.Limits`: time, output): CPU
 seconds, memory, address space, processes, the size of a file it writes, no core dumps, and
-either isolation (``isolate``) or at least no network (``isolate_network``). The pipe and pty
+isolation (``isolate``), and no network (``isolate_network``). The pipe and pty
 runners set the resource limits in the child between ``fork`` and ``exec``
 (:meth:`Sandbox.preexec`), so the program and everything it starts inherit them; the
 in-process runner (casino's own programs) ignores the sandbox.
@@ -24,10 +24,11 @@ in-process runner (casino's own programs) ignores the sandbox.
 - Not isolated, ``processes`` counts *in addition* to the processes the user already has,
   because ``RLIMIT_NPROC`` counts all of the user's processes (and threads); the kernel does
   not apply it to root at all (:func:`processes_enforced`).
-- ``isolate_network`` (not isolated): a new, empty network namespace
-  (``unshare(CLONE_NEWNET)``, plus a user namespace that maps the user to itself when not
-  root), the kernel call behind ``unshare --net``. Use :func:`network_isolation_works` first:
-  where the system does not allow it, the run goes ahead with the network.
+- ``isolate_network``: a new, empty network namespace. Isolated, bubblewrap's
+  (``--unshare-net``); else ``unshare(CLONE_NEWNET)``, plus a user namespace that maps the user
+  to itself when not root, the kernel call behind ``unshare --net``: use
+  :func:`network_isolation_works` first; where the system does not allow it, the run goes
+  ahead with the network.
 """
 
 from __future__ import annotations
@@ -282,7 +283,9 @@ def confine(
     bwrap = shutil.which("bwrap") or "bwrap"
     size = str(sandbox.file_size or TMP_BYTES)
     words = [bwrap, "--die-with-parent", "--new-session"]
-    words += ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts"]
+    words += ["--unshare-pid", "--unshare-ipc", "--unshare-uts"]
+    if sandbox.isolate_network:
+        words.append("--unshare-net")
     words += ["--unshare-cgroup-try", "--hostname", "sandbox"]
     root = os.geteuid() == 0
     if root:
@@ -463,7 +466,8 @@ def isolation_works() -> bool:
         return False
     probe = Path(tempfile.mkdtemp(prefix="casino-probe-"))
     try:
-        argv, env = confine(["/bin/sh", "-c", "exit 0"], {}, probe, None, Sandbox(isolate=True))
+        sandbox = Sandbox(isolate=True, isolate_network=True)
+        argv, env = confine(["/bin/sh", "-c", "exit 0"], {}, probe, None, sandbox)
         done = subprocess.run(argv, env=env, capture_output=True, timeout=30, check=False)
     except (OSError, subprocess.SubprocessError):
         return False
