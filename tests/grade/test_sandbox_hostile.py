@@ -122,9 +122,9 @@ print(kids, "kids")
 """Forks until its limit (at most 400), each child sleeping 2 s: bounded, and quick."""
 
 SQUATTER = """\
-import glob, os
+import glob, os, tempfile
 near = glob.glob(os.path.join(os.path.dirname(os.getcwd()), "*"))
-for base in glob.glob("/tmp/casino-grade-*") + near:
+for base in glob.glob(os.path.join(tempfile.gettempdir(), "casino-grade-*")) + near:
     for number in range(20):
         for name in (f"fixtures/{number}", f"fixtures-{number}"):
             try:
@@ -132,7 +132,8 @@ for base in glob.glob("/tmp/casino-grade-*") + near:
             except OSError:
                 pass
 """ + python_program()
-"""Makes the folders a grader might use next, then answers right."""
+"""Makes the folders a grader might use next, then answers right. (It squats only where the
+grader keeps its temporary folders, which the tests make private: ``TMPDIR``.)"""
 
 HOSTILE = {
     "cheater": CHEATER,
@@ -158,6 +159,7 @@ def add_student(root: Path, name: str, program: str) -> Path:
 def make_course(root: Path, hostile: bool) -> None:
     """Three honest students, the squatter, José and the deep one; and the hostile ones."""
     write_course(root, {"correct": 3})
+    (root / "tmp").mkdir()
     add_student(root, "squatter", SQUATTER)
     add_student(root, JOSE, python_program())
     deep = add_student(root, "deep", python_program())
@@ -174,6 +176,8 @@ def grade(root: Path, *more: str, out: str = "grades", user: int | None = None) 
     status must be 0 whatever the students do."""
     python = sys.executable if user is None else "/usr/bin/python3"
     env = dict(os.environ, PYTHONPATH=PYTHONPATH, XDG_CACHE_HOME=str(root / "grader-cache"))
+    env["TMPDIR"] = str(root / "tmp")  # trusted, a program could write where the grader works
+    (root / "tmp").mkdir(exist_ok=True)
     argv = [python, "-m", "casino", "grade", str(root / "submissions")]
     argv += ["--transcripts", str(root / "transcripts"), "--run", "sh run.sh"]
     argv += ["--out", str(root / out), "--jobs", "2", "--processes", "64", *more]
