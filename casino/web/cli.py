@@ -2,6 +2,10 @@
 
 The games stay standard-library; this program needs the ``web`` extra (aiohttp). Without it
 it says so in one line and exits with status 1. It is imported only when run.
+
+The members and their money are kept in ``--database`` (an SQLite file, ``casino.db`` by
+default, or a ``postgresql://`` URL with the ``postgres`` extra); a database that cannot be
+opened is one line and status 1.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from casino.shell import Streams
 
 if TYPE_CHECKING:
     from casino.web.holdem import TableSettings
+    from casino.web.store import Store
 
 PROGRAM = "web"
 MISSING = "casino web needs the web extra: pip install 'casino[web]'"
@@ -53,6 +58,29 @@ def _parser(invocation: Invocation) -> ArgumentParser:
         type=_seconds,
         default=120.0,
         help="seconds a member may be away before their seat is freed",
+    )
+    parser.add_argument(
+        "--database",
+        default="casino.db",
+        help="the members' database: an SQLite file, or postgresql://… (casino.db)",
+    )
+    parser.add_argument(
+        "--starting-bankroll",
+        type=whole_number(1, 10**9),
+        default=1000,
+        help="the dollars a new member starts with (1000)",
+    )
+    parser.add_argument(
+        "--wait",
+        type=whole_number(1, 9),
+        default=1,
+        help="members seated before a Hold'em table starts (or a member presses start)",
+    )
+    parser.add_argument(
+        "--fill-after",
+        type=_seconds,
+        metavar="SECONDS",
+        help="start a waiting table this long after its first member sat (default: never)",
     )
     parser.add_argument(
         "--think", type=_seconds, default=0.4, help="seconds a computer player takes to act"
@@ -94,16 +122,42 @@ def _body(invocation: Invocation) -> int:
         pause=options.pause,
         bot_delay=options.think,
         seat_timeout=options.seat_timeout,
+        wait=min(options.wait, options.seats),
+        fill_after=options.fill_after,
     )
+    store = _store(options.database, options.starting_bankroll)
     place = (options.host, options.port)
     settings.move_seconds = options.move_seconds
     return asyncio.run(
-        _serve(settings, place, options.tables, options.seed, options.duration, invocation.streams)
+        _serve(
+            settings,
+            store,
+            place,
+            options.tables,
+            options.seed,
+            options.duration,
+            invocation.streams,
+        )
     )
+
+
+def _store(where: str, starting_bankroll: int) -> Store:
+    """The members' store ``--database`` names; :class:`FileProblem` if it cannot be opened."""
+    import sqlite3
+
+    from casino.web.store import StoreUnavailable, open_store
+
+    try:
+        return open_store(where, starting_bankroll=starting_bankroll)
+    except StoreUnavailable as error:
+        raise FileProblem(str(error)) from None
+    except sqlite3.Error as error:
+        raise FileProblem(f"cannot use the database {where}: {error}") from None
 
 
 async def _serve(
     settings: TableSettings,
+    store: Store,
     place: tuple[str, int],
     tables: int,
     seed: int | None,
@@ -115,7 +169,7 @@ async def _serve(
     from casino.web.app import WebServer
 
     host, port = place
-    server = WebServer(settings, tables, seed)
+    server = WebServer(settings, tables, seed, store=store)
     runner = web.AppRunner(server.app(), access_log=None)
     await runner.setup()
     try:

@@ -30,7 +30,6 @@ COOKIE = "casino_session"
 FORM_COOKIE = "casino_form"
 FORM_FIELD = "csrf"
 NAME_LENGTH = 20
-MOST_BANKROLL = 10**6
 SWEEP_SECONDS = 60.0
 """How often (on the clock) ended sessions are looked for."""
 
@@ -41,10 +40,11 @@ class SessionsFull(Exception):
 
 @dataclass
 class Profile:
-    """A member: the name they gave, the chips they bring to a table, their language."""
+    """A logged-in member: their name, their account in the store, their language."""
 
     name: str
-    bankroll: int
+    member: int
+    """The member's account id in :class:`casino.web.store.Store`."""
     lang: str
 
 
