@@ -83,7 +83,7 @@ async def member(url: str, name: str, rng: random.Random, book: Bookkeeping, cou
     """One simulated member: registers, waits for the ``count`` others, plays until
     ``book.stop`` (monotonic time)."""
     async with ClientSession(cookie_jar=CookieJar(unsafe=True)) as session:  # an IP host
-        async with session.get(url) as lobby:
+        async with session.get(url + "register") as lobby:
             found = re.search(r'name="csrf" value="([^"]+)"', await lobby.text())
         token = found.group(1) if found else ""
         form = {"name": name, "password": f"{name}-password", "lang": "en", "csrf": token}

@@ -31,7 +31,7 @@ def temporary_store(**options: Any) -> Iterator[Store]:
             store.close()
 
 
-async def lobby(client: TestClient[Any, Any], page: str = "/") -> tuple[str, str]:
+async def lobby(client: TestClient[Any, Any], page: str = "/register") -> tuple[str, str]:
     """A page's ``casino_form`` cookie and its forms' token."""
     response = await client.get(page)
     assert response.status == 200
