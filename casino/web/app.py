@@ -93,9 +93,12 @@ class WebServer:
         limits: Limits | None = None,
         *,
         store: Store,
+        instance: str = "",
     ) -> None:
         self.settings = settings
         self.store = store
+        self.prefix = f"{instance}/" if instance else ""
+        """What this server's games' names start with in the store (``--instance``)."""
         self.bank = Bank(store)
         self.clock: Clock = clock or MonotonicClock()
         self.limits = limits or Limits()
@@ -103,7 +106,7 @@ class WebServer:
         self.sessions.on_end = self.session_ended
         master = random.Random(seed)
         self.tables = [
-            WebTable(k + 1, settings, self.clock, master.getrandbits(64), self.bank)
+            WebTable(k + 1, settings, self.clock, master.getrandbits(64), self.bank, self.prefix)
             for k in range(tables)
         ]
         self.tasks: list[asyncio.Task[None]] = []
@@ -139,7 +142,7 @@ class WebServer:
 
     async def _start(self, app: web.Application) -> None:
         LOG.addFilter(self.quiet)
-        voided = await self.bank.call(self.store.void_open_games)
+        voided = await self.bank.call(self.store.void_open_games, self.prefix)
         if voided:
             LOG.warning("%d games left open by a stopped server voided", len(voided))
         self.tasks = [asyncio.create_task(table.run()) for table in self.tables]
@@ -445,6 +448,7 @@ class WebServer:
                 self.seeds.getrandbits(64),
                 self.settings.move_seconds,
                 self.settings.bot_delay,
+                f"{self.prefix}dominoes",
             )
             self.dominoes[key] = (game, asyncio.create_task(game.run()))
         return self.dominoes[key][0]

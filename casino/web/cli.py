@@ -20,7 +20,7 @@ from casino.net.stream import LOOPBACK
 from casino.shell import Streams
 
 if TYPE_CHECKING:
-    from casino.web.holdem import TableSettings
+    from casino.web.app import WebServer
     from casino.web.store import Store
 
 PROGRAM = "web"
@@ -35,6 +35,12 @@ def _duration(text: str) -> float:
     if not 0 <= value <= 10**7:  # NaN fails too
         raise argparse.ArgumentTypeError(f"not a number of seconds (0 or more): {text[:40]!r}")
     return value
+
+
+def _instance(text: str) -> str:
+    if text and not (text.isascii() and text.replace("-", "").isalnum() and len(text) <= 20):
+        raise argparse.ArgumentTypeError(f"not a name (letters, digits, -): {text[:40]!r}")
+    return text
 
 
 def _parser(invocation: Invocation) -> ArgumentParser:
@@ -69,6 +75,14 @@ def _parser(invocation: Invocation) -> ArgumentParser:
         type=whole_number(1, 10**9),
         default=1000,
         help="the dollars a new member starts with (1000)",
+    )
+    parser.add_argument(
+        "--instance",
+        type=_instance,
+        default="",
+        metavar="NAME",
+        help="this process's name when several share a PostgreSQL database (on start it "
+        "voids only its own unfinished games)",
     )
     parser.add_argument(
         "--wait",
@@ -126,19 +140,18 @@ def _body(invocation: Invocation) -> int:
         fill_after=options.fill_after,
     )
     store = _store(options.database, options.starting_bankroll)
+    from casino.web.app import WebServer
+
     place = (options.host, options.port)
     settings.move_seconds = options.move_seconds
-    return asyncio.run(
-        _serve(
-            settings,
-            store,
-            place,
-            options.tables,
-            options.seed,
-            options.duration,
-            invocation.streams,
+    store = _store(options.database, options.starting_bankroll)
+    try:
+        server = WebServer(
+            settings, options.tables, options.seed, store=store, instance=options.instance
         )
-    )
+        return asyncio.run(_serve(server, place, options.duration, invocation.streams))
+    finally:
+        store.close()
 
 
 def _store(where: str, starting_bankroll: int) -> Store:
@@ -156,20 +169,11 @@ def _store(where: str, starting_bankroll: int) -> Store:
 
 
 async def _serve(
-    settings: TableSettings,
-    store: Store,
-    place: tuple[str, int],
-    tables: int,
-    seed: int | None,
-    duration: float | None,
-    streams: Streams,
+    server: WebServer, place: tuple[str, int], duration: float | None, streams: Streams
 ) -> int:
     from aiohttp import web
 
-    from casino.web.app import WebServer
-
     host, port = place
-    server = WebServer(settings, tables, seed, store=store)
     runner = web.AppRunner(server.app(), access_log=None)
     await runner.setup()
     try:

@@ -53,10 +53,13 @@ class DominoGame:
         seed: int,
         move_seconds: float = 15.0,
         think: float = 0.6,
+        table: str = "dominoes",
     ) -> None:
         self.name = name
         self.account = account
         self.bank = bank
+        self.table = table
+        """The match's name in the store."""
         self.tr: gettext.NullTranslations = translator("domino", lang)
         self.clock = clock
         self.rng = random.Random(seed)
@@ -173,7 +176,7 @@ class DominoGame:
         try:
             if await self.wallet() < STAKE:
                 raise StoreError("not enough money in the wallet")
-            game = await self.bank.open("domino", "dominoes", stakes)
+            game = await self.bank.open("domino", self.table, stakes)
         except StoreError:
             return  # the wallet was spent at a table meanwhile: the match ends
         state = await self.play_hand()
@@ -183,7 +186,10 @@ class DominoGame:
             payouts = stakes
         else:
             payouts = {self.account if winner == MEMBER else self.bank.house: 2 * STAKE}
-        await self.bank.settle(game, payouts)
+        try:
+            await self.bank.settle(game, payouts)
+        except StoreError as error:  # voided meanwhile (another server's start): logged
+            LOG.warning("dominoes for %r: hand %d not settled: %s", self.name, game, error)
         await self.show()
 
     async def play_hand(self) -> HandState:

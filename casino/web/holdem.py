@@ -109,10 +109,18 @@ class WebTable:
     """One table: the engine's :class:`Table`, its members, computer players in empty seats."""
 
     def __init__(
-        self, number: int, settings: TableSettings, clock: Clock, seed: int, bank: Bank
+        self,
+        number: int,
+        settings: TableSettings,
+        clock: Clock,
+        seed: int,
+        bank: Bank,
+        prefix: str = "",
     ) -> None:
         self.number = number
         self.bank = bank
+        self.name = f"{prefix}table {number}"
+        """The table's name in the store (``prefix``: the server's, see ``--instance``)."""
         self.settings = settings
         self.clock = clock
         self.rng = random.Random(seed)
@@ -398,7 +406,7 @@ class WebTable:
             await self.show_all()
             return
         try:
-            game = await self.bank.open("holdem", f"table {self.number}", stakes)
+            game = await self.bank.open("holdem", self.name, stakes)
         except StoreError as error:  # a wallet spent elsewhere meanwhile: next time
             LOG.warning("table %d: hand not dealt: %s", self.number, error)
             return
@@ -408,7 +416,10 @@ class WebTable:
             account = self.bank.house if owner is None else owner
             if account in stakes:  # else it sat out, with no chips
                 payouts[account] = payouts.get(account, 0) + seat.chips
-        await self.bank.settle(game, payouts)
+        try:
+            await self.bank.settle(game, payouts)
+        except StoreError as error:  # voided meanwhile (another server's start): logged
+            LOG.warning("table %d: hand %d not settled: %s", self.number, game, error)
         await self.show_all()
 
     async def play_hand(self) -> None:

@@ -458,11 +458,20 @@ class Store:
             amount,
         )
 
-    def void_open_games(self) -> list[int]:
+    def void_open_games(self, tables: str = "") -> list[int]:
         """Return every open game's stakes and mark it void (a server that stopped mid-game);
-        the games voided."""
+        the games voided. Only the games whose table's name starts with ``tables`` (one
+        server's own, when several share the database; ``""``: every game)."""
         with self.transaction() as run:
-            games = [int(r[0]) for r in run("SELECT id FROM games WHERE state = 'open'").fetchall()]
+            games = [
+                int(r[0])
+                for r in run(
+                    "SELECT id FROM games WHERE state = 'open' "
+                    "AND substr(tablename, 1, length(?)) = ?",
+                    tables,
+                    tables,
+                ).fetchall()
+            ]
             for game in games:
                 run("UPDATE games SET state = 'void', closed = ? WHERE id = ?", self.now(), game)
                 for account, amount in run(
@@ -537,7 +546,8 @@ def postgres_store(url: str, **options: Any) -> Store:
         try:
             return psycopg.connect(url)
         except psycopg.Error as error:
-            raise StoreUnavailable(f"cannot reach the database: {error}".strip()) from None
+            why = " ".join(str(error).split())  # one line
+            raise StoreUnavailable(f"cannot reach the database: {why}") from None
 
     return Store(connect, POSTGRES, **options)
 

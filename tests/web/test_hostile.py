@@ -9,8 +9,8 @@ short; no assertion there measures time, every wait is bounded by a generous dea
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import base64
+import contextlib
 import json
 import logging
 import os
@@ -28,14 +28,13 @@ from aiohttp.test_utils import TestClient, TestServer
 from casino.clock import Clock, FakeClock
 from casino.holdem.shell import BOT_NAMES
 from casino.web.app import HEADERS, WebServer
+from casino.web.bank import Bank
 from casino.web.guard import Limits
 from casino.web.holdem import TableSettings, WebTable
 from casino.web.sessions import COOKIE, FORM_COOKIE, SWEEP_SECONDS
-
-from casino.web.bank import Bank
 from casino.web.store import Store, StoreError
 
-from .forms import PASSWORD, join, lobby, post_form, post_join, register, temporary_store
+from .forms import PASSWORD, join, lobby, post_form, register, temporary_store
 
 SETTINGS = TableSettings(seats=3, stack=500, pause=0, bot_delay=0, samples=10, seat_timeout=60)
 LIMIT = 60.0

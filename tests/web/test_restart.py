@@ -34,8 +34,10 @@ LISTENING = re.compile(r"listening on (http://127\.0\.0\.1:\d+/)")
 def casino_web(database: Path) -> Iterator[tuple[subprocess.Popen[str], str]]:
     """A ``casino web`` process on a free port (killed at the end if still running)."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "casino.web", "--port", "0", "--database", str(database)]
-        + ["--seats", "3", "--think", "0.01", "--pause", "0.01", "--seed", "5"],
+        [
+            *(sys.executable, "-m", "casino.web", "--port", "0", "--database", str(database)),
+            *("--seats", "3", "--think", "0.01", "--pause", "0.01", "--seed", "5"),
+        ],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         text=True,

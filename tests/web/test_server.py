@@ -74,15 +74,18 @@ def test_the_lobby_and_the_pages_and_their_headers() -> None:
         assert lobby.status == 200 and 'href="/login"' in text and 'href="/register"' in text
         assert 'action="/join"' not in text and "Iniciar sesión" in text  # es by default
         assert lobby.headers["Content-Security-Policy"].startswith("default-src 'self'")
-        for page in ["/holdem", "/domino"]:
-            away = await client.get(page, allow_redirects=False)
+        for where in ["/holdem", "/domino"]:
+            away = await client.get(where, allow_redirects=False)
             assert (away.status, away.headers["Location"]) == (303, "/")
         nobody = await post_join(client, None)
         assert (nobody.status, nobody.headers["Location"]) == (303, "/login")
         for form, why in [
             ({"name": "", "password": "long enough", "lang": "es"}, "hace falta un nombre"),
             ({"name": "Zoe", "password": "short", "lang": "en"}, "a password has 8 to 256"),
-            ({"name": "bruno", "password": "long enough", "lang": "en"}, "a computer player&#x27;s name"),
+            (
+                {"name": "bruno", "password": "long enough", "lang": "en"},
+                "a computer player&#x27;s name",
+            ),
             ({"name": "Zo\x1be", "password": "long enough", "lang": "en"}, "printable"),
         ]:
             refused = await post_form(client, "/register", form)
