@@ -31,13 +31,11 @@ LISTENING = re.compile(r"listening on (http://127\.0\.0\.1:\d+/)")
 
 
 @contextmanager
-def casino_web(database: Path) -> Iterator[tuple[subprocess.Popen[str], str]]:
+def casino_web(database: Path, *options: str) -> Iterator[tuple[subprocess.Popen[str], str]]:
     """A ``casino web`` process on a free port (killed at the end if still running)."""
+    options = options or ("--seats", "3", "--think", "0.01", "--pause", "0.01", "--seed", "5")
     process = subprocess.Popen(
-        [
-            *(sys.executable, "-m", "casino.web", "--port", "0", "--database", str(database)),
-            *("--seats", "3", "--think", "0.01", "--pause", "0.01", "--seed", "5"),
-        ],
+        [sys.executable, "-m", "casino.web", "--port", "0", "--database", str(database), *options],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         text=True,
