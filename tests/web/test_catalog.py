@@ -23,9 +23,15 @@ def _messages() -> set[str]:
     for name, pattern in SOURCES.items():
         for match in re.finditer(pattern, (WEB / name).read_text(encoding="utf-8")):
             found.add(next(group for group in match.groups() if group))
-    return found - {"game {game} is not open", "a stake is never negative"} - {
-        text for text in found if "payout" in text  # the operator's, never a member's
-    }
+    return (
+        found
+        - {"game {game} is not open", "a stake is never negative"}
+        - {
+            text
+            for text in found
+            if "payout" in text  # the operator's, never a member's
+        }
+    )
 
 
 def test_the_sources_have_messages() -> None:
