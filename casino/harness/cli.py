@@ -30,10 +30,13 @@ from casino.cmdline import (
 from casino.files import write_atomic
 from casino.harness.formats import FORMATS
 from casino.harness.model import (
+    MATCH_KINDS,
     MAX_FIXTURE_BYTES,
     TranscriptError,
     file_name_problem,
+    is_settings_file,
     load_transcript,
+    match_kinds,
 )
 from casino.harness.record import RecordError, Recording, RecordingRunner, lines_of, record
 from casino.harness.report import plural, render, summary
@@ -134,7 +137,20 @@ def _replay_parser(out: TextIO) -> ArgumentParser:
     parser.add_argument("--report-file", metavar="F", help="where (default per format)")
     parser.add_argument("--score", action="store_true", help="points per transcript, and a total")
     parser.add_argument("--update", action="store_true", help="bless the current output")
+    parser.add_argument(
+        "--match",
+        type=_match_kinds,
+        default=(),
+        metavar="KINDS",
+        help=f"also accept these near misses (comma-separated: {','.join(MATCH_KINDS)})",
+    )
     return parser
+
+
+def _match_kinds(text: str) -> tuple[str, ...]:
+    """``--match trailing-space,case``: kinds of :data:`MATCH_KINDS`."""
+    words = [word.strip() for word in text.split(",") if word.strip()]
+    return match_kinds(words, lambda problem: argparse.ArgumentTypeError(problem[8:]))
 
 
 def replay(argv: list[str], streams: Streams) -> int:
@@ -143,7 +159,7 @@ def replay(argv: list[str], streams: Streams) -> int:
     command = _command(args.program)
     directory = _program_dir(args.program_dir, command)
     default = ("pty" if args.update else "pipe") if command else "inproc"
-    options = Options(args.runner or default, command, directory)
+    options = Options(args.runner or default, command, directory, match=args.match)
     _check_replay(args, options)
     paths = find_transcripts(args.paths)
     if args.update:
@@ -198,7 +214,8 @@ def _check_replay(args: argparse.Namespace, options: Options) -> None:
 
 
 def find_transcripts(paths: list[str]) -> list[Path]:
-    """The files named, and every ``*.yaml`` under the directories named (sorted).
+    """The files named, and every ``*.yaml`` under the directories named (sorted), but a
+    folder's settings file (``casino.yaml``).
 
     A directory below that cannot be listed is in the list too, so that it is reported (as
     ``ERROR dir: cannot read: …``) rather than skipped without a word.
@@ -226,7 +243,11 @@ def _below(directory: Path) -> Iterator[Path]:
     for folder, _, files in os.walk(
         directory, onerror=lambda e: unreadable.append(Path(e.filename))
     ):
-        yield from (Path(folder, name) for name in files if name.endswith(".yaml"))
+        yield from (
+            Path(folder, name)
+            for name in files
+            if name.endswith(".yaml") and not is_settings_file(Path(name))
+        )
     yield from unreadable
 
 

@@ -89,7 +89,7 @@ def test_missing_submissions_is_one_line(tmp_path: Path) -> None:
     assert (status, out, err) == (
         2,
         "",
-        f"casino grade: no such directory: {tmp_path / 'nope'}{HINT}",
+        f"casino grade: no such folder or file: {tmp_path / 'nope'}{HINT}",
     )
 
 
@@ -114,7 +114,10 @@ def test_reference_transcripts_alone_cannot_grade(course: Path) -> None:
 def test_ray_not_installed_is_a_usage_error(course: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)
     status, _, err = run(*grade_args(course, "--ray", "local"))
-    assert (status, err) == (2, "casino grade: --ray needs Ray: pip install 'casino[ray]'" + HINT)
+    assert (status, err) == (
+        2,
+        "casino grade: --ray needs Ray: pip install -e '.[ray]' in casino's folder" + HINT,
+    )
 
 
 def test_a_submission_too_large_is_not_graded(
