@@ -20,6 +20,7 @@ from casino.domino.rules import COMPUTER, MEMBER, End, HandState
 from casino.domino.tiles import parse_tile as T
 from casino.web.app import WebServer
 from casino.web.domino import DominoGame
+from casino.web.bank import Bank
 from casino.web.holdem import TableSettings
 from casino.web.sessions import COOKIE
 
@@ -101,7 +102,8 @@ def test_a_hand_a_time_out_and_refused_moves(caplog: pytest.LogCaptureFixture) -
 
 
 def test_a_time_out_with_nothing_playable_draws_and_places_the_tile_it_drew() -> None:
-    game = DominoGame("Ana", "en", 100, FakeClock(), seed=0)
+    with temporary_store() as store:  # (the bank is not asked: no hand is staked here)
+        game = DominoGame("Ana", "en", 1, Bank(store), FakeClock(), seed=0)
     state = HandState(([T("6-6"), T("1-2")], [T("0-6"), T("3-3")]), [T("4-4"), T("1-6")], MEMBER)
     state.play(MEMBER, T("6-6"), End.LEFT)
     state.play(COMPUTER, T("0-6"), End.LEFT)  # ends 0 and 6: nothing of the member's fits
