@@ -19,8 +19,8 @@ from casino.clock import FakeClock
 from casino.domino.rules import COMPUTER, MEMBER, End, HandState
 from casino.domino.tiles import parse_tile as T
 from casino.web.app import WebServer
-from casino.web.domino import DominoGame
 from casino.web.bank import Bank
+from casino.web.domino import DominoGame
 from casino.web.holdem import TableSettings
 from casino.web.sessions import COOKIE
 
