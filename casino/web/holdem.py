@@ -4,10 +4,11 @@ The page sends intentions (``{"type": "act", "verb": "raise", "to": 60}``); the 
 them to :func:`casino.holdem.commands.perform`, so every rule is the engine's. A message that
 is not the seat's turn, names an unknown verb or a wrong amount is refused, told to the
 member and logged. A member whose tab is closed is checked or folded at their turns and takes
-the same seat back when they come again with the same session cookie, until they have been
-away ``seat_timeout`` seconds (the injected clock): then the seat is freed and a computer
-player sits there again. Each member's view carries only their own hole cards (everybody's
-shown cards after a showdown).
+the same seat back when they come again logged in as themselves (any session: the seat is
+their account's), until they have been away ``seat_timeout`` seconds (the injected clock):
+then the seat is freed and a computer player sits there again. Each member's view carries
+only the hole cards of the seat they play in this hand (everybody's shown cards after a
+showdown); a member seated for the next hand sees none.
 
 **Money.** Every hand is a game of the store (:class:`casino.web.bank.Bank`): before the
 deal each member's seat takes their wallet's balance, at most the table's ``stack``, and a
