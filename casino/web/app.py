@@ -247,10 +247,11 @@ class WebServer:
                 lambda _lang, csrf: pages.account_form(lang, csrf, action, why, name),
                 401 if action == "login" else 400,
             )
+        old = self.sessions.token_of(request.cookies.get(COOKIE))
+        if old is not None:  # a new session for every log-in: nothing of the last one's
+            self.sessions.end(old)  # (its sockets, its dominoes match) passes to this one
         try:
-            cookie = self.sessions.start(
-                Profile(member.name, member.id, lang), request.cookies.get(COOKIE)
-            )
+            cookie = self.sessions.start(Profile(member.name, member.id, lang))
         except SessionsFull:
             LOG.warning("a new session refused: %s", "the limit of sessions is reached")
             raise web.HTTPServiceUnavailable(text="the casino is full: try again later") from None

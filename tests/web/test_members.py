@@ -209,3 +209,20 @@ def test_the_member_page_the_lobby_logging_out_and_in_and_the_login_limit() -> N
         assert await register(client, "Bo", action="/login")  # another name is not locked
 
     serve(body)
+
+
+def test_logging_in_over_another_members_session_starts_a_new_one() -> None:
+    async def body(client: TestClient[Any, Any], server: WebServer, store: Store) -> None:
+        zoe = await join(client, "Zoe", game="domino")
+        match = await client.ws_connect("/ws/domino", headers={"Cookie": f"{COOKIE}={zoe}"})
+        assert json.loads(await match.receive_str())["type"] == "domino"
+        await register(client, "Bo")
+        form = {"name": "Bo", "password": PASSWORD, "lang": "en"}
+        bo = await post_form(client, "/login", form, zoe)  # in Zoe's browser
+        cookie = bo.cookies[COOKIE].value
+        assert bo.status == 303 and cookie != zoe
+        assert server.sessions.profile_of(zoe) is None and server.dominoes == {}
+        assert server.sessions.profile_of(cookie).name == "Bo"  # type: ignore[union-attr]
+        await match.close()
+
+    serve(body)
