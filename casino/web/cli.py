@@ -70,12 +70,14 @@ def _parser(invocation: Invocation) -> ArgumentParser:
     parser.add_argument(
         "--database",
         default="casino.db",
+        metavar="FILE|URL",
         help="the members' database: an SQLite file, or postgresql://… (casino.db)",
     )
     parser.add_argument(
         "--starting-bankroll",
         type=whole_number(1, 10**9),
         default=1000,
+        metavar="DOLLARS",
         help="the dollars a new member starts with (1000)",
     )
     parser.add_argument(
@@ -90,7 +92,8 @@ def _parser(invocation: Invocation) -> ArgumentParser:
         "--wait",
         type=whole_number(1, 9),
         default=1,
-        help="members seated before a Hold'em table starts (or a member presses start)",
+        metavar="N",
+        help="members seated before a Hold'em table starts, or a member presses start (1)",
     )
     parser.add_argument(
         "--fill-after",
