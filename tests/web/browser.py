@@ -54,7 +54,16 @@ def register(driver: Any, url: str, name: str, lang: str, action: str = "registe
     driver.find_element("id", "password").send_keys(f"{name} password")
     driver.find_element("css selector", f"#lang option[value={lang}]").click()
     driver.find_element("id", "submit").click()
-    driver.find_element("id", "who")  # the lobby says who is logged in
+    shown(driver, "who")  # the lobby says who is logged in
+
+
+def shown(driver: Any, element_id: str, seconds: float = 60.0) -> Any:
+    """The element once the page that has it is loaded (a bounded wait)."""
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    located = expected_conditions.presence_of_element_located(("id", element_id))
+    return WebDriverWait(driver, seconds).until(located)
 
 
 @contextmanager

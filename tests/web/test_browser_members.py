@@ -15,7 +15,7 @@ from typing import Any
 
 from casino.web.store import sqlite_store
 
-from .browser import browser, need_browser, register
+from .browser import browser, need_browser, register, shown
 from .test_browser_holdem import play, snapshot
 from .test_restart import casino_web
 
@@ -77,8 +77,8 @@ def play_hands(drivers: dict[str, Any], hands: int) -> dict[str, dict[str, Any]]
 def come_back(driver: Any, url: str, name: str) -> tuple[int, int, int]:
     """Log in again: the lobby's bankroll, the member page's, and its rows of games."""
     register(driver, url, name, MEMBERS[name], action="login")
-    lobby = int(driver.find_element("id", "balance").text)
+    lobby = int(shown(driver, "balance").text)
     driver.find_element("id", "member").click()
-    page = int(driver.find_element("id", "balance").text)
+    page = int(shown(driver, "history").find_element("xpath", "//*[@id='balance']").text)
     source: str = driver.page_source
     return lobby, page, len(re.findall(r"<tr><td>", source))
