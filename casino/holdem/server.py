@@ -5,8 +5,9 @@ The line protocol (UTF-8, one command per line, answers are plain text lines):
 =========================  ===================================================================
 client sends               meaning
 =========================  ===================================================================
-``join NAME [TABLE]``      sit at table TABLE (1..T; default: the first with a free seat), or
-                           take back your seat after a disconnect (same NAME)
+``join NAME [TABLE]``      sit at table TABLE (1..T; default: the first with a free seat); the
+                           answer gives the seat and a token
+``join NAME TOKEN``        take back your seat after a disconnect (the token you were given)
 ``pasar``/``check`` …      the terminal table's commands (``ir``/``call``, ``apostar N``,
                            ``subir N``, ``todo``, ``retirarse``, ``ayuda``, ``salir``)
 =========================  ===================================================================
@@ -15,8 +16,15 @@ The server sends what the terminal table prints — actions, streets, showdowns 
 member of the table, and a seat's hole cards only to that seat. When it is your turn it
 sends the table, the legal actions, then the line ``Tu turno.`` (``Your turn.``). Seats
 nobody has joined are played by computer players. A member who disconnects is folded (or
-checks, when that is free) until they join again under the same name; a member who takes
-longer than ``--timeout`` seconds is checked or folded. Anything a client sends — garbage
+checks, when that is free) until they join again under the same name with their token
+(nobody else can take the seat); a member who takes longer than ``--timeout`` seconds is
+checked or folded.
+
+A table starts when ``--wait N`` members have joined it, or ``--fill-after S`` seconds after
+its first member joined (computer players fill the other seats); until then every member is
+told how many seats are taken. A member who joins during a hand is seated for the next one
+(told so; the seat's computer player finishes the hand under its own name), never refused
+while a seat is free. Anything a client sends — garbage
 bytes, overlong lines, commands out of turn — is answered, never fatal. With ``--state
 FILE`` every table is saved after each hand and restored at start.
 
@@ -37,6 +45,7 @@ import asyncio
 import gettext
 import json
 import random
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -75,7 +84,9 @@ class ServerSettings:
     pause: float = 1.0
     state: str | None = None
     start_with: int = 1
-    """Humans a table waits for before its first hand."""
+    """Humans a table waits for before its first hand (``--wait``)."""
+    fill_after: float | None = None
+    """Seconds after its first member joined that a table starts anyway (``--fill-after``)."""
     limits: Limits | None = None
     """What one client may cost (default: :class:`Limits` with ``timeout`` to read output).
     The default rate (50 lines a second after a burst of 100) is far above what a member
@@ -93,6 +104,8 @@ class Member:
     name: str
     seat: int
     stream: LineStream | None
+    token: str = field(default_factory=lambda: "t" + secrets.token_hex(6))
+    """What the member joins with to take their seat back."""
     inbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
 
 
@@ -111,11 +124,16 @@ class Room:
             player_of(STYLE_CYCLE[k % len(STYLE_CYCLE)]) for k in range(settings.seats)
         ]
         self.members: dict[int, Member] = {}
+        self.arriving: dict[int, Member] = {}
+        """Members who joined during a hand: they play from the next one."""
         self.waiting: int | None = None
         self.dealt: list[dict[int, list[int]]] = []
         """Each hand's hole cards by seat (for checking who was shown what)."""
         self.done = asyncio.Event()
         self.joined = asyncio.Event()
+        """Set once the table may start (``start_with`` members, or the fill time)."""
+        self.first = asyncio.Event()
+        """Set when the first member joins (the fill time runs from then)."""
         self.on_save: Callable[[], None] | None = None
 
     @property
@@ -126,13 +144,42 @@ class Room:
     def free_seat(self) -> int | None:
         """A seat with chips that no human holds, or ``None``."""
         for index, seat in enumerate(self.table.seats):
-            if index not in self.members and seat.playing:
+            if index not in self.members and index not in self.arriving and seat.playing:
                 return index
         return None
 
+    @property
+    def dealing(self) -> bool:
+        """Whether a hand is being played."""
+        return self.table.hand is not None and not self.table.hand.over
+
+    def seat_arrivals(self) -> None:
+        """Before a hand: the members who joined during the last one take their seats."""
+        for seat, member in self.arriving.items():
+            self.members[seat] = member
+            self.table.seats[seat].name = member.name
+        self.arriving.clear()
+
+    async def wait_for_start(self) -> None:
+        """Until ``start_with`` members have joined, or ``fill_after`` seconds after the
+        first did."""
+        fill_after = self.settings.fill_after
+        if fill_after is None:
+            await self.joined.wait()
+            return
+        await self.first.wait()
+        joined = asyncio.ensure_future(self.joined.wait())
+        timer = asyncio.ensure_future(self.clock.sleep(fill_after))
+        try:
+            await asyncio.wait([joined, timer], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            joined.cancel()
+            timer.cancel()
+        self.joined.set()
+
     async def tell(self, seat: int, text: str) -> None:
         """Send ``text`` to the member in ``seat`` (nobody there, or gone: dropped)."""
-        member = self.members.get(seat)
+        member = self.members.get(seat) or self.arriving.get(seat)
         if member is None or member.stream is None:
             return
         try:
@@ -141,8 +188,8 @@ class Room:
             self.leave(member)
 
     async def everyone(self, text: str) -> None:
-        """Send ``text`` to every member."""
-        for seat in list(self.members):
+        """Send ``text`` to every member (those seated for the next hand too)."""
+        for seat in [*self.members, *self.arriving]:
             await self.tell(seat, text)
 
     def leave(self, member: Member) -> None:
@@ -156,10 +203,12 @@ class Room:
         """Play hands once somebody has joined, until the hand limit, one player left, or no
         human with chips."""
         _ = self.tr.gettext
-        await self.joined.wait()
+        await self.wait_for_start()
+        self.seat_arrivals()
         while self._more_hands():
             await self.play_hand()
             await self.clock.sleep(self.settings.pause)
+            self.seat_arrivals()
         await self.everyone(_("Game over. Chips:"))
         for seat in self.table.seats:
             await self.everyone(f"  {seat.name}: {seat.chips}")
@@ -337,50 +386,72 @@ class HoldemServer:
     async def _join(self, stream: LineStream, line: str) -> tuple[Room | None, Member | None]:
         _ = translator("holdem", self.settings.lang).gettext
         words = line.split()
-        if words[0].lower() not in ("join", "unirse") or not 2 <= len(words) <= 3:
+        if words[0].lower() not in ("join", "unirse") or not 2 <= len(words) <= 4:
             await stream.send(_("Send join NAME [TABLE] first."))
             return None, None
         name = words[1]
+        token = next((w for w in words[2:] if not w.isdigit()), None)
+        table = next((w for w in words[2:] if w.isdigit()), None)
         try:
             check_name(name, reserved=BOT_NAMES)
         except BadName as error:
             await stream.send(_(error.template).format(**error.values))
             return None, None
         for room in self.rooms:
-            for member in room.members.values():
+            for member in [*room.members.values(), *room.arriving.values()]:
                 if name_key(member.name) == name_key(name):
-                    if member.stream is not None or member.name != name:
+                    if member.stream is not None or token != member.token:
                         await stream.send(_("That name is taken."))
                         return None, None
                     member.stream = stream
-                    await stream.send(_("Welcome back, {name}.").format(name=name))
+                    await stream.send(_("Welcome back, {name}.").format(name=member.name))
                     return room, member
         rooms = self.rooms
-        if len(words) == 3:
-            try:
-                number = int(words[2]) if words[2].isdigit() and len(words[2]) < 4 else 0
-            except ValueError:
-                number = 0
+        if table is not None:
+            number = int(table) if len(table) < 4 else 0
             if not 1 <= number <= len(self.rooms):
                 await stream.send(_("No such table."))
                 return None, None
             rooms = [self.rooms[number - 1]]
         for room in rooms:
             seat = room.free_seat()
-            if seat is not None and (room.table.hand is None or room.table.hand.over):
-                member = Member(name, seat, stream)
-                room.members[seat] = member
-                room.table.seats[seat].name = name
-                await stream.send(
-                    _("You sit at table {table}, seat {seat}.").format(
-                        table=room.number, seat=seat + 1
-                    )
-                )
-                if len(room.members) >= self.settings.start_with:
-                    room.joined.set()
-                return room, member
+            if seat is not None:
+                return room, await self._seat(room, Member(name, seat, stream))
         await stream.send(_("No free seat now; try again later."))
         return None, None
+
+    async def _seat(self, room: Room, member: Member) -> Member:
+        """Seat ``member`` (for the next hand if one is being played), give them their token,
+        and tell a waiting table how many seats are taken."""
+        _ = room.tr.gettext
+        where = _("You sit at table {table}, seat {seat}.").format(
+            table=room.number, seat=member.seat + 1
+        )
+        if room.dealing:
+            room.arriving[member.seat] = member
+        else:
+            room.members[member.seat] = member
+            room.table.seats[member.seat].name = member.name
+        await room.tell(member.seat, where)
+        await room.tell(
+            member.seat,
+            _("Your token: {token} (to take your seat back: join {name} {token}).").format(
+                token=member.token, name=member.name
+            ),
+        )
+        if room.dealing:
+            await room.tell(member.seat, _("You are seated for the next hand."))
+        seated = len(room.members) + len(room.arriving)
+        room.first.set()
+        if seated >= self.settings.start_with:
+            room.joined.set()
+        elif not room.joined.is_set():
+            await room.everyone(
+                _("Waiting for players: {seated} of {wait} seated.").format(
+                    seated=seated, wait=self.settings.start_with
+                )
+            )
+        return member
 
     async def _command(self, room: Room, member: Member, line: str) -> None:
         tr = room.tr
@@ -475,6 +546,20 @@ def _parser(invocation: Invocation) -> ArgumentParser:
         metavar="FILE",
         help="save the tables here after each hand; restore at start",
     )
+    parser.add_argument(
+        "--wait",
+        type=whole_number(1, 9),
+        default=1,
+        metavar="N",
+        help="members who must join a table before it starts (1)",
+    )
+    parser.add_argument(
+        "--fill-after",
+        type=_seconds,
+        metavar="S",
+        help="start a waiting table S seconds after its first member joined, computer "
+        "players in the empty seats (default: wait for --wait members)",
+    )
     return localize_help(parser, invocation.argv)
 
 
@@ -491,6 +576,8 @@ def serve_body(invocation: Invocation) -> int:
         lang=options.lang,
         hands=options.hands,
         state=options.state,
+        start_with=min(options.wait, options.seats),
+        fill_after=options.fill_after,
     )
     return asyncio.run(_serve(settings, options.host, options.port, invocation.streams))
 

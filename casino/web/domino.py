@@ -5,6 +5,12 @@ The page sends intentions (``{"type": "play", "tile": [3, 5], "end": "left"}``, 
 server's: when the member's seconds run out (``move_seconds``, on the injected clock) the
 rules' automatic move is made, as in the terminal game; the page only draws the countdown.
 Messages come from the terminal game's ``domino`` catalog.
+
+**Money.** Each hand is a game of the store: $10 (:data:`STAKE`) from the member's wallet
+and $10 from the house are held while it is played, and settled in one transaction: $20 to
+the winner, or each their $10 back after a drawn hand. The member's bankroll the page shows
+is their wallet's; the computer's is the match's own tally (it starts with the member's
+wallet, as in the terminal game), its money being the house's.
 """
 
 from __future__ import annotations
@@ -22,7 +28,9 @@ from casino.domino.strategy import ours, take_turn
 from casino.domino.tiles import Tile
 from casino.errors import IllegalAction
 from casino.i18n import translator
+from casino.web.bank import Bank
 from casino.web.holdem import LOG, LOG_LINES
+from casino.web.store import StoreError
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
@@ -39,19 +47,26 @@ class DominoGame:
         self,
         name: str,
         lang: str,
-        bankroll: int,
+        account: int,
+        bank: Bank,
         clock: Clock,
         seed: int,
         move_seconds: float = 15.0,
         think: float = 0.6,
+        table: str = "dominoes",
     ) -> None:
         self.name = name
+        self.account = account
+        self.bank = bank
+        self.table = table
+        """The match's name in the store."""
         self.tr: gettext.NullTranslations = translator("domino", lang)
         self.clock = clock
         self.rng = random.Random(seed)
         self.move_seconds = move_seconds
         self.think = think
-        self.ledger = Ledger.even(bankroll)
+        self.ledger = Ledger.even(0)
+        """The match's tally; the member's side is their wallet (see :meth:`wallet`)."""
         self.state: HandState | None = None
         self.send: Send | None = None
         self.inbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
@@ -139,16 +154,45 @@ class DominoGame:
     async def run(self) -> None:
         """Hands, each started by the member (``next``), while both can cover the stake."""
         try:
+            self.ledger = Ledger.even(await self.bank.balance(self.account))
             while self.ledger.broke() is None:
                 await self.show()
                 while (await self.inbox.get()) is None:
                     pass  # a closed page: wait for it to come back
-                await self.play_hand()
+                await self.play_staked()
+            await self.show()
         except Exception:
             LOG.exception("dominoes for %r stopped", self.name)
             raise
 
-    async def play_hand(self) -> None:
+    async def wallet(self) -> int:
+        """The member's wallet, read again (the match's tally follows it)."""
+        self.ledger.bankrolls[MEMBER] = await self.bank.balance(self.account)
+        return self.ledger.bankrolls[MEMBER]
+
+    async def play_staked(self) -> None:
+        """One hand as a game of the store: both stakes held, settled to the winner."""
+        stakes = {self.account: STAKE, self.bank.house: STAKE}
+        try:
+            if await self.wallet() < STAKE:
+                raise StoreError("not enough money in the wallet")
+            game = await self.bank.open("domino", self.table, stakes)
+        except StoreError:
+            return  # the wallet was spent at a table meanwhile: the match ends
+        state = await self.play_hand()
+        assert state.result is not None
+        winner = state.result.winner
+        if winner is None:
+            payouts = stakes
+        else:
+            payouts = {self.account if winner == MEMBER else self.bank.house: 2 * STAKE}
+        try:
+            await self.bank.settle(game, payouts)
+        except StoreError as error:  # voided meanwhile (another server's start): logged
+            LOG.warning("dominoes for %r: hand %d not settled: %s", self.name, game, error)
+        await self.show()
+
+    async def play_hand(self) -> HandState:
         """One hand, the computer's turns after ``think`` seconds, the member's on the clock."""
         self.log = []
         self.say(N_("--- Hand {number} ---"), number=self.ledger.hands + 1)
@@ -163,7 +207,7 @@ class DominoGame:
             else:
                 await self.member(state)
         self.result(state)
-        await self.show()
+        return state
 
     def computer(self, state: HandState) -> None:
         """The computer's turn, by the terminal game's strategy."""

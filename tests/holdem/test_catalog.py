@@ -67,4 +67,4 @@ def test_the_help_and_the_servers_are_in_the_language_asked_for_with_the_command
         assert spanish["apostar N / bet N"] == "apostar N (nadie ha apostado en esta ronda)"
         assert english["-h, --help"] == "show this help message and exit"
     join = _options(["join", "--help"])
-    assert set(join) == {"host", "port", "-h, --help", "--name NAME", "--table N"}
+    assert set(join) == {"host", "port", "-h, --help", "--name NAME", "--table N", "--token TOKEN"}

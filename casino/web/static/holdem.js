@@ -56,9 +56,16 @@ function drawActions(view) {
   const legal = view.legal;
   const amount = document.getElementById("amount");
   const amountLabel = document.getElementById("amount-label");
-  document.getElementById("turn").textContent = legal ? labels.turn : "";
+  document.getElementById("turn").textContent = legal ? labels.turn : (view.notice || "");
   amount.hidden = amountLabel.hidden = !(legal && legal.max_to > 0);
-  if (!legal) { fill("buttons", []); return; }
+  if (!legal) {
+    const start = element("button", labels.start);
+    start.type = "button";
+    start.id = "start";
+    start.addEventListener("click", () => socket.send(JSON.stringify({ type: "start" })));
+    fill("buttons", view.can_start ? [start] : []);
+    return;
+  }
   const nodes = [];
   if (legal.call === 0) nodes.push(button(labels.check, "check", "k"));
   else nodes.push(button(labels.call.replace("{amount}", legal.call), "call", "c"));
