@@ -45,7 +45,10 @@ from casino.harness.runners.sandbox import (
 from casino.shell import Streams
 
 EPILOG = """\
-Each folder under SUBMISSIONS is one student. For each, a fresh copy of the folder is made,
+SUBMISSIONS is a folder of one folder per student, a zip of them, Moodle's or Canvas's bulk
+download (a folder or its zip: moodle.csv or canvas.csv is then written for the platform's
+grade import), or a text file listing Git repositories (GitHub Classroom), one a line.
+Each student's folder is graded alike. For each, a fresh copy of the folder is made,
 --build runs there once (through sh, so `javac -d build *.java` works), and --run is the
 program every transcript is replayed against (written as typed in that folder, as for
 `casino replay --program`), each transcript in a scratch directory holding only its files.
@@ -58,6 +61,9 @@ folder, no network, no other process); where the machine cannot, casino refuses 
 Results, under --out: gradebook.csv, gradebook.json, feedback/STUDENT.txt, summary.html.
 A re-run reuses every score whose submission, transcript and settings have not changed
 (cache/ under --out); --force regrades everything.
+
+casino grade export --gradescope DIR | --github-classroom DIR packages the same transcripts
+for those graders (see casino grade export --help).
 """
 
 MIB = 1 << 20
