@@ -38,7 +38,7 @@ from typing import Protocol
 
 import casino
 from casino.harness.model import Out, OutAny, OutRe, Run
-from casino.harness.runners.sandbox import RunFolder, Sandbox
+from casino.harness.runners.sandbox import RunFolder, Sandbox, exec_error
 from casino.programs import PROGRAMS, command_line
 
 
@@ -292,7 +292,8 @@ def cannot_start(job: Job, reason: str) -> str:
 
 
 def process_command(job: Job, back: RunFolder | None = None) -> tuple[list[str], dict[str, str]]:
-    """The argv and environment that start ``job`` as a separate process.
+    """The argv and environment that start ``job`` as a separate process (:class:`OSError`
+    where a sandboxed program could not be started).
 
     A command is resolved against its folder (:func:`resolve_command`). casino's own programs
     run with this Python, never with the working directory on ``sys.path`` (``-P`` and
@@ -306,6 +307,8 @@ def process_command(job: Job, back: RunFolder | None = None) -> tuple[list[str],
         if job.seed is not None:
             env["CASINO_SEED"] = str(job.seed)
         if job.sandbox is not None:  # in a sandbox of its own, if the sandbox isolates
+            if job.sandbox.isolate and (error := exec_error(argv[0], (directory, job.cwd))):
+                raise error  # as the exec would fail inside, said before (cannot start)
             return job.sandbox.confine([*argv, *job.run.argv], env, job.cwd, directory, back)
         return [*argv, *job.run.argv], env
     root = str(Path(casino.__file__).resolve().parent.parent)

@@ -46,8 +46,8 @@ class PipeRunner:
         data = "".join(line + "\n" for line in job.run.inputs).encode("utf-8")
         # Whatever it starts ends with the run; isolated, its folder comes back through ``back``.
         with Containment() as contained, job.run_folder() or contextlib.nullcontext() as back:
-            argv, env = process_command(job, back)
             try:
+                argv, env = process_command(job, back)
                 process = subprocess.Popen(
                     argv,
                     stdin=subprocess.PIPE,

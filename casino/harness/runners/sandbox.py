@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import errno
 import io
 import os
 import resource
@@ -234,6 +235,20 @@ KEPT_ENV = ("LANG", "LANGUAGE", "TZ", "TERM", "CLASSPATH", "CASINO_SEED")
 """Environment variables a sandboxed program gets from the grader's (with ``LC_*``,
 ``PYTHON*``); nothing else of the grader's environment reaches it."""
 SAFE_PATH = "/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin"
+
+
+def exec_error(program: str, folders: Sequence[Path]) -> OSError | None:
+    """Why the sandbox could not start ``program`` (a path, or a name looked up on
+    :data:`SAFE_PATH`), found out before it is asked to: it sees only ``/usr``, the system
+    folders and ``folders`` (the submission, the run folder). ``None``: it can."""
+    found = program if "/" in program else shutil.which(program, path=SAFE_PATH)
+    path = Path(found) if found else None
+    roots = [Path("/usr"), *map(Path, SYSTEM_DIRS), *folders]
+    if path is None or not path.exists() or not any(r in (path, *path.parents) for r in roots):
+        return FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), program)
+    if path.is_dir() or not os.access(path, os.X_OK):
+        return PermissionError(errno.EACCES, os.strerror(errno.EACCES), program)
+    return None
 
 
 def java_options(sandbox: Sandbox) -> str | None:

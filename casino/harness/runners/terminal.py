@@ -82,7 +82,10 @@ def spawn(job: Job, stderr_path: str, back: RunFolder | None = None) -> pexpect.
     """Start the job's program in a pseudo-terminal with its stderr going to ``stderr_path``
     (:class:`StartError` if it cannot be started); its run folder comes back through
     ``back`` if it is isolated."""
-    argv, env = process_command(job, back)
+    try:
+        argv, env = process_command(job, back)
+    except OSError as error:  # a sandboxed program that could not be started
+        raise StartError(cannot_start(job, error.strerror or str(error))) from None
     env["TERM"] = "dumb"
     limit = job.preexec()
 
