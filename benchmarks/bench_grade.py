@@ -28,7 +28,7 @@ from pathlib import Path
 
 from machine import describe
 
-from casino.harness import cli
+from casino.grade import cli
 from casino.harness.model import Out, load_transcript
 from casino.harness.session import write_files
 

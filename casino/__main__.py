@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from importlib import import_module
 from typing import TextIO
 
 from casino import __version__
@@ -15,6 +16,13 @@ HARNESS_COMMANDS = {
     "record": "capture a live or stdin-fed session into a transcript",
     "grade": "grade every submission of a course against the same transcripts, sandboxed",
 }
+HARNESS_MODULES = {
+    "replay": "casino.harness.cli",
+    "record": "casino.harness.cli",
+    "grade": "casino.grade.cli",
+}
+"""The module whose ``main`` runs each harness command (its ``argv`` starts with the command
+word); imported only when used."""
 
 
 def _help(prog: str) -> str:
@@ -56,10 +64,10 @@ def main(
         command, rest = (args[0], args[1:]) if args else ("", [])
         streams = {"stdin": stdin, "stdout": stdout, "stderr": stderr}
         if command in HARNESS_COMMANDS:
-            from casino.harness.cli import main as harness_main
-
+            module = import_module(HARNESS_MODULES[command])
             with invoked_as(invocation.prog):
-                return harness_main([command, *rest], **streams)
+                status: int = module.main([command, *rest], **streams)
+                return status
         if command in PROGRAMS:
             with invoked_as(f"{invocation.prog} {command}"):
                 return load_main(command)(rest, **streams)
