@@ -8,12 +8,10 @@ one failed, 2 for a usage error (one line on stderr).
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import os
 import shlex
 import signal
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from itertools import repeat
 from pathlib import Path
@@ -34,15 +32,11 @@ from casino.harness.report import plural, render, summary
 from casino.harness.runners import RUNNER_NAMES, make_runner
 from casino.harness.runners.base import Runner, TargetError, check_program
 from casino.harness.runners.inproc import InProcessRunner
-from casino.harness.runners.procs import (
-    Containment,
-    check_stop,
-    worker_signals,
-    worker_task,
-)
+from casino.harness.runners.procs import Containment
 from casino.harness.session import Options, Status, TranscriptResult, check, check_path, target_of
 from casino.harness.update import CannotBless, bless, write_if_changed
 from casino.shell import Streams
+from casino.stopping import check_stop, worker_pool, worker_task
 
 REPLAY_EPILOG = """\
 runners:
@@ -214,14 +208,9 @@ def results_in_order(
 
 def _pooled(paths: list[Path], options: Options, workers: int) -> Iterator[TranscriptResult]:
     """``check_path`` over ``paths`` in a pool of ``workers`` processes, in order."""
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
     chunk = max(1, len(paths) // (workers * 8))
     # The workers' leftovers (if one dies) come to this process and are ended with the pool.
-    with (
-        Containment() as contained,
-        ProcessPoolExecutor(workers, mp_context=context, initializer=worker_signals) as pool,
-    ):
+    with Containment() as contained, worker_pool(workers) as pool:
         try:
             yield from pool.map(_check_in_worker, paths, repeat(options), chunksize=chunk)
         except BaseException:  # stopped: each worker ends its run and cleans up

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import TextIO
 
 from casino.cmdline import Invocation, UsageError, run_program, run_subcommand
-from casino.harness.runners.procs import stop_on_signals
 from casino.shell import Streams
+from casino.stopping import stop_on_signals
 
 Command = Callable[[list[str], Streams], int]
 """A harness subcommand: its arguments (after the subcommand word) and the streams."""
