@@ -6,6 +6,7 @@
   transcript through the harness's runners, each run under the :class:`Sandbox` limits);
 - :mod:`~casino.grade.results`: what a student's grading gives, as JSON (the cache);
 - :mod:`~casino.grade.engines`: in this process, a local process pool, or a Ray cluster;
-- :mod:`~casino.grade.books`: the gradebook (CSV, JSON), feedback files, the staff summary;
+- :mod:`~casino.grade.books`: the gradebook (CSV, JSON); :mod:`~casino.grade.summary`: the
+  staff summary page;
 - :mod:`~casino.grade.cli`: the command line.
 """

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import shlex
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
@@ -24,11 +25,12 @@ from casino.grade.course import (
     Material,
     Student,
     TooLargeSubmission,
-    find_students,
     load_material,
     submission_digest,
 )
 from casino.grade.engines import Task, default_jobs, grade_here, grade_in_pool, grade_on_ray
+from casino.grade.intake import Intake, IntakeError, open_submissions
+from casino.grade.lms import canvas_csv, moodle_csv
 from casino.grade.results import StudentResult, feedback
 from casino.grade.work import Cached, built_nothing, cache_key, not_graded
 from casino.harness.command import find_transcripts, run_command
@@ -62,7 +64,18 @@ def _parser(out: TextIO) -> ArgumentParser:
         epilog=EPILOG,
     )
     add = parser.add_argument
-    add("submissions", metavar="SUBMISSIONS", help="a folder holding one folder per student")
+    add(
+        "submissions",
+        metavar="SUBMISSIONS",
+        help="a folder of one folder per student, a zip of them, Moodle's or Canvas's bulk "
+        "download (folder or zip), or a file listing Git repositories",
+    )
+    add(
+        "--assignment",
+        default="casino",
+        metavar="NAME",
+        help="the assignment's column in canvas.csv (default: casino)",
+    )
     add(
         "--transcripts",
         required=True,
@@ -119,28 +132,54 @@ def _seconds(text: str) -> float:
 
 
 def grade(argv: list[str], streams: Streams) -> int:
-    """``casino grade``."""
+    """``casino grade`` (and ``casino grade export``)."""
+    if argv[:1] == ["export"]:
+        return export(argv[1:], streams)
     args = _parser(streams.stdout).parse_args(argv)
     submissions = Path(args.submissions)
-    if not submissions.is_dir():
-        raise UsageError(f"no such directory: {args.submissions}")
+    if not submissions.exists():
+        raise UsageError(f"no such folder or file: {args.submissions}")
     jobs = args.jobs or default_jobs()
     try:
-        course = _course(args)
+        course, skipped = _course(args)
     except CourseError as error:
         streams.error(f"casino grade: {error}")
         return 1
     out = Path(args.out)
     _prepare(out)
-    own = {out.resolve(), *(Path(raw).resolve() for raw in args.transcripts)}
-    students = [s for s in find_students(submissions) if s.folder.resolve() not in own]
-    results = _grade(course, students, out, args, jobs, streams)
-    _write(out, course, results, describe(course.sandbox))
-    streams.stdout.write(_summary(results, out, describe(course.sandbox)))
+    with tempfile.TemporaryDirectory(prefix="casino-intake-") as scratch:
+        try:
+            intake = open_submissions(submissions, Path(scratch))
+        except IntakeError as error:
+            streams.error(f"casino grade: {error}")
+            return 1
+        own = {out.resolve(), *(Path(raw).resolve() for raw in args.transcripts)}
+        students = [s for s in intake.students if s.folder.resolve() not in own]
+        results = _grade(course, students, out, args, jobs, streams)
+    results = sorted(
+        [*results, *(not_graded(course, name, why) for name, why in intake.problems.items())],
+        key=lambda result: result.student,
+    )
+    _write(out, course, results, describe(course.sandbox), skipped)
+    written = _write_lms(out, intake, results, args.assignment)
+    streams.stdout.write(_summary(results, out, describe(course.sandbox), written))
+    streams.stdout.write(counts_line(results, len(course.materials), len(skipped)) + "\n")
     return 0
 
 
-def _course(args: argparse.Namespace) -> Course:
+def _write_lms(out: Path, intake: Intake, results: list[StudentResult], assignment: str) -> str:
+    """The grade import of the platform the submissions came from; its file name, or ""."""
+    if intake.layout == "moodle":
+        write_atomic(out / "moodle.csv", moodle_csv(results, intake.identities))
+        return "moodle.csv"
+    if intake.layout == "canvas":
+        write_atomic(out / "canvas.csv", canvas_csv(results, intake.identities, assignment))
+        return "canvas.csv"
+    return ""
+
+
+def _course(args: argparse.Namespace) -> tuple[Course, tuple[str, ...]]:
+    """The course, and the casino-only transcripts left out of it."""
     try:
         run = tuple(shlex.split(args.run))
     except ValueError as error:
@@ -157,8 +196,9 @@ def _course(args: argparse.Namespace) -> Course:
         file_size=args.file_size * MIB,
         isolate_network=not args.network and network_isolation_works(),
     )
-    materials = _materials(args.transcripts)
-    return Course(materials, run, args.build, args.runner, sandbox, args.build_timeout)
+    materials, skipped = _materials(args.transcripts)
+    course = Course(materials, run, args.build, args.runner, sandbox, args.build_timeout)
+    return course, skipped
 
 
 def _check_ray() -> None:
@@ -168,11 +208,11 @@ def _check_ray() -> None:
         raise UsageError("--ray needs Ray: pip install 'casino[ray]'") from None
 
 
-def _materials(folders: list[str]) -> tuple[Material, ...]:
+def _materials(folders: list[str]) -> tuple[tuple[Material, ...], tuple[str, ...]]:
     """Every transcript under the ``--transcripts`` folders (or files), shown relative to
     the one it was found in; ``reference: casino`` ones are left out (no other program can
-    pass them)."""
-    materials = []
+    pass them) and returned apart, by path."""
+    materials, skipped = [], []
     for raw in folders:
         base = Path(raw)
         for path in find_transcripts([raw]):
@@ -180,12 +220,72 @@ def _materials(folders: list[str]) -> tuple[Material, ...]:
             material = load_material(path, shown)
             if material.transcript.reference is None:
                 materials.append(material)
+            else:
+                skipped.append(material.path)
     if not materials:
         raise UsageError("no transcripts to grade with (reference: casino ones cannot be used)")
     paths = [m.path for m in materials]
     if len(set(paths)) < len(paths):
         raise UsageError("two transcripts have the same path: give each --transcripts once")
-    return tuple(materials)
+    return tuple(materials), tuple(skipped)
+
+
+EXPORT_EPILOG = """\
+--gradescope DIR writes DIR/autograder.zip: upload it as the assignment's autograder
+(setup.sh installs Python 3.11 and casino's dependencies; run_autograder builds the
+submission, replays the transcripts against it and writes results.json, one test per
+transcript, the --hidden ones shown once grades are published).
+--github-classroom DIR writes .github/workflows/classroom.yml, .github/classroom/
+autograding.json and .casino/ (casino and the transcripts) into DIR, the assignment's
+template repository. A folder named 'export' is graded as ./export.
+"""
+
+
+def _export_parser(out: TextIO) -> ArgumentParser:
+    parser = ArgumentParser(
+        out=out,
+        prog="casino grade export",
+        description="Package the course's transcripts for Gradescope or GitHub Classroom.",
+        epilog=EXPORT_EPILOG,
+    )
+    add = parser.add_argument
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("--gradescope", metavar="DIR", help="write DIR/autograder.zip")
+    where.add_argument("--github-classroom", metavar="DIR", help="write the workflow into DIR")
+    add("--transcripts", required=True, action="append", metavar="DIR", help="(repeatable)")
+    add("--hidden", action="append", default=[], metavar="DIR", help="transcripts shown late")
+    add("--run", required=True, metavar="CMD", help="the program, e.g. 'java -cp build Nimsys'")
+    add("--build", metavar="CMD", help="run once per submission, e.g. 'javac -d build *.java'")
+    add("--runner", choices=("pipe", "pty"), default="pipe", help="how to run (default: pipe)")
+    add("--build-timeout", type=_seconds, default=120.0, metavar="S", help="for the build (120)")
+    return parser
+
+
+def export(argv: list[str], streams: Streams) -> int:
+    """``casino grade export``."""
+    from casino.grade.export import Settings, write_github_classroom, write_gradescope
+
+    args = _export_parser(streams.stdout).parse_args(argv)
+    try:
+        visible, _ = _materials(args.transcripts)
+        hidden = _materials(args.hidden)[0] if args.hidden else ()
+    except CourseError as error:
+        streams.error(f"casino grade export: {error}")
+        return 1
+    settings = Settings(args.run, args.build, args.runner, args.build_timeout)
+    if args.gradescope is not None:
+        if {m.path for m in visible} & {m.path for m in hidden}:
+            raise UsageError("a transcript path is both visible and --hidden")
+        names = {m.path for m in hidden}
+        target = write_gradescope(Path(args.gradescope), (*visible, *hidden), settings, names)
+        streams.stdout.write(
+            f"wrote {target} ({plural(len(visible) + len(hidden), 'transcript')})\n"
+        )
+    else:
+        folder = Path(args.github_classroom)
+        write_github_classroom(folder, (*visible, *hidden), settings)
+        streams.stdout.write(f"wrote {folder / '.github'} and {folder / '.casino'}\n")
+    return 0
 
 
 def _prepare(out: Path) -> None:
@@ -237,7 +337,7 @@ def _grade(
 
     if tasks:
         if args.ray is not None:
-            grade_on_ray(course, tasks, args.ray, jobs, done)
+            grade_on_ray(course, tasks, args.ray, jobs, done, streams.error)
         elif jobs > 1:
             grade_in_pool(course, tasks, jobs, done)
         else:
@@ -284,24 +384,38 @@ def _store(out: Path, result: StudentResult) -> None:
         write_atomic(_cache_file(out, result.student), json.dumps(result.to_json()) + "\n")
 
 
-def _write(out: Path, course: Course, results: list[StudentResult], sandbox: str) -> None:
+def _write(
+    out: Path, course: Course, results: list[StudentResult], sandbox: str, skipped: tuple[str, ...]
+) -> None:
     for result in results:
         write_atomic(out / "feedback" / f"{result.student}.txt", feedback(result))
     write_atomic(out / "gradebook.csv", gradebook_csv(course.materials, results))
     write_atomic(out / "gradebook.json", gradebook_json(course.materials, results))
-    write_atomic(out / "summary.html", summary_html(course.materials, results, sandbox))
+    write_atomic(out / "summary.html", summary_html(course.materials, results, sandbox, skipped))
 
 
-def _summary(results: list[StudentResult], out: Path, sandbox: str) -> str:
+def _summary(results: list[StudentResult], out: Path, sandbox: str, lms: str = "") -> str:
     full = sum(r.points == r.max_points for r in results)
     builds = sum(r.build_failed for r in results)
+    also = f", {lms} for the platform's grade import" if lms else ""
     return (
         f"graded {plural(len(results), 'submission')}: {full} with full marks, "
         f"{builds} build failure{'' if builds == 1 else 's'}\n"
         f"sandbox: {sandbox}\n"
-        f"gradebook: {out / 'gradebook.csv'} (and gradebook.json)\n"
+        f"gradebook: {out / 'gradebook.csv'} (and gradebook.json{also})\n"
         f"feedback: {out / 'feedback'}/STUDENT.txt\n"
         f"summary: {out / 'summary.html'}\n"
+    )
+
+
+def counts_line(results: list[StudentResult], graded: int, skipped: int) -> str:
+    """The last line on stdout: ``transcripts: 7 graded, 7 skipped as casino-only (reference:
+    casino); 0 errors``, an error being a transcript that could not be run for a student (its
+    program could not start, or the submission could not be graded at all)."""
+    errors = sum(score.kind == "error" for result in results for score in result.scores)
+    return (
+        f"transcripts: {graded} graded, {skipped} skipped as casino-only (reference: casino); "
+        f"{plural(errors, 'error')}"
     )
 
 

@@ -9,10 +9,24 @@ the engine, so the gradebook is the same however the course was graded.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, get_args
 
+from casino.harness.diff import RunVerdict
 from casino.harness.report import located, points_text, render
 from casino.harness.session import Status, TranscriptResult
+
+Kind = Literal["pass", "diff", "crash", "timeout", "flood", "build", "error"]
+"""How a transcript went for a student (:func:`failure_kind` decides, in one place):
+
+- ``pass``; ``diff``: it ran to its end and printed something else;
+- ``crash``: killed by a signal, or it ended with a non-zero exit status the transcript did not
+  expect *and* wrote to stderr (a Java exception, a Python traceback, ``MemoryError``);
+- ``timeout``: stopped for taking too long; ``flood``: stopped for printing more than its
+  output cap (:func:`casino.harness.runners.base.flood_problem`);
+- ``build``: not run, the build failed; ``error``: it could not be run at all (the program
+  could not start, the submission could not be graded).
+"""
+KINDS: tuple[Kind, ...] = get_args(Kind)
 
 
 @dataclass(frozen=True)
@@ -31,17 +45,26 @@ class Score:
     stopped; what the staff summary groups failures by."""
     digest: str = ""
     """The hash of the transcript it was graded with (a re-run reuses it while it holds)."""
+    kind: Kind = "pass"
+    """How it went (:data:`Kind`); every constructor of a score states it."""
+    failed_runs: tuple[int, ...] = ()
+    """The runs (1-based) that failed, for a transcript of several ``runs:``."""
+    stderr_line: str = ""
+    """For a crash: the line of stderr that says what went wrong (:func:`stderr_headline`)."""
 
     @classmethod
     def of(cls, result: TranscriptResult, digest: str = "", folder: str | None = None) -> Score:
         """The score of a checked transcript; ``folder`` (the submission's temporary copy) is
         written ``<submission>`` wherever it shows (a stack trace), so that the feedback does
         not change from one grading to the next."""
-        feedback = render(result, score=True)
+        kind = failure_kind(result)
+        stderr = stderr_headline(_first_failure(result)) if kind == "crash" else ""
+        feedback = _named(render(result, score=True), kind, result, stderr)
         difference = first_difference(result)
         if folder:
             feedback = feedback.replace(folder, SUBMISSION)
             difference = difference and difference.replace(folder, SUBMISSION)
+            stderr = stderr.replace(folder, SUBMISSION)
         return cls(
             digest=digest,
             path=result.path,
@@ -50,11 +73,100 @@ class Score:
             max_points=result.max_points,
             feedback=feedback,
             first_difference=difference,
+            kind=kind,
+            failed_runs=failing_runs(result),
+            stderr_line=stderr,
         )
 
 
 SUBMISSION = "<submission>"
 """How the path of the submission's temporary copy is shown in feedback."""
+
+
+def _first_failure(result: TranscriptResult) -> RunVerdict | None:
+    """The verdict of the first run that failed (``None``: none did, or none ran)."""
+    return next((verdict for verdict in result.verdicts if not verdict.passed), None)
+
+
+def failing_runs(result: TranscriptResult) -> tuple[int, ...]:
+    """The runs (1-based) of a transcript of several ``runs:`` that failed; ``()`` for a
+    transcript of one run. (Derived from the harness's verdict per run; the one place that
+    knows which run of a chain failed.)"""
+    if len(result.verdicts) < 2:
+        return ()
+    return tuple(number for number, v in enumerate(result.verdicts, 1) if not v.passed)
+
+
+def runs_text(failed: tuple[int, ...], runs: int) -> str:
+    """``run 2 of 5``, ``runs 2, 4 of 5``; ``""`` when there is nothing to say."""
+    if not failed or runs < 2:
+        return ""
+    numbers = ", ".join(map(str, failed))
+    return f"run{'s' if len(failed) > 1 else ''} {numbers} of {runs}"
+
+
+TIMED_OUT = "timed out"
+"""How every runner's time-out problem begins (``overtime_problem`` and the idle ones)."""
+FLOODED = "stopped: it printed more than "
+"""How :func:`casino.harness.runners.base.flood_problem` begins."""
+CANNOT_START = "cannot start "
+"""How :func:`casino.harness.runners.base.cannot_start` begins."""
+
+
+def failure_kind(result: TranscriptResult) -> Kind:
+    """How the transcript went (:data:`Kind`), judged on its first failing run."""
+    if result.status is Status.ERROR:
+        return "error"
+    verdict = _first_failure(result)
+    if result.status is Status.PASS or verdict is None:
+        return "pass"
+    problem = verdict.problem or ""
+    if problem.startswith(TIMED_OUT):
+        return "timeout"
+    if problem.startswith(FLOODED):
+        return "flood"
+    if problem.startswith(CANNOT_START):
+        return "error"
+    if problem:  # killed by a signal, or crashed in casino's own process
+        return "crash"
+    unexpected = verdict.exit_expected in (None, 0) and verdict.exit_actual not in (None, 0)
+    return "crash" if unexpected and _stderr_of(verdict).strip() else "diff"
+
+
+def _stderr_of(verdict: RunVerdict) -> str:
+    return verdict.unpinned_stderr if verdict.stderr is None else verdict.stderr.actual
+
+
+_TRACEBACK = "Traceback (most recent call last):"
+STDERR_LINE_MAX = 300
+"""Characters of a crash's stderr line kept (the feedback has all of its stderr)."""
+
+
+def stderr_headline(verdict: RunVerdict | None) -> str:
+    """The line of a run's stderr that says what went wrong: the first non-blank one (Java's
+    ``Exception in thread "main" …``), or for a Python traceback its last one (the
+    exception; the first is only ``Traceback (most recent call last):``), at most
+    :data:`STDERR_LINE_MAX` characters."""
+    if verdict is None:
+        return ""
+    lines = [line.strip() for line in _stderr_of(verdict).splitlines() if line.strip()]
+    if not lines:
+        return ""
+    line = lines[-1] if lines[0] == _TRACEBACK else lines[0]
+    return line if len(line) <= STDERR_LINE_MAX else line[:STDERR_LINE_MAX] + "…"
+
+
+def _named(feedback: str, kind: Kind, result: TranscriptResult, stderr: str) -> str:
+    """The transcript's report with a crash named as such right under its headline (a
+    time-out, a flood and a diff already open with what they are)."""
+    verdict = _first_failure(result)
+    if kind != "crash" or verdict is None:
+        return feedback
+    head, _, rest = feedback.partition("\n")
+    where = runs_text(failing_runs(result)[:1], len(result.verdicts))
+    how = verdict.problem or f"exit status {verdict.exit_actual}"
+    said = f": {stderr}" if stderr else ""
+    return f"{head}\n  crashed{' in ' + where if where else ''} ({how}){said}\n{rest}"
 
 
 def first_difference(result: TranscriptResult) -> str | None:
@@ -114,7 +226,7 @@ class StudentResult:
         """From :meth:`to_json`'s data (``KeyError``/``TypeError`` if it is not that)."""
         return cls(
             student=str(data["student"]),
-            scores=tuple(Score(**score) for score in data["scores"]),
+            scores=tuple(_score(score) for score in data["scores"]),
             submission=str(data["submission"]),
             build_failed=bool(data["build_failed"]),
             build_output=str(data["build_output"]),
@@ -122,9 +234,46 @@ class StudentResult:
         )
 
 
+def _score(data: dict[str, Any]) -> Score:
+    """A score from its JSON data; one stored before scores had a ``kind`` is not readable
+    (``KeyError``), so that the student is graded again."""
+    if data["kind"] not in KINDS:
+        raise TypeError(f"unknown kind {data['kind']!r}")
+    return Score(**{**data, "failed_runs": tuple(data["failed_runs"])})
+
+
+FOLD_AT = 3
+"""A line repeated this many times in a row or more is shown once, then counted."""
+
+
+def fold_repeats(text: str) -> str:
+    """``text`` with each run of :data:`FOLD_AT` or more identical lines shown once, followed
+    by ``… the line above N more times`` (indented as it is): a program that printed the same
+    line 4,083 times before it was stopped fills four lines, not thousands."""
+    lines = text.split("\n")
+    folded: list[str] = []
+    start = 0
+    while start < len(lines):
+        end = start
+        while end + 1 < len(lines) and lines[end + 1] == lines[start]:
+            end += 1
+        repeats = end - start
+        if repeats + 1 >= FOLD_AT:
+            line = lines[start]
+            indent = line[: len(line) - len(line.lstrip(" \t"))]
+            more = f"{repeats:,} more time{'' if repeats == 1 else 's'}"
+            folded += [line, f"{indent}… the line above {more}"]
+        else:
+            folded += lines[start : end + 1]
+        start = end + 1
+    return "\n".join(folded)
+
+
 def feedback(result: StudentResult) -> str:
     """The student's feedback file: the score, then each transcript as the grader reports it
-    (a failure with its located difference and diff), or why nothing could be run."""
+    — a failure opens with what it is (a crash, a time-out, a flood, or the first difference
+    with its step, line and column), then the whole diff, then what the program wrote to
+    stderr — or why nothing could be run; repeated lines folded (:func:`fold_repeats`)."""
     lines = [f"{result.student}: {points_text(result.points)}/{points_text(result.max_points)}"]
     if result.note:
         lines.append(f"not graded: {result.note}")
@@ -134,4 +283,4 @@ def feedback(result: StudentResult) -> str:
     text = "\n".join(lines) + "\n\n"
     if not result.build_failed and not result.note:
         text += "".join(score.feedback for score in result.scores)
-    return text
+    return fold_repeats(text)

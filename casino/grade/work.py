@@ -25,7 +25,7 @@ from casino.grade.course import (
     copy_submission,
     unpack,
 )
-from casino.grade.results import SUBMISSION, Score, StudentResult
+from casino.grade.results import SUBMISSION, Kind, Score, StudentResult
 from casino.harness.model import Run
 from casino.harness.runners import make_runner
 from casino.harness.runners.base import Job, Target, signal_problem
@@ -108,7 +108,7 @@ def build(course: Course, folder: Path) -> str | None:
     return text.replace(str(folder), SUBMISSION)
 
 
-def _zero(material: Material, why: str) -> Score:
+def _zero(material: Material, why: str, kind: Kind) -> Score:
     transcript = material.transcript
     headline = f"FAIL [0/{transcript.max_points:g}] {transcript.name} ({material.path})"
     return Score(
@@ -119,16 +119,17 @@ def _zero(material: Material, why: str) -> Score:
         f"{headline}\n  {why}\n",
         why,
         material.digest,
+        kind,
     )
 
 
 def built_nothing(course: Course, student: str, output: str, submission: str) -> StudentResult:
     """The result of a submission whose build failed: every transcript 0 points."""
-    scores = tuple(_zero(m, "not run: the build failed") for m in course.materials)
+    scores = tuple(_zero(m, "not run: the build failed", "build") for m in course.materials)
     return StudentResult(student, scores, submission, build_failed=True, build_output=output)
 
 
 def not_graded(course: Course, student: str, note: str, submission: str = "") -> StudentResult:
     """The result of a submission that could not be graded at all: every transcript 0."""
-    scores = tuple(_zero(m, f"not run: {note}") for m in course.materials)
+    scores = tuple(_zero(m, f"not run: {note}", "error") for m in course.materials)
     return StudentResult(student, scores, submission, note=note)

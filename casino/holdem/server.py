@@ -19,6 +19,16 @@ checks, when that is free) until they join again under the same name; a member w
 longer than ``--timeout`` seconds is checked or folded. Anything a client sends — garbage
 bytes, overlong lines, commands out of turn — is answered, never fatal. With ``--state
 FILE`` every table is saved after each hand and restored at start.
+
+No client can stall a table (see :mod:`casino.net.guard`): what the server sends is queued,
+never waited for, and a member who does not read it (over the queue, or not read within
+``--timeout`` seconds) is dropped, their seat played as a disconnected one; a client that
+sends lines faster than the limit is told to slow down, its extra lines are skipped, and it
+is dropped if it goes on; a connection that has not joined within ``--timeout`` seconds is
+closed; beyond the connections the file descriptor limit allows, new ones are told the
+server is full. A name is printable text (:mod:`casino.net.names`), not a computer player's
+name, and not one already at a table. Warnings (drops, refusals) go to the server's log,
+rate-limited.
 """
 
 from __future__ import annotations
@@ -43,7 +53,10 @@ from casino.holdem.shell import BOT_NAMES, HELP, STYLE_CYCLE
 from casino.holdem.table import Seat, Table, shuffled_deck
 from casino.holdem.view import action_text, legal_text, showdown_text, street_text, table_text
 from casino.i18n import DEFAULT_LANGUAGE, LANGUAGES, translator
+from casino.net.guard import Limits, RateLimited, WarningLog
 from casino.net.lines import LineStream, LineTooLong, serve_lines
+from casino.net.listener import Listener
+from casino.net.names import BadName, check_name, name_key
 from casino.net.stream import LOOPBACK, ConnectionClosed, bound_port
 from casino.shell import Streams
 
@@ -64,6 +77,14 @@ class ServerSettings:
     state: str | None = None
     start_with: int = 1
     """Humans a table waits for before its first hand."""
+    limits: Limits | None = None
+    """What one client may cost (default: :class:`Limits` with ``timeout`` to read output).
+    The default rate (50 lines a second after a burst of 100) is far above what a member
+    playing at ``pause`` 1 s can send; a test table with no pause and fast bots may raise it."""
+
+    def client_limits(self) -> Limits:
+        """:attr:`limits`, or the defaults with :attr:`timeout` as the send deadline."""
+        return self.limits or Limits(send_timeout=self.timeout)
 
 
 @dataclass
@@ -231,9 +252,16 @@ class Room:
 class HoldemServer:
     """Several :class:`Room` tables behind one listening socket."""
 
-    def __init__(self, settings: ServerSettings, clock: Clock | None = None) -> None:
+    def __init__(
+        self,
+        settings: ServerSettings,
+        clock: Clock | None = None,
+        log: Callable[[str], None] | None = None,
+    ) -> None:
         self.settings = settings
         self.clock: Clock = clock or MonotonicClock()
+        self.log = WarningLog(log or (lambda text: None), self.clock)
+        """The server's warnings (drops, refusals), rate-limited."""
         master = random.Random(settings.seed)
         self.rooms = [
             Room(k + 1, settings, self.clock, master.getrandbits(64))
@@ -273,14 +301,21 @@ class HoldemServer:
         _ = translator("holdem", self.settings.lang).gettext
         member: Member | None = None
         room: Room | None = None
+        deadline = self.clock.now() + self.settings.timeout
         try:
             await stream.send(_("casino holdem: send join NAME [TABLE]."))
             while True:
                 try:
-                    line = (await stream.receive()).strip()
+                    line = (await self._next_line(stream, None if member else deadline)).strip()
                 except LineTooLong:
                     await stream.send(_("Line too long."))
                     continue
+                except RateLimited:
+                    await stream.send(_("Too many lines: slow down."))
+                    continue
+                except TimeoutError:
+                    await stream.send(_("No join within the time limit; goodbye."))
+                    return
                 if not line:
                     continue
                 if member is None or room is None:
@@ -294,17 +329,28 @@ class HoldemServer:
                 room.leave(member)
             await stream.close()
 
+    async def _next_line(self, stream: LineStream, deadline: float | None) -> str:
+        """The client's next line; before it has joined, :class:`TimeoutError` at ``deadline``."""
+        if deadline is None:
+            return await stream.receive()
+        return await self.clock.within(stream.receive(), max(0.0, deadline - self.clock.now()))
+
     async def _join(self, stream: LineStream, line: str) -> tuple[Room | None, Member | None]:
         _ = translator("holdem", self.settings.lang).gettext
         words = line.split()
         if words[0].lower() not in ("join", "unirse") or not 2 <= len(words) <= 3:
             await stream.send(_("Send join NAME [TABLE] first."))
             return None, None
-        name = words[1][:20]
+        name = words[1]
+        try:
+            check_name(name, reserved=BOT_NAMES)
+        except BadName as error:
+            await stream.send(_(error.template).format(**error.values))
+            return None, None
         for room in self.rooms:
             for member in room.members.values():
-                if member.name == name:
-                    if member.stream is not None:
+                if name_key(member.name) == name_key(name):
+                    if member.stream is not None or member.name != name:
                         await stream.send(_("That name is taken."))
                         return None, None
                     member.stream = stream
@@ -358,9 +404,18 @@ class HoldemServer:
         else:
             await room.tell(member.seat, _("Not your turn."))
 
-    async def serve(self, port: int, host: str = LOOPBACK) -> asyncio.Server:
+    async def serve(self, port: int, host: str = LOOPBACK) -> Listener:
         """Start listening and every table's loop; returns the listening server."""
-        server = await serve_lines(self.handle, port, host)
+        _ = translator("holdem", self.settings.lang).gettext
+        server = await serve_lines(
+            self.handle,
+            port,
+            host,
+            limits=self.settings.client_limits(),
+            clock=self.clock,
+            log=self.log,
+            refusal=_("The server is full; try again later."),
+        )
         self.tasks = [asyncio.create_task(room.run()) for room in self.rooms]
         return server
 
@@ -403,7 +458,7 @@ def serve_body(invocation: Invocation) -> int:
 
 async def _serve(settings: ServerSettings, host: str, port: int, streams: Streams) -> int:
     try:
-        server = HoldemServer(settings)
+        server = HoldemServer(settings, log=_logger(streams))
         listening = await server.serve(port, host)
     except OSError as error:
         raise FileProblem(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
@@ -412,6 +467,14 @@ async def _serve(settings: ServerSettings, host: str, port: int, streams: Stream
     async with listening:
         await asyncio.gather(*(room.done.wait() for room in server.rooms))
     return 0
+
+
+def _logger(streams: Streams) -> Callable[[str], None]:
+    def write(text: str) -> None:
+        streams.stderr.write(f"casino holdem: {text}\n")
+        streams.stderr.flush()
+
+    return write
 
 
 __all__ = ["STYLES", "HoldemServer", "Room", "ServerSettings", "serve_body"]

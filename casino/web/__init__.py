@@ -1,6 +1,9 @@
 """CASINO-ROYAL in the browser: ``casino web`` serves a lobby, dominoes and Hold'em tables.
 
-- :mod:`casino.web.sessions`: the signed session cookie and the members it names.
+- :mod:`casino.web.sessions`: the signed session cookie, its expiry, the members it names,
+  the forms' CSRF token.
+- :mod:`casino.web.guard`: what one client may cost (bounded sends, a message budget, a
+  quiet log).
 - :mod:`casino.web.domino`: dominoes against the computer, the move clock on the server.
 - :mod:`casino.web.holdem`: a Hold'em table for browsers (the engine decides, the page asks).
 - :mod:`casino.web.app`: the aiohttp application: pages, static files, WebSockets.

@@ -3,7 +3,7 @@
 =====================  ===================================================================
 route                  what
 =====================  ===================================================================
-``GET /``              the lobby (name, bankroll, language)
+``GET /``              the lobby (name, bankroll, language), its form's CSRF token
 ``POST /join``         remember the member, set the signed session cookie, go to the table
 ``GET /holdem``        the Hold'em page (back to the lobby without a session)
 ``GET /ws/holdem``     the table's WebSocket: JSON views out, ``{"type": "act", …}`` in
@@ -11,15 +11,23 @@ route                  what
 ``GET /ws/domino``     the match's WebSocket: views out, ``play``/``draw``/``pass``/``next`` in
 ``GET /static/…``      the page's CSS and JavaScript, from the package
 =====================  ===================================================================
+
+Every response (pages, redirects, errors, the sockets' handshakes) carries :data:`HEADERS`;
+every ``POST`` must carry the lobby's CSRF token (else 403, logged). What one client may
+cost is in :class:`casino.web.guard.Limits`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
 import json
 import random
+import secrets
+from collections.abc import Awaitable, Callable
 from importlib import resources
+from socket import SO_SNDBUF, SOL_SOCKET
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -28,16 +36,39 @@ from aiohttp import WSMsgType, web
 from casino.clock import Clock, MonotonicClock
 from casino.i18n import DEFAULT_LANGUAGE, LANGUAGES
 from casino.web.domino import DominoGame
+from casino.web.guard import Bucket, Flooding, Limits, Outbox, QuietLog
 from casino.web.holdem import LOG, Member, TableSettings, WebTable
-from casino.web.sessions import COOKIE, MOST_BANKROLL, Profile, Sessions, clean_name
+from casino.web.sessions import (
+    COOKIE,
+    FORM_COOKIE,
+    FORM_FIELD,
+    MOST_BANKROLL,
+    Profile,
+    Sessions,
+    SessionsFull,
+    clean_name,
+    name_problem,
+)
 
 STATIC = resources.files("casino.web") / "static"
 HEADERS = {
-    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:",
+    "Content-Security-Policy": (
+        "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; "
+        "form-action 'self'; base-uri 'none'"
+    ),
     "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
     "Referrer-Policy": "no-referrer",
 }
+PRIVATE = "no-store"
+"""Cache-Control of every response but the static files (pages carry session data)."""
+STATIC_CACHE = "public, max-age=300"
 MOST_MESSAGE = 4096
+HEARTBEAT = 20.0
+CLOSE_SECONDS = 2.0
+"""Real seconds to wait for a closing socket's peer (then its connection is aborted)."""
+
+Handle = Callable[[Any], Awaitable[None]]
 
 
 class WebServer:
@@ -50,21 +81,30 @@ class WebServer:
         seed: int | None = None,
         clock: Clock | None = None,
         secret: bytes | None = None,
+        limits: Limits | None = None,
     ) -> None:
         self.settings = settings
         self.clock: Clock = clock or MonotonicClock()
-        self.sessions = Sessions(secret)
+        self.limits = limits or Limits()
+        self.sessions = Sessions(secret, self.clock, self.limits)
+        self.sessions.on_end = self.session_ended
         master = random.Random(seed)
         self.tables = [
             WebTable(k + 1, settings, self.clock, master.getrandbits(64)) for k in range(tables)
         ]
         self.tasks: list[asyncio.Task[None]] = []
-        self.dominoes: dict[str, DominoGame] = {}
+        self.dominoes: dict[str, tuple[DominoGame, asyncio.Task[None]]] = {}
+        self.buckets: dict[str, Bucket] = {}
+        self.joins: dict[str, Bucket] = {}
+        """The join budget of each address."""
+        self.outboxes: dict[str, set[Outbox]] = {}
+        """The open sockets of each session."""
         self.seeds = random.Random(master.getrandbits(64))
+        self.quiet = QuietLog(self.clock, self.limits)
 
     def app(self) -> web.Application:
         """The application, its tables started with it and stopped with it."""
-        app = web.Application(middlewares=[_headers])
+        app = web.Application(middlewares=[self._forms])
         app.router.add_get("/", self.lobby)
         app.router.add_post("/join", self.join)
         app.router.add_get("/holdem", self.holdem_page)
@@ -72,25 +112,45 @@ class WebServer:
         app.router.add_get("/domino", self.domino_page)
         app.router.add_get("/ws/domino", self.domino_socket)
         app.router.add_get("/static/{name}", self.static)
+        app.on_response_prepare.append(_headers)
         app.on_startup.append(self._start)
         app.on_cleanup.append(self._stop)
         return app
 
     async def _start(self, app: web.Application) -> None:
+        LOG.addFilter(self.quiet)
         self.tasks = [asyncio.create_task(table.run()) for table in self.tables]
 
     async def _stop(self, app: web.Application) -> None:
-        for task in self.tasks:
+        tasks = self.tasks + [task for _, task in self.dominoes.values()]
+        for task in tasks:
             task.cancel()
-        for task in self.tasks:
+        for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        LOG.removeFilter(self.quiet)
+
+    def session_ended(self, token: str) -> None:
+        """A session ended: its sockets close, its dominoes match and budget go with it."""
+        for outbox in self.outboxes.pop(token, set()):
+            outbox.drop("its session ended")
+        self.buckets.pop(token, None)
+        game = self.dominoes.pop(token, None)
+        if game is not None:
+            game[1].cancel()
 
     # --- pages ------------------------------------------------------------------------
 
     async def lobby(self, request: web.Request) -> web.StreamResponse:
-        """The lobby page."""
-        return _page("index.html")
+        """The lobby page, its form carrying the CSRF token of the ``casino_form`` cookie."""
+        form_cookie = request.cookies.get(FORM_COOKIE, "")
+        if not (20 <= len(form_cookie) <= 100 and form_cookie.isascii()):
+            form_cookie = secrets.token_urlsafe(18)
+        token = self.sessions.form_token(form_cookie)
+        text = (STATIC / "index.html").read_text("utf-8").replace("{csrf}", html.escape(token))
+        response = web.Response(text=text, content_type="text/html", charset="utf-8")
+        response.set_cookie(FORM_COOKIE, form_cookie, httponly=True, samesite="Strict")
+        return response
 
     async def static(self, request: web.Request) -> web.StreamResponse:
         """A file of the page (CSS, JavaScript) from the package."""
@@ -100,24 +160,55 @@ class WebServer:
         item = STATIC / name
         if kind is None or "/" in name or name.startswith(".") or not item.is_file():
             raise web.HTTPNotFound()
-        return web.Response(body=item.read_bytes(), content_type=kind)
+        response = web.Response(body=item.read_bytes(), content_type=kind)
+        response.headers["Cache-Control"] = STATIC_CACHE
+        return response
 
     async def join(self, request: web.Request) -> web.StreamResponse:
         """The lobby's form: remember the member and send them to the table."""
+        self.count_join(str(request.remote))
         form = await request.post()
         name = clean_name(str(form.get("name", "")))
         lang = str(form.get("lang", DEFAULT_LANGUAGE))
         bankroll_text = str(form.get("bankroll", "1000")).strip()
-        if not name or lang not in LANGUAGES:
-            raise web.HTTPBadRequest(text="a name and a language (es, en) are needed")
+        problem = name_problem(name)
+        if problem is not None or lang not in LANGUAGES:
+            raise web.HTTPBadRequest(text=problem or "the language is es or en")
+        cookie = request.cookies.get(COOKIE)
+        if self.seated_elsewhere(name, self.sessions.token_of(cookie)):
+            raise web.HTTPBadRequest(text="that name is already at a table: choose another")
         bankroll = int(bankroll_text) if bankroll_text.isdigit() and len(bankroll_text) < 8 else 0
         if not 1 <= bankroll <= MOST_BANKROLL:
             raise web.HTTPBadRequest(text=f"the bankroll is a whole number, 1 to {MOST_BANKROLL}")
         game = "domino" if form.get("game") == "domino" else "holdem"
-        cookie = self.sessions.start(Profile(name, bankroll, lang), request.cookies.get(COOKIE))
+        try:
+            cookie = self.sessions.start(Profile(name, bankroll, lang), cookie)
+        except SessionsFull:
+            LOG.warning("a new session refused: %s", "the limit of sessions is reached")
+            raise web.HTTPServiceUnavailable(text="the casino is full: try again later") from None
         response = web.HTTPSeeOther(f"/{game}")
         response.set_cookie(COOKIE, cookie, httponly=True, samesite="Strict")
         raise response
+
+    def count_join(self, address: str) -> None:
+        """Count a join from ``address``; 429 (logged) if it is over its budget."""
+        if len(self.joins) >= self.limits.sessions and address not in self.joins:
+            self.joins.clear()  # bounded: a fresh budget for everybody
+        bucket = self.joins.setdefault(
+            address, Bucket(self.clock, self.limits.join_rate, self.limits.join_burst)
+        )
+        if not bucket.take():
+            LOG.warning("too many joins from %s", address)
+            raise web.HTTPTooManyRequests(text="too many joins from your address: wait a minute")
+
+    def seated_elsewhere(self, name: str, key: str | None) -> bool:
+        """Whether a member of another session sits at a table under ``name``."""
+        folded = name.casefold()
+        return any(
+            m.name.casefold() == folded and m.key != key
+            for table in self.tables
+            for m in table.members.values()
+        )
 
     async def holdem_page(self, request: web.Request) -> web.StreamResponse:
         """The Hold'em table's page."""
@@ -131,21 +222,124 @@ class WebServer:
             raise web.HTTPSeeOther("/")
         return _page("domino.html")
 
+    @web.middleware
+    async def _forms(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        """Every POST carries the token of its ``casino_form`` cookie, or is refused (403)."""
+        if request.method == "POST":
+            form = await request.post()
+            token = form.get(FORM_FIELD)
+            cookie = request.cookies.get(FORM_COOKIE)
+            if not self.sessions.form_ok(cookie, token if isinstance(token, str) else None):
+                LOG.warning("form refused (no valid CSRF token) from %s", request.remote)
+                raise web.HTTPForbidden(text="the form has expired: open the lobby again")
+        response: web.StreamResponse = await handler(request)
+        return response
+
+    # --- sockets ----------------------------------------------------------------------
+
     async def domino_socket(self, request: web.Request) -> web.StreamResponse:
         """One dominoes page's WebSocket; the match goes on (its clock too) while it is away."""
+        return await self._socket(request, self._domino)
+
+    async def holdem_socket(self, request: web.Request) -> web.StreamResponse:
+        """One page's WebSocket: views out, intentions in, until the page closes."""
+        return await self._socket(request, self._holdem)
+
+    async def _socket(
+        self,
+        request: web.Request,
+        serve: Callable[[web.WebSocketResponse, Outbox, str, Profile], Awaitable[None]],
+    ) -> web.StreamResponse:
+        """Open the socket, check the session, serve the game through an :class:`Outbox`."""
         _same_origin(request)
-        socket = web.WebSocketResponse(heartbeat=20, max_msg_size=MOST_MESSAGE)
+        socket = web.WebSocketResponse(
+            heartbeat=HEARTBEAT,
+            max_msg_size=MOST_MESSAGE,
+            timeout=CLOSE_SECONDS,
+            writer_limit=self.limits.socket_buffer,
+        )
+        transport = request.transport
+        if transport is not None:
+            _small_buffer(transport, self.limits.socket_buffer)
         await socket.prepare(request)
         cookie = request.cookies.get(COOKIE)
         key, profile = self.sessions.token_of(cookie), self.sessions.profile_of(cookie)
-        if key is None or profile is None:
-            LOG.warning("socket without a valid session from %s", request.remote)
-            await socket.send_json({"type": "error", "reason": "no session: join in the lobby"})
-            await socket.close()
-            return socket
-        game = self.dominoes.get(key)
-        if game is None:
-            game = self.dominoes[key] = DominoGame(
+        outbox = Outbox(
+            socket,
+            profile.name if profile else str(request.remote),
+            self.limits,
+            lambda: transport.abort() if transport is not None else None,
+        )
+        try:
+            if key is None or profile is None:
+                LOG.warning("socket without a valid session from %s", request.remote)
+                outbox.post({"type": "error", "reason": "no session: join in the lobby"})
+            else:
+                self.outboxes.setdefault(key, set()).add(outbox)
+                await serve(socket, outbox, key, profile)
+        except ConnectionError:
+            pass  # dropped: its reason is logged
+        finally:
+            if key is not None:
+                self.outboxes.get(key, set()).discard(outbox)
+                if not self.outboxes.get(key, True):
+                    del self.outboxes[key]
+            await self._close(socket, outbox)
+        return socket
+
+    async def _close(self, socket: web.WebSocketResponse, outbox: Outbox) -> None:
+        """Send what is waiting and close, within the send deadline; else abort."""
+        try:
+            async with asyncio.timeout(self.limits.send_seconds):
+                await outbox.flush()
+                if outbox.dropped is None:
+                    await socket.close()
+        except TimeoutError:
+            outbox.drop("does not read (closing)")
+        await outbox.stop()
+
+    async def _messages(self, socket: web.WebSocketResponse, key: str, handle: Handle) -> None:
+        """Hand each message to ``handle`` while the session lives and the client keeps to
+        its budget (over it: ignored; far over it: dropped, logged once)."""
+        bucket = self.buckets.setdefault(
+            key, Bucket(self.clock, self.limits.rate, self.limits.burst)
+        )
+        async for message in socket:
+            if message.type is not WSMsgType.TEXT or not self.sessions.use(key):
+                return
+            if bucket.take():
+                await handle(_decoded(message.data))
+            elif bucket.flooding:
+                raise Flooding()
+
+    async def _domino(
+        self, socket: web.WebSocketResponse, outbox: Outbox, key: str, profile: Profile
+    ) -> None:
+        game = self.game_of(key, profile)
+
+        async def send(data: dict[str, Any]) -> None:
+            outbox.post(data)
+
+        game.send = send
+        await game.show()
+        try:
+            await self._flood_checked(socket, outbox, key, game.receive)
+        finally:
+            if game.send is send:
+                game.send = None
+
+    async def _flood_checked(
+        self, socket: web.WebSocketResponse, outbox: Outbox, key: str, handle: Handle
+    ) -> None:
+        try:
+            await self._messages(socket, key, handle)
+        except Flooding:
+            outbox.drop(f"floods (over {self.limits.burst} messages past its budget)")
+
+    def game_of(self, key: str, profile: Profile) -> DominoGame:
+        """The session's dominoes match (a new one the first time)."""
+        if key not in self.dominoes:
+            game = DominoGame(
                 profile.name,
                 profile.lang,
                 profile.bankroll,
@@ -154,68 +348,42 @@ class WebServer:
                 self.settings.move_seconds,
                 self.settings.bot_delay,
             )
-            self.tasks.append(asyncio.create_task(game.run()))
-
-        async def send(data: dict[str, Any]) -> None:
-            await socket.send_json(data)
-
-        game.send = send
-        await game.show()
-        try:
-            async for message in socket:
-                if message.type is not WSMsgType.TEXT:
-                    break
-                await game.receive(_decoded(message.data))
-        finally:
-            if game.send is send:
-                game.send = None
-        return socket
-
-    # --- the table's socket -----------------------------------------------------------
+            self.dominoes[key] = (game, asyncio.create_task(game.run()))
+        return self.dominoes[key][0]
 
     def seat(self, key: str, profile: Profile) -> tuple[WebTable, Member] | None:
-        """The member's seat: the one they had, else a free one."""
+        """The member's seat: the one they had, else a free one (seats long away are freed)."""
         for table in self.tables:
             member = table.seat_of(key)
             if member is not None:
                 return table, member
         for table in self.tables:
+            table.sweep()
             member = table.sit(key, profile.name, profile.lang, profile.bankroll)
             if member is not None:
                 return table, member
         return None
 
-    async def holdem_socket(self, request: web.Request) -> web.StreamResponse:
-        """One page's WebSocket: views out, intentions in, until the page closes."""
-        _same_origin(request)
-        socket = web.WebSocketResponse(heartbeat=20, max_msg_size=MOST_MESSAGE)
-        await socket.prepare(request)
-        cookie = request.cookies.get(COOKIE)
-        key, profile = self.sessions.token_of(cookie), self.sessions.profile_of(cookie)
-        if key is None or profile is None:
-            LOG.warning("socket without a valid session from %s", request.remote)
-            await socket.send_json({"type": "error", "reason": "no session: join in the lobby"})
-            await socket.close()
-            return socket
+    async def _holdem(
+        self, socket: web.WebSocketResponse, outbox: Outbox, key: str, profile: Profile
+    ) -> None:
+        if self.seated_elsewhere(profile.name, key):
+            outbox.post({"type": "error", "reason": "that name is already at a table"})
+            return
         place = self.seat(key, profile)
         if place is None:
-            await socket.send_json({"type": "error", "reason": "no free seat"})
-            await socket.close()
-            return socket
+            outbox.post({"type": "error", "reason": "no free seat"})
+            return
         table, member = place
 
         async def send(data: dict[str, Any]) -> None:
-            await socket.send_json(data)
+            outbox.post(data)
 
         await table.connect(member, send)
         try:
-            async for message in socket:
-                if message.type is not WSMsgType.TEXT:
-                    break
-                await table.receive(member, _decoded(message.data))
+            await self._flood_checked(socket, outbox, key, lambda data: table.receive(member, data))
         finally:
             table.leave(member, send)
-        return socket
 
 
 def _same_origin(request: web.Request) -> None:
@@ -224,6 +392,16 @@ def _same_origin(request: web.Request) -> None:
     if origin is not None and urlsplit(origin).netloc != request.host:
         LOG.warning("socket from another site refused: %.100r", origin)
         raise web.HTTPForbidden(text="another site's page may not open this socket")
+
+
+def _small_buffer(transport: asyncio.Transport, size: int) -> None:
+    """Keep the kernel's send buffer of the connection, and what it keeps unwritten, to
+    ``size`` bytes (a send then waits, and its deadline runs)."""
+    transport.set_write_buffer_limits(high=size)
+    sock = transport.get_extra_info("socket")
+    if sock is not None:
+        with contextlib.suppress(OSError):
+            sock.setsockopt(SOL_SOCKET, SO_SNDBUF, size)
 
 
 def _decoded(text: str) -> Any:
@@ -239,8 +417,8 @@ def _page(name: str) -> web.Response:
     )
 
 
-@web.middleware
-async def _headers(request: web.Request, handler: Any) -> web.StreamResponse:
-    response: web.StreamResponse = await handler(request)
+async def _headers(request: web.Request, response: web.StreamResponse) -> None:
+    """Every response, errors and redirects too: the security headers, and no caching of
+    anything but the static files."""
     response.headers.update(HEADERS)
-    return response
+    response.headers.setdefault("Cache-Control", PRIVATE)

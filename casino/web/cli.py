@@ -49,6 +49,12 @@ def _parser(invocation: Invocation) -> ArgumentParser:
         "--move-seconds", type=_seconds, default=15.0, help="the dominoes move clock"
     )
     parser.add_argument(
+        "--seat-timeout",
+        type=_seconds,
+        default=120.0,
+        help="seconds a member may be away before their seat is freed",
+    )
+    parser.add_argument(
         "--think", type=_seconds, default=0.4, help="seconds a computer player takes to act"
     )
     parser.add_argument(
@@ -87,6 +93,7 @@ def _body(invocation: Invocation) -> int:
         timeout=options.timeout,
         pause=options.pause,
         bot_delay=options.think,
+        seat_timeout=options.seat_timeout,
     )
     place = (options.host, options.port)
     settings.move_seconds = options.move_seconds

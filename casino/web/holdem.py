@@ -4,15 +4,20 @@ The page sends intentions (``{"type": "act", "verb": "raise", "to": 60}``); the 
 them to :func:`casino.holdem.commands.perform`, so every rule is the engine's. A message that
 is not the seat's turn, names an unknown verb or a wrong amount is refused, told to the
 member and logged. A member whose tab is closed is checked or folded at their turns and takes
-the same seat back when they come again with the same session cookie. Each member's view
-carries only their own hole cards (everybody's shown cards after a showdown).
+the same seat back when they come again with the same session cookie, until they have been
+away ``seat_timeout`` seconds (the injected clock): then the seat is freed and a computer
+player sits there again. Each member's view carries only their own hole cards (everybody's
+shown cards after a showdown).
+
+Before each hand every seat gets chips again if it has none: a computer player's seat its
+``stack`` (a new computer player sits down), a member's their bankroll (they buy in again).
+So a table never ends: it deals while members are seated, and waits when none is.
 """
 
 from __future__ import annotations
 
 import asyncio
 import gettext
-import logging
 import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -28,8 +33,9 @@ from casino.holdem.shell import BOT_NAMES, STYLE_CYCLE
 from casino.holdem.table import Seat, Table, shuffled_deck
 from casino.holdem.view import action_text, showdown_text, street_text
 from casino.i18n import translator
+from casino.web.guard import LOG
 
-LOG = logging.getLogger("casino.web")
+__all__ = ["LOG", "LOG_LINES", "Member", "Send", "TableSettings", "WebTable"]
 VERBS = {
     "check": Verb.CHECK,
     "call": Verb.CALL,
@@ -58,6 +64,8 @@ class TableSettings:
     samples: int = 300
     move_seconds: float = 15.0
     """The dominoes move clock."""
+    seat_timeout: float = 120.0
+    """Seconds a member may be away (no page open) before their seat is freed."""
 
 
 @dataclass
@@ -68,7 +76,11 @@ class Member:
     name: str
     seat: int
     lang: str
+    bankroll: int = 0
+    """The chips they bring (again, if they bust)."""
     send: Send | None = None
+    away: float | None = None
+    """Since when (the clock) the member has had no page open."""
     inbox: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
 
     @property
@@ -85,8 +97,8 @@ class WebTable:
         self.settings = settings
         self.clock = clock
         self.rng = random.Random(seed)
-        names = [BOT_NAMES[k % len(BOT_NAMES)] for k in range(settings.seats)]
-        self.table = Table([Seat(name, settings.stack) for name in names], settings.blinds)
+        self.bot_names = [BOT_NAMES[k % len(BOT_NAMES)] for k in range(settings.seats)]
+        self.table = Table([Seat(name, settings.stack) for name in self.bot_names], settings.blinds)
         self.bots: list[Player] = [
             player_of(STYLE_CYCLE[k % 3], settings.samples) for k in range(settings.seats)
         ]
@@ -94,6 +106,7 @@ class WebTable:
         self.waiting: int | None = None
         self.log: list[tuple[str, tuple[Any, ...]]] = []
         self.joined = asyncio.Event()
+        """Set while a member is seated (the table deals), clear while none is (it waits)."""
         self.hands_done = 0
         self.seq = 0
         """Lines said so far: a view's ``seq`` tells which events it includes."""
@@ -109,18 +122,15 @@ class WebTable:
         return next((m for m in self.members.values() if m.key == key), None)
 
     def free_seat(self) -> int | None:
-        """A seat with chips no member holds, or ``None``."""
-        for index, seat in enumerate(self.table.seats):
-            if index not in self.members and seat.playing:
-                return index
-        return None
+        """A seat no member holds, or ``None``."""
+        return next((k for k in range(len(self.table.seats)) if k not in self.members), None)
 
     def sit(self, key: str, name: str, lang: str, bankroll: int) -> Member | None:
         """Seat a member (their bankroll becomes the seat's chips between hands)."""
         seat = self.free_seat()
         if seat is None:
             return None
-        member = Member(key, name, seat, lang)
+        member = Member(key, name, seat, lang, bankroll, away=self.clock.now())
         self.members[seat] = member
         self.table.seats[seat].name = name
         if self.table.hand is None or self.table.hand.over:
@@ -131,6 +141,7 @@ class WebTable:
     async def connect(self, member: Member, send: Send) -> None:
         """The member's page is open: send them the table."""
         member.send = send
+        member.away = None
         await self.show(member)
 
     def leave(self, member: Member, send: Send | None = None) -> None:
@@ -138,7 +149,35 @@ class WebTable:
         if send is not None and member.send is not send:
             return
         member.send = None
+        if member.away is None:
+            member.away = self.clock.now()
         member.inbox.put_nowait(None)
+
+    def sweep(self) -> list[Member]:
+        """Free the seats of members away for over ``seat_timeout`` seconds; those members.
+
+        A seat freed during a hand is played by its computer player until the hand ends.
+        """
+        now = self.clock.now()
+        gone = [
+            m
+            for m in self.members.values()
+            if m.away is not None and now - m.away > self.settings.seat_timeout
+        ]
+        for member in gone:
+            del self.members[member.seat]
+            self.table.seats[member.seat].name = self.bot_names[member.seat]
+            LOG.info("table %d: seat %d freed (%r away)", self.number, member.seat, member.name)
+        if not self.members:
+            self.joined.clear()
+        return gone
+
+    def refill(self) -> None:
+        """Between hands: every seat without chips gets them (a bot's stack, a bankroll)."""
+        for index, seat in enumerate(self.table.seats):
+            if not seat.playing:
+                member = self.members.get(index)
+                seat.chips = self.settings.stack if member is None else member.bankroll
 
     # --- messages ---------------------------------------------------------------------
 
@@ -231,12 +270,14 @@ class WebTable:
     # --- play -------------------------------------------------------------------------
 
     async def run(self) -> None:
-        """Deal hands once a member has sat down, while two seats have chips."""
-        await self.joined.wait()
+        """Deal hands while a member is seated; wait while none is."""
         try:
-            while not self.table.finished:
-                await self.play_hand()
-                await self.clock.sleep(self.settings.pause)
+            while True:
+                await self.joined.wait()
+                if not self.sweep():  # a seat freed now: look again whether anybody is left
+                    self.refill()
+                    await self.play_hand()
+                    await self.clock.sleep(self.settings.pause)
         except Exception:  # a bug must not pass silently: the table stops, the log says why
             LOG.exception("table %d stopped", self.number)
             raise

@@ -14,6 +14,7 @@ import asyncio
 import bisect
 import json
 import random
+import re
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -73,9 +74,12 @@ class Bookkeeping:
 async def member(url: str, name: str, rng: random.Random, book: Bookkeeping, stop: float) -> None:
     """One simulated member, until ``stop`` (monotonic time)."""
     async with ClientSession(cookie_jar=CookieJar(unsafe=True)) as session:  # an IP host
-        form = {"name": name, "bankroll": "1000", "lang": "en"}
-        async with session.post(url + "join", data=form):
-            pass
+        async with session.get(url) as lobby:
+            found = re.search(r'name="csrf" value="([^"]+)"', await lobby.text())
+        token = found.group(1) if found else ""
+        form = {"name": name, "bankroll": "1000", "lang": "en", "csrf": token}
+        async with session.post(url + "join", data=form) as joined:
+            joined.raise_for_status()
         async with session.ws_connect(url.replace("http", "ws") + "ws/holdem") as ws:
             acted = -1
             while time.monotonic() < stop:

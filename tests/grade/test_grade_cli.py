@@ -89,7 +89,7 @@ def test_missing_submissions_is_one_line(tmp_path: Path) -> None:
     assert (status, out, err) == (
         2,
         "",
-        f"casino grade: no such directory: {tmp_path / 'nope'}{HINT}",
+        f"casino grade: no such folder or file: {tmp_path / 'nope'}{HINT}",
     )
 
 

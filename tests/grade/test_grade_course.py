@@ -168,16 +168,30 @@ CHECKS = {
 
 
 def test_the_staff_summary(course: tuple[Path, dict[str, Points], Graded]) -> None:
-    root, _, _ = course
+    root, expected, _ = course
     page = (root / "grades" / "summary.html").read_text()
     assert "<h2>Score distribution</h2>" in page
     assert "<tr><td>100%</td><td>" in page
+    assert "Transcripts: 3 graded, 1 skipped as casino-only (reference: casino)." in page
     # greet.yaml is failed most (wrong space, loop, flood); its usual first difference:
-    failing = page.split("<h2>Transcripts most students fail</h2>")[1]
-    assert failing.index("greets (greet.yaml)") < failing.index("counts (args.yaml)")
-    assert "expected: name?·hello·Ada⏎\nactual:   name?·hello··Ada⏎</pre></td><td>4<" in page
-    builds = page.split("<h2>Build failures</h2>")[1]
-    assert "<td>compile_fail-00</td>" in builds and "<td>compile_fail-01</td>" in builds
+    failing = page.split("<h2>Transcripts, most failed first</h2>")[1]
+    assert failing.index("greets<br>") < failing.index("counts<br>")
+    ran = len(expected) - COUNTS["compile_fail"]
+    failed = COUNTS["wrong_space"] + COUNTS["loop"] + COUNTS["flood"]
+    assert f"<td>{failed} of {ran}</td><td>4 diff, 2 time-out, 2 flood</td>" in failing
+    difference = "expected: name?·hello·Ada⏎\nactual:   name?·hello··Ada⏎</pre>"
+    assert difference + "<small>4 of them</small>" in page
+    # the chain: the crash fails its second run
+    assert "<td>3 crash, 2 time-out</td><td>run 1 of 2: 2; run 2 of 2: 3</td>" in failing
+    assert '<td class="crash">crash<br><small>run 2 of 2</small></td>' in page
+    kinds = page.split("<h2>Failure kinds</h2>")[1].split("</table>")[0]
+    missing = "FileNotFoundError: [Errno 2] No such file or directory: &#x27;missing.txt&#x27;"
+    assert f"<pre>{missing}</pre><small>3 of them</small>" in kinds
+    for student in expected:
+        assert f'<tr><td><a href="feedback/{student}.txt">{student}</a></td>' in page
+    builds = page.split("<h2>Build failures and submissions not graded</h2>")[1]
+    assert '<a href="feedback/compile_fail-00.txt">' in builds
+    assert '<a href="feedback/compile_fail-01.txt">' in builds
 
 
 def test_the_grader_stays_small_and_leaves_nothing(

@@ -33,7 +33,7 @@ def test_a_whole_hand_with_one_time_out(tmp_path: Path) -> None:
 
 def play_hand(driver: Any, url: str, tmp_path: Path) -> None:
     driver.get(url)
-    driver.find_element("id", "name").send_keys("Ana")
+    driver.find_element("id", "name").send_keys("Zoe")
     driver.find_element("css selector", "#lang option[value=en]").click()
     driver.find_element("id", "dominoes").click()
     wait_for(driver, lambda v: v["over"])

@@ -46,3 +46,11 @@ def test_a_bad_duration_is_one_line_and_status_2(bad: str) -> None:
     assert (done.status, done.out) == (2, "")
     assert done.err.startswith("web: argument --duration: not a number of seconds")
     assert done.err.count("\n") == 1
+
+
+@pytest.mark.parametrize("bad", ["0", "-5", "x", "3601"])
+def test_a_bad_seat_timeout_is_one_line_and_status_2(bad: str) -> None:
+    done = run_captured(load_main("web"), ["--port", "0", "--seat-timeout", bad], "")
+    assert (done.status, done.out) == (2, "")
+    assert done.err.startswith("web: argument --seat-timeout: not a number of seconds")
+    assert done.err.count("\n") == 1

@@ -20,6 +20,8 @@ from casino.web.app import WebServer
 from casino.web.holdem import TableSettings
 from casino.web.sessions import COOKIE
 
+from .forms import post_join
+
 
 async def receive(ws: ClientWebSocketResponse) -> dict[str, Any]:
     data: dict[str, Any] = json.loads(await ws.receive_str())
@@ -50,8 +52,8 @@ def test_a_hand_a_time_out_and_refused_moves(caplog: pytest.LogCaptureFixture) -
     server = WebServer(TableSettings(bot_delay=0.5), 1, 5, clock, secret=b"s" * 32)
 
     async def body(client: TestClient[Any, Any]) -> dict[str, Any]:
-        form = {"name": "Ana", "bankroll": "100", "lang": "en", "game": "domino"}
-        joined = await client.post("/join", data=form, allow_redirects=False)
+        form = {"name": "Zoe", "bankroll": "100", "lang": "en", "game": "domino"}
+        joined = await post_join(client, form)
         assert joined.headers["Location"] == "/domino"
         cookie = joined.cookies[COOKIE].value
         ws = await client.ws_connect("/ws/domino", headers={"Cookie": f"{COOKIE}={cookie}"})
@@ -85,4 +87,4 @@ def test_a_hand_a_time_out_and_refused_moves(caplog: pytest.LogCaptureFixture) -
     assert "Time is up (1 of 3 in a row): an automatic move." in end["log"]
     assert end["log"][-1] == "Bankrolls: you ${}, the computer ${}.".format(*end["bankrolls"])
     assert sum(end["bankrolls"]) == 200
-    assert caplog.text.count("dominoes: refused from 'Ana'") == 2
+    assert caplog.text.count("dominoes: refused from 'Zoe'") == 2

@@ -24,6 +24,8 @@ from casino.web.app import WebServer
 from casino.web.holdem import TableSettings
 from casino.web.sessions import COOKIE
 
+from .forms import join, post_join
+
 SETTINGS = TableSettings(seats=3, stack=500, pause=0, bot_delay=0, samples=10)
 
 Body = Callable[[TestClient[Any, Any], WebServer], Awaitable[None]]
@@ -38,13 +40,6 @@ def serve(body: Body, tables: int = 1, seed: int = 3) -> WebServer:
 
     asyncio.run(run())
     return server
-
-
-async def join(client: TestClient[Any, Any], name: str, lang: str = "en") -> str:
-    form = {"name": name, "bankroll": "500", "lang": lang}
-    response = await client.post("/join", data=form, allow_redirects=False)
-    assert response.status == 303 and response.headers["Location"] == "/holdem"
-    return response.cookies[COOKIE].value
 
 
 async def socket(client: TestClient[Any, Any], cookie: str) -> ClientWebSocketResponse:
@@ -78,13 +73,13 @@ def test_the_lobby_and_the_pages_and_their_headers() -> None:
         assert (away.status, away.headers["Location"]) == (303, "/")
         for form in [
             {"name": "", "lang": "es"},
-            {"name": "Ana", "lang": "fr"},
-            {"name": "Ana", "lang": "es", "bankroll": "9" * 5000},
+            {"name": "Zoe", "lang": "fr"},
+            {"name": "Zoe", "lang": "es", "bankroll": "9" * 5000},
         ]:
-            assert (await client.post("/join", data=form)).status == 400
+            assert (await post_join(client, form)).status == 400
         assert (await client.get("/static/holdem.js")).status == 200
         assert (await client.get("/static/..%2Fapp.py")).status == 404
-        cookie = await join(client, "Ana")
+        cookie = await join(client, "Zoe")
         page = await client.get("/holdem", headers={"Cookie": f"{COOKIE}={cookie}"})
         assert page.status == 200 and "holdem.js" in await page.text()
 
@@ -93,7 +88,7 @@ def test_the_lobby_and_the_pages_and_their_headers() -> None:
 
 def test_a_forged_cookie_gets_no_seat_and_is_logged(caplog: pytest.LogCaptureFixture) -> None:
     async def body(client: TestClient[Any, Any], server: WebServer) -> None:
-        cookie = await join(client, "Ana")
+        cookie = await join(client, "Zoe")
         token = cookie.split(".")[0]
         ws = await socket(client, f"{token}.{'0' * 64}")
         assert json.loads(await ws.receive_str())["type"] == "error"
@@ -115,7 +110,7 @@ def test_out_of_turn_and_forged_plays_are_refused_and_logged(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     async def body(client: TestClient[Any, Any], server: WebServer) -> None:
-        ws = await socket(client, await join(client, "Ana"))
+        ws = await socket(client, await join(client, "Zoe"))
         table = server.tables[0]
         turn = await until(ws, my_turn)
         await ws.send_str("garbage{")
@@ -138,7 +133,7 @@ def test_out_of_turn_and_forged_plays_are_refused_and_logged(
     with caplog.at_level(logging.WARNING, "casino.web"):
         server = serve(body)
     assert server.tables[0].refused >= 6
-    assert "refused from 'Ana': Not your turn." in caplog.text
+    assert "refused from 'Zoe': Not your turn." in caplog.text
 
 
 def test_two_members_play_hands_see_only_their_cards_and_chips_are_conserved() -> None:
@@ -185,7 +180,7 @@ def test_two_members_play_hands_see_only_their_cards_and_chips_are_conserved() -
 
 def test_a_closed_page_is_folded_and_comes_back_to_the_same_seat() -> None:
     async def body(client: TestClient[Any, Any], server: WebServer) -> None:
-        cookie = await join(client, "Ana")
+        cookie = await join(client, "Zoe")
         ws = await socket(client, cookie)
         turn = await until(ws, my_turn)
         hand = turn["hand"]
@@ -203,7 +198,7 @@ def test_a_closed_page_is_folded_and_comes_back_to_the_same_seat() -> None:
         assert gone.kind.value == ("check" if turn["legal"]["call"] == 0 else "fold")
         again = await socket(client, cookie)
         view = await until(again, lambda d: d["type"] == "state")
-        assert view["you"] == turn["you"] and view["seats"][view["you"]]["name"] == "Ana"
+        assert view["you"] == turn["you"] and view["seats"][view["you"]]["name"] == "Zoe"
         assert len(table.members) == 1
         await again.close()
 
@@ -215,7 +210,7 @@ def test_a_member_out_of_time_is_checked_or_folded() -> None:
     server = WebServer(SETTINGS, 1, 3, clock, secret=b"k" * 32)
 
     async def body(client: TestClient[Any, Any]) -> None:
-        ws = await socket(client, await join(client, "Ana"))
+        ws = await socket(client, await join(client, "Zoe"))
         turn = await until(ws, my_turn)
         table = server.tables[0].table
         hand = table.hand

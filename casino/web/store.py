@@ -1,0 +1,543 @@
+"""The casino's members and their money, kept in a real database: SQLite (the standard
+library's, WAL) by default, PostgreSQL (psycopg 3, the ``postgres`` extra) for a casino that
+outgrows one process. One small layer, the same for both.
+
+**Members.** :meth:`Store.register` keeps a name (printable text, compared case-blind) and the
+password's ``hashlib.scrypt`` hash with a salt of the member's own; the house's starting amount
+is issued to the new wallet in the same transaction. :meth:`Store.login` checks it; after
+:data:`LOGIN_FAILURES` failed attempts on a name within :data:`LOGIN_WINDOW` seconds, the name
+is refused until the window has passed (kept in the database, so every process sees it).
+
+**Money.** Every chip is somewhere: in a member's wallet, in the house's account, or *held* in
+an open game (a Hold'em hand, a dominoes hand). The ledger records every movement, so that
+
+    sum of every wallet + the house + what open games hold == sum of what was ever issued
+
+A game is opened, each player's stake moved from its account into the game's holds
+(:meth:`Store.stake`: a member cannot stake what the wallet does not have), and settled in ONE
+transaction (:meth:`Store.settle`: the payouts must add up to the holds; the wallets, the
+results and the ledger rows are written together, and a game is settled once, whichever
+process tries). On start, :meth:`Store.void_open_games` returns the stakes of every game a
+stopped server left open (``kill -9`` in the middle of a hand loses nothing).
+
+**Schema.** Versioned: :data:`MIGRATIONS` are applied in order, each in a transaction, and the
+version kept in ``schema_version`` (two processes starting at once on PostgreSQL take turns
+under an advisory lock).
+
+Time comes from an injected ``now()`` (seconds since the epoch; tests pass their own).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import sqlite3
+import threading
+import time
+import unicodedata
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+HOUSE = "house"
+"""The house's account name (the computer players' chips, and what the members lose)."""
+LOGIN_FAILURES = 5
+LOGIN_WINDOW = 15 * 60.0
+NAME_LENGTH = 24
+PASSWORD_LENGTH = (8, 256)
+SCRYPT = {"n": 2**14, "r": 8, "p": 1, "dklen": 32}
+"""``hashlib.scrypt``'s cost (OWASP's minimum for scrypt: N=2^14… with r=8, p=1 it is 16 MiB)."""
+
+
+class StoreError(Exception):
+    """What the member asked cannot be done (a name taken, a wrong password, no money): a
+    message for the member."""
+
+
+class StoreUnavailable(Exception):
+    """The database cannot be reached or opened (one line for the operator)."""
+
+
+@dataclass(frozen=True)
+class Member:
+    """A member as the pages show them."""
+
+    id: int
+    name: str
+    balance: int
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """One finished game of a member's: what kind, when, what was staked and paid back."""
+
+    game: int
+    kind: str
+    table: str
+    at: float
+    stake: int
+    payout: int
+    state: str
+    """``settled``, or ``void`` (a game a stopped server left open: its stakes returned)."""
+
+    @property
+    def net(self) -> int:
+        """What the member won (negative: lost)."""
+        return self.payout - self.stake
+
+
+class Connection(Protocol):
+    """What the store needs of a DB-API connection."""
+
+    def execute(self, sql: str, parameters: Sequence[Any] = ...) -> Any: ...
+
+    def commit(self) -> None: ...
+
+    def rollback(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (  # 1: members, accounts, games, holds, results, ledger, login failures
+        """CREATE TABLE accounts (
+            id {serial} PRIMARY KEY,
+            name TEXT NOT NULL,
+            folded TEXT NOT NULL UNIQUE,
+            kind TEXT NOT NULL CHECK (kind IN ('member', 'house')),
+            balance BIGINT NOT NULL CHECK (balance >= 0 OR kind = 'house'),
+            salt {blob},
+            hash {blob},
+            created DOUBLE PRECISION NOT NULL)""",
+        """CREATE TABLE games (
+            id {serial} PRIMARY KEY,
+            kind TEXT NOT NULL,
+            tablename TEXT NOT NULL,
+            state TEXT NOT NULL CHECK (state IN ('open', 'settled', 'void')),
+            opened DOUBLE PRECISION NOT NULL,
+            closed DOUBLE PRECISION)""",
+        """CREATE TABLE holds (
+            game BIGINT NOT NULL REFERENCES games (id),
+            account BIGINT NOT NULL REFERENCES accounts (id),
+            amount BIGINT NOT NULL CHECK (amount >= 0),
+            payout BIGINT,
+            PRIMARY KEY (game, account))""",
+        """CREATE TABLE ledger (
+            id {serial} PRIMARY KEY,
+            at DOUBLE PRECISION NOT NULL,
+            account BIGINT REFERENCES accounts (id),
+            game BIGINT REFERENCES games (id),
+            kind TEXT NOT NULL CHECK (kind IN ('issue', 'stake', 'payout', 'refund')),
+            amount BIGINT NOT NULL)""",
+        "CREATE INDEX ledger_account ON ledger (account)",
+        "CREATE INDEX holds_account ON holds (account)",
+        "CREATE INDEX games_open ON games (state)",
+        """CREATE TABLE login_failures (
+            folded TEXT NOT NULL,
+            at DOUBLE PRECISION NOT NULL)""",
+        "CREATE INDEX login_failures_name ON login_failures (folded, at)",
+    ),
+)
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """What differs between the two databases: placeholders and a few types."""
+
+    name: str
+    placeholder: str
+    serial: str
+    blob: str
+
+    def sql(self, text: str) -> str:
+        """``text`` (written with ``?`` placeholders) for this database."""
+        return text.replace("?", self.placeholder) if self.placeholder != "?" else text
+
+
+SQLITE = Dialect("sqlite", "?", "INTEGER", "BLOB")
+POSTGRES = Dialect("postgresql", "%s", "BIGINT GENERATED ALWAYS AS IDENTITY", "BYTEA")
+
+
+def fold(name: str) -> str:
+    """A name as compared: Unicode-normalised, case-blind, spaces collapsed."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+def check_name(name: str) -> str:
+    """The name as kept (spaces collapsed); :class:`StoreError` for one that is empty, too
+    long, or holds anything but printable text."""
+    kept = " ".join(name.split())
+    if not kept:
+        raise StoreError("a member needs a name")
+    if len(kept) > NAME_LENGTH:
+        raise StoreError(f"a name has at most {NAME_LENGTH} characters")
+    if any(unicodedata.category(c)[0] == "C" for c in kept):
+        raise StoreError("a name is printable text only")
+    if fold(kept) == HOUSE:
+        raise StoreError(f"{kept!r} is the house's")
+    return kept
+
+
+def password_hash(password: str, salt: bytes) -> bytes:
+    """scrypt of the password with the member's salt."""
+    return hashlib.scrypt(password.encode("utf-8"), salt=salt, **SCRYPT)
+
+
+class Store:
+    """Members, wallets, games and the ledger, in one database (see the module)."""
+
+    def __init__(
+        self,
+        connect: Callable[[], Connection],
+        dialect: Dialect,
+        starting_bankroll: int = 1000,
+        now: Callable[[], float] = time.time,
+    ) -> None:
+        """``connect`` opens a connection (one per thread); the schema is brought up to date."""
+        self._connect = connect
+        self.dialect = dialect
+        self.starting_bankroll = starting_bankroll
+        self.now = now
+        self._local = threading.local()
+        self.migrate()
+        self._house = self._ensure_house()
+
+    # -- plumbing -------------------------------------------------------------------------------
+
+    def _connection(self) -> Connection:
+        connection: Connection | None = getattr(self._local, "connection", None)
+        if connection is None:
+            connection = self._connect()
+            self._local.connection = connection
+        return connection
+
+    @contextmanager
+    def transaction(self) -> Iterator[Callable[..., Any]]:
+        """One transaction; yields ``run(sql, *parameters)`` (``?`` placeholders)."""
+        connection = self._connection()
+        if self.dialect is SQLITE:
+            connection.execute("BEGIN IMMEDIATE")
+
+        def run(sql: str, *parameters: Any) -> Any:
+            return connection.execute(self.dialect.sql(sql), parameters)
+
+        try:
+            yield run
+        except BaseException:
+            connection.rollback()
+            raise
+        connection.commit()
+
+    def close(self) -> None:
+        """Close this thread's connection."""
+        connection = getattr(self._local, "connection", None)
+        if connection is not None:
+            connection.close()
+            self._local.connection = None
+
+    def version(self) -> int:
+        """The schema version the database is at."""
+        with self.transaction() as run:
+            return self._version(run)
+
+    def _version(self, run: Callable[..., Any]) -> int:
+        run("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        row = run("SELECT MAX(version) FROM schema_version").fetchone()
+        return int(row[0] or 0)
+
+    def migrate(self) -> None:
+        """Apply every migration the database has not had, each in a transaction."""
+        for number, steps in enumerate(MIGRATIONS, start=1):
+            with self.transaction() as run:
+                if self.dialect is POSTGRES:
+                    run("SELECT pg_advisory_xact_lock(7406195)")
+                if self._version(run) >= number:
+                    continue
+                for step in steps:
+                    run(step.format(serial=self.dialect.serial, blob=self.dialect.blob))
+                run("INSERT INTO schema_version (version) VALUES (?)", number)
+
+    def _ensure_house(self) -> int:
+        with self.transaction() as run:
+            row = run("SELECT id FROM accounts WHERE folded = ?", HOUSE).fetchone()
+            if row is None:
+                run(
+                    "INSERT INTO accounts (name, folded, kind, balance, created) "
+                    "VALUES (?, ?, 'house', 0, ?)",
+                    HOUSE,
+                    HOUSE,
+                    self.now(),
+                )
+                row = run("SELECT id FROM accounts WHERE folded = ?", HOUSE).fetchone()
+            return int(row[0])
+
+    @property
+    def house(self) -> int:
+        """The house's account id."""
+        return self._house
+
+    # -- members --------------------------------------------------------------------------------
+
+    def register(self, name: str, password: str) -> Member:
+        """A new member with the house's starting amount; :class:`StoreError` if the name is
+        taken or not allowed, or the password too short or long."""
+        kept = check_name(name)
+        low, high = PASSWORD_LENGTH
+        if not low <= len(password) <= high:
+            raise StoreError(f"a password has {low} to {high} characters")
+        salt = os.urandom(16)
+        digest = password_hash(password, salt)
+        with self.transaction() as run:
+            if run("SELECT 1 FROM accounts WHERE folded = ?", fold(kept)).fetchone():
+                raise StoreError(f"the name {kept!r} is taken")
+            member = run(
+                "INSERT INTO accounts (name, folded, kind, balance, salt, hash, created) "
+                "VALUES (?, ?, 'member', ?, ?, ?, ?) RETURNING id",
+                kept,
+                fold(kept),
+                self.starting_bankroll,
+                salt,
+                digest,
+                self.now(),
+            ).fetchone()[0]
+            run(
+                "INSERT INTO ledger (at, account, kind, amount) VALUES (?, ?, 'issue', ?)",
+                self.now(),
+                member,
+                self.starting_bankroll,
+            )
+        return Member(int(member), kept, self.starting_bankroll)
+
+    def login(self, name: str, password: str) -> Member:
+        """The member, if the password is theirs; :class:`StoreError` otherwise, or while the
+        name is locked after too many failures."""
+        folded = fold(name)
+        with self.transaction() as run:
+            since = self.now() - LOGIN_WINDOW
+            failures = run(
+                "SELECT COUNT(*) FROM login_failures WHERE folded = ? AND at > ?", folded, since
+            ).fetchone()[0]
+            if failures >= LOGIN_FAILURES:
+                raise StoreError("too many failed logins for this name: try again later")
+            row = run(
+                "SELECT id, name, balance, salt, hash FROM accounts "
+                "WHERE folded = ? AND kind = 'member'",
+                folded,
+            ).fetchone()
+        salt = bytes(row[3]) if row else os.urandom(16)  # no timing hint that a name is free
+        digest = password_hash(password, salt)
+        if row is None or not hmac.compare_digest(digest, bytes(row[4])):
+            with self.transaction() as run:
+                run("INSERT INTO login_failures (folded, at) VALUES (?, ?)", folded, self.now())
+                run("DELETE FROM login_failures WHERE at <= ?", self.now() - LOGIN_WINDOW)
+            raise StoreError("wrong name or password")
+        return Member(int(row[0]), str(row[1]), int(row[2]))
+
+    def member(self, member_id: int) -> Member | None:
+        """The member with this id (``None`` if there is none)."""
+        with self.transaction() as run:
+            row = run(
+                "SELECT id, name, balance FROM accounts WHERE id = ? AND kind = 'member'",
+                member_id,
+            ).fetchone()
+        return None if row is None else Member(int(row[0]), str(row[1]), int(row[2]))
+
+    def leaderboard(self, count: int = 10) -> list[Member]:
+        """The richest members, richest first (ties by name)."""
+        with self.transaction() as run:
+            rows = run(
+                "SELECT id, name, balance FROM accounts WHERE kind = 'member' "
+                "ORDER BY balance DESC, folded LIMIT ?",
+                count,
+            ).fetchall()
+        return [Member(int(r[0]), str(r[1]), int(r[2])) for r in rows]
+
+    def history(self, member_id: int, count: int = 50) -> list[HistoryEntry]:
+        """The member's finished games, newest first."""
+        with self.transaction() as run:
+            rows = run(
+                "SELECT g.id, g.kind, g.tablename, g.closed, h.amount, h.payout, g.state "
+                "FROM holds h JOIN games g ON g.id = h.game "
+                "WHERE h.account = ? AND g.state <> 'open' ORDER BY g.closed DESC, g.id DESC "
+                "LIMIT ?",
+                member_id,
+                count,
+            ).fetchall()
+        return [
+            HistoryEntry(
+                int(r[0]),
+                str(r[1]),
+                str(r[2]),
+                float(r[3]),
+                int(r[4]),
+                int(r[4] if r[5] is None else r[5]),
+                str(r[6]),
+            )
+            for r in rows
+        ]
+
+    # -- games ----------------------------------------------------------------------------------
+
+    def open_game(self, kind: str, table: str, stakes: Mapping[int, int]) -> int:
+        """Open a game and move each account's stake into it, in one transaction; the game's
+        id. :class:`StoreError` (and nothing moved) if a member's wallet cannot cover it."""
+        with self.transaction() as run:
+            game = int(
+                run(
+                    "INSERT INTO games (kind, tablename, state, opened) "
+                    "VALUES (?, ?, 'open', ?) RETURNING id",
+                    kind,
+                    table,
+                    self.now(),
+                ).fetchone()[0]
+            )
+            for account, amount in sorted(stakes.items()):
+                self._stake(run, game, account, amount)
+        return game
+
+    def _stake(self, run: Callable[..., Any], game: int, account: int, amount: int) -> None:
+        if amount < 0:
+            raise StoreError("a stake is never negative")
+        moved = run(
+            "UPDATE accounts SET balance = balance - ? "
+            "WHERE id = ? AND (balance >= ? OR kind = 'house')",
+            amount,
+            account,
+            amount,
+        )
+        if moved.rowcount != 1:
+            raise StoreError("not enough money in the wallet")
+        run("INSERT INTO holds (game, account, amount) VALUES (?, ?, ?)", game, account, amount)
+        run(
+            "INSERT INTO ledger (at, account, game, kind, amount) VALUES (?, ?, ?, 'stake', ?)",
+            self.now(),
+            account,
+            game,
+            -amount,
+        )
+
+    def settle(self, game: int, payouts: Mapping[int, int]) -> None:
+        """Pay the game out and close it, in one transaction: every account that staked gets
+        its payout (0 if not named); the payouts must add up to the stakes. A game already
+        settled or voided is left alone (:class:`StoreError`)."""
+        with self.transaction() as run:
+            closed = run(
+                "UPDATE games SET state = 'settled', closed = ? WHERE id = ? AND state = 'open'",
+                self.now(),
+                game,
+            )
+            if closed.rowcount != 1:
+                raise StoreError(f"game {game} is not open")
+            holds = dict(run("SELECT account, amount FROM holds WHERE game = ?", game).fetchall())
+            if set(payouts) - set(holds) or sum(payouts.values()) != sum(holds.values()):
+                raise StoreError(f"game {game}: the payouts do not match the stakes")
+            if any(amount < 0 for amount in payouts.values()):
+                raise StoreError("a payout is never negative")
+            for account in sorted(holds):
+                self._pay(run, game, account, payouts.get(account, 0), "payout")
+
+    def _pay(
+        self, run: Callable[..., Any], game: int, account: int, amount: int, kind: str
+    ) -> None:
+        run("UPDATE accounts SET balance = balance + ? WHERE id = ?", amount, account)
+        run("UPDATE holds SET payout = ? WHERE game = ? AND account = ?", amount, game, account)
+        run(
+            "INSERT INTO ledger (at, account, game, kind, amount) VALUES (?, ?, ?, ?, ?)",
+            self.now(),
+            account,
+            game,
+            kind,
+            amount,
+        )
+
+    def void_open_games(self) -> list[int]:
+        """Return every open game's stakes and mark it void (a server that stopped mid-game);
+        the games voided."""
+        with self.transaction() as run:
+            games = [int(r[0]) for r in run("SELECT id FROM games WHERE state = 'open'").fetchall()]
+            for game in games:
+                run("UPDATE games SET state = 'void', closed = ? WHERE id = ?", self.now(), game)
+                for account, amount in run(
+                    "SELECT account, amount FROM holds WHERE game = ?", game
+                ).fetchall():
+                    self._pay(run, game, int(account), int(amount), "refund")
+        return games
+
+    # -- the books ------------------------------------------------------------------------------
+
+    def audit(self) -> tuple[int, int]:
+        """``(issued, accounted)``: what was ever issued, and what the wallets, the house and
+        the open games' holds add up to — always equal."""
+        with self.transaction() as run:
+            issued = run("SELECT COALESCE(SUM(amount), 0) FROM ledger WHERE kind = 'issue'")
+            balances = run("SELECT COALESCE(SUM(balance), 0) FROM accounts").fetchone()[0]
+            held = run(
+                "SELECT COALESCE(SUM(h.amount), 0) FROM holds h JOIN games g ON g.id = h.game "
+                "WHERE g.state = 'open'"
+            ).fetchone()[0]
+            return int(issued.fetchone()[0]), int(balances) + int(held)
+
+
+def sqlite_store(path: str, **options: Any) -> Store:
+    """A store in the SQLite file ``path`` (WAL; created if missing)."""
+
+    def connect() -> Connection:
+        try:
+            connection = sqlite3.connect(path, timeout=30, isolation_level=None)
+        except sqlite3.Error as error:
+            raise StoreUnavailable(f"cannot open the database {path}: {error}") from None
+        connection.execute("PRAGMA journal_mode=WAL")
+        connection.execute("PRAGMA synchronous=FULL")
+        connection.execute("PRAGMA foreign_keys=ON")
+        return _SqliteConnection(connection)
+
+    return Store(connect, SQLITE, **options)
+
+
+class _SqliteConnection:
+    """sqlite3 in autocommit mode, with transactions begun by the store itself."""
+
+    def __init__(self, connection: sqlite3.Connection) -> None:
+        self._connection = connection
+
+    def execute(self, sql: str, parameters: Sequence[Any] = ()) -> Any:
+        return self._connection.execute(sql, parameters)
+
+    def commit(self) -> None:
+        if self._connection.in_transaction:
+            self._connection.execute("COMMIT")
+
+    def rollback(self) -> None:
+        if self._connection.in_transaction:
+            self._connection.execute("ROLLBACK")
+
+    def close(self) -> None:
+        self._connection.close()
+
+
+def postgres_store(url: str, **options: Any) -> Store:
+    """A store in the PostgreSQL database at ``url`` (``postgresql://…``; psycopg 3)."""
+    try:
+        import psycopg
+    except ImportError:
+        raise StoreUnavailable(
+            "--database postgresql://… needs psycopg: "
+            "pip install -e '.[postgres]' in casino's folder"
+        ) from None
+
+    def connect() -> Connection:
+        try:
+            return psycopg.connect(url)
+        except psycopg.Error as error:
+            raise StoreUnavailable(f"cannot reach the database: {error}".strip()) from None
+
+    return Store(connect, POSTGRES, **options)
+
+
+def open_store(where: str, **options: Any) -> Store:
+    """The store ``--database`` names: a ``postgresql://`` URL, or an SQLite file."""
+    if where.startswith(("postgresql://", "postgres://")):
+        return postgres_store(where, **options)
+    return sqlite_store(where, **options)

@@ -1,0 +1,307 @@
+"""The members' store, on SQLite and on a real PostgreSQL server (the same tests on both):
+accounts with scrypt hashes and rate-limited logins, games that hold stakes and settle in one
+transaction, nothing lost to ``kill -9``, and every chip accounted for."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from casino.web import store as store_module
+from casino.web.store import (
+    LOGIN_FAILURES,
+    LOGIN_WINDOW,
+    Store,
+    StoreError,
+    open_store,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+Factory = Callable[..., Store]
+
+
+class Now:
+    """A clock the tests move: seconds since the epoch."""
+
+    def __init__(self) -> None:
+        self.value = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.value
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[str]:
+    """A real PostgreSQL server for the whole session (skipped with its reason)."""
+    pytest.importorskip("psycopg", reason="PostgreSQL tests need psycopg (the postgres extra)")
+    from . import postgres_server
+
+    try:
+        with postgres_server.start() as url:
+            yield url
+    except postgres_server.Unavailable as why:
+        pytest.skip(str(why))
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def new_database(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], str]:
+    """Makes new, empty databases of each kind: their ``--database`` values."""
+    if request.param == "sqlite":
+        return lambda: str(tmp_path / f"casino-{os.urandom(6).hex()}.db")
+    from . import postgres_server
+
+    server = request.getfixturevalue("postgres")
+    return lambda: postgres_server.fresh_database(server)
+
+
+@pytest.fixture
+def where(new_database: Callable[[], str]) -> str:
+    """A new, empty database of each kind."""
+    return new_database()
+
+
+@pytest.fixture
+def make(where: str) -> Iterator[Factory]:
+    """Opens stores on the test's database (closed after the test)."""
+    opened: list[Store] = []
+
+    def factory(**options: object) -> Store:
+        made = open_store(where, **options)
+        opened.append(made)
+        return made
+
+    yield factory
+    for each in opened:
+        each.close()
+
+
+def test_a_member_registers_with_the_houses_amount_and_logs_in(make: Factory) -> None:
+    store = make(starting_bankroll=1000)
+    ana = store.register("Ana  María", "correct horse")
+    assert (ana.name, ana.balance) == ("Ana María", 1000)
+    assert store.login("ana maría", "correct horse") == ana  # names are case-blind
+    with pytest.raises(StoreError, match="wrong name or password"):
+        store.login("Ana María", "wrong horse")
+    with pytest.raises(StoreError, match="wrong name or password"):
+        store.login("Nobody", "correct horse")
+    with pytest.raises(StoreError, match="the name 'ANA MARÍA' is taken"):
+        store.register("ANA MARÍA", "another one")
+    assert store.audit() == (1000, 1000)
+
+
+def test_passwords_are_kept_as_salted_scrypt_hashes(make: Factory) -> None:
+    store = make()
+    store.register("Ana", "same password")
+    store.register("Bea", "same password")
+    with store.transaction() as run:
+        rows = run("SELECT salt, hash FROM accounts WHERE kind = 'member' ORDER BY id").fetchall()
+    (salt_a, hash_a), (salt_b, hash_b) = ((bytes(s), bytes(h)) for s, h in rows)
+    assert salt_a != salt_b and hash_a != hash_b
+    assert hash_a == store_module.password_hash("same password", salt_a)
+    assert b"same password" not in hash_a + hash_b
+
+
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [("", "needs a name"), ("x" * 25, "at most 24"), ("Ana\x1b[2J", "printable text only"),
+     ("House", "the house's")],
+)  # fmt: skip
+def test_names_are_printable_text_and_never_the_houses(make: Factory, name: str, why: str) -> None:
+    with pytest.raises(StoreError, match=why):
+        make().register(name, "long enough")
+
+
+def test_logins_are_rate_limited_per_name(make: Factory) -> None:
+    now = Now()
+    store = make(now=now)
+    store.register("Ana", "correct horse")
+    store.register("Bea", "correct horse")
+    for _ in range(LOGIN_FAILURES):
+        with pytest.raises(StoreError, match="wrong"):
+            store.login("Ana", "guess")
+    with pytest.raises(StoreError, match="too many failed logins"):
+        store.login("Ana", "correct horse")  # even the right password, for now
+    assert store.login("Bea", "correct horse").name == "Bea"  # another name is not locked
+    now.value += LOGIN_WINDOW + 1
+    assert store.login("Ana", "correct horse").name == "Ana"
+
+
+def test_a_game_holds_the_stakes_and_settles_once(make: Factory) -> None:
+    store = make(starting_bankroll=100)
+    ana, bea = store.register("Ana", "password1"), store.register("Bea", "password2")
+    game = store.open_game("holdem", "table-1", {ana.id: 60, bea.id: 100, store.house: 50})
+    assert [m.balance for m in map(store.member, (ana.id, bea.id)) if m] == [40, 0]
+    assert store.audit() == (200, 200)  # held chips count
+    with pytest.raises(StoreError, match="do not match the stakes"):
+        store.settle(game, {ana.id: 200})  # 10 short of the 210 held
+    store.settle(game, {ana.id: 150, store.house: 60})
+    assert [m.balance for m in map(store.member, (ana.id, bea.id)) if m] == [190, 0]
+    with pytest.raises(StoreError, match="is not open"):
+        store.settle(game, {ana.id: 210})
+    assert store.audit() == (200, 200)
+    assert [(h.kind, h.stake, h.payout, h.net) for h in store.history(ana.id)] == [
+        ("holdem", 60, 150, 90)
+    ]
+    assert store.history(bea.id)[0].net == -100
+
+
+def test_a_stake_over_the_wallet_moves_nothing(make: Factory) -> None:
+    store = make(starting_bankroll=10)
+    ana = store.register("Ana", "password1")
+    with pytest.raises(StoreError, match="not enough money"):
+        store.open_game("domino", "ana", {ana.id: 10, store.house: 10, 999: 0})
+    with pytest.raises(StoreError, match="not enough money"):
+        store.open_game("domino", "ana", {ana.id: 11, store.house: 11})
+    assert store.member(ana.id) == ana
+    assert store.audit() == (10, 10)
+    with store.transaction() as run:
+        assert run("SELECT COUNT(*) FROM games").fetchone()[0] == 0
+
+
+def test_open_games_are_voided_and_their_stakes_returned(make: Factory) -> None:
+    store = make(starting_bankroll=100)
+    ana = store.register("Ana", "password1")
+    settled = store.open_game("domino", "ana", {ana.id: 10, store.house: 10})
+    store.settle(settled, {ana.id: 20})
+    left_open = store.open_game("domino", "ana", {ana.id: 10, store.house: 10})
+    reopened = make(starting_bankroll=100)  # the server again, after a crash
+    assert reopened.void_open_games() == [left_open]
+    assert reopened.member(ana.id).balance == 110  # type: ignore[union-attr]
+    assert [(h.state, h.net) for h in reopened.history(ana.id)] == [("void", 0), ("settled", 10)]
+    assert reopened.audit() == (100, 100)
+
+
+def test_the_schema_is_migrated_once_and_data_kept(make: Factory) -> None:
+    first = make(starting_bankroll=100)
+    first.register("Ana", "password1")
+    assert first.version() == len(store_module.MIGRATIONS)
+    again = make(starting_bankroll=500)
+    assert again.version() == len(store_module.MIGRATIONS)
+    assert again.login("Ana", "password1").balance == 100
+    with again.transaction() as run:
+        assert run("SELECT COUNT(*) FROM schema_version").fetchone()[0] == len(
+            store_module.MIGRATIONS
+        )
+
+
+def test_a_migration_added_later_is_applied_to_an_existing_database(
+    make: Factory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    make(starting_bankroll=100).register("Ana", "password1")
+    step = ("CREATE TABLE tables_seen (name TEXT NOT NULL)",)
+    monkeypatch.setattr(store_module, "MIGRATIONS", (*store_module.MIGRATIONS, step))
+    later = make(starting_bankroll=100)
+    assert later.version() == 2
+    assert later.login("Ana", "password1").balance == 100
+    with later.transaction() as run:
+        assert run("SELECT COUNT(*) FROM tables_seen").fetchone()[0] == 0
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(st.data())
+def test_every_chip_is_accounted_for_whatever_happens(
+    new_database: Callable[[], str], data: st.DataObject
+) -> None:
+    store = open_store(new_database(), starting_bankroll=50)
+    members = [store.register(f"m{k}", "password1").id for k in range(3)]
+    accounts = [*members, store.house]
+    open_games: list[int] = []
+    for _ in range(data.draw(st.integers(1, 12))):
+        action = data.draw(st.sampled_from(["open", "settle", "void"]))
+        if action == "open":
+            stakes = {a: data.draw(st.integers(0, 30)) for a in accounts}
+            with contextlib.suppress(StoreError):  # a wallet could not cover it: nothing moved
+                open_games.append(store.open_game("holdem", "t", stakes))
+        elif action == "settle" and open_games:
+            game = open_games.pop(data.draw(st.integers(0, len(open_games) - 1)))
+            with store.transaction() as run:
+                pot = run("SELECT SUM(amount) FROM holds WHERE game = ?", game).fetchone()[0]
+            winner = data.draw(st.sampled_from(accounts))
+            store.settle(game, {winner: int(pot)})
+        elif action == "void":
+            store.void_open_games()
+            open_games.clear()
+        issued, accounted = store.audit()
+        assert issued == accounted
+        assert all(m.balance >= 0 for m in map(store.member, members) if m)
+    store.close()
+
+
+def test_settlements_hammered_from_many_connections_never_lose_a_chip(make: Factory) -> None:
+    store = make(starting_bankroll=1000)
+    members = [store.register(f"p{k}", "password1").id for k in range(4)]
+
+    def play(seed: int) -> None:
+        own = make(starting_bankroll=1000)  # a connection (and, on PostgreSQL, a process) apart
+        chance = random.Random(seed)
+        for _ in range(40):
+            seats = chance.sample(members, 2)
+            try:
+                game = own.open_game("holdem", f"t{seed}", {seats[0]: 7, seats[1]: 7})
+            except StoreError:
+                continue
+            own.settle(game, {chance.choice(seats): 14})
+        own.close()
+
+    threads = [threading.Thread(target=play, args=(seed,)) for seed in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert store.audit() == (4000, 4000)
+    assert sum(m.balance for m in map(store.member, members) if m) == 4000
+
+
+PLAYER = """\
+import random, sys
+from casino.web.store import open_store, StoreError
+store = open_store(sys.argv[1], starting_bankroll=100)
+members = [m.id for m in store.leaderboard(10)]
+chance = random.Random(int(sys.argv[2]))
+print("ready", flush=True)
+while True:
+    seats = chance.sample(members, 2)
+    try:
+        game = store.open_game("holdem", "table", {seats[0]: 5, seats[1]: 5, store.house: 5})
+    except StoreError:
+        continue
+    store.settle(game, {chance.choice([*seats, store.house]): 15})
+"""
+
+
+def test_kill_9_at_any_moment_loses_nothing(where: str) -> None:
+    store = open_store(where, starting_bankroll=100)
+    for k in range(3):
+        store.register(f"p{k}", "password1")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    chance = random.Random(1)
+    times = 100 if not where.startswith("postgresql") else 30
+    for attempt in range(times):
+        player = subprocess.Popen(
+            [sys.executable, "-c", PLAYER, where, str(attempt)],
+            stdout=subprocess.PIPE, env=env, text=True,
+        )  # fmt: skip
+        assert player.stdout is not None and player.stdout.readline() == "ready\n"
+        threading.Event().wait(chance.uniform(0, 0.05))  # somewhere in the middle of a game
+        player.send_signal(signal.SIGKILL)
+        player.wait()
+        restarted = open_store(where, starting_bankroll=100)
+        restarted.void_open_games()
+        assert restarted.audit() == (300, 300), f"after kill {attempt + 1}"
+        with restarted.transaction() as run:
+            assert run("SELECT COUNT(*) FROM games WHERE state = 'open'").fetchone()[0] == 0
+        restarted.close()
+    store.close()
