@@ -13,6 +13,7 @@ Nothing here is written by hand; a package that is not in this checkout is skipp
 
 from __future__ import annotations
 
+import importlib.metadata
 import importlib.util
 import shutil
 import subprocess
@@ -50,16 +51,48 @@ def run(*command: str) -> None:
     subprocess.run(command, check=True)
 
 
+BUNDLED = {"yaml": "PyYAML", "pexpect": "pexpect", "ptyprocess": "ptyprocess"}
+"""The pure-Python dependencies the single file carries (module: distribution), so that
+``replay``, ``record`` and ``grade`` work from it as from the installed program. PyYAML goes
+without its C part (a zip cannot load one): its pure-Python loader reads the same transcripts
+(:mod:`casino.harness.yamltext`)."""
+
+ZIPAPP_MAIN = '''"""casino as one file: ``python3 casino.pyz COMMAND ...``, with casino's exit status."""
+
+import sys
+
+from casino.__main__ import main
+
+sys.exit(main())
+'''
+
+
 def build_zipapp(target: Path) -> None:
-    """The ``casino`` package (sources and catalogs, no caches) as one runnable file."""
-    source = Path(importlib.util.find_spec("casino").origin or "").parent  # type: ignore[union-attr]
+    """The ``casino`` package (sources and catalogs, no caches) and :data:`BUNDLED` (with their
+    licences) as one runnable file; ``SystemExit`` naming a dependency that is not installed."""
     with tempfile.TemporaryDirectory() as folder:
-        shutil.copytree(
-            source, Path(folder) / "casino", ignore=shutil.ignore_patterns("__pycache__")
-        )
-        zipapp.create_archive(
-            folder, target, interpreter="/usr/bin/env python3", main="casino.__main__:main"
-        )
+        root = Path(folder)
+        for module in ("casino", *BUNDLED):
+            spec = importlib.util.find_spec(module)
+            if spec is None or spec.origin is None:
+                raise SystemExit(f"build_docs: {module} is not installed: cannot bundle it")
+            shutil.copytree(
+                Path(spec.origin).parent,
+                root / module,
+                ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd"),
+            )
+        for module, distribution in BUNDLED.items():
+            for licence in _licences(distribution):
+                shutil.copyfile(licence, root / f"{module}-{licence.name}")
+        (root / "__main__.py").write_text(ZIPAPP_MAIN, encoding="utf-8")
+        zipapp.create_archive(root, target, interpreter="/usr/bin/env python3")
+
+
+def _licences(distribution: str) -> list[Path]:
+    """The licence files ``distribution`` was installed with."""
+    files = importlib.metadata.files(distribution) or []
+    names = ("LICENSE", "LICENCE", "COPYING")
+    return [Path(str(f.locate())) for f in files if f.name.upper().startswith(names)]
 
 
 if __name__ == "__main__":
