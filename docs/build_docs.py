@@ -52,6 +52,12 @@ def main() -> int:
         run("pyreverse", "-o", "svg", "-p", name, "-d", str(out), f"casino.{name}")
     run("pyreverse", "-o", "svg", "-p", "core", "-d", str(out), *core_modules())
     run("pdoc", "-o", str(out / "api"), "casino")
+    expected = [out / f"classes_{name}.svg" for name in [*packages(), "core"]]
+    expected += [out / "api" / "casino" / f"{name}.html" for name in packages()]
+    missing = [str(path) for path in expected if not path.is_file()]
+    if missing:
+        print(f"build_docs: not written: {', '.join(missing)}", file=sys.stderr)
+        return 1
     build_zipapp(out / "casino.pyz")
     print(
         f"build_docs: wrote {out}/classes_*.svg, {out}/packages_*.svg, {out}/api/, {out}/casino.pyz"
