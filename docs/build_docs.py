@@ -67,8 +67,10 @@ def main() -> int:
 
 def run(*command: str) -> None:
     """Run a tool; stop with its status if it fails."""
-    print("build_docs:", " ".join(command))
-    subprocess.run(command, check=True)
+    print("build_docs:", " ".join(command), flush=True)
+    status = subprocess.run(command, check=False).returncode
+    if status != 0:
+        raise SystemExit(f"build_docs: {command[0]} failed (status {status})")
 
 
 BUNDLED = {"yaml": "PyYAML", "pexpect": "pexpect", "ptyprocess": "ptyprocess"}

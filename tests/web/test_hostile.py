@@ -36,8 +36,7 @@ from .forms import join, lobby, post_join
 SETTINGS = TableSettings(seats=3, stack=500, pause=0, bot_delay=0, samples=10, seat_timeout=60)
 LIMIT = 60.0
 
-# quoted: aiohttp before 3.11 has no TestClient[...] at run time
-Body = Callable[["TestClient[Any, Any]", WebServer], Awaitable[None]]
+Body = Callable[[TestClient[Any, Any], WebServer], Awaitable[None]]
 
 
 def serve(

@@ -28,8 +28,7 @@ from .forms import join, post_join
 
 SETTINGS = TableSettings(seats=3, stack=500, pause=0, bot_delay=0, samples=10)
 
-# quoted: aiohttp before 3.11 has no TestClient[...] at run time
-Body = Callable[["TestClient[Any, Any]", WebServer], Awaitable[None]]
+Body = Callable[[TestClient[Any, Any], WebServer], Awaitable[None]]
 
 
 def serve(body: Body, tables: int = 1, seed: int = 3) -> WebServer:
