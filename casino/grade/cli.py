@@ -205,7 +205,7 @@ def _check_ray() -> None:
     try:
         import ray  # noqa: F401
     except ImportError:
-        raise UsageError("--ray needs Ray: pip install 'casino[ray]'") from None
+        raise UsageError("--ray needs Ray: pip install -e '.[ray]' in casino's folder") from None
 
 
 def _materials(folders: list[str]) -> tuple[tuple[Material, ...], tuple[str, ...]]:

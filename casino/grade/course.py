@@ -123,7 +123,10 @@ def load_material(path: Path, shown: str) -> Material:
                 ) from None
             budget -= len(data)
             fixtures.append((content.path, data))
-    digest = _digest(raw, *(part for pair in fixtures for part in (pair[0].encode(), pair[1])))
+    parts = [part for pair in fixtures for part in (pair[0].encode(), pair[1])]
+    if transcript.allowed:  # a folder's casino.yaml changes the verdict: regrade when it does
+        parts.append(("match:" + ",".join(transcript.allowed)).encode())
+    digest = _digest(raw, *parts)
     transcript = dataclasses.replace(transcript, path=Path(shown))
     return Material(transcript, tuple(fixtures), digest)
 

@@ -22,10 +22,12 @@ from casino.files import write_atomic
 from casino.harness.command import Command, find_transcripts, run_command
 from casino.harness.formats import FORMATS
 from casino.harness.model import (
+    MATCH_KINDS,
     MAX_FIXTURE_BYTES,
     TranscriptError,
     file_name_problem,
     load_transcript,
+    match_kinds,
 )
 from casino.harness.record import RecordError, Recording, RecordingRunner, lines_of, record
 from casino.harness.report import plural, render, summary
@@ -105,7 +107,20 @@ def _replay_parser(out: TextIO) -> ArgumentParser:
     parser.add_argument("--report-file", metavar="F", help="where (default per format)")
     parser.add_argument("--score", action="store_true", help="points per transcript, and a total")
     parser.add_argument("--update", action="store_true", help="bless the current output")
+    parser.add_argument(
+        "--match",
+        type=_match_kinds,
+        default=(),
+        metavar="KINDS",
+        help=f"also accept these near misses (comma-separated: {','.join(MATCH_KINDS)})",
+    )
     return parser
+
+
+def _match_kinds(text: str) -> tuple[str, ...]:
+    """``--match trailing-space,case``: kinds of :data:`MATCH_KINDS`."""
+    words = [word.strip() for word in text.split(",") if word.strip()]
+    return match_kinds(words, lambda problem: argparse.ArgumentTypeError(problem[8:]))
 
 
 def replay(argv: list[str], streams: Streams) -> int:
@@ -114,7 +129,7 @@ def replay(argv: list[str], streams: Streams) -> int:
     command = _command(args.program)
     directory = _program_dir(args.program_dir, command)
     default = ("pty" if args.update else "pipe") if command else "inproc"
-    options = Options(args.runner or default, command, directory)
+    options = Options(args.runner or default, command, directory, match=args.match)
     _check_replay(args, options)
     paths = find_transcripts(args.paths)
     if args.update:

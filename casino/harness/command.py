@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TextIO
 
 from casino.cmdline import Invocation, UsageError, run_program, run_subcommand
+from casino.harness.model import is_settings_file
 from casino.shell import Streams
 from casino.stopping import stop_on_signals
 
@@ -51,7 +52,8 @@ def _stoppable(command: Command, invocation: Invocation) -> int:
 
 
 def find_transcripts(paths: list[str]) -> list[Path]:
-    """The files named, and every ``*.yaml`` under the directories named (sorted).
+    """The files named, and every ``*.yaml`` under the directories named (sorted), but a
+    folder's settings file (``casino.yaml``).
 
     A directory below that cannot be listed is in the list too, so that it is reported (as
     ``ERROR dir: cannot read: …``) rather than skipped without a word.
@@ -79,5 +81,9 @@ def _below(directory: Path) -> Iterator[Path]:
     for folder, _, files in os.walk(
         directory, onerror=lambda e: unreadable.append(Path(e.filename))
     ):
-        yield from (Path(folder, name) for name in files if name.endswith(".yaml"))
+        yield from (
+            Path(folder, name)
+            for name in files
+            if name.endswith(".yaml") and not is_settings_file(Path(name))
+        )
     yield from unreadable

@@ -26,7 +26,7 @@ from casino.errors import ParseError
 from casino.holdem.bots import STYLES
 from casino.holdem.options import MOST_CHIPS
 from casino.holdem.options import blinds as _blinds
-from casino.holdem.shell import LocalGame, Settings, parse_deck_file
+from casino.holdem.shell import LocalGame, Settings, localize_help, parse_deck_file
 from casino.i18n import DEFAULT_LANGUAGE, LANGUAGES, translator
 from casino.shell import Console
 
@@ -86,7 +86,7 @@ def _play_parser(invocation: Invocation) -> ArgumentParser:
         "--deck-file", metavar="FILE", help="stacked decks: a line per hand, in dealing order"
     )
     _common(parser)
-    return parser
+    return localize_help(parser, invocation.argv)
 
 
 def main(

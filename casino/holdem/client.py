@@ -24,10 +24,15 @@ from casino.shell import Streams
 
 def _parser(invocation: Invocation) -> ArgumentParser:
     parser = invocation.parser(description="Sit at a network Hold'em table.")
-    parser.add_argument("host")
-    parser.add_argument("port", type=whole_number(1, 65535))
-    parser.add_argument("--name", required=True)
-    parser.add_argument("--table", type=whole_number(1, 50))
+    parser.add_argument("host", help="the machine running casino holdem serve")
+    parser.add_argument("port", type=whole_number(1, 65535), help="the port it listens on")
+    parser.add_argument("--name", required=True, help="your name at the table (one word)")
+    parser.add_argument(
+        "--table",
+        type=whole_number(1, 50),
+        metavar="N",
+        help="sit at table N (default: the first with a free seat)",
+    )
     return parser
 
 

@@ -48,8 +48,9 @@ from casino.files import write_atomic
 from casino.holdem.bots import STYLES, Player, player_of
 from casino.holdem.commands import BadCommand, Verb, parse_command, perform
 from casino.holdem.engine import Action, Hand, Refused
-from casino.holdem.options import blinds, seconds
-from casino.holdem.shell import BOT_NAMES, HELP, STYLE_CYCLE
+from casino.holdem.options import blinds as _blinds
+from casino.holdem.options import seconds as _seconds
+from casino.holdem.shell import BOT_NAMES, HELP, STYLE_CYCLE, localize_help
 from casino.holdem.table import Seat, Table, shuffled_deck
 from casino.holdem.view import action_text, legal_text, showdown_text, street_text, table_text
 from casino.i18n import DEFAULT_LANGUAGE, LANGUAGES, translator
@@ -425,18 +426,56 @@ class HoldemServer:
 
 def _parser(invocation: Invocation) -> ArgumentParser:
     parser = invocation.parser(description="Run Hold'em tables on the network (line protocol).")
-    parser.add_argument("--port", type=whole_number(0, 65535), default=0, help="0: any free")
-    parser.add_argument("--host", default=LOOPBACK)
-    parser.add_argument("--seats", type=whole_number(2, 9), default=6)
-    parser.add_argument("--tables", type=whole_number(1, 50), default=1)
-    parser.add_argument("--stack", type=whole_number(1, 10**12), default=1000)
-    parser.add_argument("--blinds", type=blinds, default=(5, 10))
+    parser.add_argument(
+        "--port",
+        type=whole_number(0, 65535),
+        default=0,
+        help="the TCP port to listen on (0, the default: any free one, printed at start)",
+    )
+    parser.add_argument(
+        "--host",
+        default=LOOPBACK,
+        help=f"the address to listen on ({LOOPBACK}, the default: this machine only; "
+        "0.0.0.0: every network)",
+    )
+    parser.add_argument(
+        "--seats", type=whole_number(2, 9), default=6, help="seats at each table, 2-9 (6)"
+    )
+    parser.add_argument(
+        "--tables", type=whole_number(1, 50), default=1, help="tables to run, 1-50 (1)"
+    )
+    parser.add_argument(
+        "--stack",
+        type=whole_number(1, 10**12),
+        default=1000,
+        help="chips each player sits with (1000)",
+    )
+    parser.add_argument(
+        "--blinds", type=_blinds, default=(5, 10), metavar="SMALL/BIG", help="blinds (5/10)"
+    )
     parser.add_seed_option("seed the deals and the computer players with N")
-    parser.add_argument("--timeout", type=seconds, default=30.0, help="seconds per action")
-    parser.add_argument("--hands", type=whole_number(1, 10**6), help="hands per table, then stop")
-    parser.add_argument("--lang", choices=LANGUAGES, default=DEFAULT_LANGUAGE)
-    parser.add_argument("--state", help="save the tables here after each hand; restore at start")
-    return parser
+    parser.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=30.0,
+        metavar="S",
+        help="seconds a player has for each action (30); then they check or fold",
+    )
+    parser.add_argument(
+        "--hands", type=whole_number(1, 10**6), metavar="N", help="hands per table, then stop"
+    )
+    parser.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        default=DEFAULT_LANGUAGE,
+        help="the tables' language: es (default) or en",
+    )
+    parser.add_argument(
+        "--state",
+        metavar="FILE",
+        help="save the tables here after each hand; restore at start",
+    )
+    return localize_help(parser, invocation.argv)
 
 
 def serve_body(invocation: Invocation) -> int:

@@ -39,7 +39,7 @@ from casino.clock import Clock
 from casino.errors import CasinoError
 from casino.net.guard import Limits, WarningLog
 from casino.net.names import BadName, check_name
-from casino.net.stream import ConnectionClosed, FrameStream, bound_port, serve
+from casino.net.stream import LOOPBACK, ConnectionClosed, FrameStream, bound_port, serve
 from casino.stud import protocol as wire
 from casino.stud.rules import ANTE, first_to_act, rotation, settle
 
@@ -425,6 +425,8 @@ class DealerSettings:
     table: TableConfig = field(default_factory=TableConfig)
     wait: float | None = None
     """Give up if the players have not all logged in within this many seconds."""
+    host: str = LOOPBACK
+    """The address to listen on (loopback unless told: a Casino Day across machines)."""
 
 
 async def run_dealer(
@@ -433,7 +435,8 @@ async def run_dealer(
     observer: Observer | None = None,
     listening: Callable[[int], None] | None = None,
 ) -> list[Seat]:
-    """Listen on loopback, seat ``settings.players`` players, play, and return the ranking.
+    """Listen on ``settings.host`` (loopback by default), seat ``settings.players`` players,
+    play, and return the ranking.
 
     ``listening`` is told the port once the server accepts connections. :class:`Removed`
     (with the reason) if the players do not all come within ``settings.wait`` seconds.
@@ -449,6 +452,7 @@ async def run_dealer(
     server = await serve(
         accept,
         settings.port,
+        settings.host,
         limits=Limits(send_timeout=timeout),
         clock=clock,
         log=WarningLog(watcher.event, clock),

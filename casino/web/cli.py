@@ -21,7 +21,9 @@ if TYPE_CHECKING:
     from casino.web.holdem import TableSettings
 
 PROGRAM = "web"
-MISSING = "casino web needs the web extra: pip install 'casino[web]'"
+MISSING = "casino web needs the web extra (aiohttp): pip install -e '.[web]' in casino's folder"
+"""What ``casino web`` says without aiohttp. casino is installed from its checkout; the PyPI
+name ``casino`` is somebody else's package, so ``pip install 'casino[web]'`` would fetch that."""
 
 
 def _duration(text: str) -> float:

@@ -201,7 +201,6 @@ class DominoGame:
                     self.timed_out(state)
                     return
                 if self.move(state, message):
-                    state.in_time(MEMBER)
                     if state.turn == MEMBER and state.result is None:  # drew: now play
                         self.deadline = self.clock.now() + self.move_seconds
                 else:
@@ -236,19 +235,20 @@ class DominoGame:
         return True
 
     def timed_out(self, state: HandState) -> None:
-        """The rules' automatic move (the third time-out in a row loses the hand)."""
+        """The rules' automatic move, which ends the turn (the third turn in a row timed out
+        loses the hand)."""
         automatic = state.time_out(MEMBER)
         if automatic is None:
             self.say(N_("Time is up for the third time in a row: you lose the hand."))
             return
         count = state.timeouts[MEMBER]
         self.say(N_("Time is up ({count} of 3 in a row): an automatic move."), count=count)
-        if isinstance(automatic, Move):
-            self.played(automatic, state, N_("You play {tile} on the {end}."))
-        elif automatic:
-            self.say(N_("You draw {tiles}."), tiles=" ".join(t.ascii() for t in automatic))
-        else:
+        if automatic.drawn:
+            self.say(N_("You draw {tiles}."), tiles=" ".join(t.ascii() for t in automatic.drawn))
+        if automatic.move is None:
             self.say(N_("You pass."))
+        else:
+            self.played(automatic.move, state, N_("You play {tile} on the {end}."))
 
     def result(self, state: HandState) -> None:
         """Say how the hand ended and settle the stake."""

@@ -3,6 +3,7 @@ and a time-out places a tile automatically."""
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from pathlib import Path
@@ -54,3 +55,24 @@ def test_ctrl_c_at_the_prompt_ends_quietly_with_130(tmp_path: Path) -> None:
     finally:
         child.close(force=True)
     assert child.exitstatus == 130
+
+
+def test_a_utf8_terminal_gets_readable_ascii_tiles_unless_unicode_is_asked(tmp_path: Path) -> None:
+    env = {**os.environ, "TERM": "xterm-256color", "LC_ALL": "C.UTF-8", "PYTHONIOENCODING": "utf-8"}
+    for extra, first in (([], "1:[4|6]"), (["--unicode"], "1:\U0001f053")):
+        child = pexpect.spawn(
+            sys.executable,
+            ["-m", "casino.domino", "--seed", "26", "--lang", "en", *extra],
+            cwd=str(tmp_path),
+            env=env,
+            encoding="utf-8",
+            timeout=10,
+        )
+        try:
+            child.expect_exact(f"Your tiles: {first}")
+            child.expect_exact("Your move: ")
+            child.sendline("quit")
+            child.expect(pexpect.EOF)
+        finally:
+            child.close(force=True)
+        assert child.exitstatus == 0

@@ -110,7 +110,7 @@ Points = tuple[int, int, int]
 KINDS: dict[str, tuple[str, Points]] = {
     "correct": (python_program(), (1, 1, 2)),
     "wrong_space": (python_program(greet='print("hello  " + name)'), (1, 0, 2)),
-    "crash": (python_program(state='"missing.txt"'), (1, 1, 0)),
+    "crash": (python_program(state='"missing.txt"'), (1, 1, 1)),  # the chain's run 2 of 2
     "loop": ("while True:\n    pass\n", (0, 0, 0)),
     "flood": (python_program(greet=FLOOD), (1, 0, 2)),
     "memory": (python_program(args="hog = bytearray(2 << 30)"), (0, 1, 2)),

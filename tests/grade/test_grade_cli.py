@@ -114,7 +114,10 @@ def test_reference_transcripts_alone_cannot_grade(course: Path) -> None:
 def test_ray_not_installed_is_a_usage_error(course: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)
     status, _, err = run(*grade_args(course, "--ray", "local"))
-    assert (status, err) == (2, "casino grade: --ray needs Ray: pip install 'casino[ray]'" + HINT)
+    assert (status, err) == (
+        2,
+        "casino grade: --ray needs Ray: pip install -e '.[ray]' in casino's folder" + HINT,
+    )
 
 
 def test_a_submission_too_large_is_not_graded(

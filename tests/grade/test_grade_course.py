@@ -129,7 +129,13 @@ def _wrong_space(text: str) -> None:
 
 
 def _crash(text: str) -> None:
-    assert "FAIL [0/2] remembers (state/chain.yaml)\n" in text
+    assert (
+        "FAIL [1/2] remembers (state/chain.yaml)\n"
+        "  crashed in run 2 of 2 (exit status 1): FileNotFoundError: [Errno 2] No such file or"
+        " directory: 'missing.txt'\n"
+        "  run 1 of 2: PASS [1/1]\n"
+        "  run 2 of 2: FAIL [0/1]\n"
+    ) in text
     assert "  run 2 of 2: exit status 1, expected 0\n" in text
     assert "FileNotFoundError: [Errno 2] No such file or directory: 'missing.txt'" in text
     assert 'File "<submission>/main.py", line 7' in text  # never the temporary copy's path

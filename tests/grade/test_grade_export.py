@@ -102,7 +102,8 @@ def test_a_gradescope_autograder_grades_inside_an_autograder_folder(tmp_path: Pa
     assert scores(good) == [
         ("counts (visible/args.yaml)", 1, 1, "passed", "visible"),
         ("greets (visible/greet.yaml)", 1, 1, "passed", "visible"),
-        ("remembers (hidden/chain.yaml)", 2, 2, "passed", "after_published"),
+        ("remembers (hidden/chain.yaml) run 1 of 2", 1, 1, "passed", "after_published"),
+        ("remembers (hidden/chain.yaml) run 2 of 2", 1, 1, "passed", "after_published"),
     ]
     assert good["score"] == 4
     bad = autograder(tmp_path, archive, tmp_path / "submissions" / "wrong_space-00")

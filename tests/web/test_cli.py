@@ -25,7 +25,10 @@ def test_without_the_web_extra_it_says_so_in_one_line_and_exits_1() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60
     )
     assert (done.returncode, done.stdout) == (1, "")
-    assert done.stderr == "casino web needs the web extra: pip install 'casino[web]'\n"
+    assert (
+        done.stderr
+        == "casino web needs the web extra (aiohttp): pip install -e '.[web]' in casino's folder\n"
+    )
 
 
 def test_it_listens_on_loopback_by_default_and_stops_after_its_duration() -> None:

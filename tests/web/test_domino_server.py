@@ -16,7 +16,10 @@ from aiohttp import ClientWebSocketResponse, DummyCookieJar
 from aiohttp.test_utils import TestClient, TestServer
 
 from casino.clock import FakeClock
+from casino.domino.rules import COMPUTER, MEMBER, End, HandState
+from casino.domino.tiles import parse_tile as T
 from casino.web.app import WebServer
+from casino.web.domino import DominoGame
 from casino.web.holdem import TableSettings
 from casino.web.sessions import COOKIE
 
@@ -88,3 +91,17 @@ def test_a_hand_a_time_out_and_refused_moves(caplog: pytest.LogCaptureFixture) -
     assert end["log"][-1] == "Bankrolls: you ${}, the computer ${}.".format(*end["bankrolls"])
     assert sum(end["bankrolls"]) == 200
     assert caplog.text.count("dominoes: refused from 'Zoe'") == 2
+
+
+def test_a_time_out_with_nothing_playable_draws_and_places_the_tile_it_drew() -> None:
+    game = DominoGame("Ana", "en", 100, FakeClock(), seed=0)
+    state = HandState(([T("6-6"), T("1-2")], [T("0-6"), T("3-3")]), [T("4-4"), T("1-6")], MEMBER)
+    state.play(MEMBER, T("6-6"), End.LEFT)
+    state.play(COMPUTER, T("0-6"), End.LEFT)  # ends 0 and 6: nothing of the member's fits
+    game.timed_out(state)
+    assert game.log == [
+        "Time is up (1 of 3 in a row): an automatic move.",
+        "You draw [4|4] [1|6].",
+        "You play [6|1] on the right.",
+    ]
+    assert state.turn == COMPUTER and state.timeouts[MEMBER] == 1

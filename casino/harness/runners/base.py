@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Protocol
 
 import casino
-from casino.harness.model import Out, OutRe, Run
+from casino.harness.model import Out, OutAny, OutRe, Run
 from casino.harness.runners.sandbox import Sandbox
 from casino.programs import PROGRAMS, command_line
 
@@ -110,6 +110,11 @@ STDERR_MARGIN = 1024 * 1024
 def output_limit(run: Run) -> int:
     """Bytes of stdout ``run`` may print before it is stopped (see the module docstring)."""
     expected = sum(len(step.text.encode("utf-8")) for step in run.steps if isinstance(step, Out))
+    expected += sum(
+        max(len(text.encode("utf-8")) for text in step.texts)
+        for step in run.steps
+        if isinstance(step, OutAny)
+    )
     patterns = sum(1 for step in run.steps if isinstance(step, OutRe))
     return expected + PATTERN_MARGIN * patterns + OUTPUT_MARGIN
 

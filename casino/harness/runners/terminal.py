@@ -32,8 +32,8 @@ from enum import Enum
 
 import pexpect
 
-from casino.harness.diff import common_prefix, piece_regex
-from casino.harness.model import Out, OutRe, Segment, Step, segments, step_label
+from casino.harness.diff import common_prefix, expected_texts, piece_regex
+from casino.harness.model import Out, OutAny, Output, OutRe, Segment, Step, segments, step_label
 from casino.harness.runners.base import (
     Job,
     Kept,
@@ -277,17 +277,20 @@ class Conversation:
             if not self.read_once(remaining):
                 return Wait.ENDED if self.closed else Wait.TIMEOUT
 
-    def wait_for(self, pieces: tuple[Out | OutRe, ...], start: int) -> Wait:
+    def wait_for(self, pieces: tuple[Output, ...], start: int) -> Wait:
         """Read until the output from ``start`` is ``pieces``, cannot become it, or time is up."""
         literal = all(isinstance(piece, Out) for piece in pieces)
         expected = "".join(piece.text for piece in pieces if isinstance(piece, Out))
         pattern = None if literal else piece_regex(pieces)
+        choices = expected_texts(pieces, _MAX_CHOICES)
         deadline = time.monotonic() + self.timeout
         while True:
             got = self.screen.text[start:]
             if pattern is not None:
                 if pattern.fullmatch(got):
                     return Wait.SEEN
+                if choices is not None and not any(text.startswith(got) for text in choices):
+                    return Wait.DIVERGED
             elif got == expected:
                 return Wait.SEEN
             elif not expected.startswith(got):
@@ -396,10 +399,14 @@ class Conversation:
 
 
 def _literal_text(steps: tuple[Step, ...]) -> str | None:
-    """The run's whole expected output if it has no ``out_re`` step, else ``None``."""
-    if any(isinstance(step, OutRe) for step in steps):
+    """The run's whole expected output if it has no ``out_re``/``out_any`` step, else ``None``."""
+    if any(isinstance(step, (OutRe, OutAny)) for step in steps):
         return None
     return "".join(step.text for step in steps if isinstance(step, Out))
+
+
+_MAX_CHOICES = 4096
+"""``out_any`` texts in one segment are followed as whole texts up to this many combinations."""
 
 
 def _segment_end(plan: list[Segment], index: int) -> int:
