@@ -9,7 +9,7 @@ every run and is reported as for ``casino replay``). Exit status: 0 once the cou
 from __future__ import annotations
 
 import argparse
-import json
+import contextlib
 import shlex
 import tempfile
 from collections.abc import Sequence
@@ -19,12 +19,14 @@ from typing import TextIO
 from casino.cmdline import ArgumentParser, UsageError, whole_number
 from casino.files import write_atomic
 from casino.grade.books import gradebook_csv, gradebook_json, summary_html
+from casino.grade.cache import Cache
 from casino.grade.course import (
     Course,
     CourseError,
     Material,
     Student,
     TooLargeSubmission,
+    file_stem,
     load_material,
     submission_digest,
 )
@@ -35,7 +37,12 @@ from casino.grade.results import StudentResult, feedback
 from casino.grade.work import Cached, built_nothing, cache_key, not_graded
 from casino.harness.command import find_transcripts, run_command
 from casino.harness.report import plural
-from casino.harness.runners.sandbox import Sandbox, network_isolation_works, processes_enforced
+from casino.harness.runners.sandbox import (
+    Sandbox,
+    isolation_works,
+    network_isolation_works,
+    processes_enforced,
+)
 from casino.shell import Streams
 
 EPILOG = """\
@@ -45,8 +52,9 @@ program every transcript is replayed against (written as typed in that folder, a
 `casino replay --program`), each transcript in a scratch directory holding only its files.
 Every run is bounded: the transcript's timeout per step and in all, its output, and the
 sandbox limits below (set in the program's process); its processes are killed when it ends.
-The network is cut off (a network namespace, as `unshare --net`) where the system allows;
-the summary says whether it was.
+Each program runs in a sandbox of its own (bubblewrap: it sees only its submission and run
+folder, no network, no other process); where the machine cannot, casino refuses unless
+--trust-submissions is given. The summary says what was in effect.
 
 Results, under --out: gradebook.csv, gradebook.json, feedback/STUDENT.txt, summary.html.
 A re-run reuses every score whose submission, transcript and settings have not changed
@@ -113,7 +121,14 @@ def _parser(out: TextIO) -> ArgumentParser:
         metavar="MB",
         help="largest file written (64)",
     )
+    add("--disk", type=COUNT, default=256, metavar="MB", help="a run's folder in all (256)")
     add("--network", action="store_true", help="let programs use the network")
+    add(
+        "--trust-submissions",
+        action="store_true",
+        help="run the programs without their own sandbox (only the limits above): for code "
+        "you trust, or a machine that cannot sandbox",
+    )
     return parser
 
 
@@ -140,6 +155,9 @@ def grade(argv: list[str], streams: Streams) -> int:
     if not submissions.exists():
         raise UsageError(f"no such folder or file: {args.submissions}")
     jobs = args.jobs or default_jobs()
+    if not args.trust_submissions and not isolation_works():
+        streams.error(NO_SANDBOX)
+        return 1
     try:
         course, skipped = _course(args)
     except CourseError as error:
@@ -147,21 +165,22 @@ def grade(argv: list[str], streams: Streams) -> int:
         return 1
     out = Path(args.out)
     _prepare(out)
-    with tempfile.TemporaryDirectory(prefix="casino-intake-") as scratch:
-        try:
+    try:
+        with tempfile.TemporaryDirectory(prefix="casino-intake-") as scratch:
             intake = open_submissions(submissions, Path(scratch))
-        except IntakeError as error:
-            streams.error(f"casino grade: {error}")
-            return 1
-        own = {out.resolve(), *(Path(raw).resolve() for raw in args.transcripts)}
-        students = [s for s in intake.students if s.folder.resolve() not in own]
-        results = _grade(course, students, out, args, jobs, streams)
-    results = sorted(
-        [*results, *(not_graded(course, name, why) for name, why in intake.problems.items())],
-        key=lambda result: result.student,
-    )
-    _write(out, course, results, describe(course.sandbox), skipped)
-    written = _write_lms(out, intake, results, args.assignment)
+            own = {out.resolve(), *(Path(raw).resolve() for raw in args.transcripts)}
+            students = [s for s in intake.students if s.folder.resolve() not in own]
+            results = _grade(course, students, out, args, jobs, streams)
+        problems = [not_graded(course, name, why) for name, why in intake.problems.items()]
+        results = sorted([*results, *problems], key=lambda result: result.student)
+        _write(out, course, results, describe(course.sandbox), skipped)
+        written = _write_lms(out, intake, results, args.assignment)
+    except IntakeError as error:
+        streams.error(f"casino grade: {error}")
+        return 1
+    except OSError as error:  # a full disk, most likely: one line, not a traceback
+        streams.error(f"casino grade: cannot write the results to {out}: {error.strerror or error}")
+        return 1
     streams.stdout.write(_summary(results, out, describe(course.sandbox), written))
     streams.stdout.write(counts_line(results, len(course.materials), len(skipped)) + "\n")
     return 0
@@ -178,6 +197,12 @@ def _write_lms(out: Path, intake: Intake, results: list[StudentResult], assignme
     return ""
 
 
+NO_SANDBOX = (
+    "casino grade: this machine cannot run the programs in a sandbox (bubblewrap, `bwrap`, "
+    "with user namespaces); give --trust-submissions to run them without one"
+)
+
+
 def _course(args: argparse.Namespace) -> tuple[Course, tuple[str, ...]]:
     """The course, and the casino-only transcripts left out of it."""
     try:
@@ -188,13 +213,16 @@ def _course(args: argparse.Namespace) -> tuple[Course, tuple[str, ...]]:
         raise UsageError("--run needs a command")
     if args.ray is not None:
         _check_ray()
+    isolate = not args.trust_submissions
     sandbox = Sandbox(
         cpu_seconds=args.cpu,
         memory=args.memory * MIB,
         address_space=None if args.address_space is None else args.address_space * MIB,
         processes=args.processes,
         file_size=args.file_size * MIB,
-        isolate_network=not args.network and network_isolation_works(),
+        isolate_network=not args.network and (isolate or network_isolation_works()),
+        isolate=isolate,
+        disk=args.disk * MIB,
     )
     materials, skipped = _materials(args.transcripts)
     course = Course(materials, run, args.build, args.runner, sandbox, args.build_timeout)
@@ -300,12 +328,21 @@ def describe(sandbox: Sandbox | None) -> str:
     """The isolation in effect, in one line (the summary's and the report's)."""
     if sandbox is None:
         return "none"
-    parts = [f"CPU {sandbox.cpu_seconds} s", f"data {(sandbox.memory or 0) // MIB} MiB"]
-    if sandbox.address_space is not None:
-        parts.append(f"address space {sandbox.address_space // MIB} MiB")
-    enforced = "" if processes_enforced() else " (not enforced: the kernel exempts root)"
-    parts.append(f"{sandbox.processes} more processes{enforced}")
+    if sandbox.isolate:
+        parts = ["bubblewrap (own file system, processes, uid)"]
+    else:
+        parts = ["none of its own (--trust-submissions)"]
+    parts += [f"CPU {sandbox.cpu_seconds} s", f"data {(sandbox.memory or 0) // MIB} MiB"]
+    if sandbox.total_memory is not None:
+        parts.append(f"address space {sandbox.total_memory // MIB} MiB")
+    if sandbox.isolate:
+        parts.append(f"{sandbox.processes} processes per run")
+    else:
+        enforced = "" if processes_enforced() else " (not enforced: the kernel exempts root)"
+        parts.append(f"{sandbox.processes} more processes{enforced}")
     parts.append(f"files up to {(sandbox.file_size or 0) // MIB} MiB")
+    if sandbox.isolate:
+        parts.append(f"run folder up to {sandbox.disk_bytes // MIB} MiB")
     parts.append("network cut off (unshare --net)" if sandbox.isolate_network else "network open")
     return "; ".join(parts)
 
@@ -321,8 +358,9 @@ def _grade(
     """Grade whatever the cache does not hold; every student's result, by name."""
     results: dict[str, StudentResult] = {}
     tasks = []
+    cache = Cache(out / "cache")
     for student in students:
-        known = _known(course, student, out, args.force)
+        known = _known(course, student, cache, args.force)
         if isinstance(known, StudentResult):
             results[student.name] = known
         else:
@@ -332,7 +370,9 @@ def _grade(
 
     def done(result: StudentResult) -> None:
         results[result.student] = result
-        _store(out, result)
+        if result.note is None:  # a submission not graded is tried again next time
+            with contextlib.suppress(OSError):  # not kept: graded again next time
+                cache.store(result)
         progress.show(len(results))
 
     if tasks:
@@ -346,15 +386,16 @@ def _grade(
     return [results[name] for name in sorted(results)]
 
 
-def _known(course: Course, student: Student, out: Path, force: bool) -> StudentResult | Task:
+def _known(course: Course, student: Student, cache: Cache, force: bool) -> StudentResult | Task:
     """The student's result if nothing it depends on changed, else the task to grade it
     (with the scores it may reuse)."""
     try:
         key = f"{submission_digest(student.folder)}:{course.settings_digest}"
-    except (TooLargeSubmission, OSError) as error:
-        note = str(error) if isinstance(error, TooLargeSubmission) else f"cannot read it: {error}"
-        return not_graded(course, student.name, note)
-    stored = None if force else _load(out, student.name)
+    except TooLargeSubmission as error:
+        return not_graded(course, student.name, str(error))
+    except Exception as error:  # unreadable, too deep: this submission's alone
+        return not_graded(course, student.name, f"cannot read it: {error}")
+    stored = None if force else cache.load(student.name)
     if stored is None or stored.submission != key:
         return Task(student, key, {})
     if stored.build_failed:
@@ -366,29 +407,11 @@ def _known(course: Course, student: Student, out: Path, force: bool) -> StudentR
     return Task(student, key, cached)
 
 
-def _cache_file(out: Path, student: str) -> Path:
-    return out / "cache" / f"{student}.json"
-
-
-def _load(out: Path, student: str) -> StudentResult | None:
-    """The stored result of ``student`` (``None`` if there is none, or it is not readable)."""
-    try:
-        data = json.loads(_cache_file(out, student).read_text(encoding="utf-8"))
-        return StudentResult.from_json(data)
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-
-
-def _store(out: Path, result: StudentResult) -> None:
-    if result.note is None:  # a submission not graded is tried again next time
-        write_atomic(_cache_file(out, result.student), json.dumps(result.to_json()) + "\n")
-
-
 def _write(
     out: Path, course: Course, results: list[StudentResult], sandbox: str, skipped: tuple[str, ...]
 ) -> None:
     for result in results:
-        write_atomic(out / "feedback" / f"{result.student}.txt", feedback(result))
+        write_atomic(out / "feedback" / f"{file_stem(result.student)}.txt", feedback(result))
     write_atomic(out / "gradebook.csv", gradebook_csv(course.materials, results))
     write_atomic(out / "gradebook.json", gradebook_json(course.materials, results))
     write_atomic(out / "summary.html", summary_html(course.materials, results, sandbox, skipped))

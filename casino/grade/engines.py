@@ -88,6 +88,10 @@ def _pooled(course: Course, tasks: list[Task], jobs: int, done: Done) -> list[Ta
                 except BrokenProcessPool:
                     broken.append(futures[future])
                     continue
+                except Exception as error:  # this submission's result alone
+                    task = futures[future]
+                    note = f"grading it failed: {error!r}"
+                    result = not_graded(course, task.student.name, note, task.submission)
                 done(result)
         except BaseException:  # stopped: each worker ends its run, cleans up, and exits
             contained.signal(signal.SIGTERM)

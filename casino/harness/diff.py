@@ -33,6 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from casino.harness import regex
 from casino.harness.model import In, Out, OutAny, Output, OutRe, Run, Step, step_label
 from casino.harness.runners.base import Outcome, signal_problem
 
@@ -173,17 +174,29 @@ def _located(
 
 
 def _compare_with_patterns(pieces: list[Piece], actual: str) -> TextComparison:
-    """Match the pieces in sequence; on failure, find the first piece that cannot match."""
+    """Match the pieces in sequence; on failure, find the first piece that cannot match.
+    A pattern that does not finish in its budget is a difference naming it (:mod:`regex`)."""
+    try:
+        return _match_patterns(pieces, actual)
+    except regex.PatternTimeout as error:
+        expected = "".join(_text(step) for _, step in pieces)
+        named = ", ".join(repr(step.pattern) for _, step in pieces if isinstance(step, OutRe))
+        why = f"out_re {named}: did not finish matching within {error.seconds:g} s"
+        return TextComparison(expected, actual, Difference(0, 1, 1, why))
+
+
+def _match_patterns(pieces: list[Piece], actual: str) -> TextComparison:
     steps = tuple(step for _, step in pieces)
-    if piece_regex(steps).fullmatch(actual):
+    if regex.fullmatch(piece_regex(steps), actual):
         return TextComparison(actual, actual, None)
     matched: list[str] = []
     end = 0
     for count in range(1, len(pieces) + 1):
-        found = piece_regex(steps[:count]).match(actual)
+        found = regex.match(piece_regex(steps[:count]), actual)
         if found is None:
             break
-        matched, end = _shown(found, count), found.end()
+        end, groups = found
+        matched = [groups[f"casino_step{index}"] or "" for index in range(count)]
     offset = end
     rest = actual[end:]
     shown = matched + [_text(step, rest) for step in steps[len(matched) :]]
@@ -198,10 +211,6 @@ def _text(step: Output, actual: str = "") -> str:
     if isinstance(step, OutAny):
         return max(step.texts, key=lambda text: common_prefix(text, actual))
     return step.text if isinstance(step, Out) else step.pattern
-
-
-def _shown(found: re.Match[str], count: int) -> list[str]:
-    return [found.group(f"casino_step{index}") for index in range(count)]
 
 
 @lru_cache(maxsize=1024)
@@ -306,7 +315,7 @@ def _passes(pieces: list[Piece], actual: str, kinds: tuple[str, ...]) -> bool:
     """Whether ``actual`` matches the pieces once the ``kinds`` of difference are taken out."""
     return _concrete_text(pieces, actual, kinds) is not None or (
         expected_texts(tuple(step for _, step in pieces), _LOOSE_TEXTS) is None
-        and _loose_match(tuple(step for _, step in pieces), actual, kinds) is not None
+        and _loose_match(tuple(step for _, step in pieces), actual, kinds)
     )
 
 
@@ -317,16 +326,22 @@ def _concrete_text(pieces: list[Piece], actual: str, kinds: tuple[str, ...]) -> 
     return next((text for text in texts if loosen(text, kinds) == target), None)
 
 
-def _loose_match(
-    steps: tuple[Output, ...], actual: str, kinds: tuple[str, ...]
-) -> re.Match[str] | None:
-    """The steps, each loosened on its own, matched against ``actual`` loosened alike (the
-    end of the text is loosened only when it is not a pattern's)."""
+def _loose_match(steps: tuple[Output, ...], actual: str, kinds: tuple[str, ...]) -> bool:
+    """Whether the steps, each loosened on its own, match ``actual`` loosened alike (the end
+    of the text is loosened only when it is not a pattern's); an ``out_re`` within its time
+    budget (one that runs out of it does not match)."""
     last = len(steps) - 1
     end = bool(steps) and not isinstance(steps[-1], OutRe)
     loose = tuple(_loosened_step(step, kinds, i == last and end) for i, step in enumerate(steps))
     flags = re.IGNORECASE if _CASE in kinds else 0
-    return piece_regex(loose, flags).fullmatch(loosen(actual, kinds, end=end, start=False))
+    pattern = piece_regex(loose, flags)
+    text = loosen(actual, kinds, end=end, start=False)
+    if not any(isinstance(step, OutRe) for step in steps):
+        return pattern.fullmatch(text) is not None  # literal texts only: linear
+    try:
+        return regex.fullmatch(pattern, text)
+    except regex.PatternTimeout:
+        return False
 
 
 def near_miss(pieces: list[Piece], actual: str, kinds: tuple[str, ...]) -> str | None:

@@ -103,12 +103,16 @@ VideoPokerCommands._bet, VideoPokerCommands._deal = _bet, _deal
 
 
 def _students(root: Path, module: str, students: dict[str, str]) -> Path:
-    """One folder per student under ``root``: ``run.sh`` starting its ``main.py``."""
+    """One folder per student under ``root``: ``run.sh`` starting its ``main.py`` with the
+    system's ``python3``, beside its own copy of casino's games (standard library only), as a
+    real submission brings everything it runs: the sandbox shows a run nothing else."""
+    skip = shutil.ignore_patterns("__pycache__", "*.pyc")
     for name, patch in students.items():
         folder = root / name
         folder.mkdir(parents=True)
+        shutil.copytree(ROOT / "casino", folder / "casino", ignore=skip)
         (folder / "main.py").write_text(WRAP.replace("PATCH", patch).replace("MODULE", module))
-        run = f'exec {sys.executable} "$(dirname "$0")/main.py" "$@"\n'
+        run = 'exec python3 -B "$(dirname "$0")/main.py" "$@"\n'
         if name == "forgets":
             run = "rm -f players.dat\n" + run
         (folder / "run.sh").write_text(run)
