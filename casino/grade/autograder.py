@@ -103,7 +103,7 @@ def results(root: Path) -> dict[str, Any]:
 
 def _total(folders: Sequence[Path]) -> float:
     """The points the transcripts in ``folders`` are worth."""
-    from casino.harness.cli import find_transcripts
+    from casino.harness.command import find_transcripts
     from casino.harness.model import load_transcript
 
     paths = [path for folder in folders for path in find_transcripts([str(folder)])]

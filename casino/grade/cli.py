@@ -1,9 +1,9 @@
 """``casino grade SUBMISSIONS --transcripts DIR [--build CMD] --run CMD``: grade a course.
 
-``casino.__main__`` hands ``casino grade …`` to :func:`casino.harness.cli.main`, which calls
-:func:`grade` here (so a stop signal or Ctrl-C unwinds every run and is reported as for
-``casino replay``). Exit status: 0 once the course is graded (whatever the grades), 1 when a
-transcript cannot be read, 2 for a usage error.
+``casino.__main__`` hands ``casino grade …`` to :func:`main` here, which runs :func:`grade` as
+:mod:`casino.harness.command` runs every harness command (so a stop signal or Ctrl-C unwinds
+every run and is reported as for ``casino replay``). Exit status: 0 once the course is graded
+(whatever the grades), 1 when a transcript cannot be read, 2 for a usage error.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from __future__ import annotations
 import argparse
 import contextlib
 import shlex
-import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -35,6 +35,7 @@ from casino.grade.intake import Intake, IntakeError, open_submissions
 from casino.grade.lms import canvas_csv, moodle_csv
 from casino.grade.results import StudentResult, feedback
 from casino.grade.work import Cached, built_nothing, cache_key, not_graded
+from casino.harness.command import find_transcripts, run_command
 from casino.harness.report import plural
 from casino.harness.runners.sandbox import (
     Sandbox,
@@ -245,8 +246,6 @@ def _materials(folders: list[str]) -> tuple[tuple[Material, ...], tuple[str, ...
     """Every transcript under the ``--transcripts`` folders (or files), shown relative to
     the one it was found in; ``reference: casino`` ones are left out (no other program can
     pass them) and returned apart, by path."""
-    from casino.harness.cli import find_transcripts
-
     materials, skipped = [], []
     for raw in folders:
         base = Path(raw)
@@ -477,8 +476,13 @@ class Progress:
             self.stream.flush()
 
 
-def main(argv: list[str] | None = None) -> int:
-    """``python -m casino.grade.cli …`` (the same as ``casino grade …``)."""
-    from casino.harness.cli import main as harness_main
-
-    return harness_main(["grade", *(sys.argv[1:] if argv is None else argv)])
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
+    """``casino grade …`` (``argv`` starts with ``grade``), under the program-entry contract of
+    :mod:`casino.cmdline`."""
+    return run_command({"grade": grade}, argv, stdin=stdin, stdout=stdout, stderr=stderr)

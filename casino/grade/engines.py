@@ -16,12 +16,11 @@ orders them.
 from __future__ import annotations
 
 import logging
-import multiprocessing
 import os
 import signal
 from collections import deque
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import Future, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
@@ -29,7 +28,8 @@ from typing import Any
 from casino.grade.course import Course, Student, TooLargeSubmission, pack
 from casino.grade.results import StudentResult
 from casino.grade.work import Cached, grade_student, not_graded
-from casino.harness.runners.procs import Containment, check_stop, worker_signals, worker_task
+from casino.harness.runners.procs import Containment
+from casino.stopping import check_stop, worker_pool, worker_task
 
 Done = Callable[[StudentResult], None]
 """Told each result as it comes."""
@@ -65,12 +65,6 @@ def _in_worker(course: Course, task: Task) -> StudentResult:
         return grade_task(course, task)
 
 
-def _pool(workers: int) -> ProcessPoolExecutor:
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    return ProcessPoolExecutor(workers, mp_context=context, initializer=worker_signals)
-
-
 def grade_in_pool(course: Course, tasks: list[Task], jobs: int, done: Done) -> None:
     """Grade every task in a pool of ``jobs`` processes."""
     broken = _pooled(course, tasks, jobs, done)
@@ -83,7 +77,7 @@ def _pooled(course: Course, tasks: list[Task], jobs: int, done: Done) -> list[Ta
     """Grade ``tasks`` in one pool; those whose worker died are returned, not graded."""
     broken: list[Task] = []
     # A dead worker's leftovers come to this process and are ended with the pool.
-    with Containment() as contained, _pool(min(jobs, len(tasks))) as pool:
+    with Containment() as contained, worker_pool(min(jobs, len(tasks))) as pool:
         try:
             futures: dict[Future[StudentResult], Task] = {
                 pool.submit(_in_worker, course, task): task for task in tasks

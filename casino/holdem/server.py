@@ -57,6 +57,8 @@ from casino.files import write_atomic
 from casino.holdem.bots import STYLES, Player, player_of
 from casino.holdem.commands import BadCommand, Verb, parse_command, perform
 from casino.holdem.engine import Action, Hand, Refused
+from casino.holdem.options import blinds as _blinds
+from casino.holdem.options import seconds as _seconds
 from casino.holdem.shell import BOT_NAMES, HELP, STYLE_CYCLE, localize_help
 from casino.holdem.table import Seat, Table, shuffled_deck
 from casino.holdem.view import action_text, legal_text, showdown_text, street_text, table_text
@@ -494,8 +496,6 @@ class HoldemServer:
 
 
 def _parser(invocation: Invocation) -> ArgumentParser:
-    from casino.holdem.cli import _blinds, _seconds
-
     parser = invocation.parser(description="Run Hold'em tables on the network (line protocol).")
     parser.add_argument(
         "--port",

@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from casino.cmdline import ArgumentParser, FileProblem, Invocation, run_program, whole_number
+from casino.holdem.options import blinds as _blinds
+from casino.holdem.options import seconds as _seconds
 from casino.net.stream import LOOPBACK
 from casino.shell import Streams
 
@@ -46,8 +48,6 @@ def _instance(text: str) -> str:
 
 
 def _parser(invocation: Invocation) -> ArgumentParser:
-    from casino.holdem.cli import _blinds, _seconds
-
     parser = invocation.parser(
         description="Serve CASINO-ROYAL to browsers: a lobby, dominoes and Hold'em tables."
     )

@@ -11,7 +11,7 @@ import pytest
 from grade_support import TRANSCRIPTS, UNSANDBOXED
 
 import casino.grade.course
-from casino.harness import cli
+from casino.grade import cli
 
 PROGRAM = 'import sys\nprint(len(sys.argv) - 1, "args")\n'
 

@@ -15,7 +15,6 @@ from grade_support import TRANSCRIPTS
 import casino.grade.cli
 import casino.grade.course
 import casino.grade.work
-from casino.harness import cli
 
 PROGRAM = 'import sys\nprint(len(sys.argv) - 1, "args")\n'
 
@@ -36,7 +35,7 @@ def grade(root: Path) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     argv = ["grade", str(root / "subs"), "--transcripts", str(root / "transcripts")]
     argv += ["--run", "python3 main.py", "--jobs", "1", "--out", str(root / "g")]
-    status = cli.main([*argv, "--trust-submissions"], stdout=out, stderr=err)
+    status = casino.grade.cli.main([*argv, "--trust-submissions"], stdout=out, stderr=err)
     return status, out.getvalue(), err.getvalue()
 
 
@@ -94,7 +93,7 @@ def test_without_a_sandbox_it_refuses_in_one_line(
     out, err = io.StringIO(), io.StringIO()
     argv = ["grade", str(course / "subs"), "--transcripts", str(course / "transcripts")]
     argv += ["--run", "python3 main.py", "--jobs", "1", "--out", str(course / "g")]
-    assert cli.main(argv, stdout=out, stderr=err) == 1
+    assert casino.grade.cli.main(argv, stdout=out, stderr=err) == 1
     assert (out.getvalue(), err.getvalue()) == ("", casino.grade.cli.NO_SANDBOX + "\n")
     assert not (course / "g").exists()  # nothing ran, nothing written
     status, graded, _ = grade(course)  # --trust-submissions: graded without one

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from grade_support import TRANSCRIPTS
 
+from casino.grade import cli
 from casino.grade.course import Course, Material
 from casino.grade.results import (
     STDERR_LINE_MAX,
@@ -26,7 +27,6 @@ from casino.grade.results import (
 )
 from casino.grade.summary import ranked, summary_html
 from casino.grade.work import built_nothing, not_graded
-from casino.harness import cli
 from casino.harness.model import Run, parse_transcript
 from casino.harness.runners.base import (
     Job,

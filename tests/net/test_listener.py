@@ -58,6 +58,15 @@ def _line(sock: socket.socket) -> bytes:
     return data
 
 
+def _until_hung_up(sock: socket.socket) -> None:
+    """Read until the server has closed its end (a refusal may come first, or a reset)."""
+    try:
+        while sock.recv(1024):
+            pass
+    except ConnectionResetError:
+        pass
+
+
 def _talk(port: int, text: str) -> bytes:
     with socket.create_connection(("127.0.0.1", port), timeout=LOOSE) as sock:
         sock.sendall(text.encode() + b"\n")
@@ -77,7 +86,10 @@ def test_running_out_of_descriptors_refuses_with_one_line_and_serves_the_others(
         idle = [socket.create_connection(("127.0.0.1", port), timeout=LOOSE) for _ in range(100)]
         honest.sendall(b"still there\n")
         assert _line(honest) == b"echo still there\n"
+        for sock in idle:  # the crowd leaves; the server has let go once it hangs up too
+            sock.shutdown(socket.SHUT_WR)
         for sock in idle:
+            _until_hung_up(sock)
             sock.close()
         assert _talk(port, "after the crowd") == b"echo after the crowd\n"
         honest.close()
