@@ -1,6 +1,6 @@
 """``.ci/run`` runs the README's test command exactly (its second command), and that command
 runs every environment CI needs: tox's ``env_list`` holds the tests with the newest and with
-the oldest dependencies, and the docs."""
+the oldest dependencies, the docs, and grading on a real Ray cluster."""
 
 from __future__ import annotations
 
@@ -23,9 +23,9 @@ def test_ci_runs_the_readme_s_second_command() -> None:
     assert readme_commands()[1].endswith(".venv/bin/tox")
 
 
-def test_tox_runs_the_oldest_dependencies_and_the_docs_by_default() -> None:
+def test_tox_runs_the_oldest_dependencies_the_docs_and_ray_by_default() -> None:
     tox = configparser.ConfigParser(interpolation=None)
     tox.read(ROOT / "tox.ini", encoding="utf-8")
     envs = [name.strip() for name in tox["tox"]["env_list"].split(",")]
-    assert {"tests", "oldest", "conformance", "lint", "type", "docs"} == set(envs)
+    assert {"tests", "oldest", "conformance", "lint", "type", "docs", "ray"} == set(envs)
     assert "constraints/oldest.txt" in tox["testenv:oldest"]["set_env"]
