@@ -236,8 +236,8 @@ def java_program(scratch: Path) -> str | None:
 def main() -> None:
     """Make the programs and the tests, measure, print."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--shell-runs", type=int, default=200, help="shell runs (default 200)")
-    parser.add_argument("--java-runs", type=int, default=30, help="Java runs (default 30)")
+    parser.add_argument("--shell-runs", type=int, default=1000, help="shell runs (1000)")
+    parser.add_argument("--java-runs", type=int, default=100, help="Java runs (100)")
     parser.add_argument("--trivial", type=int, default=500, help="trivial tests (default 500)")
     parser.add_argument("--idle", type=int, default=500, help="idle processes (default 500)")
     parser.add_argument("--repeat", type=int, default=3, help="runs per figure (default 3)")
