@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import html
 import json
 import random
 import secrets
@@ -49,6 +48,7 @@ from casino.web.sessions import (
     clean_name,
     name_problem,
 )
+from casino.web.words import lobby_page
 
 STATIC = resources.files("casino.web") / "static"
 HEADERS = {
@@ -147,7 +147,9 @@ class WebServer:
         if not (20 <= len(form_cookie) <= 100 and form_cookie.isascii()):
             form_cookie = secrets.token_urlsafe(18)
         token = self.sessions.form_token(form_cookie)
-        text = (STATIC / "index.html").read_text("utf-8").replace("{csrf}", html.escape(token))
+        lang = request.query.get("lang", DEFAULT_LANGUAGE)
+        lang = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
+        text = lobby_page((STATIC / "index.html").read_text("utf-8"), lang, token)
         response = web.Response(text=text, content_type="text/html", charset="utf-8")
         response.set_cookie(FORM_COOKIE, form_cookie, httponly=True, samesite="Strict")
         return response

@@ -17,12 +17,22 @@ from typing import Any
 
 from casino.clock import Clock
 from casino.domino.money import STAKE, Ledger, settle_hand
-from casino.domino.rules import COMPUTER, MEMBER, End, HandState, Move, shuffled_deal
+from casino.domino.rules import (
+    COMPUTER,
+    MEMBER,
+    End,
+    Finish,
+    HandState,
+    Move,
+    Result,
+    shuffled_deal,
+)
 from casino.domino.strategy import ours, take_turn
 from casino.domino.tiles import Tile
 from casino.errors import IllegalAction
 from casino.i18n import translator
 from casino.web.holdem import LOG, LOG_LINES
+from casino.web.words import DOMINO, words
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
@@ -46,7 +56,9 @@ class DominoGame:
         think: float = 0.6,
     ) -> None:
         self.name = name
+        self.lang = lang
         self.tr: gettext.NullTranslations = translator("domino", lang)
+        self.words = words(DOMINO, lang)
         self.clock = clock
         self.rng = random.Random(seed)
         self.move_seconds = move_seconds
@@ -89,9 +101,15 @@ class DominoGame:
             "stake": STAKE,
             "over": state is None or state.result is not None,
             "seconds": None,
+            "total": self.move_seconds,
+            "lang": self.lang,
+            "words": self.words,
+            "ends": {"left": self.end_name(End.LEFT), "right": self.end_name(End.RIGHT)},
         }
         if state is None:
             return data
+        if state.result is not None:
+            data["result"] = self.result_view(state.result)
         mine = state.turn == MEMBER and state.result is None
         data.update(
             hand=[[t.low, t.high] for t in state.hands[MEMBER]],
@@ -113,6 +131,21 @@ class DominoGame:
         if mine and self.deadline is not None:
             data["seconds"] = max(0.0, self.deadline - self.clock.now())
         return data
+
+    def result_view(self, result: Result) -> dict[str, Any]:
+        """How the hand ended, for the page's overlay: who won and why, in words."""
+        said = self.words
+        winner = {MEMBER: "you", COMPUTER: "computer", None: None}[result.winner]
+        if result.finish is Finish.BLOCKED:
+            why = said["why_blocked"].format(
+                member=result.pips[MEMBER], computer=result.pips[COMPUTER]
+            )
+        elif result.finish is Finish.TIMEOUTS:
+            why = said["why_timeouts"]
+        else:
+            why = said["why_domino_you" if winner == "you" else "why_domino_them"]
+        title = {"you": said["won"], "computer": said["lost"], None: said["tie"]}[winner]
+        return {"winner": winner, "finish": result.finish.value, "title": title, "why": why}
 
     async def receive(self, message: Any) -> None:
         """A message from the page: queued for the member's turn, else refused and logged."""

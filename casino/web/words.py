@@ -1,0 +1,130 @@
+"""The pages' own words (buttons, headings, labels), from the ``web`` gettext catalog.
+
+The game's messages (actions, the log, refusals) come from the games' catalogs (``holdem``,
+``domino``); what only the web pages say is here, one English message id per key, translated
+into the member's language by :func:`words`. The pages never hold a word of their own: a
+view sends the words its page shows, and the lobby is rendered with them on the server.
+"""
+
+from __future__ import annotations
+
+import html
+
+from casino.i18n import LANGUAGES, translator
+
+LOBBY = {
+    "title": "CASINO-ROYAL",
+    "welcome": "Sit at a table",
+    "name": "Name",
+    "bankroll": "Bankroll",
+    "language": "Language",
+    "holdem": "Play Texas Hold'em",
+    "domino": "Play dominoes",
+    "other_language": "English",
+}
+"""The lobby's words; ``other_language`` names the language the switch link goes to."""
+
+TABLE = {
+    "lobby": "Lobby",
+    "history": "Hand history",
+    "status": "Table state",
+    "waiting": "Waiting for the next hand",
+}
+"""Words both tables use."""
+
+HOLDEM = {
+    **TABLE,
+    "title": "Texas Hold'em",
+    "board": "Community cards",
+    "pot": "Pot",
+    "seat": "Seat {number}",
+    "stack": "{amount} chips",
+    "bet": "bet {amount}",
+    "dealer": "Dealer button",
+    "hidden": "face-down card",
+    "your_turn": "Your turn",
+    "their_turn": "{name} is thinking",
+    "you": "you",
+    "folded": "folded",
+    "fold": "Fold",
+    "check": "Check",
+    "call": "Call {amount}",
+    "bet_to": "Bet {amount}",
+    "raise_to": "Raise to {amount}",
+    "allin": "All-in {amount}",
+    "amount": "Amount",
+    "half": "½ pot",
+    "full": "Pot",
+    "max": "All-in",
+    "wins": "{name} wins {amount}",
+    "with": "with {hand}",
+    "acted": "{name}: {action}",
+    "seconds": "{n} s left",
+    "card": "{rank} of {suit}",
+    "A": "ace",
+    "K": "king",
+    "Q": "queen",
+    "J": "jack",
+    "S": "spades",
+    "H": "hearts",
+    "D": "diamonds",
+    "C": "clubs",
+    "show_history": "Show the hand history",
+    "hide_history": "Hide the hand history",
+}
+"""The Hold'em page's words."""
+
+DOMINO = {
+    **TABLE,
+    "title": "Dominoes",
+    "line": "Line of play",
+    "hand": "Your tiles",
+    "theirs": "The computer's tiles",
+    "boneyard": "Boneyard",
+    "left": "Left end",
+    "right": "Right end",
+    "tile": "Tile {a} and {b}",
+    "playable": "playable",
+    "choose_end": "Tile {a} and {b}: choose an end",
+    "your_turn": "Your turn: play a tile",
+    "their_turn": "The computer's turn",
+    "draw": "Draw",
+    "pass": "Pass",
+    "next": "Another hand",
+    "you": "You",
+    "computer": "Computer",
+    "bankrolls": "Bankrolls",
+    "seconds": "{n} s left",
+    "won": "You win the hand",
+    "lost": "The computer wins the hand",
+    "tie": "A drawn hand",
+    "why_domino_you": "You played your last tile.",
+    "why_domino_them": "The computer played its last tile.",
+    "why_blocked": (
+        "The game is blocked: the fewer pips win (you {member}, the computer {computer})."
+    ),
+    "why_timeouts": "Three time-outs in a row.",
+    "stake": "Stake",
+    "ready": "Ready when you are",
+}
+"""The dominoes page's words."""
+
+
+def words(keys: dict[str, str], lang: str) -> dict[str, str]:
+    """``keys`` (key → English message id) in ``lang``, from the ``web`` catalog."""
+    tr = translator("web", lang)
+    return {key: tr.gettext(message) for key, message in keys.items()}
+
+
+def lobby_page(template: str, lang: str, csrf: str) -> str:
+    """The lobby's HTML in ``lang``: ``{w:key}`` the lobby's words, ``{lang}``, ``{other}``
+    (the language the switch link goes to), ``{selected-xx}`` and ``{csrf}`` filled in,
+    each escaped for HTML."""
+    other = next(code for code in LANGUAGES if code != lang)
+    fields = {f"w:{key}": text for key, text in words(LOBBY, lang).items()}
+    fields["w:other_language"] = words(LOBBY, other)["other_language"]
+    fields |= {"lang": lang, "other": other, "csrf": csrf}
+    fields |= {f"selected-{code}": " selected" if code == lang else "" for code in LANGUAGES}
+    for key, text in fields.items():
+        template = template.replace("{" + key + "}", html.escape(text))
+    return template

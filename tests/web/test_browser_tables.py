@@ -1,0 +1,111 @@
+"""A member plays a whole Hold'em hand and a whole dominoes hand in headless Chromium, by
+clicks alone and by the keyboard alone, at a phone's size and a desktop's. Real ``casino web``
+processes (seeded, long clocks so nothing times out); every wait is bounded."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .browser import SIZES, browser, casino_web, emulate, join, need_browser
+from .tables import DOMINO, HOLDEM, keys, state, wait_for
+
+
+@pytest.fixture(params=sorted(SIZES))
+def driver(request: pytest.FixtureRequest) -> Any:
+    """A headless Chromium at a phone's or a desktop's size."""
+    need_browser()
+    page = browser()
+    emulate(page, SIZES[request.param])
+    yield page
+    page.quit()
+
+
+def test_holdem_hands_by_clicks_then_by_keys(driver: Any) -> None:
+    args = ("--seats", "3", "--seed", "5", "--think", "0.05", "--pause", "1.5", "--timeout", "600")
+    with casino_web(*args) as url:
+        join(driver, url, "Zoe", "es", "holdem")
+        first = wait_for(driver, HOLDEM, lambda v: v["hand"] >= 1)["hand"]
+        acted = holdem_hand(driver, first, by_keys=False)
+        second = wait_for(driver, HOLDEM, lambda v: v["hand"] > first)["hand"]
+        acted += holdem_hand(driver, second, by_keys=True)
+    assert acted >= 2
+
+
+def holdem_hand(driver: Any, hand: int, by_keys: bool) -> int:
+    """Act at each of the member's turns until ``hand`` ends; how many actions."""
+    from selenium.common.exceptions import WebDriverException
+
+    acted = raised = 0
+    while True:
+        view = wait_for(
+            driver, HOLDEM, lambda v: v["hand"] != hand or bool(v["winner"]) or bool(v["buttons"])
+        )
+        if view["hand"] != hand or view["winner"]:
+            break
+        assert view["lang"] == "es" and view["seats"] == 3
+        try:
+            if by_keys:
+                assert view["focused"] in ("check", "call")  # the focus is on the table
+                keys(driver, "r" if not raised and "raise" in view["buttons"] else "\ue007")
+            elif not raised and "raise" in view["buttons"]:
+                driver.find_element("css selector", "#presets button").click()
+                driver.find_element("css selector", '#buttons [data-verb="raise"]').click()
+            else:
+                driver.find_element("css selector", f'#buttons [data-verb="{view["focused"]}"]').click()
+        except WebDriverException:
+            continue  # the buttons changed under us
+        raised += "raise" in view["buttons"]
+        acted += 1
+        wait_for(driver, HOLDEM, lambda v: v["log"] != view["log"] or v["hand"] != hand)
+    if view["hand"] == hand:
+        assert view["winner"].split()[1] == "gana"  # '<name> gana 30 [con ...]'
+        if view["board"] == 5 and "con" in view["winner"]:
+            assert view["lifted"] >= 5  # the winning five cards are lifted
+    return acted
+
+
+def test_domino_hands_by_clicks_then_by_keys(driver: Any) -> None:
+    args = ("--seed", "3", "--think", "0.05", "--move-seconds", "600")
+    with casino_web(*args) as url:
+        join(driver, url, "Zoe", "en", "domino")
+        wait_for(driver, DOMINO, lambda v: v["overlay"])
+        driver.find_element("id", "next").click()
+        end = domino_hand(driver, by_keys=False)
+        assert end["title"] in ("You win the hand", "The computer wins the hand", "A drawn hand")
+        keys(driver, "n")
+        end = domino_hand(driver, by_keys=True)
+        assert end["log"][-1].startswith("Bankrolls: you $")
+
+
+def domino_hand(driver: Any, by_keys: bool) -> dict[str, Any]:
+    """Play the member's turns until the hand's overlay says how it ended."""
+    played = 0
+    wait_for(driver, DOMINO, lambda v: not v["overlay"])
+    while True:
+        view = wait_for(driver, DOMINO, lambda v: v["overlay"] or v["turn"] == "you")
+        if view["overlay"]:
+            assert played > 0
+            return view
+        before = view["log"]
+        if view["playable"]:
+            played += 1
+            if by_keys:
+                assert view["focused"] is not None  # the first playable tile has the focus
+                keys(driver, "\ue007")
+            else:
+                driver.find_element("css selector", "#hand .playable").click()
+            view = state(driver, DOMINO)
+            if view["targets"]:  # the tile fits both ends: now the end
+                if by_keys:
+                    keys(driver, *(["\ue004"] if view["targets"][0] == "right" else []), "\ue007")
+                else:
+                    driver.find_element("css selector", ".ends .target").click()
+        else:
+            kind = view["buttons"][0]
+            if by_keys:
+                keys(driver, kind[0])
+            else:
+                driver.find_element("css selector", f'#buttons [data-type="{kind}"]').click()
+        wait_for(driver, DOMINO, lambda v: v["log"] != before or v["overlay"])
