@@ -4,6 +4,7 @@ processes (seeded, long clocks so nothing times out); every wait is bounded."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -53,12 +54,13 @@ def holdem_hand(driver: Any, hand: int, by_keys: bool) -> int:
                 driver.find_element("css selector", "#presets button").click()
                 driver.find_element("css selector", '#buttons [data-verb="raise"]').click()
             else:
-                driver.find_element("css selector", f'#buttons [data-verb="{view["focused"]}"]').click()
+                verb = view["focused"]
+                driver.find_element("css selector", f'#buttons [data-verb="{verb}"]').click()
         except WebDriverException:
             continue  # the buttons changed under us
         raised += "raise" in view["buttons"]
         acted += 1
-        wait_for(driver, HOLDEM, lambda v: v["log"] != view["log"] or v["hand"] != hand)
+        wait_for(driver, HOLDEM, changed(view["log"], hand))
     if view["hand"] == hand:
         assert view["winner"].split()[1] == "gana"  # '<name> gana 30 [con ...]'
         if view["board"] == 5 and "con" in view["winner"]:
@@ -108,4 +110,9 @@ def domino_hand(driver: Any, by_keys: bool) -> dict[str, Any]:
                 keys(driver, kind[0])
             else:
                 driver.find_element("css selector", f'#buttons [data-type="{kind}"]').click()
-        wait_for(driver, DOMINO, lambda v: v["log"] != before or v["overlay"])
+        wait_for(driver, DOMINO, changed(before, None))
+
+
+def changed(log: list[str], hand: int | None) -> Callable[[dict[str, Any]], bool]:
+    """Whether a page's state moved on from ``log`` (another line, the hand over or another)."""
+    return lambda v: v["log"] != log or v.get("overlay", False) or v.get("hand", hand) != hand
