@@ -393,11 +393,12 @@ def _winners(hand: Hand, tr: gettext.NullTranslations) -> list[dict[str, Any]]:
     """Who won what at the end of ``hand``: each winner of a pot, the chips, and at a
     showdown the winning five cards and the hand's name in ``tr``'s language."""
     winners = []
+    shown = set(hand.shown)
     for award in hand.awards:
         for seat, share in zip(award.winners, award.shares, strict=True):
             entry: dict[str, Any] = {"seat": seat, "amount": share, "pot": award.pot}
-            if award.strength is not None:
-                entry["hand"] = hand_name(award.strength, tr)
+            if seat in shown:  # a showdown (a pot only the winner could win has no strength)
+                entry["hand"] = hand_name(hand.strength(seat), tr)
                 entry["five"] = [_card(c) for c in _best_five(hand.hole[seat] + hand.board)]
             winners.append(entry)
     return winners

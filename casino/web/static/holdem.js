@@ -48,7 +48,7 @@ function drawSeats(view) {
     const stack = element("span", say("stack", { amount: seat.chips }), "stack");
     const last = element("span", seat.folded ? words.folded : seat.last || "", "last");
     const hand = element("span", undefined, "cards");
-    hand.append(...cards(seat.cards || [], five, null));
+    if (!seat.folded) hand.append(...cards(seat.cards || [], five, null));
     box.append(name, stack, hand, last);
     row.append(box);
     if (seat.bet) {
