@@ -27,11 +27,31 @@ def test_holdem_hands_by_clicks_then_by_keys(driver: Any) -> None:
     args = ("--seats", "3", "--seed", "5", "--think", "0.05", "--pause", "1.5", "--timeout", "600")
     with casino_web(*args) as url:
         join(driver, url, "Zoe", "es", "holdem")
+        wait_for(driver, HOLDEM, lambda v: bool(v["buttons"]))
+        assert every_control_reached_by_tab(driver)
         first = wait_for(driver, HOLDEM, lambda v: v["hand"] >= 1)["hand"]
         acted = holdem_hand(driver, first, by_keys=False)
         second = wait_for(driver, HOLDEM, lambda v: v["hand"] > first)["hand"]
         acted += holdem_hand(driver, second, by_keys=True)
     assert acted >= 2
+
+
+CONTROLS = """
+return [...document.querySelectorAll('button, input, a[href]')]
+  .filter((node) => node.offsetParent !== null).map((node) => node.outerHTML);
+"""
+
+
+def every_control_reached_by_tab(driver: Any) -> bool:
+    """Whether Tab, pressed round the page, reaches every visible control (none is skipped)."""
+    controls = set(driver.execute_script(CONTROLS))
+    reached = set()
+    for _ in range(2 * len(controls) + 2):
+        keys(driver, "\ue004")
+        reached.add(driver.execute_script("return document.activeElement.outerHTML"))
+    assert len(controls) >= 7  # the lobby link, history, slider, 3 presets, fold, call, raise
+    assert controls <= reached, controls - reached
+    return True
 
 
 def holdem_hand(driver: Any, hand: int, by_keys: bool) -> int:
@@ -83,15 +103,19 @@ def test_domino_hands_by_clicks_then_by_keys(driver: Any) -> None:
 
 def domino_hand(driver: Any, by_keys: bool) -> dict[str, Any]:
     """Play the member's turns until the hand's overlay says how it ended."""
-    played = 0
+    played = dragged = 0
     wait_for(driver, DOMINO, lambda v: not v["overlay"])
     while True:
         view = wait_for(driver, DOMINO, lambda v: v["overlay"] or v["turn"] == "you")
         if view["overlay"]:
             assert played > 0
+            assert dragged or by_keys or view["line"] <= 1  # a tile was dragged onto an end
             return view
         before = view["log"]
-        if view["playable"]:
+        if view["playable"] and view["line"] and not by_keys and not dragged:
+            played, dragged = played + 1, 1
+            drag(driver)
+        elif view["playable"]:
             played += 1
             if by_keys:
                 assert view["focused"] is not None  # the first playable tile has the focus
@@ -116,3 +140,13 @@ def domino_hand(driver: Any, by_keys: bool) -> dict[str, Any]:
 def changed(log: list[str], hand: int | None) -> Callable[[dict[str, Any]], bool]:
     """Whether a page's state moved on from ``log`` (another line, the hand over or another)."""
     return lambda v: v["log"] != log or v.get("overlay", False) or v.get("hand", hand) != hand
+
+
+def drag(driver: Any) -> None:
+    """Drag the first playable tile onto an end it fits (pointer events, as a finger)."""
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    tile = driver.find_element("css selector", "#hand .playable")
+    end = driver.find_element("id", "end-" + tile.get_attribute("data-ends").split()[0])
+    chain = ActionChains(driver).click_and_hold(tile).move_by_offset(5, -20)
+    chain.move_to_element(end).release().perform()

@@ -122,6 +122,7 @@ function drawHand(view) {
     node.setAttribute("aria-label", moves.length ? `${label}, ${words.playable}` : label);
     node.setAttribute("aria-disabled", String(!moves.length));
     if (moves.length) node.classList.add("playable");
+    node.dataset.ends = moves.map((m) => m.end).join(" ");
     if (chosen && chosen[0] === a && chosen[1] === b) node.classList.add("chosen");
     const picture = svg("svg", { viewBox: `0 0 ${S} ${L}`, "aria-hidden": "true" });
     picture.append(tile(a, b, 0, 0, true));

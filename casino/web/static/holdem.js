@@ -6,13 +6,16 @@ let socket = null;
 let board = [];
 let bets = {};
 let ticker = null;
+let dealtHand = null;
+let pot = 0;
 
 function fill(id, nodes) { document.getElementById(id).replaceChildren(...nodes); }
 
-function spot(node, k, n, radius, turn) {
-  // Seat k places clockwise from the member, who sits at the bottom (k = 0).
+function spot(node, k, n, radius, turn, across) {
+  // Seat k places clockwise from the member, who sits at the bottom (k = 0); ``across``: the
+  // radius from side to side when it is not ``radius`` (bets keep clear of the side seats).
   const angle = Math.PI / 2 + (2 * Math.PI * k) / n + (turn || 0);
-  node.style.left = `${50 + radius * Math.cos(angle)}%`;
+  node.style.left = `${50 + (across || radius) * Math.cos(angle)}%`;
   node.style.top = `${50 + radius * Math.sin(angle)}%`;
   return node;
 }
@@ -48,11 +51,12 @@ function drawSeats(view) {
     const stack = element("span", say("stack", { amount: seat.chips }), "stack");
     const last = element("span", seat.folded ? words.folded : seat.last || "", "last");
     const hand = element("span", undefined, "cards");
-    if (!seat.folded) hand.append(...cards(seat.cards || [], five, null));
+    const fresh = dealtHand === view.hand ? null : [];
+    if (!seat.folded) hand.append(...cards(seat.cards || [], five, fresh));
     box.append(name, stack, hand, last);
     row.append(box);
     if (seat.bet) {
-      const chip = spot(element("div", number(seat.bet), "chip bet"), k, n, 30);
+      const chip = spot(element("div", number(seat.bet), "chip bet"), k, n, 30, 0, 26);
       chip.setAttribute("aria-label", `${seat.name}: ${say("bet", { amount: seat.bet })}`);
       if (bets[seat.seat] !== seat.bet) chip.classList.add("moved");
       chips.push(chip);
@@ -66,6 +70,7 @@ function drawSeats(view) {
     return row;
   }));
   fill("chips", chips);
+  dealtHand = view.hand;
   bets = Object.fromEntries(view.seats.map((seat) => [seat.seat, seat.bet || 0]));
 }
 
@@ -145,8 +150,10 @@ function drawCentre(view) {
   const fresh = view.board.length >= board.length ? board : [];
   fill("board", cards(view.board, winning(view), fresh));
   board = view.board.slice();
-  const pot = element("span", `${words.pot} ${number(view.pot)}`, "chip");
-  fill("pot", view.pot ? [pot] : []);
+  const chip = element("span", `${words.pot} ${number(view.pot)}`, "chip");
+  if (view.pot !== pot) chip.classList.add("moved");
+  pot = view.pot;
+  fill("pot", view.pot ? [chip] : []);
   const names = Object.fromEntries(view.seats.map((seat) => [seat.seat, seat.name]));
   document.getElementById("winner").textContent = view.winners.map((w) => {
     const won = say("wins", { name: names[w.seat], amount: w.amount });
