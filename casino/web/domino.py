@@ -155,15 +155,17 @@ class DominoGame:
         if moving or (kind == "next" and expected):
             self.inbox.put_nowait(message)
         else:
-            await self.refuse("not your turn or not a move", message)
+            await self.refuse("refused_turn", message)
 
     async def refuse(self, reason: str, message: Any) -> None:
-        """Log it and tell the page."""
+        """Log it (``reason``: a key of :data:`casino.web.words.DOMINO`) and tell the page
+        why in the member's language."""
         self.refused += 1
-        LOG.warning("dominoes: refused from %r: %s: %.200r", self.name, reason, message)
+        english = DOMINO.get(reason, reason)
+        LOG.warning("dominoes: refused from %r: %s: %.200r", self.name, english, message)
         if self.send is not None:
             try:
-                await self.send({"type": "refused", "reason": reason})
+                await self.send({"type": "refused", "reason": self.words.get(reason, reason)})
             except (ConnectionError, RuntimeError):
                 self.send = None
 
@@ -238,7 +240,7 @@ class DominoGame:
                     if state.turn == MEMBER and state.result is None:  # drew: now play
                         self.deadline = self.clock.now() + self.move_seconds
                 else:
-                    await self.refuse("not a legal move", message)
+                    await self.refuse("refused_move", message)
         finally:
             self.deadline = None
 

@@ -106,6 +106,8 @@ DOMINO = {
     "why_timeouts": "Three time-outs in a row.",
     "stake": "Stake",
     "ready": "Ready when you are",
+    "refused_turn": "Not your turn, or not a move.",
+    "refused_move": "Not a legal move.",
 }
 """The dominoes page's words."""
 
