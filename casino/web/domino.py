@@ -32,7 +32,7 @@ from casino.domino.tiles import Tile
 from casino.errors import IllegalAction
 from casino.i18n import translator
 from casino.web.holdem import LOG, LOG_LINES
-from casino.web.words import DOMINO, words
+from casino.web.words import DOMINO, page_words
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
@@ -58,7 +58,7 @@ class DominoGame:
         self.name = name
         self.lang = lang
         self.tr: gettext.NullTranslations = translator("domino", lang)
-        self.words = words(DOMINO, lang)
+        self.words = page_words("domino", lang)
         self.clock = clock
         self.rng = random.Random(seed)
         self.move_seconds = move_seconds

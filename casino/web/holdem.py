@@ -37,7 +37,7 @@ from casino.holdem.table import Seat, Table, shuffled_deck
 from casino.holdem.view import action_text, showdown_text, street_text
 from casino.i18n import translator
 from casino.web.guard import LOG
-from casino.web.words import HOLDEM, words
+from casino.web.words import page_words
 
 __all__ = ["LOG", "LOG_LINES", "Member", "Send", "TableSettings", "WebTable"]
 VERBS = {
@@ -266,7 +266,7 @@ class WebTable:
             "legal": None,
             "labels": _labels(tr),
             "lang": member.lang,
-            "words": words(HOLDEM, member.lang),
+            "words": page_words("holdem", member.lang),
             "actor": None if hand is None or hand.over else hand.to_act,
             "clock": None,
             "winners": [] if hand is None or not hand.over else _winners(hand, tr),

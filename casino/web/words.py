@@ -8,6 +8,7 @@ view sends the words its page shows, and the lobby is rendered with them on the 
 
 from __future__ import annotations
 
+import functools
 import html
 
 from casino.i18n import LANGUAGES, translator
@@ -112,10 +113,20 @@ DOMINO = {
 """The dominoes page's words."""
 
 
+PAGES = {"lobby": LOBBY, "holdem": HOLDEM, "domino": DOMINO}
+
+
 def words(keys: dict[str, str], lang: str) -> dict[str, str]:
     """``keys`` (key → English message id) in ``lang``, from the ``web`` catalog."""
     tr = translator("web", lang)
     return {key: tr.gettext(message) for key, message in keys.items()}
+
+
+@functools.cache
+def page_words(page: str, lang: str) -> dict[str, str]:
+    """The words of ``page`` (a key of :data:`PAGES`) in ``lang``, translated once (every
+    view carries them: do not change the dictionary)."""
+    return words(PAGES[page], lang)
 
 
 def lobby_page(template: str, lang: str, csrf: str) -> str:

@@ -211,7 +211,9 @@ wide.addEventListener("change", () => { if (history().hidden === wide.matches) t
 
 document.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
-  if (event.key === "h") { event.preventDefault(); toggleHistory(); return; }
+  if (event.key === "h" || (event.key === "Escape" && !history().hidden && !wide.matches)) {
+    event.preventDefault(); toggleHistory(); return;
+  }
   const keys = { k: "check", c: "call", f: "fold" };
   let node = document.querySelector(`#buttons button[data-verb="${keys[event.key]}"]`);
   const slider = document.getElementById("amount");
