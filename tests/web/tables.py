@@ -61,9 +61,15 @@ def state(driver: Any, script: str) -> dict[str, Any]:
 
 def wait_for(driver: Any, script: str, test: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
     """Poll the page (a generous deadline) until ``test`` holds; its state then."""
+    from selenium.common.exceptions import JavascriptException
+
     end = time.monotonic() + LIMIT
     while time.monotonic() < end:
-        view = state(driver, script)
+        try:
+            view = state(driver, script)
+        except JavascriptException:  # the page is still loading (the lobby, a redirect)
+            time.sleep(0.05)
+            continue
         if test(view):
             return view
         time.sleep(0.05)
@@ -125,3 +131,8 @@ def difference(shot: Path, baseline: Path) -> str | None:
     if share > TOLERANCE:
         return f"{shot.name}: {share:.2%} of the pixels differ from the baseline (see {shot})"
     return None
+
+
+def changed(log: list[str], hand: int | None) -> Callable[[dict[str, Any]], bool]:
+    """Whether a page's state moved on from ``log`` (another line, the hand over or another)."""
+    return lambda v: v["log"] != log or v.get("overlay", False) or v.get("hand", hand) != hand

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from .browser import SIZES, browser, casino_web, emulate, join, need_browser
-from .tables import DOMINO, HOLDEM, audit, compare, wait_for
+from .tables import DOMINO, HOLDEM, audit, changed, compare, wait_for
 
 SERVER = ("--seats", "4", "--seed", "7", "--think", "0.05", "--timeout", "600")
 
@@ -62,3 +62,20 @@ def test_a_dominoes_table(driver: Any, lang: str, tmp_path: Path) -> None:
         driver.find_element("id", "next").click()
         wait_for(driver, DOMINO, lambda v: v["turn"] == "you" and v["playable"] > 0)
         look(driver, "domino", lang, tmp_path)
+
+
+def test_a_holdem_showdown(driver: Any, tmp_path: Path) -> None:
+    """The member checks and calls to a showdown: the winner's five cards are lifted and the
+    hand named in Spanish (the table then rests: a long pause between hands)."""
+    with casino_web("--seats", "3", "--seed", "5", "--think", "0.05", "--pause", "600") as url:
+        join(driver, url, "Zoe", "es", "holdem")
+        while True:
+            view = wait_for(driver, HOLDEM, lambda v: bool(v["winner"] or v["buttons"]))
+            if view["winner"]:
+                break
+            verb = "check" if "check" in view["buttons"] else "call"
+            driver.find_element("css selector", f'#buttons [data-verb="{verb}"]').click()
+            wait_for(driver, HOLDEM, changed(view["log"], view["hand"]))
+        assert view["winner"] == "Carla gana 90 con Pareja de 9"
+        assert view["board"] == 5 and view["lifted"] == 5
+        look(driver, "holdem-showdown", "es", tmp_path)

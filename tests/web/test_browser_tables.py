@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from .browser import SIZES, browser, casino_web, emulate, join, need_browser
-from .tables import DOMINO, HOLDEM, keys, state, wait_for
+from .tables import DOMINO, HOLDEM, changed, keys, state, wait_for
 
 
 @pytest.fixture(params=sorted(SIZES))
@@ -140,11 +140,6 @@ def domino_hand(driver: Any, by_keys: bool) -> dict[str, Any]:
             else:
                 driver.find_element("css selector", f'#buttons [data-type="{kind}"]').click()
         wait_for(driver, DOMINO, changed(before, None))
-
-
-def changed(log: list[str], hand: int | None) -> Callable[[dict[str, Any]], bool]:
-    """Whether a page's state moved on from ``log`` (another line, the hand over or another)."""
-    return lambda v: v["log"] != log or v.get("overlay", False) or v.get("hand", hand) != hand
 
 
 def drag(driver: Any) -> None:
