@@ -104,7 +104,6 @@ class DominoGame:
             "total": self.move_seconds,
             "lang": self.lang,
             "words": self.words,
-            "ends": {"left": self.end_name(End.LEFT), "right": self.end_name(End.RIGHT)},
         }
         if state is None:
             return data

@@ -247,7 +247,6 @@ class WebTable:
                     button=index == hand.button,
                     turn=index == hand.to_act and not hand.over,
                     cards=[_card(c) for c in cards] if visible else [None] * len(cards),
-                    allin=hand.stacks[index] == 0 and not hand.folded[index],
                 )
                 if index in last:
                     entry["last"] = action_text(last[index], "", tr)[2:]
@@ -264,7 +263,6 @@ class WebTable:
             "pot": 0 if hand is None else hand.pot_total(),
             "log": [_line(tr, t, v) for t, v in self.log],
             "legal": None,
-            "labels": _labels(tr),
             "lang": member.lang,
             "words": page_words("holdem", member.lang),
             "actor": None if hand is None or hand.over else hand.to_act,
@@ -430,17 +428,3 @@ def _line(tr: gettext.NullTranslations, template: str, values: tuple[Any, ...]) 
     if template == "SHOWDOWN":
         return "\n".join(showdown_text(values[0], values[1], tr))
     return tr.gettext(template).format(*values, number=values[0], name=values[-1])
-
-
-def _labels(tr: gettext.NullTranslations) -> dict[str, str]:
-    _ = tr.gettext
-    return {
-        "check": _("check"),
-        "call": _("call {amount}"),
-        "bet": _("bet"),
-        "raise": _("raise"),
-        "allin": _("allin {amount}"),
-        "fold": _("fold"),
-        "turn": _("Your turn."),
-        "pot": _("Pot: {amount}"),
-    }
