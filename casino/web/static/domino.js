@@ -56,14 +56,19 @@ function chain(line) {
   const nodes = [];
   line.forEach(([a, b], index) => {
     const w = a === b ? S : L;
-    if ((dir === 1 && x + w > width) || (dir === -1 && x - w < 0)) {
-      row += 1; dir = -dir; x = dir === 1 ? 0 : width;
-    }
-    const left = dir === 1 ? x : x - w;
-    x += dir * (w + 3);
     const middle = row * rowHeight + L / 2 + 2;
-    const node = a === b ? tile(a, b, left, middle - L / 2, true)
-      : tile(dir === 1 ? a : b, dir === 1 ? b : a, left, middle - S / 2, false);
+    let node;
+    if ((dir === 1 && x + w > width) || (dir === -1 && x - w < 0)) {
+      // The turn: this tile goes down the edge (its first number on top), and the next row
+      // runs back from beside it.
+      node = tile(a, b, dir === 1 ? width - S : 0, middle + S / 2 + 3, true);
+      row += 1; dir = -dir; x = dir === 1 ? S + 3 : width - S - 3;
+    } else {
+      const left = dir === 1 ? x : x - w;
+      x += dir * (w + 3);
+      node = a === b ? tile(a, b, left, middle - L / 2, true)
+        : tile(dir === 1 ? a : b, dir === 1 ? b : a, left, middle - S / 2, false);
+    }
     if (index < placed.first || index >= placed.last) node.classList.add("placed");
     nodes.push(node);
   });
