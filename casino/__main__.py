@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from importlib import import_module
+from types import ModuleType
 from typing import TextIO
 
 from casino import __version__
@@ -15,6 +17,16 @@ HARNESS_COMMANDS = {
     "record": "capture a live or stdin-fed session into a transcript",
     "grade": "grade every submission of a course against the same transcripts, sandboxed",
 }
+HARNESS_NEEDS = {"yaml": "PyYAML", "pexpect": "pexpect", "ptyprocess": "ptyprocess"}
+"""What the harness commands import beyond the standard library (module: distribution); the
+games need none of it, and a command without it says so in one line, status 1."""
+HARNESS_MODULES = {
+    "replay": "casino.harness.cli",
+    "record": "casino.harness.cli",
+    "grade": "casino.grade.cli",
+}
+"""The module whose ``main`` runs each harness command (its ``argv`` starts with the command
+word); imported only when used."""
 
 
 def _help(prog: str) -> str:
@@ -56,16 +68,34 @@ def main(
         command, rest = (args[0], args[1:]) if args else ("", [])
         streams = {"stdin": stdin, "stdout": stdout, "stderr": stderr}
         if command in HARNESS_COMMANDS:
-            from casino.harness.cli import main as harness_main
-
+            module = _harness_module(invocation, command)
+            if module is None:
+                return 1
             with invoked_as(invocation.prog):
-                return harness_main([command, *rest], **streams)
+                status: int = module.main([command, *rest], **streams)
+                return status
         if command in PROGRAMS:
             with invoked_as(f"{invocation.prog} {command}"):
                 return load_main(command)(rest, **streams)
         return _own_options(invocation, command)
 
     return run_program(PROGRAM, dispatch, argv, stdin=stdin, stdout=stdout, stderr=stderr)
+
+
+def _harness_module(invocation: Invocation, command: str) -> ModuleType | None:
+    """The module running harness ``command``; ``None``, said in one line, if it needs a
+    dependency this Python does not have."""
+    try:
+        return import_module(HARNESS_MODULES[command])
+    except ModuleNotFoundError as missing:
+        if missing.name not in HARNESS_NEEDS:
+            raise
+        needed = HARNESS_NEEDS[missing.name]
+        invocation.streams.error(
+            f"{invocation.prog} {command}: needs {needed}, which this Python does not have "
+            f"(pip install {needed})"
+        )
+        return None
 
 
 def _own_options(invocation: Invocation, command: str) -> int:

@@ -41,7 +41,7 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 from types import FrameType
@@ -418,6 +418,14 @@ class ArgumentParser(argparse.ArgumentParser):
         """Help, usage and ``--version`` go to the program's own stdout."""
         if message:
             self._out.write(message)
+
+
+def commands_help(heading: str, commands: Iterable[tuple[str, str]], *after: str) -> str:
+    """A ``--help`` epilog listing a game's in-game commands, the one layout every casino game
+    uses: ``heading``, then each command's syntax on a line of its own with what it does
+    indented below it, then the ``after`` lines (a blank line before them)."""
+    lines = [heading, *(f"  {syntax}\n      {meaning}" for syntax, meaning in commands)]
+    return "\n".join([*lines, "", *after] if after else lines)
 
 
 def whole_number(least: int | None = None, most: int | None = None) -> Callable[[str], int]:

@@ -18,13 +18,15 @@ committed and no build step is needed. English is the ids themselves
 
 from __future__ import annotations
 
+import argparse
 import ast
 import functools
 import gettext
 import io
 import struct
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from importlib import resources
+from typing import TypeVar
 
 from casino.errors import ParseError
 
@@ -35,6 +37,38 @@ SOURCE_LANGUAGE = "en"
 """The language the message ids are written in (needs no catalog)."""
 
 _KEYWORDS = ("msgctxt", "msgid_plural", "msgid", "msgstr")
+P = TypeVar("P", bound=argparse.ArgumentParser)
+
+
+def language_in(argv: Sequence[str]) -> str:
+    """The language a command line asks for (``--lang L`` or ``--lang=L``, the last one
+    given), else :data:`DEFAULT_LANGUAGE`: the language a game's ``--help`` is written in, read
+    before the options are parsed. A value not in :data:`LANGUAGES` is left to the parser to
+    refuse (the help is then in the default language)."""
+    language = DEFAULT_LANGUAGE
+    for index, word in enumerate(argv):
+        if word == "--":
+            break
+        value = argv[index + 1] if word == "--lang" and index + 1 < len(argv) else None
+        if word.startswith("--lang="):
+            value = word.removeprefix("--lang=")
+        if value in LANGUAGES:
+            language = value
+    return language
+
+
+def translate_help(parser: P, tr: gettext.NullTranslations) -> P:
+    """``parser`` with its description, epilog and every option's help put through ``tr``
+    (each whole text is a message id; one without a translation stays as it is). argparse's
+    own frame (``usage:``, ``options:``) is not casino's to translate and stays English."""
+    if parser.description:
+        parser.description = tr.gettext(parser.description)
+    if parser.epilog:
+        parser.epilog = tr.gettext(parser.epilog)
+    for action in parser._actions:
+        if action.help and action.help != argparse.SUPPRESS:
+            action.help = tr.gettext(action.help)
+    return parser
 
 
 def translator(domain: str, language: str) -> gettext.NullTranslations:

@@ -1,9 +1,11 @@
 """man(1) pages for every casino program, generated from its own ``--help``.
 
 ``python -m casino.manpage [DIR]`` writes ``casino-<program>.1`` for every program in
-:data:`casino.programs.PROGRAMS` into ``DIR`` (default: the package's ``man`` folder, which
-is installed with the package; ``man casino/man/casino-draw.1`` shows one). A test keeps the
-installed pages equal to what the programs' ``--help`` says now.
+:data:`casino.programs.PROGRAMS` and every harness command (``replay``, ``record``,
+``grade``) into ``DIR`` (default: the package's ``man`` folder, which is installed with the
+package; ``man casino/man/casino-draw.1`` shows one). A test keeps the installed pages equal
+to what the programs' ``--help`` says now. A game whose ``--help`` follows ``--lang`` is
+described in English (``--lang en --help``), as every page is.
 
 The help is read unwrapped (``COLUMNS`` set wide while it is printed), so a page does not
 depend on the terminal that generated it. argparse's layout is taken apart generically: the
@@ -22,13 +24,17 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TextIO
 
 from casino import __version__
-from casino.programs import PROGRAMS, load_main, run_captured
+from casino.__main__ import HARNESS_COMMANDS
+from casino.programs import PROGRAMS, MainFunction, load_main, run_captured
 
 MAN_DIR = Path(__file__).parent / "man"
 """Where the generated pages live in the package."""
 
+UNLISTED = {"holdem": ["serve", "join"]}
+"""Sub-commands a program's usage line does not offer (it plays without one), for its page."""
 _WIDE = "1000"
 _ITEM = re.compile(r"^ {1,4}(\S(?:.*?\S)?)(?: {2,}(.*))?$")
 
@@ -52,10 +58,36 @@ def _wide_columns() -> Iterator[None]:
             os.environ["COLUMNS"] = before
 
 
+def pages() -> list[str]:
+    """Every page's program: the games, then the harness commands."""
+    return sorted(PROGRAMS) + sorted(HARNESS_COMMANDS)
+
+
 def help_text(program: str, *command: str) -> str:
-    """What ``casino PROGRAM [COMMAND] --help`` prints, unwrapped."""
+    """What ``casino PROGRAM [COMMAND] --help`` prints, unwrapped (in English: with
+    ``--lang en`` where the usage offers ``--lang``)."""
+    main: MainFunction = load_main(program) if program in PROGRAMS else _harness(program)
     with _wide_columns():
-        return run_captured(load_main(program), [*command, "--help"]).out
+        text = run_captured(main, [*command, "--help"]).out
+        if "[--lang " in text.partition("\n\n")[0]:
+            text = run_captured(main, [*command, "--lang", "en", "--help"]).out
+    return text
+
+
+def _harness(command: str) -> MainFunction:
+    """``casino COMMAND`` for a harness command, as a program of its own."""
+    from casino.__main__ import main
+
+    def run(
+        argv: Sequence[str] | None = None,
+        *,
+        stdin: TextIO | None = None,
+        stdout: TextIO | None = None,
+        stderr: TextIO | None = None,
+    ) -> int:
+        return main([command, *(argv or [])], stdin=stdin, stdout=stdout, stderr=stderr)
+
+    return run
 
 
 @dataclass
@@ -143,7 +175,8 @@ def render(program: str, text: str, commands: Sequence[tuple[str, str]] = ()) ->
         )
     if parsed.notes:
         out += [".SH NOTES", *_paragraphs(parsed.notes)]
-    out += [".SH SEE ALSO", "casino replay \\-\\-help, casino record \\-\\-help"]
+    others = [f"casino\\-{escape(name)}(1)" for name in pages() if name != program]
+    out += [".SH SEE ALSO", ", ".join(others)]
     return "\n".join(out) + "\n"
 
 
@@ -199,7 +232,7 @@ def _paragraphs(paragraphs: Sequence[list[str]]) -> list[str]:
 def generate(program: str) -> str:
     """The man page of ``program`` (and of its sub-commands) as ``--help`` describes it now."""
     text = help_text(program)
-    commands = sub_commands(parse_help(text).usage, program)
+    commands = sub_commands(parse_help(text).usage, program) or UNLISTED.get(program, [])
     return render(program, text, [(command, help_text(program, command)) for command in commands])
 
 
@@ -209,7 +242,7 @@ def write_pages(directory: Path = MAN_DIR, programs: Sequence[str] = ()) -> list
 
     directory.mkdir(parents=True, exist_ok=True)
     written = []
-    for program in programs or sorted(PROGRAMS):
+    for program in programs or pages():
         path = directory / page_name(program)
         write_atomic(path, generate(program))
         written.append(path)

@@ -14,6 +14,7 @@ from casino.cmdline import (
     Invocation,
     Stopped,
     UsageError,
+    commands_help,
     interruptible_lines,
     invoked_as,
     program_name,
@@ -222,3 +223,9 @@ def test_signals_reach_a_deferred_program_only_while_it_reads() -> None:
         for line in interruptible_lines(SignalOnRead("x\nnow\ny\n")):
             seen.append(line)
     assert seen == ["x\n"]
+
+
+def test_commands_help_lays_out_each_command_then_the_lines_after() -> None:
+    text = commands_help("commands:", [("go N", "go N steps"), ("stop", "stop")], "More.")
+    assert text == "commands:\n  go N\n      go N steps\n  stop\n      stop\n\nMore."
+    assert commands_help("commands:", [("x", "y")]) == "commands:\n  x\n      y"

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from casino.errors import ParseError
-from casino.i18n import compile_po, parse_po, translator
+from casino.i18n import compile_po, language_in, parse_po, translator
 
 CATALOG = r"""# A test catalog
 msgid ""
@@ -97,3 +97,11 @@ def test_english_is_the_ids_and_other_languages_are_refused() -> None:
     assert translator("anything", "en").gettext("Your turn") == "Your turn"
     with pytest.raises(ParseError, match="unknown language 'fr'"):
         translator("anything", "fr")
+
+
+def test_the_help_language_is_the_last_lang_asked_for_or_the_default() -> None:
+    assert language_in([]) == "es" and language_in(["--help"]) == "es"
+    assert language_in(["--lang", "en", "--help"]) == "en"
+    assert language_in(["--lang=en", "--lang", "es"]) == "es"
+    assert language_in(["--lang", "fr"]) == "es"  # argparse refuses it; the help is Spanish
+    assert language_in(["--", "--lang", "en"]) == "es" and language_in(["--lang"]) == "es"

@@ -8,10 +8,9 @@ from pathlib import Path
 import pytest
 
 from casino import manpage
-from casino.programs import PROGRAMS
 
 
-@pytest.mark.parametrize("program", sorted(PROGRAMS))
+@pytest.mark.parametrize("program", manpage.pages())
 def test_the_installed_page_is_in_step_with_the_help(program: str) -> None:
     installed = manpage.MAN_DIR / manpage.page_name(program)
     assert installed.is_file(), f"no {installed.name}: run python -m casino.manpage"
@@ -80,3 +79,13 @@ def test_sub_commands_get_a_section_each() -> None:
     assert ".SH SYNOPSIS\n.B casino x\n{run} ...\n" in page
     assert ".SH COMMANDS\n.SS run\n.B casino x run\n[\\-h] \\-\\-fast\n.PP\nRuns.\n" in page
     assert ".PP\n.I OPTIONS\n.TP\n.B \\-\\-fast\nquickly\n" in page
+
+
+def test_the_harness_commands_and_holdems_network_have_pages_in_english() -> None:
+    assert manpage.pages()[-3:] == ["grade", "record", "replay"]
+    replay = manpage.generate("replay")
+    assert replay.startswith('.TH "CASINO\\-REPLAY" 1 ') and "\\-\\-update" in replay
+    assert "casino\\-grade(1)" in replay and "casino\\-replay(1)" not in replay
+    holdem = manpage.generate("holdem")
+    assert ".SS serve\n.B casino holdem serve\n" in holdem and ".SS join\n" in holdem
+    assert "muestra" not in holdem and "seats, 2\\-9 (4)" in holdem

@@ -28,9 +28,12 @@ INTERACTIVE_ARGS: dict[str, list[str]] = {
     "videopoker": ["-i", "100"],
     "stud": ["tournament", "--bot", "ours", "--bot", "always-call", "--hands", "3"],
     "web": ["--port", "0", "--duration", "0"],
+    "domino": ["--fake-clock"],
 }
 """The arguments that start a session of the program (none for most): one that waits for its
-user, or (three-card stud, which reads no stdin) one that ends by itself."""
+user, or (three-card stud, which reads no stdin) one that ends by itself. Dominoes' move clock
+is the fake one: a real one redraws its countdown every second while the program waits, and
+a signal sent later than that (a loaded machine) would find that on the screen first."""
 WAITING_ARGS: dict[str, list[str]] = {
     "stud": ["dealer", "--port", "0", "--players", "2"],
     "web": ["--port", "0"],
@@ -147,9 +150,24 @@ def spawn(name: str, cwd: Path) -> pexpect.spawn:
 
 
 def wait_for_input(child: pexpect.spawn, name: str) -> None:
-    """Until the program shows its prompt, then a moment so that it is reading."""
+    """Until the program shows its prompt and then sleeps in the kernel, waiting for input
+    (read, select, poll or epoll): a readiness the test sees, not a moment it guesses."""
     child.expect(PROMPTS.get(name, "."))
-    time.sleep(0.3)
+    deadline = time.monotonic() + 60
+    while not waiting_in_kernel(child.pid):
+        assert time.monotonic() < deadline, f"{name} never waited for input"
+        time.sleep(0.01)
+
+
+def waiting_in_kernel(pid: int) -> bool:
+    """Whether process ``pid`` (its main thread) is asleep in a system call, as a program
+    waiting for input is (``S`` in ``/proc/PID/stat``). Where there is no ``/proc``, the
+    prompt alone says so (a signal before the read is held or handled alike)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().rpartition(")")[2].split()[0] == "S"
+    except FileNotFoundError:
+        return not os.path.isdir("/proc/self")
 
 
 SIGNALS = [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "stopped by SIGTERM")]

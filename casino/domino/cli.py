@@ -8,31 +8,52 @@ this builds the console, the clock and the deals, and hands them to
 from __future__ import annotations
 
 import argparse
-import os
+import gettext
 import random
+import textwrap
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TextIO
 
 from casino.clock import FakeClock, MonotonicClock, WaitClock
-from casino.cmdline import ArgumentParser, FileProblem, Invocation, run_program, whole_number
-from casino.domino.commands import pause_seconds
+from casino.cmdline import (
+    ArgumentParser,
+    FileProblem,
+    Invocation,
+    commands_help,
+    run_program,
+    whole_number,
+)
+from casino.domino.commands import N_, pause_seconds
 from casino.domino.money import STAKE
 from casino.domino.rules import Deal, parse_deals, shuffled_deal
-from casino.domino.shell import Session, Table
+from casino.domino.shell import CLOCK_RULE, Session, Table, command_table
 from casino.errors import ParseError
 from casino.files import read_text
-from casino.i18n import DEFAULT_LANGUAGE, LANGUAGES, translator
+from casino.i18n import DEFAULT_LANGUAGE, LANGUAGES, language_in, translate_help, translator
 from casino.shell import Console, Streams
 
 PROGRAM = "domino"
 MAX_TILES_FILE = 1 << 20
 """Bytes a tiles file may hold (a stacked deal is a line of about 120)."""
-TILES_FILE_HELP = """\
+EPILOG_WIDTH = 90
+"""Columns the epilog's prose is filled to (as the tiles file's paragraph is laid out)."""
+TILES_FILE_HELP = N_("""\
 A tiles file (--tiles-file) holds one deal per line: the opening draws in pairs (your
 tile, the computer's; pairs of equal totals are redrawn, so only the last may differ), '/',
 then the 28 tiles as dealt: 7 yours, 7 the computer's, the boneyard in drawing order.
-A tile is 3-5, 3|5 or [3|5]; '#' starts a comment. The match ends when the deals run out.
-"""
+A tile is 3-5, 3|5 or [3|5]; '#' starts a comment. The match ends when the deals run out.""")
+TILES_HELP = N_(
+    "Tiles are drawn [3|5] (--ascii, the default): readable at any font size within the move "
+    "clock. --unicode draws them as Unicode domino characters, which most terminal fonts "
+    "show too small to count the pips quickly."
+)
+
+OUTSIDE_HELP = (
+    N_("show this help message and exit"),
+    N_("reproduce every deal (default: $CASINO_SEED if set)"),
+)
+"""Help texts written outside this module (argparse's ``-h``, the seed option), marked for
+the catalog: ``--help`` translates every text it shows."""
 
 
 def _seconds(text: str) -> float:
@@ -48,40 +69,65 @@ def _seconds(text: str) -> float:
 
 
 def _parser(invocation: Invocation) -> ArgumentParser:
+    """The options, their help in the language ``--lang`` asks for (Spanish by default)."""
     parser = invocation.parser(
-        description="CASINO-ROYAL dominoes: you against the computer, double-six, "
-        f"${STAKE} a hand.",
-        epilog=TILES_FILE_HELP,
+        description=N_(
+            "CASINO-ROYAL dominoes: you against the computer, double-six, ${stake} a hand."
+        )
     )
     parser.add_argument(
-        "--lang", choices=LANGUAGES, default=DEFAULT_LANGUAGE, help="es (default) or en"
+        "--lang", choices=LANGUAGES, default=DEFAULT_LANGUAGE, help=N_("es (default) or en")
     )
-    parser.add_seed_option("reproduce every deal")
-    parser.add_argument("--tiles-file", metavar="F", help="stacked deals, one per line")
+    parser.add_seed_option("reproduce every deal")  # its whole help is in OUTSIDE_HELP
+    parser.add_argument("--tiles-file", metavar="F", help=N_("stacked deals, one per line"))
     parser.add_argument(
         "--bankroll",
         type=whole_number(STAKE),
         default=100,
         metavar="DOLLARS",
-        help="what each player starts with (100)",
+        help=N_("what each player starts with (100)"),
     )
     parser.add_argument(
         "--move-seconds",
         type=_seconds,
         default=15.0,
         metavar="S",
-        help="seconds for each of your moves (15)",
+        help=N_("seconds for each of your moves (15)"),
     )
     glyphs = parser.add_mutually_exclusive_group()
-    glyphs.add_argument("--ascii", action="store_true", help="tiles as [3|5]")
-    glyphs.add_argument("--unicode", action="store_true", help="Unicode domino tiles")
+    glyphs.add_argument("--ascii", action="store_true", help=N_("tiles as [3|5] (the default)"))
+    glyphs.add_argument(
+        "--unicode",
+        action="store_true",
+        help=N_("tiles as Unicode domino characters (small in most fonts)"),
+    )
     parser.add_argument(
         "--fake-clock",
         action="store_true",
-        help="time passes only when an input line '@S' says S seconds went by "
-        "(for transcripts and graders)",
+        help=N_(
+            "time passes only when an input line '@S' says S seconds went by "
+            "(for transcripts and graders)"
+        ),
     )
+    tr = translator("domino", language_in(invocation.argv))
+    translate_help(parser, tr)
+    parser.description = (parser.description or "").format(stake=STAKE)
+    parser.epilog = _epilog(tr)
     return parser
+
+
+def _epilog(tr: gettext.NullTranslations) -> str:
+    """The in-game commands, how tiles are drawn, and the tiles file, in ``tr``'s language."""
+    _ = tr.gettext
+    return commands_help(
+        _(N_("commands, one per line at the prompt (in Spanish or English):")),
+        command_table(tr),
+        _(CLOCK_RULE).format(seconds=15),
+        "",
+        textwrap.fill(_(TILES_HELP), EPILOG_WIDTH),
+        "",
+        _(TILES_FILE_HELP),
+    )
 
 
 def _deals(args: argparse.Namespace) -> Iterator[Deal]:
@@ -110,15 +156,6 @@ def scripted(lines: Iterable[str], clock: FakeClock) -> Iterator[str]:
         yield line
 
 
-def _unicode(args: argparse.Namespace, out: TextIO) -> bool:
-    if args.unicode or args.ascii:
-        return bool(args.unicode)
-    encoding = (getattr(out, "encoding", None) or "").lower().replace("-", "")
-    return (
-        out.isatty() and encoding == "utf8" and os.environ.get("TERM", "") not in ("linux", "dumb")
-    )
-
-
 def _play(args: argparse.Namespace, streams: Streams) -> int:
     deals = _deals(args)
     clock: WaitClock
@@ -130,7 +167,7 @@ def _play(args: argparse.Namespace, streams: Streams) -> int:
     table = Table(
         bankroll=args.bankroll,
         move_seconds=args.move_seconds,
-        unicode=_unicode(args, streams.stdout),
+        unicode=args.unicode,
         countdown=not args.fake_clock and streams.stdout.isatty(),
         pauses=args.fake_clock,
     )

@@ -21,7 +21,7 @@ MEMBER, COMPUTER = 0, 1
 HAND_SIZE = 7
 """Tiles dealt to each player."""
 TIMEOUTS_TO_LOSE = 3
-"""Consecutive time-outs that lose the hand."""
+"""Consecutive turns timed out that lose the hand."""
 
 
 class End(Enum):
@@ -106,10 +106,22 @@ class Move:
     end: End
 
 
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """What a seat did on its turn: the tiles it drew, then its move (``None``: it passed)."""
+
+    drawn: tuple[Tile, ...]
+    move: Move | None
+
+
 @dataclass
 class HandState:
     """One hand in play. Mutated only through :meth:`play`, :meth:`draw`, :meth:`pass_turn`
-    and :meth:`time_out`; each checks the move is legal and whose turn it is."""
+    and :meth:`time_out`; each checks the move is legal and whose turn it is.
+
+    ``timeouts`` counts, per seat, the turns in a row that ended by the clock; a turn the
+    seat ends itself (a play or a pass) ends the run. A draw does not end the turn, so a
+    turn in which the seat drew and then ran out of time has timed out."""
 
     hands: tuple[list[Tile], list[Tile]]
     boneyard: list[Tile]
@@ -168,6 +180,7 @@ class HandState:
         if self.line and end not in self.fits(tile):  # the opening tile goes at either
             raise IllegalAction(f"{tile.ascii()} does not fit the {end.value} end")
         placed = self._place(tile, end)
+        self.timeouts[seat] = 0  # a turn ended by a move: the run of time-outs is over
         self.hands[seat].remove(tile)
         self.lacks[seat].difference_update((tile.low, tile.high))
         if not self.hands[seat]:
@@ -194,33 +207,36 @@ class HandState:
         if not self.can_pass(seat):
             raise IllegalAction("passing is allowed only when nothing fits and none can be drawn")
         self.lacks[seat].update(self.ends or ())
+        self.timeouts[seat] = 0  # a turn ended by a move: the run of time-outs is over
         self._next()
 
-    def time_out(self, seat: int) -> Move | list[Tile] | None:
-        """``seat``'s time ran out: the third time in a row loses the hand (``None``);
-        otherwise the automatic move is made — the first playable tile (left end first), or a
-        draw (the tiles drawn), or a pass (``[]``)."""
+    def time_out(self, seat: int) -> Turn | None:
+        """``seat``'s time ran out on this turn. The third turn in a row to time out loses
+        the hand (``None``, no move is made). Otherwise the automatic move ends the turn (the
+        seed: "se coloca automáticamente una ficha que pueda jugarse"): the first playable
+        tile in hand order (left end first); when none fits, drawing until one does and
+        playing it; a pass when the boneyard runs out first. A turn times out once at most:
+        the automatic move always ends it."""
         self._check_turn(seat)
-        self.timeouts[seat] += 1
-        if self.timeouts[seat] >= TIMEOUTS_TO_LOSE:
+        streak = self.timeouts[seat] + 1
+        if streak >= TIMEOUTS_TO_LOSE:
+            self.timeouts[seat] = streak
             self.result = Result(1 - seat, Finish.TIMEOUTS, self.pips())
             return None
-        return self.automatic(seat)
+        turn = self.automatic(seat)
+        self.timeouts[seat] = streak  # after the move, which would end the run
+        return turn
 
-    def automatic(self, seat: int) -> Move | list[Tile]:
-        """Make the automatic move for ``seat`` and return it (see :meth:`time_out`)."""
+    def automatic(self, seat: int) -> Turn:
+        """Play ``seat``'s whole turn automatically (see :meth:`time_out`) and say what was
+        done: the tiles drawn, then the tile played (``None``: a pass)."""
+        drawn = tuple(self.draw(seat)) if self.can_draw(seat) else ()
         moves = self.moves(seat)
-        if moves:
-            self.play(seat, moves[0].tile, moves[0].end)
-            return moves[0]
-        if self.boneyard:
-            return self.draw(seat)
-        self.pass_turn(seat)
-        return []
-
-    def in_time(self, seat: int) -> None:
-        """``seat`` moved in time: its run of time-outs is over."""
-        self.timeouts[seat] = 0
+        if not moves:
+            self.pass_turn(seat)
+            return Turn(drawn, None)
+        self.play(seat, moves[0].tile, moves[0].end)
+        return Turn(drawn, moves[0])
 
     # ------------------------------------------------------------ internals
 

@@ -212,11 +212,10 @@ class Session:
                 self.console.line()
                 raise _Quit
             prompt = not self._pause(answer)
-            if prompt and self._command(state, answer):
-                state.in_time(MEMBER)
-                if state.turn == MEMBER and state.result is None:  # drew: now play
-                    self._show(state)
-                    start = self.clock.now()
+            moved = prompt and self._command(state, answer)
+            if moved and state.turn == MEMBER and state.result is None:  # drew: now play
+                self._show(state)
+                start = self.clock.now()
 
     def _pause(self, line: str) -> bool:
         """Whether ``line`` is the scripted clock's ``@S`` (never a command)."""
@@ -335,12 +334,12 @@ class Session:
             self.say(N_("Time is up for the third time in a row: you lose the hand."))
             return
         self.say(N_("Time is up ({count} of 3 in a row): an automatic move."), count=count)
-        if isinstance(automatic, Move):
-            self._played(automatic, state, N_("You play {tile} on the {end}."))
-        elif automatic:
-            self.say(N_("You draw {tiles}."), tiles=" ".join(self.tile(t) for t in automatic))
-        else:
+        if automatic.drawn:
+            self.say(N_("You draw {tiles}."), tiles=" ".join(self.tile(t) for t in automatic.drawn))
+        if automatic.move is None:
             self.say(N_("You pass."))
+        else:
+            self._played(automatic.move, state, N_("You play {tile} on the {end}."))
 
     # ------------------------------------------------------------ the screen
 
@@ -372,19 +371,35 @@ class Session:
         self.say(N_("Your tiles: {tiles}"), tiles=tiles)
 
     def _help(self) -> None:
-        for message in HELP:
-            self.say(message, seconds=_seconds(self.table.move_seconds))
+        for line in help_lines(self.tr, self.table.move_seconds):
+            self.console.line(line)
 
 
-HELP = (
-    N_("Commands:"),
-    N_("  3 left, 3 right   play your tile 3 at that end (just 3 when only one end fits)"),
-    N_("  draw              draw from the boneyard until a tile fits (only when none fits)"),
-    N_("  pass              pass (only when nothing fits and the boneyard is empty)"),
-    N_("  help              this list"),
-    N_("  quit              leave the match (an unfinished hand is not played out)"),
-    N_("Each move has {seconds} s; three time-outs in a row lose the hand."),
+COMMANDS = (
+    (N_("3 left, 3 right"), N_("play your tile 3 at that end (just 3 when only one end fits)")),
+    (N_("draw"), N_("draw from the boneyard until a tile fits (only when none fits)")),
+    (N_("pass"), N_("pass (only when nothing fits and the boneyard is empty)")),
+    (N_("help"), N_("this list")),
+    (N_("quit"), N_("leave the match (an unfinished hand is not played out)")),
 )
+"""The member's commands, (syntax, what it does): the in-game ``help`` and ``--help``."""
+CLOCK_RULE = N_("Each move has {seconds} s; three turns in a row timed out lose the hand.")
+
+
+def command_table(tr: gettext.NullTranslations) -> list[tuple[str, str]]:
+    """:data:`COMMANDS` in the member's language."""
+    return [(tr.gettext(syntax), tr.gettext(meaning)) for syntax, meaning in COMMANDS]
+
+
+def help_lines(tr: gettext.NullTranslations, seconds: float) -> list[str]:
+    """What ``help`` prints: the commands in a table, then the clock's rule."""
+    table = command_table(tr)
+    width = max(len(syntax) for syntax, _ in table)
+    return [
+        tr.gettext(N_("Commands:")),
+        *(f"  {syntax:<{width}}   {meaning}" for syntax, meaning in table),
+        tr.gettext(CLOCK_RULE).format(seconds=_seconds(seconds)),
+    ]
 
 
 def _seconds(seconds: float) -> str:

@@ -10,7 +10,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from casino.domino.rules import HAND_SIZE, End, HandState, Move, shuffled_deal
+from casino.domino.rules import HAND_SIZE, End, HandState, Move, Turn, shuffled_deal
 from casino.domino.tiles import HIGHEST, Tile
 
 PER_NUMBER = HIGHEST + 2
@@ -104,14 +104,6 @@ def greedy(view: View) -> Move:
 def random_legal(rng: random.Random) -> Chooser:
     """Baseline: any legal move, uniformly."""
     return lambda view: rng.choice(view.moves)
-
-
-@dataclass(frozen=True, slots=True)
-class Turn:
-    """What a seat did on its turn: the tiles it drew, then its move (``None``: it passed)."""
-
-    drawn: tuple[Tile, ...]
-    move: Move | None
 
 
 def take_turn(state: HandState, seat: int, choose: Chooser) -> Turn:

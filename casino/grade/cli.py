@@ -1,53 +1,70 @@
 """``casino grade SUBMISSIONS --transcripts DIR [--build CMD] --run CMD``: grade a course.
 
-``casino.__main__`` hands ``casino grade …`` to :func:`casino.harness.cli.main`, which calls
-:func:`grade` here (so a stop signal or Ctrl-C unwinds every run and is reported as for
-``casino replay``). Exit status: 0 once the course is graded (whatever the grades), 1 when a
-transcript cannot be read, 2 for a usage error.
+``casino.__main__`` hands ``casino grade …`` to :func:`main` here, which runs :func:`grade` as
+:mod:`casino.harness.command` runs every harness command (so a stop signal or Ctrl-C unwinds
+every run and is reported as for ``casino replay``). Exit status: 0 once the course is graded
+(whatever the grades), 1 when a transcript cannot be read, 2 for a usage error.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import contextlib
 import shlex
-import sys
+import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
 from casino.cmdline import ArgumentParser, UsageError, whole_number
 from casino.files import write_atomic
 from casino.grade.books import gradebook_csv, gradebook_json, summary_html
+from casino.grade.cache import Cache
 from casino.grade.course import (
     Course,
     CourseError,
     Material,
     Student,
     TooLargeSubmission,
-    find_students,
+    file_stem,
     load_material,
     submission_digest,
 )
 from casino.grade.engines import Task, default_jobs, grade_here, grade_in_pool, grade_on_ray
+from casino.grade.intake import Intake, IntakeError, open_submissions
+from casino.grade.lms import canvas_csv, moodle_csv
 from casino.grade.results import StudentResult, feedback
 from casino.grade.work import Cached, built_nothing, cache_key, not_graded
+from casino.harness.command import find_transcripts, run_command
 from casino.harness.report import plural
-from casino.harness.runners.sandbox import Sandbox, network_isolation_works, processes_enforced
+from casino.harness.runners.sandbox import (
+    Sandbox,
+    isolation_works,
+    network_isolation_works,
+    processes_enforced,
+)
 from casino.shell import Streams
 
 EPILOG = """\
-Each folder under SUBMISSIONS is one student. For each, a fresh copy of the folder is made,
+SUBMISSIONS is a folder of one folder per student, a zip of them, Moodle's or Canvas's bulk
+download (a folder or its zip: moodle.csv or canvas.csv is then written for the platform's
+grade import), or a text file listing Git repositories (GitHub Classroom), one a line.
+Each student's folder is graded alike. For each, a fresh copy of the folder is made,
 --build runs there once (through sh, so `javac -d build *.java` works), and --run is the
 program every transcript is replayed against (written as typed in that folder, as for
 `casino replay --program`), each transcript in a scratch directory holding only its files.
 Every run is bounded: the transcript's timeout per step and in all, its output, and the
 sandbox limits below (set in the program's process); its processes are killed when it ends.
-The network is cut off (a network namespace, as `unshare --net`) where the system allows;
-the summary says whether it was.
+Each program runs in a sandbox of its own (bubblewrap: it sees only its submission and run
+folder, no network, no other process); where the machine cannot, casino refuses unless
+--trust-submissions is given. The summary says what was in effect.
 
 Results, under --out: gradebook.csv, gradebook.json, feedback/STUDENT.txt, summary.html.
 A re-run reuses every score whose submission, transcript and settings have not changed
 (cache/ under --out); --force regrades everything.
+
+casino grade export --gradescope DIR | --github-classroom DIR packages the same transcripts
+for those graders (see casino grade export --help).
 """
 
 MIB = 1 << 20
@@ -61,7 +78,18 @@ def _parser(out: TextIO) -> ArgumentParser:
         epilog=EPILOG,
     )
     add = parser.add_argument
-    add("submissions", metavar="SUBMISSIONS", help="a folder holding one folder per student")
+    add(
+        "submissions",
+        metavar="SUBMISSIONS",
+        help="a folder of one folder per student, a zip of them, Moodle's or Canvas's bulk "
+        "download (folder or zip), or a file listing Git repositories",
+    )
+    add(
+        "--assignment",
+        default="casino",
+        metavar="NAME",
+        help="the assignment's column in canvas.csv (default: casino)",
+    )
     add(
         "--transcripts",
         required=True,
@@ -99,7 +127,14 @@ def _parser(out: TextIO) -> ArgumentParser:
         metavar="MB",
         help="largest file written (64)",
     )
+    add("--disk", type=COUNT, default=256, metavar="MB", help="a run's folder in all (256)")
     add("--network", action="store_true", help="let programs use the network")
+    add(
+        "--trust-submissions",
+        action="store_true",
+        help="run the programs without their own sandbox (only the limits above): for code "
+        "you trust, or a machine that cannot sandbox",
+    )
     return parser
 
 
@@ -118,12 +153,17 @@ def _seconds(text: str) -> float:
 
 
 def grade(argv: list[str], streams: Streams) -> int:
-    """``casino grade``."""
+    """``casino grade`` (and ``casino grade export``)."""
+    if argv[:1] == ["export"]:
+        return export(argv[1:], streams)
     args = _parser(streams.stdout).parse_args(argv)
     submissions = Path(args.submissions)
-    if not submissions.is_dir():
-        raise UsageError(f"no such directory: {args.submissions}")
+    if not submissions.exists():
+        raise UsageError(f"no such folder or file: {args.submissions}")
     jobs = args.jobs or default_jobs()
+    if not args.trust_submissions and not isolation_works():
+        streams.error(NO_SANDBOX)
+        return 1
     try:
         course, skipped = _course(args)
     except CourseError as error:
@@ -131,13 +171,42 @@ def grade(argv: list[str], streams: Streams) -> int:
         return 1
     out = Path(args.out)
     _prepare(out)
-    own = {out.resolve(), *(Path(raw).resolve() for raw in args.transcripts)}
-    students = [s for s in find_students(submissions) if s.folder.resolve() not in own]
-    results = _grade(course, students, out, args, jobs, streams)
-    _write(out, course, results, describe(course.sandbox), skipped)
-    streams.stdout.write(_summary(results, out, describe(course.sandbox)))
+    try:
+        with tempfile.TemporaryDirectory(prefix="casino-intake-") as scratch:
+            intake = open_submissions(submissions, Path(scratch))
+            own = {out.resolve(), *(Path(raw).resolve() for raw in args.transcripts)}
+            students = [s for s in intake.students if s.folder.resolve() not in own]
+            results = _grade(course, students, out, args, jobs, streams)
+        problems = [not_graded(course, name, why) for name, why in intake.problems.items()]
+        results = sorted([*results, *problems], key=lambda result: result.student)
+        _write(out, course, results, describe(course.sandbox), skipped)
+        written = _write_lms(out, intake, results, args.assignment)
+    except IntakeError as error:
+        streams.error(f"casino grade: {error}")
+        return 1
+    except OSError as error:  # a full disk, most likely: one line, not a traceback
+        streams.error(f"casino grade: cannot write the results to {out}: {error.strerror or error}")
+        return 1
+    streams.stdout.write(_summary(results, out, describe(course.sandbox), written))
     streams.stdout.write(counts_line(results, len(course.materials), len(skipped)) + "\n")
     return 0
+
+
+def _write_lms(out: Path, intake: Intake, results: list[StudentResult], assignment: str) -> str:
+    """The grade import of the platform the submissions came from; its file name, or ""."""
+    if intake.layout == "moodle":
+        write_atomic(out / "moodle.csv", moodle_csv(results, intake.identities))
+        return "moodle.csv"
+    if intake.layout == "canvas":
+        write_atomic(out / "canvas.csv", canvas_csv(results, intake.identities, assignment))
+        return "canvas.csv"
+    return ""
+
+
+NO_SANDBOX = (
+    "casino grade: this machine cannot run the programs in a sandbox (bubblewrap, `bwrap`, "
+    "with user namespaces); give --trust-submissions to run them without one"
+)
 
 
 def _course(args: argparse.Namespace) -> tuple[Course, tuple[str, ...]]:
@@ -150,13 +219,16 @@ def _course(args: argparse.Namespace) -> tuple[Course, tuple[str, ...]]:
         raise UsageError("--run needs a command")
     if args.ray is not None:
         _check_ray()
+    isolate = not args.trust_submissions
     sandbox = Sandbox(
         cpu_seconds=args.cpu,
         memory=args.memory * MIB,
         address_space=None if args.address_space is None else args.address_space * MIB,
         processes=args.processes,
         file_size=args.file_size * MIB,
-        isolate_network=not args.network and network_isolation_works(),
+        isolate_network=not args.network and (isolate or network_isolation_works()),
+        isolate=isolate,
+        disk=args.disk * MIB,
     )
     materials, skipped = _materials(args.transcripts)
     course = Course(materials, run, args.build, args.runner, sandbox, args.build_timeout)
@@ -167,15 +239,13 @@ def _check_ray() -> None:
     try:
         import ray  # noqa: F401
     except ImportError:
-        raise UsageError("--ray needs Ray: pip install 'casino[ray]'") from None
+        raise UsageError("--ray needs Ray: pip install -e '.[ray]' in casino's folder") from None
 
 
 def _materials(folders: list[str]) -> tuple[tuple[Material, ...], tuple[str, ...]]:
     """Every transcript under the ``--transcripts`` folders (or files), shown relative to
     the one it was found in; ``reference: casino`` ones are left out (no other program can
     pass them) and returned apart, by path."""
-    from casino.harness.cli import find_transcripts
-
     materials, skipped = [], []
     for raw in folders:
         base = Path(raw)
@@ -194,6 +264,64 @@ def _materials(folders: list[str]) -> tuple[tuple[Material, ...], tuple[str, ...
     return tuple(materials), tuple(skipped)
 
 
+EXPORT_EPILOG = """\
+--gradescope DIR writes DIR/autograder.zip: upload it as the assignment's autograder
+(setup.sh installs Python 3.11 and casino's dependencies; run_autograder builds the
+submission, replays the transcripts against it and writes results.json, one test per
+transcript, the --hidden ones shown once grades are published).
+--github-classroom DIR writes .github/workflows/classroom.yml, .github/classroom/
+autograding.json and .casino/ (casino and the transcripts) into DIR, the assignment's
+template repository. A folder named 'export' is graded as ./export.
+"""
+
+
+def _export_parser(out: TextIO) -> ArgumentParser:
+    parser = ArgumentParser(
+        out=out,
+        prog="casino grade export",
+        description="Package the course's transcripts for Gradescope or GitHub Classroom.",
+        epilog=EXPORT_EPILOG,
+    )
+    add = parser.add_argument
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("--gradescope", metavar="DIR", help="write DIR/autograder.zip")
+    where.add_argument("--github-classroom", metavar="DIR", help="write the workflow into DIR")
+    add("--transcripts", required=True, action="append", metavar="DIR", help="(repeatable)")
+    add("--hidden", action="append", default=[], metavar="DIR", help="transcripts shown late")
+    add("--run", required=True, metavar="CMD", help="the program, e.g. 'java -cp build Nimsys'")
+    add("--build", metavar="CMD", help="run once per submission, e.g. 'javac -d build *.java'")
+    add("--runner", choices=("pipe", "pty"), default="pipe", help="how to run (default: pipe)")
+    add("--build-timeout", type=_seconds, default=120.0, metavar="S", help="for the build (120)")
+    return parser
+
+
+def export(argv: list[str], streams: Streams) -> int:
+    """``casino grade export``."""
+    from casino.grade.export import Settings, write_github_classroom, write_gradescope
+
+    args = _export_parser(streams.stdout).parse_args(argv)
+    try:
+        visible, _ = _materials(args.transcripts)
+        hidden = _materials(args.hidden)[0] if args.hidden else ()
+    except CourseError as error:
+        streams.error(f"casino grade export: {error}")
+        return 1
+    settings = Settings(args.run, args.build, args.runner, args.build_timeout)
+    if args.gradescope is not None:
+        if {m.path for m in visible} & {m.path for m in hidden}:
+            raise UsageError("a transcript path is both visible and --hidden")
+        names = {m.path for m in hidden}
+        target = write_gradescope(Path(args.gradescope), (*visible, *hidden), settings, names)
+        streams.stdout.write(
+            f"wrote {target} ({plural(len(visible) + len(hidden), 'transcript')})\n"
+        )
+    else:
+        folder = Path(args.github_classroom)
+        write_github_classroom(folder, (*visible, *hidden), settings)
+        streams.stdout.write(f"wrote {folder / '.github'} and {folder / '.casino'}\n")
+    return 0
+
+
 def _prepare(out: Path) -> None:
     try:
         (out / "cache").mkdir(parents=True, exist_ok=True)
@@ -206,12 +334,21 @@ def describe(sandbox: Sandbox | None) -> str:
     """The isolation in effect, in one line (the summary's and the report's)."""
     if sandbox is None:
         return "none"
-    parts = [f"CPU {sandbox.cpu_seconds} s", f"data {(sandbox.memory or 0) // MIB} MiB"]
-    if sandbox.address_space is not None:
-        parts.append(f"address space {sandbox.address_space // MIB} MiB")
-    enforced = "" if processes_enforced() else " (not enforced: the kernel exempts root)"
-    parts.append(f"{sandbox.processes} more processes{enforced}")
+    if sandbox.isolate:
+        parts = ["bubblewrap (own file system, processes, uid)"]
+    else:
+        parts = ["none of its own (--trust-submissions)"]
+    parts += [f"CPU {sandbox.cpu_seconds} s", f"data {(sandbox.memory or 0) // MIB} MiB"]
+    if sandbox.total_memory is not None:
+        parts.append(f"address space {sandbox.total_memory // MIB} MiB")
+    if sandbox.isolate:
+        parts.append(f"{sandbox.processes} processes per run")
+    else:
+        enforced = "" if processes_enforced() else " (not enforced: the kernel exempts root)"
+        parts.append(f"{sandbox.processes} more processes{enforced}")
     parts.append(f"files up to {(sandbox.file_size or 0) // MIB} MiB")
+    if sandbox.isolate:
+        parts.append(f"run folder up to {sandbox.disk_bytes // MIB} MiB")
     parts.append("network cut off (unshare --net)" if sandbox.isolate_network else "network open")
     return "; ".join(parts)
 
@@ -227,8 +364,9 @@ def _grade(
     """Grade whatever the cache does not hold; every student's result, by name."""
     results: dict[str, StudentResult] = {}
     tasks = []
+    cache = Cache(out / "cache")
     for student in students:
-        known = _known(course, student, out, args.force)
+        known = _known(course, student, cache, args.force)
         if isinstance(known, StudentResult):
             results[student.name] = known
         else:
@@ -238,12 +376,14 @@ def _grade(
 
     def done(result: StudentResult) -> None:
         results[result.student] = result
-        _store(out, result)
+        if result.note is None:  # a submission not graded is tried again next time
+            with contextlib.suppress(OSError):  # not kept: graded again next time
+                cache.store(result)
         progress.show(len(results))
 
     if tasks:
         if args.ray is not None:
-            grade_on_ray(course, tasks, args.ray, jobs, done)
+            grade_on_ray(course, tasks, args.ray, jobs, done, streams.error)
         elif jobs > 1:
             grade_in_pool(course, tasks, jobs, done)
         else:
@@ -252,15 +392,16 @@ def _grade(
     return [results[name] for name in sorted(results)]
 
 
-def _known(course: Course, student: Student, out: Path, force: bool) -> StudentResult | Task:
+def _known(course: Course, student: Student, cache: Cache, force: bool) -> StudentResult | Task:
     """The student's result if nothing it depends on changed, else the task to grade it
     (with the scores it may reuse)."""
     try:
         key = f"{submission_digest(student.folder)}:{course.settings_digest}"
-    except (TooLargeSubmission, OSError) as error:
-        note = str(error) if isinstance(error, TooLargeSubmission) else f"cannot read it: {error}"
-        return not_graded(course, student.name, note)
-    stored = None if force else _load(out, student.name)
+    except TooLargeSubmission as error:
+        return not_graded(course, student.name, str(error))
+    except Exception as error:  # unreadable, too deep: this submission's alone
+        return not_graded(course, student.name, f"cannot read it: {error}")
+    stored = None if force else cache.load(student.name)
     if stored is None or stored.submission != key:
         return Task(student, key, {})
     if stored.build_failed:
@@ -272,42 +413,25 @@ def _known(course: Course, student: Student, out: Path, force: bool) -> StudentR
     return Task(student, key, cached)
 
 
-def _cache_file(out: Path, student: str) -> Path:
-    return out / "cache" / f"{student}.json"
-
-
-def _load(out: Path, student: str) -> StudentResult | None:
-    """The stored result of ``student`` (``None`` if there is none, or it is not readable)."""
-    try:
-        data = json.loads(_cache_file(out, student).read_text(encoding="utf-8"))
-        return StudentResult.from_json(data)
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-
-
-def _store(out: Path, result: StudentResult) -> None:
-    if result.note is None:  # a submission not graded is tried again next time
-        write_atomic(_cache_file(out, result.student), json.dumps(result.to_json()) + "\n")
-
-
 def _write(
     out: Path, course: Course, results: list[StudentResult], sandbox: str, skipped: tuple[str, ...]
 ) -> None:
     for result in results:
-        write_atomic(out / "feedback" / f"{result.student}.txt", feedback(result))
+        write_atomic(out / "feedback" / f"{file_stem(result.student)}.txt", feedback(result))
     write_atomic(out / "gradebook.csv", gradebook_csv(course.materials, results))
     write_atomic(out / "gradebook.json", gradebook_json(course.materials, results))
     write_atomic(out / "summary.html", summary_html(course.materials, results, sandbox, skipped))
 
 
-def _summary(results: list[StudentResult], out: Path, sandbox: str) -> str:
+def _summary(results: list[StudentResult], out: Path, sandbox: str, lms: str = "") -> str:
     full = sum(r.points == r.max_points for r in results)
     builds = sum(r.build_failed for r in results)
+    also = f", {lms} for the platform's grade import" if lms else ""
     return (
         f"graded {plural(len(results), 'submission')}: {full} with full marks, "
         f"{builds} build failure{'' if builds == 1 else 's'}\n"
         f"sandbox: {sandbox}\n"
-        f"gradebook: {out / 'gradebook.csv'} (and gradebook.json)\n"
+        f"gradebook: {out / 'gradebook.csv'} (and gradebook.json{also})\n"
         f"feedback: {out / 'feedback'}/STUDENT.txt\n"
         f"summary: {out / 'summary.html'}\n"
     )
@@ -352,8 +476,13 @@ class Progress:
             self.stream.flush()
 
 
-def main(argv: list[str] | None = None) -> int:
-    """``python -m casino.grade.cli …`` (the same as ``casino grade …``)."""
-    from casino.harness.cli import main as harness_main
-
-    return harness_main(["grade", *(sys.argv[1:] if argv is None else argv)])
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
+    """``casino grade …`` (``argv`` starts with ``grade``), under the program-entry contract of
+    :mod:`casino.cmdline`."""
+    return run_command({"grade": grade}, argv, stdin=stdin, stdout=stdout, stderr=stderr)

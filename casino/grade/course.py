@@ -31,6 +31,7 @@ from casino.harness.model import (
     load_transcript,
     read_capped,
 )
+from casino.harness.runners.folders import make_folders
 from casino.harness.runners.sandbox import Sandbox
 
 MAX_SUBMISSION_BYTES = 64 << 20
@@ -123,26 +124,60 @@ def load_material(path: Path, shown: str) -> Material:
                 ) from None
             budget -= len(data)
             fixtures.append((content.path, data))
-    digest = _digest(raw, *(part for pair in fixtures for part in (pair[0].encode(), pair[1])))
+    parts = [part for pair in fixtures for part in (pair[0].encode(), pair[1])]
+    if transcript.allowed:  # a folder's casino.yaml changes the verdict: regrade when it does
+        parts.append(("match:" + ",".join(transcript.allowed)).encode())
+    digest = _digest(raw, *parts)
     transcript = dataclasses.replace(transcript, path=Path(shown))
     return Material(transcript, tuple(fixtures), digest)
 
 
 @dataclass(frozen=True)
 class Student:
-    """One submission: the student's name (its folder's) and the folder."""
+    """One submission: the student's name (its folder's, see :func:`shown_name`) and the
+    folder."""
 
     name: str
     folder: Path
 
 
+def shown_name(name: str) -> str:
+    """A file name as text: as it is when it is UTF-8, else with each byte that is not shown
+    as ``\\xNN`` (``Jos\\xe9`` for ``José`` written in Latin-1 by a Windows zip)."""
+    return os.fsencode(name).decode("utf-8", errors="backslashreplace")
+
+
 def find_students(submissions: Path) -> list[Student]:
-    """Every folder directly under ``submissions``, by name (hidden ones left out)."""
-    found = []
-    for entry in sorted(os.scandir(submissions), key=lambda entry: entry.name):
+    """Every folder directly under ``submissions``, by name (hidden ones left out). Two
+    folders shown alike (``Jos\\xe9`` in Latin-1, and one named so) are told apart by a
+    number: ``Jos\\xe9 (2)``."""
+    found: list[Student] = []
+    taken: set[str] = set()
+    for entry in sorted(os.scandir(submissions), key=lambda entry: os.fsencode(entry.name)):
         if not entry.name.startswith(".") and entry.is_dir(follow_symlinks=False):
-            found.append(Student(entry.name, Path(entry.path)))
+            name = shown = shown_name(entry.name)
+            number = 1
+            while name in taken:
+                number += 1
+                name = f"{shown} ({number})"
+            taken.add(name)
+            found.append(Student(name, Path(entry.path)))
     return found
+
+
+MAX_FILE_STEM = 200
+"""Bytes of a student's name kept in the names of their files under ``--out``."""
+
+
+def file_stem(student: str) -> str:
+    """The name of ``student``'s files under ``--out`` (``feedback/STEM.txt``,
+    ``cache/STEM.json``): the name itself, or when it is too long for a file name (a name
+    of escaped bytes is four times as long), its start and a hash of the whole."""
+    data = student.encode("utf-8", errors="surrogateescape")
+    if len(data) <= MAX_FILE_STEM:
+        return student
+    start = data[: MAX_FILE_STEM - 20].decode("utf-8", errors="ignore")
+    return f"{start}-{hashlib.sha256(data).hexdigest()[:16]}"
 
 
 class TooLargeSubmission(Exception):
@@ -153,19 +188,28 @@ def submission_files(folder: Path) -> Iterator[tuple[str, Path]]:
     """The regular files under ``folder`` (relative path, path), sorted; links not followed.
     :class:`TooLargeSubmission` once there are too many of them or they are too large."""
     total = count = 0
-    for here, dirs, files in os.walk(folder):
-        dirs.sort()
-        for name in sorted(files):
-            path = Path(here, name)
-            info = path.lstat()
-            if not stat.S_ISREG(info.st_mode):
-                continue
+    for path, info in walk(folder):
+        if stat.S_ISREG(info.st_mode):
             total += info.st_size
             count += 1
             if total > MAX_SUBMISSION_BYTES or count > MAX_SUBMISSION_FILES:
                 limit = f"{MAX_SUBMISSION_BYTES >> 20} MiB or {MAX_SUBMISSION_FILES} files"
                 raise TooLargeSubmission(f"the submission is over {limit}: not graded")
             yield path.relative_to(folder).as_posix(), path
+
+
+def walk(folder: Path) -> Iterator[tuple[Path, os.stat_result]]:
+    """Everything under ``folder`` with its ``lstat``, in the order of the names' bytes,
+    each folder before what it holds; links not followed. Without recursion, so that a tree
+    of any depth is walked (the path's own limits aside: an error there is an ``OSError``)."""
+    todo = [folder]
+    while todo:
+        here = todo.pop()
+        with os.scandir(here) as entries:
+            found = sorted(entries, key=lambda entry: os.fsencode(entry.name), reverse=True)
+        for entry in reversed(found):
+            yield Path(entry.path), entry.stat(follow_symlinks=False)
+        todo += [Path(e.path) for e in found if e.is_dir(follow_symlinks=False)]
 
 
 Packed = tuple[tuple[str, bool, bytes], ...]
@@ -185,7 +229,7 @@ def unpack(files: Packed, folder: Path) -> None:
     """Write a packed submission into the (empty) ``folder``."""
     for name, executable, data in files:
         target = folder / name
-        target.parent.mkdir(parents=True, exist_ok=True)
+        make_folders(folder, target.parent)
         target.write_bytes(data)
         target.chmod(0o755 if executable else 0o644)
 
@@ -202,5 +246,5 @@ def submission_digest(folder: Path) -> str:
     hasher = hashlib.sha256()
     for name, path in submission_files(folder):
         mode = b"x" if os.access(path, os.X_OK) else b""
-        hasher.update(_digest(name.encode(), mode, path.read_bytes()).encode())
+        hasher.update(_digest(os.fsencode(name), mode, path.read_bytes()).encode())
     return hasher.hexdigest()

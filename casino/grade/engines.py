@@ -16,11 +16,11 @@ orders them.
 from __future__ import annotations
 
 import logging
-import multiprocessing
 import os
 import signal
-from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures import Future, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
@@ -28,7 +28,8 @@ from typing import Any
 from casino.grade.course import Course, Student, TooLargeSubmission, pack
 from casino.grade.results import StudentResult
 from casino.grade.work import Cached, grade_student, not_graded
-from casino.harness.runners.procs import Containment, check_stop, worker_signals, worker_task
+from casino.harness.runners.procs import Containment
+from casino.stopping import check_stop, worker_pool, worker_task
 
 Done = Callable[[StudentResult], None]
 """Told each result as it comes."""
@@ -64,12 +65,6 @@ def _in_worker(course: Course, task: Task) -> StudentResult:
         return grade_task(course, task)
 
 
-def _pool(workers: int) -> ProcessPoolExecutor:
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    return ProcessPoolExecutor(workers, mp_context=context, initializer=worker_signals)
-
-
 def grade_in_pool(course: Course, tasks: list[Task], jobs: int, done: Done) -> None:
     """Grade every task in a pool of ``jobs`` processes."""
     broken = _pooled(course, tasks, jobs, done)
@@ -82,7 +77,7 @@ def _pooled(course: Course, tasks: list[Task], jobs: int, done: Done) -> list[Ta
     """Grade ``tasks`` in one pool; those whose worker died are returned, not graded."""
     broken: list[Task] = []
     # A dead worker's leftovers come to this process and are ended with the pool.
-    with Containment() as contained, _pool(min(jobs, len(tasks))) as pool:
+    with Containment() as contained, worker_pool(min(jobs, len(tasks))) as pool:
         try:
             futures: dict[Future[StudentResult], Task] = {
                 pool.submit(_in_worker, course, task): task for task in tasks
@@ -93,6 +88,10 @@ def _pooled(course: Course, tasks: list[Task], jobs: int, done: Done) -> list[Ta
                 except BrokenProcessPool:
                     broken.append(futures[future])
                     continue
+                except Exception as error:  # this submission's result alone
+                    task = futures[future]
+                    note = f"grading it failed: {error!r}"
+                    result = not_graded(course, task.student.name, note, task.submission)
                 done(result)
         except BaseException:  # stopped: each worker ends its run, cleans up, and exits
             contained.signal(signal.SIGTERM)
@@ -100,14 +99,33 @@ def _pooled(course: Course, tasks: list[Task], jobs: int, done: Done) -> list[Ta
     return sorted(broken, key=lambda task: task.student.name)
 
 
+RAY_TRIES = 3
+"""How often a student is sent to the cluster before it is marked not graded (a node that dies
+takes its tasks with it; they are sent again, to whichever node has room)."""
+
+Say = Callable[[str], None]
+"""Told a line for the person grading (stderr)."""
+
+
 def _remote_grade(course: Course, name: str, packed: Any, submission: str, cached: Cached) -> Any:
     """A Ray task: grade a packed submission, return the result as JSON data."""
     return grade_student(course, name, packed, submission, cached).to_json()
 
 
-def grade_on_ray(course: Course, tasks: list[Task], address: str, jobs: int, done: Done) -> None:
+@dataclass
+class _Attempt:
+    """A task on its way to the cluster, and how many times it has been sent."""
+
+    task: Task
+    tries: int = 1
+
+
+def grade_on_ray(
+    course: Course, tasks: list[Task], address: str, jobs: int, done: Done, say: Say | None = None
+) -> None:
     """Grade every task on a Ray cluster (``local``: one started on this machine with
-    ``jobs`` CPUs), keeping at most a few tasks per CPU in flight."""
+    ``jobs`` CPUs), keeping at most a few tasks per CPU in flight. A task lost with its worker
+    or node is sent again (said through ``say``), up to :data:`RAY_TRIES` times in all."""
     import ray as ray_module
 
     ray: Any = ray_module  # typed or not, depending on the Ray release
@@ -120,47 +138,76 @@ def grade_on_ray(course: Course, tasks: list[Task], address: str, jobs: int, don
         logging_level=logging.ERROR,
     )
     try:
-        remote = ray.remote(max_retries=0)(_remote_grade)
-        course_ref = ray.put(course)
-        window = max(4, 2 * int(ray.cluster_resources().get("CPU", jobs)))
-        queue = iter(tasks)
-        running: dict[Any, Task] = {}
-        for task in _refill(queue, running, window - len(running)):
-            _submit(remote, course_ref, course, task, running, done)
-        while running:
-            ready, _ = ray.wait(list(running), num_returns=1)
-            for ref in ready:
-                task = running.pop(ref)
-                done(_ray_result(ray, ref, course, task))
-            for task in _refill(queue, running, window - len(running)):
-                _submit(remote, course_ref, course, task, running, done)
+        _ray_loop(ray, course, tasks, done, say or (lambda line: None))
     finally:
         ray.shutdown()
 
 
-def _refill(queue: Iterator[Task], running: dict[Any, Task], room: int) -> list[Task]:
-    return [task for _, task in zip(range(max(0, room)), queue, strict=False)]
+def _ray_loop(ray: Any, course: Course, tasks: list[Task], done: Done, say: Say) -> None:
+    """Send the tasks, a window at a time; collect, resend what was lost, report the rest."""
+    remote = ray.remote(max_retries=0)(_remote_grade)
+    course_ref = ray.put(course)
+    cpus = int(ray.cluster_resources().get("CPU", 1))
+    window = max(4, 2 * cpus)
+    waiting = deque(_Attempt(task) for task in tasks)
+    running: dict[Any, _Attempt] = {}
+    while waiting or running:
+        while waiting and len(running) < window:
+            attempt = waiting.popleft()
+            ref = _submit(remote, course_ref, course, attempt.task, done)
+            if ref is not None:
+                running[ref] = attempt
+        if not running:
+            continue
+        ready, _ = ray.wait(list(running), num_returns=1)
+        for ref in ready:
+            attempt = running.pop(ref)
+            result = _ray_result(ray, ref)
+            task = attempt.task
+            if isinstance(result, StudentResult):
+                done(result)
+            elif result.again and attempt.tries < RAY_TRIES:
+                say(
+                    f"casino grade: {task.student.name}: {result.why}; sending it again "
+                    f"(try {attempt.tries + 1} of {RAY_TRIES})"
+                )
+                waiting.append(_Attempt(task, attempt.tries + 1))
+            else:
+                times = f", {attempt.tries} times" if result.again else ""
+                note = f"{result.why}{times}; grade it again"
+                done(not_graded(course, task.student.name, note, task.submission))
 
 
-def _submit(
-    remote: Any, course_ref: Any, course: Course, task: Task, running: dict[Any, Task], done: Done
-) -> None:
+def _submit(remote: Any, course_ref: Any, course: Course, task: Task, done: Done) -> Any:
+    """Send ``task`` to the cluster with its packed folder; ``None`` (and its result told) if
+    the folder cannot be packed."""
     student = task.student
     try:
         packed = pack(student.folder)
     except (TooLargeSubmission, OSError) as error:
         note = str(error) if isinstance(error, TooLargeSubmission) else f"cannot read it: {error}"
         done(not_graded(course, student.name, note, task.submission))
-        return
-    ref = remote.remote(course_ref, student.name, packed, task.submission, task.cached)
-    running[ref] = task
+        return None
+    return remote.remote(course_ref, student.name, packed, task.submission, task.cached)
 
 
-def _ray_result(ray: Any, ref: Any, course: Course, task: Task) -> StudentResult:
+@dataclass(frozen=True)
+class _Lost:
+    """Why the cluster gave no result for a task, and whether sending it again may help."""
+
+    why: str
+    again: bool
+
+
+def _ray_result(ray: Any, ref: Any) -> StudentResult | _Lost:
+    """The task's result, or why there is none: its worker or node died (worth another try),
+    or casino itself raised in the task (a bug: trying again would raise again)."""
     try:
         return StudentResult.from_json(ray.get(ref))
-    except ray.exceptions.RayError:
-        return not_graded(course, task.student.name, DIED, task.submission)
+    except ray.exceptions.RayTaskError as error:
+        return _Lost(f"grading it raised {type(error.cause).__name__} on the cluster", False)
+    except ray.exceptions.RayError as error:
+        return _Lost(f"the Ray worker grading it was lost ({type(error).__name__})", True)
 
 
 def default_jobs() -> int:

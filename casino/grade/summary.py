@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from urllib.parse import quote
 
-from casino.grade.course import Material
+from casino.grade.course import Material, file_stem
 from casino.grade.results import KINDS, Kind, Score, StudentResult, runs_text
 from casino.harness.report import plural, points_text
 
@@ -226,7 +226,7 @@ def _kind_detail(kind: Kind, scores: Sequence[Score]) -> str:
 
 
 def _feedback_link(student: str) -> str:
-    return f'<a href="feedback/{_e(quote(student))}.txt">{_e(student)}</a>'
+    return f'<a href="feedback/{_e(quote(file_stem(student)))}.txt">{_e(student)}</a>'
 
 
 def _students(materials: Sequence[Material], results: Sequence[StudentResult]) -> str:

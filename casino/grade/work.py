@@ -29,7 +29,9 @@ from casino.grade.results import SUBMISSION, Kind, Score, StudentResult
 from casino.harness.model import Run
 from casino.harness.runners import make_runner
 from casino.harness.runners.base import Job, Target, signal_problem
+from casino.harness.runners.folders import remove_tree
 from casino.harness.runners.pipe import PipeRunner
+from casino.harness.runners.sandbox import isolation_works
 from casino.harness.session import check
 
 Cached = dict[str, Score]
@@ -49,45 +51,64 @@ def grade_student(
     cached: Cached | None = None,
 ) -> StudentResult:
     """Grade ``student``'s submission (a folder, or packed files), reusing ``cached`` scores
-    of unchanged transcripts; the build runs only if a transcript is left to run."""
-    with tempfile.TemporaryDirectory(prefix="casino-grade-", ignore_cleanup_errors=True) as tmp:
-        folder = Path(tmp, "submission")
-        folder.mkdir()
-        try:
-            if isinstance(source, Path):
-                copy_submission(source, folder)
-            else:
-                unpack(source, folder)
-        except (TooLargeSubmission, OSError) as error:
-            note = str(error) if isinstance(error, TooLargeSubmission) else _unreadable(error)
-            return not_graded(course, student, note, submission)
-        cached = cached or {}
-        todo = [m for m in course.materials if cache_key(m.path, m.digest) not in cached]
-        if todo and course.build is not None:
-            failure = build(course, folder)
-            if failure is not None:
-                return built_nothing(course, student, failure, submission)
-        fresh = play_all(course, todo, folder, Path(tmp, "fixtures"))
-        scores = tuple(
-            cached.get(cache_key(m.path, m.digest)) or fresh[m.path] for m in course.materials
-        )
-        return StudentResult(student, scores, submission)
+    of unchanged transcripts; the build runs only if a transcript is left to run.
+
+    Whatever goes wrong grading it (its folder cannot be copied, a run cannot be started or
+    recorded, the disk is full) is this submission's result, not graded with the reason:
+    one submission never stops the others."""
+    if course.sandbox is not None and course.sandbox.isolate and not isolation_works():
+        return not_graded(course, student, NO_SANDBOX, submission)  # a node without bwrap
+    tmp = Path(tempfile.mkdtemp(prefix="casino-grade-"))
+    try:
+        return _grade_in(course, student, source, submission, cached or {}, tmp)
+    except TooLargeSubmission as error:
+        return not_graded(course, student, str(error), submission)
+    except OSError as error:
+        return not_graded(course, student, _unreadable(error), submission)
+    except Exception as error:  # whatever it is, it is this submission's alone
+        return not_graded(course, student, f"grading it failed: {error!r}", submission)
+    finally:
+        remove_tree(tmp)
+
+
+def _grade_in(
+    course: Course, student: str, source: Path | Packed, submission: str, cached: Cached, tmp: Path
+) -> StudentResult:
+    folder = tmp / "submission"
+    folder.mkdir()
+    if isinstance(source, Path):
+        copy_submission(source, folder)
+    else:
+        unpack(source, folder)
+    todo = [m for m in course.materials if cache_key(m.path, m.digest) not in cached]
+    if todo and course.build is not None:
+        failure = build(course, folder)
+        if failure is not None:
+            return built_nothing(course, student, failure, submission)
+    fresh = play_all(course, todo, folder, tmp)
+    scores = tuple(
+        cached.get(cache_key(m.path, m.digest)) or fresh[m.path] for m in course.materials
+    )
+    return StudentResult(student, scores, submission)
+
+
+NO_SANDBOX = "the machine grading it cannot run programs in a sandbox (bubblewrap); grade it again"
 
 
 def _unreadable(error: OSError) -> str:
-    return f"the submission cannot be read: {error.strerror or error}"
+    return f"the submission cannot be copied or graded: {error.strerror or error}"
 
 
 def play_all(
-    course: Course, materials: list[Material], folder: Path, fixtures: Path
+    course: Course, materials: list[Material], folder: Path, tmp: Path
 ) -> dict[str, Score]:
-    """Each transcript of ``materials`` against the course's command written for ``folder``."""
+    """Each transcript of ``materials`` against the course's command written for ``folder``
+    (each transcript's fixtures in a fresh folder of ``tmp`` with a name no one can guess)."""
     runner = make_runner(course.runner)
     target = Target(None, course.run, folder)
     scores = {}
-    for index, material in enumerate(materials):
-        place = fixtures / str(index)
-        place.mkdir(parents=True)
+    for material in materials:
+        place = Path(tempfile.mkdtemp(prefix="fixtures-", dir=tmp))
         result = check(material.placed(place), runner, target, course.sandbox)
         scores[material.path] = Score.of(result, material.digest, str(folder))
     return scores
@@ -109,11 +130,14 @@ def build(course: Course, folder: Path) -> str | None:
 
 
 def _zero(material: Material, why: str, kind: Kind) -> Score:
+    """No points for ``material``: the build failed (``kind`` build: a FAIL), or the student
+    could not be graded at all (``kind`` error: an ERROR, with the reason)."""
+    status = "error" if kind == "error" else "fail"
     transcript = material.transcript
-    headline = f"FAIL [0/{transcript.max_points:g}] {transcript.name} ({material.path})"
+    headline = f"{status.upper()} [0/{transcript.max_points:g}] {transcript.name} ({material.path})"
     return Score(
         material.path,
-        "fail",
+        status,
         0.0,
         transcript.max_points,
         f"{headline}\n  {why}\n",
@@ -130,6 +154,7 @@ def built_nothing(course: Course, student: str, output: str, submission: str) ->
 
 
 def not_graded(course: Course, student: str, note: str, submission: str = "") -> StudentResult:
-    """The result of a submission that could not be graded at all: every transcript 0."""
+    """The result of a submission that could not be graded at all: every transcript 0, an
+    error (with the reason)."""
     scores = tuple(_zero(m, f"not run: {note}", "error") for m in course.materials)
     return StudentResult(student, scores, submission, note=note)

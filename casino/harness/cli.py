@@ -8,48 +8,37 @@ one failed, 2 for a usage error (one line on stderr).
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import os
 import shlex
 import signal
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from itertools import repeat
 from pathlib import Path
 from typing import TextIO
 
-from casino.cmdline import (
-    ArgumentParser,
-    Invocation,
-    UsageError,
-    run_program,
-    run_subcommand,
-    whole_number,
-)
+from casino.cmdline import ArgumentParser, UsageError, whole_number
 from casino.files import write_atomic
+from casino.harness.command import Command, find_transcripts, run_command
 from casino.harness.formats import FORMATS
 from casino.harness.model import (
+    MATCH_KINDS,
     MAX_FIXTURE_BYTES,
     TranscriptError,
     file_name_problem,
     load_transcript,
+    match_kinds,
 )
 from casino.harness.record import RecordError, Recording, RecordingRunner, lines_of, record
 from casino.harness.report import plural, render, summary
 from casino.harness.runners import RUNNER_NAMES, make_runner
 from casino.harness.runners.base import Runner, TargetError, check_program
 from casino.harness.runners.inproc import InProcessRunner
-from casino.harness.runners.procs import (
-    Containment,
-    check_stop,
-    stop_on_signals,
-    worker_signals,
-    worker_task,
-)
+from casino.harness.runners.procs import Containment
 from casino.harness.session import Options, Status, TranscriptResult, check, check_path, target_of
 from casino.harness.update import CannotBless, bless, write_if_changed
 from casino.shell import Streams
+from casino.stopping import check_stop, worker_pool, worker_task
 
 REPLAY_EPILOG = """\
 runners:
@@ -94,23 +83,7 @@ def main(
 ) -> int:
     """``casino replay …`` or ``casino record …`` (``argv`` starts with the subcommand), under
     the program-entry contract of :mod:`casino.cmdline`."""
-
-    def dispatch(invocation: Invocation) -> int:
-        args = invocation.argv
-        command = args[0] if args else ""
-        if command not in COMMANDS:
-            raise UsageError(f"expected one of {', '.join(COMMANDS)}, got {command or 'nothing'!r}")
-        return run_subcommand(invocation, "casino", lambda sub: _stoppable(COMMANDS[command], sub))
-
-    return run_program("casino", dispatch, argv, stdin=stdin, stdout=stdout, stderr=stderr)
-
-
-def _stoppable(command: Callable[[list[str], Streams], int], invocation: Invocation) -> int:
-    """Run ``command``; a signal stops it as Ctrl-C does, after every run it started has been
-    ended and its scratch folder removed (``finally`` blocks all the way up), and is remembered
-    so that a program run in-process that caught it still stops casino."""
-    with stop_on_signals():
-        return command(invocation.argv, invocation.streams)
+    return run_command(COMMANDS, argv, stdin=stdin, stdout=stdout, stderr=stderr)
 
 
 # ------------------------------------------------------------------------------------ replay
@@ -134,7 +107,20 @@ def _replay_parser(out: TextIO) -> ArgumentParser:
     parser.add_argument("--report-file", metavar="F", help="where (default per format)")
     parser.add_argument("--score", action="store_true", help="points per transcript, and a total")
     parser.add_argument("--update", action="store_true", help="bless the current output")
+    parser.add_argument(
+        "--match",
+        type=_match_kinds,
+        default=(),
+        metavar="KINDS",
+        help=f"also accept these near misses (comma-separated: {','.join(MATCH_KINDS)})",
+    )
     return parser
+
+
+def _match_kinds(text: str) -> tuple[str, ...]:
+    """``--match trailing-space,case``: kinds of :data:`MATCH_KINDS`."""
+    words = [word.strip() for word in text.split(",") if word.strip()]
+    return match_kinds(words, lambda problem: argparse.ArgumentTypeError(problem[8:]))
 
 
 def replay(argv: list[str], streams: Streams) -> int:
@@ -143,7 +129,7 @@ def replay(argv: list[str], streams: Streams) -> int:
     command = _command(args.program)
     directory = _program_dir(args.program_dir, command)
     default = ("pty" if args.update else "pipe") if command else "inproc"
-    options = Options(args.runner or default, command, directory)
+    options = Options(args.runner or default, command, directory, match=args.match)
     _check_replay(args, options)
     paths = find_transcripts(args.paths)
     if args.update:
@@ -197,39 +183,6 @@ def _check_replay(args: argparse.Namespace, options: Options) -> None:
             raise UsageError("--update needs the inproc runner (it splits output at reads)")
 
 
-def find_transcripts(paths: list[str]) -> list[Path]:
-    """The files named, and every ``*.yaml`` under the directories named (sorted).
-
-    A directory below that cannot be listed is in the list too, so that it is reported (as
-    ``ERROR dir: cannot read: …``) rather than skipped without a word.
-    """
-    found: list[Path] = []
-    for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
-            found += sorted(_below(path))
-        elif path.is_file():
-            found.append(path)
-        elif path.exists():
-            raise UsageError(f"not a file or directory: {raw}")
-        else:
-            raise UsageError(f"no such file or directory: {raw}")
-    if not found:
-        raise UsageError(f"no transcripts (*.yaml) in {' '.join(paths)}")
-    return list(dict.fromkeys(found))
-
-
-def _below(directory: Path) -> Iterator[Path]:
-    """Every ``*.yaml`` that is not a directory under ``directory``, and every directory there
-    that cannot be listed (symbolic links to directories are not followed)."""
-    unreadable: list[Path] = []
-    for folder, _, files in os.walk(
-        directory, onerror=lambda e: unreadable.append(Path(e.filename))
-    ):
-        yield from (Path(folder, name) for name in files if name.endswith(".yaml"))
-    yield from unreadable
-
-
 MAX_JOBS_PER_CPU = 4
 """``--jobs`` is capped at this many workers per CPU (and at the number of transcripts)."""
 
@@ -270,14 +223,9 @@ def results_in_order(
 
 def _pooled(paths: list[Path], options: Options, workers: int) -> Iterator[TranscriptResult]:
     """``check_path`` over ``paths`` in a pool of ``workers`` processes, in order."""
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
     chunk = max(1, len(paths) // (workers * 8))
     # The workers' leftovers (if one dies) come to this process and are ended with the pool.
-    with (
-        Containment() as contained,
-        ProcessPoolExecutor(workers, mp_context=context, initializer=worker_signals) as pool,
-    ):
+    with Containment() as contained, worker_pool(workers) as pool:
         try:
             yield from pool.map(_check_in_worker, paths, repeat(options), chunksize=chunk)
         except BaseException:  # stopped: each worker ends its run and cleans up
@@ -468,11 +416,4 @@ def _fixture(item: str) -> tuple[str, Path]:
     return name, Path(path)
 
 
-def grade_command(argv: list[str], streams: Streams) -> int:
-    """``casino grade`` (:mod:`casino.grade.cli`, loaded only when used)."""
-    from casino.grade.cli import grade
-
-    return grade(argv, streams)
-
-
-COMMANDS = {"replay": replay, "record": record_command, "grade": grade_command}
+COMMANDS: dict[str, Command] = {"replay": replay, "record": record_command}

@@ -7,21 +7,37 @@ pipe and pty runners judge a program alike, the way a grader comparing ``java Ni
 would. The first difference is located in the expected text of the whole run (1-based line and
 column) and attributed to the step that holds it.
 
-For display, an ``out_re`` chunk that matched is shown as the text it matched (it is not a
-difference); one that did not is shown as its pattern.
+For display, an ``out_re`` or ``out_any`` chunk that matched is shown as the text it matched
+(it is not a difference); an ``out_re`` that did not is shown as its pattern, an ``out_any``
+that did not as its alternative closest to what was printed (the one sharing the longest start
+with it).
+
+**Near misses.** Exact is the verdict's default. When a run's output differs only in
+whitespace at line ends, a missing final newline, ``\r\n`` line endings, blank lines or
+letter case, :attr:`TextComparison.note` says so in words (``differs only in trailing spaces
+on 3 lines``), and the report puts it above the diff. A transcript, a folder or ``--match`` may
+*allow* some of these (:data:`casino.harness.model.MATCH_KINDS`): the run then passes, and the
+note says what was allowed. ``trailing-space`` allows spaces and tabs at line ends, ``\r\n``
+and the newlines at the end of the text; ``blank-lines`` empty lines; ``case`` letter case.
+Around ``out_re`` steps each chunk is loosened on its own (a pattern keeps its own rules; with
+``case`` it ignores case), so a blank line or trailing space split across two steps is judged
+strictly there (a near miss may then go unnamed, never a real difference be named one);
+``out_any`` steps without an ``out_re`` are tried one combination of texts at a time.
 """
 
 from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from casino.harness.model import In, Out, OutRe, Run, Step, step_label
+from casino.harness import regex
+from casino.harness.model import In, Out, OutAny, Output, OutRe, Run, Step, step_label
 from casino.harness.runners.base import Outcome, signal_problem
 
-Piece = tuple[int, Out | OutRe]
+Piece = tuple[int, Output]
 """An output step and its 1-based number in the run."""
 
 
@@ -43,6 +59,10 @@ class TextComparison:
     expected: str
     actual: str
     difference: Difference | None
+    note: str | None = None
+    """A near miss in words (``differs only in trailing spaces on 3 lines``), or for a text
+    that passed only thanks to what was allowed, that (``passed with match: trailing-space;
+    it differs only in …``)."""
 
 
 @dataclass(frozen=True)
@@ -110,8 +130,25 @@ def output_pieces(steps: tuple[Step, ...]) -> list[Piece]:
     return [(number, step) for number, step in enumerate(steps, 1) if not isinstance(step, In)]
 
 
-def compare_output(steps: tuple[Step, ...], actual: str) -> TextComparison:
-    """The run's expected output against ``actual``, difference attributed to its step."""
+def compare_output(
+    steps: tuple[Step, ...], actual: str, allowed: tuple[str, ...] = ()
+) -> TextComparison:
+    """The run's expected output against ``actual``, difference attributed to its step; a
+    near miss named, and passed when it is of a kind ``allowed``."""
+    exact = _compare_exactly(steps, actual)
+    if exact.difference is None:
+        return exact
+    pieces = output_pieces(steps)
+    loose = _kinds_of(allowed)
+    if loose and _passes(pieces, actual, loose):
+        words = near_miss(pieces, actual, loose)
+        note = f"passed with match: {', '.join(allowed)}" + (f"; it {words}" if words else "")
+        return TextComparison(exact.expected, actual, None, note)
+    words = near_miss(pieces, actual, _ALL_KINDS)
+    return replace(exact, note=words) if words else exact
+
+
+def _compare_exactly(steps: tuple[Step, ...], actual: str) -> TextComparison:
     pieces = output_pieces(steps)
     if all(isinstance(step, Out) for _, step in pieces):
         shown = [step.text for _, step in pieces if isinstance(step, Out)]
@@ -137,43 +174,62 @@ def _located(
 
 
 def _compare_with_patterns(pieces: list[Piece], actual: str) -> TextComparison:
-    """Match the pieces in sequence; on failure, find the first piece that cannot match."""
+    """Match the pieces in sequence; on failure, find the first piece that cannot match.
+    A pattern that does not finish in its budget is a difference naming it (:mod:`regex`)."""
+    try:
+        return _match_patterns(pieces, actual)
+    except regex.PatternTimeout as error:
+        expected = "".join(_text(step) for _, step in pieces)
+        named = ", ".join(repr(step.pattern) for _, step in pieces if isinstance(step, OutRe))
+        why = f"out_re {named}: did not finish matching within {error.seconds:g} s"
+        return TextComparison(expected, actual, Difference(0, 1, 1, why))
+
+
+def _match_patterns(pieces: list[Piece], actual: str) -> TextComparison:
     steps = tuple(step for _, step in pieces)
-    if piece_regex(steps).fullmatch(actual):
+    if regex.fullmatch(piece_regex(steps), actual):
         return TextComparison(actual, actual, None)
     matched: list[str] = []
     end = 0
     for count in range(1, len(pieces) + 1):
-        found = piece_regex(steps[:count]).match(actual)
+        found = regex.match(piece_regex(steps[:count]), actual)
         if found is None:
             break
-        matched, end = _shown(found, count), found.end()
+        end, groups = found
+        matched = [groups[f"casino_step{index}"] or "" for index in range(count)]
     offset = end
-    if len(matched) < len(pieces) and isinstance(steps[len(matched)], Out):
-        offset += common_prefix(_text(steps[len(matched)]), actual[end:])
-    shown = matched + [_text(step) for step in steps[len(matched) :]]
+    rest = actual[end:]
+    shown = matched + [_text(step, rest) for step in steps[len(matched) :]]
+    if len(matched) < len(pieces) and not isinstance(steps[len(matched)], OutRe):
+        offset += common_prefix(shown[len(matched)], rest)
     return _located(pieces, shown, actual, offset)
 
 
-def _text(step: Out | OutRe) -> str:
-    """The step's text as shown when it did not match: the text, or the pattern."""
+def _text(step: Output, actual: str = "") -> str:
+    """The step's text as shown when it did not match: the text, the pattern, or the
+    alternative closest to ``actual`` (the longest common start; the first on a tie)."""
+    if isinstance(step, OutAny):
+        return max(step.texts, key=lambda text: common_prefix(text, actual))
     return step.text if isinstance(step, Out) else step.pattern
 
 
-def _shown(found: re.Match[str], count: int) -> list[str]:
-    return [found.group(f"casino_step{index}") for index in range(count)]
-
-
 @lru_cache(maxsize=1024)
-def piece_regex(steps: tuple[Out | OutRe, ...]) -> re.Pattern[str]:
-    """One regex for a run of output steps, each in its own named group ``casino_stepN``.
+def piece_regex(steps: tuple[Output, ...], flags: int = 0) -> re.Pattern[str]:
+    """One regex for a run of output steps, each in its own named group ``casino_stepN``
+    (an ``out_any`` step is the alternation of its texts, longest first).
 
     (Numbered backreferences inside an ``out_re`` pattern therefore do not work; named do.)"""
     parts = []
     for index, step in enumerate(steps):
-        body = re.escape(step.text) if isinstance(step, Out) else _scoped(step.pattern)
+        if isinstance(step, Out):
+            body = re.escape(step.text)
+        elif isinstance(step, OutAny):
+            texts = sorted(step.texts, key=len, reverse=True)
+            body = "(?:" + "|".join(re.escape(text) for text in texts) + ")"
+        else:
+            body = _scoped(step.pattern)
         parts.append(f"(?P<casino_step{index}>{body})")
-    return re.compile("".join(parts))
+    return re.compile("".join(parts), flags)
 
 
 _GLOBAL_FLAGS = re.compile(r"\(\?([aiLmsux]+)\)")
@@ -187,11 +243,190 @@ def _scoped(pattern: str) -> str:
     return f"(?:{pattern})"
 
 
-def compare_run(run: Run, outcome: Outcome) -> RunVerdict:
-    """The verdict on one run: output, stated stderr, stated exit status, and any problem."""
+# ------------------------------------------------------------------------------ near misses
+
+_LINE_ENDS = "line-ends"
+_FINAL_NEWLINE = "final-newline"
+_TRAILING = "trailing-space"
+_BLANK = "blank-lines"
+_CASE = "case"
+_ALL_KINDS = (_LINE_ENDS, _FINAL_NEWLINE, _TRAILING, _BLANK, _CASE)
+"""Near misses, in the order they are tried and named."""
+_ALLOWS = {
+    "trailing-space": (_LINE_ENDS, _FINAL_NEWLINE, _TRAILING),
+    "blank-lines": (_BLANK,),
+    "case": (_CASE,),
+}
+"""What each kind a transcript may allow (``match:``) lets pass."""
+_SPACES_AT_END = re.compile(r"[ \t]+(?=\n)|[ \t]+\Z")
+_BLANKS = re.compile(r"(?<=\n)\n+|\A\n+")
+_INNER_BLANKS = re.compile(r"(?<=\n)\n+")
+
+
+def _kinds_of(allowed: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(kind for kind in _ALL_KINDS if any(kind in _ALLOWS[a] for a in allowed))
+
+
+def loosen(text: str, kinds: tuple[str, ...], *, end: bool = True, start: bool = True) -> str:
+    """``text`` with the differences ``kinds`` stand for taken out (``end``: the text ends
+    there, so its final newlines may go; ``start``: it starts there, so may its first)."""
+    if _LINE_ENDS in kinds:
+        text = text.replace("\r\n", "\n")
+    if _TRAILING in kinds:
+        text = _SPACES_AT_END.sub("", text) if end else re.sub(r"[ \t]+(?=\n)", "", text)
+    if _BLANK in kinds:
+        text = (_BLANKS if start else _INNER_BLANKS).sub("", text)
+    if _FINAL_NEWLINE in kinds and end:
+        text = text.rstrip("\n")
+    if _CASE in kinds:
+        text = text.casefold()
+    return text
+
+
+def _loosened_step(step: Output, kinds: tuple[str, ...], last: bool) -> Output:
+    if isinstance(step, Out):
+        return Out(loosen(step.text, kinds, end=last, start=False))
+    if isinstance(step, OutAny):
+        texts = (loosen(t, kinds, end=last, start=False) for t in step.texts)
+        return OutAny(tuple(dict.fromkeys(texts)))
+    return step
+
+
+def expected_texts(steps: tuple[Output, ...], limit: int) -> list[str] | None:
+    """Every text the output ``steps`` allow, each ``out_any`` text in turn (casino's own,
+    the first, first); ``None`` with an ``out_re`` step or past ``limit`` combinations."""
+    texts = [""]
+    for step in steps:
+        if isinstance(step, OutRe):
+            return None
+        options = step.texts if isinstance(step, OutAny) else (step.text,)
+        if len(texts) * len(options) > limit:
+            return None
+        texts = [text + option for text in texts for option in options]
+    return texts
+
+
+_LOOSE_TEXTS = 256
+"""A run's ``out_any`` combinations tried one by one for a near miss (past that, each step
+is loosened on its own, as around an ``out_re``)."""
+
+
+def _passes(pieces: list[Piece], actual: str, kinds: tuple[str, ...]) -> bool:
+    """Whether ``actual`` matches the pieces once the ``kinds`` of difference are taken out."""
+    return _concrete_text(pieces, actual, kinds) is not None or (
+        expected_texts(tuple(step for _, step in pieces), _LOOSE_TEXTS) is None
+        and _loose_match(tuple(step for _, step in pieces), actual, kinds)
+    )
+
+
+def _concrete_text(pieces: list[Piece], actual: str, kinds: tuple[str, ...]) -> str | None:
+    """The first text the pieces allow that equals ``actual`` once ``kinds`` are taken out."""
+    texts = expected_texts(tuple(step for _, step in pieces), _LOOSE_TEXTS) or []
+    target = loosen(actual, kinds)
+    return next((text for text in texts if loosen(text, kinds) == target), None)
+
+
+def _loose_match(steps: tuple[Output, ...], actual: str, kinds: tuple[str, ...]) -> bool:
+    """Whether the steps, each loosened on its own, match ``actual`` loosened alike (the end
+    of the text is loosened only when it is not a pattern's); an ``out_re`` within its time
+    budget (one that runs out of it does not match)."""
+    last = len(steps) - 1
+    end = bool(steps) and not isinstance(steps[-1], OutRe)
+    loose = tuple(_loosened_step(step, kinds, i == last and end) for i, step in enumerate(steps))
+    flags = re.IGNORECASE if _CASE in kinds else 0
+    pattern = piece_regex(loose, flags)
+    text = loosen(actual, kinds, end=end, start=False)
+    if not any(isinstance(step, OutRe) for step in steps):
+        return pattern.fullmatch(text) is not None  # literal texts only: linear
+    try:
+        return regex.fullmatch(pattern, text)
+    except regex.PatternTimeout:
+        return False
+
+
+def near_miss(pieces: list[Piece], actual: str, kinds: tuple[str, ...]) -> str | None:
+    """``differs only in trailing spaces on 3 lines``: the fewest of ``kinds`` that explain
+    every difference, in words; ``None`` if they do not explain it."""
+    if not _passes(pieces, actual, kinds):
+        return None
+    needed = list(kinds)
+    for kind in kinds:
+        fewer = tuple(k for k in needed if k != kind)
+        if _passes(pieces, actual, fewer):
+            needed.remove(kind)
+    expected = _concrete(pieces, actual, tuple(needed))
+    parts = [_words(kind, tuple(needed), expected, actual) for kind in needed]
+    if not parts:
+        return None
+    listed = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
+    return f"differs only in {listed}"
+
+
+def _concrete(pieces: list[Piece], actual: str, kinds: tuple[str, ...]) -> str | None:
+    """The expected text with each ``out_any`` as the text that matched (``None`` with an
+    ``out_re``: its lines are not counted)."""
+    return _concrete_text(pieces, actual, kinds)
+
+
+_LINE_LOOSENERS: dict[str, Callable[[str], str]] = {
+    _LINE_ENDS: lambda line: line.removesuffix("\r"),
+    _TRAILING: lambda line: line.rstrip(" \t"),
+    _CASE: str.casefold,
+}
+
+
+def _loosen_line(line: str, kinds: tuple[str, ...]) -> str:
+    for kind, loosener in _LINE_LOOSENERS.items():
+        if kind in kinds:
+            line = loosener(line)
+    return line
+
+
+def _words(kind: str, needed: tuple[str, ...], expected: str | None, actual: str) -> str:
+    """One kind of near miss in words, with the lines it touches when they can be counted."""
+    if kind == _FINAL_NEWLINE:
+        if expected is not None and expected.endswith("\n") and not actual.endswith("\n"):
+            return "a missing final newline"
+        return "the newlines at the end"
+    if kind == _BLANK:
+        return "blank lines"
+    what = {_LINE_ENDS: "line endings (\\r\\n for \\n)", _TRAILING: "trailing spaces"}
+    what[_CASE] = "letter case"
+    count = _lines_needing(kind, needed, expected, actual)
+    if count is None:
+        return what[kind]
+    return f"{what[kind]} on {count} line{'' if count == 1 else 's'}"
+
+
+def _lines_needing(
+    kind: str, needed: tuple[str, ...], expected: str | None, actual: str
+) -> int | None:
+    """How many lines differ in ``kind`` (they are equal loosened by every kind ``needed``,
+    not without ``kind``); ``None`` when the lines do not pair up (blank lines) or cannot be
+    known (``out_re``)."""
+    if expected is None or _BLANK in needed:
+        return None
+    wanted, got = expected.split("\n"), actual.split("\n")
+    for lines in (wanted, got):
+        if lines and lines[-1] == "":
+            lines.pop()
+    if len(wanted) != len(got):
+        return None
+    others = tuple(k for k in needed if k != kind)
+    count = sum(
+        _loosen_line(e, needed) == _loosen_line(a, needed)
+        and _loosen_line(e, others) != _loosen_line(a, others)
+        for e, a in zip(wanted, got, strict=True)
+    )
+    return count or None
+
+
+def compare_run(run: Run, outcome: Outcome, allowed: tuple[str, ...] = ()) -> RunVerdict:
+    """The verdict on one run: output, stated stderr, stated exit status, and any problem;
+    the output also passes with a near miss of a kind ``allowed``."""
     stderr = None if run.stderr is None else compare_text(run.stderr, outcome.stderr)
     return RunVerdict(
-        output=compare_output(run.steps, outcome.output),
+        output=compare_output(run.steps, outcome.output, allowed),
         stderr=stderr,
         exit_expected=run.exit,
         exit_actual=outcome.exit,

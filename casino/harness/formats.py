@@ -5,12 +5,16 @@ Each carries, per transcript, the same failure text as the console report. The w
 
 - ``json``: ``{"passed", "failed", "errors", "skipped", "score", "max_score", "transcripts":
   [{"path", "name", "status": "pass|fail|error|skip", "score", "max_score", "seconds",
-  "output"}]}``; ``score``/``max_score`` leave skipped transcripts out.
+  "output"}]}``; ``score``/``max_score`` leave skipped transcripts out. A chain (``runs:``)
+  also has ``"runs": [{"run": 1, "of": 5, "status": "pass|fail", "score", "max_score"}]``, and
+  a transcript allowed near misses ``"match": ["trailing-space", …]``.
 - ``junit``: ``<testsuites><testsuite name="casino replay" …><testcase classname name file
-  time>`` with a ``<failure>``, ``<error>`` or ``<skipped>`` holding the report text.
+  time>`` with a ``<failure>``, ``<error>`` or ``<skipped>`` holding the report text (a failed
+  chain's text lists each run, ``run N of M: PASS|FAIL``).
 - ``gradescope``: ``{"score", "tests": [{"name", "score", "max_score", "output", "status"}]}``
-  with ``status`` ``passed`` or ``failed`` — what Gradescope's autograder reads. Skipped
-  (``reference: casino``) transcripts are not graded, so they are not listed.
+  with ``status`` ``passed`` or ``failed`` — what Gradescope's autograder reads. A chain is one
+  test per run, named ``… run 2 of 5`` with that run's points (and, failed, its details).
+  Skipped (``reference: casino``) transcripts are not graded, so they are not listed.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import PurePath
 
-from casino.harness.report import details, render
+from casino.harness.report import marks, render, run_details
 from casino.harness.session import Status, TranscriptResult
 
 Formatter = Callable[[list[TranscriptResult]], str]
@@ -47,11 +51,27 @@ class Case:
     """JUnit's class name (default: the path, dotted)."""
     title: str = ""
     """Gradescope's test name (default: the name)."""
+    runs: tuple[RunCase, ...] = ()
+    """A chain's runs, each scored on its own (empty for a single run)."""
+    match: tuple[str, ...] = ()
+    """The near misses it allowed (``match``)."""
 
     @property
     def counted(self) -> bool:
         """Whether the item counts towards the score (it was not skipped)."""
         return self.status is not Status.SKIP
+
+
+@dataclass(frozen=True)
+class RunCase:
+    """One run of a chain: its number, how it went, its points and its own report lines."""
+
+    number: int
+    of: int
+    passed: bool
+    points: float
+    max_points: float
+    output: str
 
 
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
@@ -73,7 +93,9 @@ def case_of(result: TranscriptResult) -> Case:
     if result.status is Status.SKIP:
         first = result.error or "skipped"
     elif result.status is not Status.PASS:
-        first = (details(result).strip().splitlines() or [result.error or "failed"])[0]
+        failed = [v for v in result.verdicts if not v.passed]
+        lines = run_details(failed[0], "", "") if failed else []
+        first = (lines or [result.error or "failed"])[0]
     return Case(
         name=name,
         path=result.path,
@@ -84,7 +106,25 @@ def case_of(result: TranscriptResult) -> Case:
         output=render(result),
         message=first,
         title=f"{name} ({result.path})",
+        runs=_run_cases(result),
+        match=result.allowed,
     )
+
+
+def _run_cases(result: TranscriptResult) -> tuple[RunCase, ...]:
+    count = len(result.verdicts)
+    if count < 2:
+        return ()
+    cases = []
+    for number, verdict in enumerate(result.verdicts, 1):
+        prefix = f"run {number} of {count}: "
+        lines = [] if verdict.passed else run_details(verdict, prefix, f" (run {number})")
+        worth = result.run_points[number - 1] if result.run_points else 0.0
+        earned = result.run_earned(number - 1)
+        head = f"{prefix}{'PASS' if verdict.passed else 'FAIL'} {marks(earned, worth)}"
+        output = "".join(f"{line}\n" for line in [head, *lines])
+        cases.append(RunCase(number, count, verdict.passed, earned, worth, output))
+    return tuple(cases)
 
 
 def json_report(cases: list[Case]) -> str:
@@ -105,11 +145,30 @@ def json_report(cases: list[Case]) -> str:
                 "max_score": c.max_points,
                 "seconds": round(c.seconds, 6),
                 "output": c.output,
+                **_json_extras(c),
             }
             for c in cases
         ],
     }
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def _json_extras(case: Case) -> dict[str, object]:
+    extras: dict[str, object] = {}
+    if case.runs:
+        extras["runs"] = [
+            {
+                "run": run.number,
+                "of": run.of,
+                "status": "pass" if run.passed else "fail",
+                "score": run.points,
+                "max_score": run.max_points,
+            }
+            for run in case.runs
+        ]
+    if case.match:
+        extras["match"] = list(case.match)
+    return extras
 
 
 def junit_report(cases: list[Case], suite_name: str) -> str:
@@ -147,21 +206,36 @@ def junit_report(cases: list[Case], suite_name: str) -> str:
 
 def gradescope_report(cases: list[Case]) -> str:
     """Gradescope's ``results.json`` of ``cases`` (skipped ones are not graded, so not listed)."""
-    data = {
-        "score": sum(c.points for c in cases if c.counted),
-        "tests": [
-            {
-                "name": c.title or c.name,
-                "score": c.points,
-                "max_score": c.max_points,
-                "output": c.output,
-                "status": "passed" if c.status is Status.PASS else "failed",
-            }
-            for c in cases
-            if c.counted
-        ],
-    }
+    tests: list[dict[str, object]] = []
+    for c in cases:
+        if not c.counted:
+            continue
+        if not c.runs or c.status is Status.ERROR:
+            tests.append(
+                _gradescope_test(
+                    c.title or c.name, c.points, c.max_points, c.output, c.status is Status.PASS
+                )
+            )
+            continue
+        for run in c.runs:
+            title = f"{c.title or c.name} run {run.number} of {run.of}"
+            tests.append(
+                _gradescope_test(title, run.points, run.max_points, run.output, run.passed)
+            )
+    data = {"score": sum(c.points for c in cases if c.counted), "tests": tests}
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def _gradescope_test(
+    name: str, points: float, max_points: float, output: str, passed: bool
+) -> dict[str, object]:
+    return {
+        "name": name,
+        "score": points,
+        "max_score": max_points,
+        "output": output,
+        "status": "passed" if passed else "failed",
+    }
 
 
 def to_json(results: list[TranscriptResult]) -> str:

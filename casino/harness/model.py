@@ -64,21 +64,43 @@ class OutRe:
 
 
 @dataclass(frozen=True, slots=True)
+class OutAny:
+    """Any one of several texts, each matched exactly as ``out`` is: where the assignment
+    allows more than one output (either winning move, either hold), without a regex."""
+
+    texts: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class In:
     """One line typed to the program (sent followed by a newline)."""
 
     text: str
 
 
-Step = Out | OutRe | In
-STEP_KEYS: dict[str, Callable[[str], Step]] = {"out": Out, "out_re": OutRe, "in": In}
+Step = Out | OutRe | OutAny | In
+Output = Out | OutRe | OutAny
+"""A step the program prints (every step but ``in``)."""
+STEP_KEYS: dict[str, Callable[[Any], Step]] = {
+    "out": Out,
+    "out_re": OutRe,
+    "out_any": lambda texts: OutAny(tuple(texts)),
+    "in": In,
+}
+MAX_ALTERNATIVES = 1000
+"""An ``out_any`` step lists at most this many texts."""
+
+MATCH_KINDS = ("trailing-space", "blank-lines", "case")
+"""What a transcript, a folder or ``--match`` may allow besides exact output:
+``trailing-space`` (spaces, tabs and ``\\r`` at the end of a line, and a missing or extra final
+newline), ``blank-lines`` (empty lines added or left out) and ``case`` (letter case)."""
 
 
 @dataclass(frozen=True)
 class Segment:
     """The output steps before one typed line (the last segment of a run types nothing)."""
 
-    outputs: tuple[Out | OutRe, ...]
+    outputs: tuple[Output, ...]
     line: In | None
     first: int
     """The 1-based number of the segment's first step (one past the end if it has none)."""
@@ -87,7 +109,7 @@ class Segment:
 def segments(steps: tuple[Step, ...]) -> list[Segment]:
     """A run's steps as output-then-input segments: one per ``in`` step, plus the last."""
     result: list[Segment] = []
-    outputs: list[Out | OutRe] = []
+    outputs: list[Output] = []
     first = 1
     for number, step in enumerate(steps, 1):
         if isinstance(step, In):
@@ -121,6 +143,8 @@ class Run:
     args: tuple[str, ...] | None = None
     exit: int | None = None
     stderr: str | None = None
+    points: float | None = None
+    """What this run is worth (stated in every run of a chain or in none)."""
 
     @property
     def argv(self) -> tuple[str, ...]:
@@ -148,6 +172,11 @@ class Transcript:
     files: tuple[tuple[str, Inline | Fixture], ...] | None = None
     timeout: float | None = None
     points: float | None = None
+    match: tuple[str, ...] | None = None
+    """What the transcript allows besides exact output (:data:`MATCH_KINDS`); ``None``: as
+    stated, it says nothing (a folder's ``casino.yaml`` may then say it)."""
+    allowed: tuple[str, ...] = ()
+    """What is allowed in the end: the transcript's ``match``, else its folder's."""
     single: bool = True
     """Written in the single-run form (``steps`` at the top level) rather than ``runs:``."""
     path: Path | None = field(default=None, compare=False)
@@ -159,8 +188,27 @@ class Transcript:
 
     @property
     def max_points(self) -> float:
-        """What the transcript is worth under ``--score``."""
+        """What the transcript is worth under ``--score``: the sum of its runs' points when
+        they state them, else its own ``points`` (default 1)."""
+        if self.runs and all(run.points is not None for run in self.runs):
+            return sum(run.points or 0.0 for run in self.runs)
         return DEFAULT_POINTS if self.points is None else self.points
+
+    @property
+    def run_points(self) -> tuple[float, ...]:
+        """What each run is worth: its own ``points``, or an even share of the transcript's
+        (exact, as a float: a run of three worth 1 is worth 1/3; reports round to 2 places)."""
+        if self.runs and all(run.points is not None for run in self.runs):
+            return tuple(run.points or 0.0 for run in self.runs)
+        return tuple(self.max_points / len(self.runs) for _ in self.runs)
+
+    def earned(self, passed: tuple[bool, ...]) -> float:
+        """The points of the runs that passed (all of them: exactly :attr:`max_points`)."""
+        if all(passed):
+            return self.max_points
+        if self.runs and all(run.points is not None for run in self.runs):
+            return sum(p for p, ok in zip(self.run_points, passed, strict=True) if ok)
+        return self.max_points * sum(passed) / len(passed)
 
     def with_runs(self, runs: tuple[Run, ...]) -> Transcript:
         """The same transcript with other runs (used by ``--update``)."""
@@ -183,10 +231,10 @@ EXIT_RANGE = (0, 255)
 SEED_RANGE = (-(10**MAX_DIGITS) + 1, 10**MAX_DIGITS - 1)
 
 _TOP_KEYS = {"name", "program", "args", "seed", "files", "steps", "runs", "exit", "stderr"}
-_TOP_KEYS |= {"timeout", "points", "reference"}
+_TOP_KEYS |= {"timeout", "points", "reference", "match"}
 REFERENCES = ("casino",)
 """The values ``reference`` may take: whose program alone can pass the transcript."""
-_RUN_KEYS = ("args", "steps", "exit", "stderr")
+_RUN_KEYS = ("args", "steps", "exit", "stderr", "points")
 _WHOLE = re.compile(r"-?[0-9]+")
 _NUMBER = re.compile(r"[0-9]+(\.[0-9]*)?|\.[0-9]+")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
@@ -248,7 +296,49 @@ def load_transcript(path: str | Path) -> Transcript:
         line = data.count(b"\n", 0, start) + 1
         column = len(data[start : error.start].decode("utf-8", "replace")) + 1
         raise TranscriptError(f"{path}: line {line}, column {column}: not UTF-8 text") from None
-    return parse_transcript(text, Path(path))
+    transcript = parse_transcript(text, Path(path))
+    if transcript.match is None:
+        transcript = replace(transcript, allowed=folder_match(Path(path)))
+    return transcript
+
+
+FOLDER_SETTINGS = "casino.yaml"
+"""A folder's settings file (``match: [trailing-space]``): never a transcript itself."""
+
+
+def is_settings_file(path: Path) -> bool:
+    """Whether ``path`` is a folder's settings file rather than a transcript."""
+    return path.name == FOLDER_SETTINGS
+
+
+def folder_match(path: Path) -> tuple[str, ...]:
+    """What the nearest folder settings file above the transcript at ``path`` allows: its own
+    folder's ``casino.yaml``, else its parent's, and so on up to the nearest folder named
+    ``transcripts`` (only its own folder when it is in none); ``()`` when none says."""
+    folders = [path.parent, *path.parent.parents]
+    top = next((i for i, f in enumerate(folders) if f.name == "transcripts"), 0)
+    for folder in folders[: top + 1]:
+        settings = folder / FOLDER_SETTINGS
+        if settings.is_file():
+            found = _settings_match(settings)
+            if found is not None:
+                return found
+    return ()
+
+
+def _settings_match(settings: Path) -> tuple[str, ...] | None:
+    """The ``match`` a settings file states (``None``: it states none)."""
+    try:
+        data = load_text(read_capped(settings, MAX_TRANSCRIPT_BYTES).decode("utf-8"))
+    except (ValueError, TextError) as problem:
+        raise TranscriptError(f"{settings}: {problem}") from None
+    if not isinstance(data, dict) or set(data) - {"match"}:
+        raise TranscriptError(f"{settings}: a folder's settings file holds only 'match: [...]'")
+    if "match" not in data:
+        return None
+    where = _at(data, "match")
+    at = f"line {where[0]}, column {where[1]}: " if where else ""
+    return match_kinds(data["match"], lambda problem: TranscriptError(f"{settings}: {at}{problem}"))
 
 
 def parse_transcript(text: str, path: Path) -> Transcript:
@@ -295,11 +385,13 @@ def _transcript(data: Any, path: Path) -> Transcript:
     if single:
         runs = (_run(data),)
     else:
-        clash = [key for key in _RUN_KEYS if key in data]
+        clash = [key for key in _RUN_KEYS if key in data and key != "points"]
         if clash:
             problem = f"'{clash[0]}' belongs inside each run when 'runs' is used"
             raise _Invalid(problem, _at(data, clash[0]))
         runs = _runs(data, data["runs"])
+        _check_run_points(data, runs)
+    match = _match(data)
     return Transcript(
         name=name,
         runs=runs,
@@ -309,9 +401,43 @@ def _transcript(data: Any, path: Path) -> Transcript:
         files=_files(data, data["files"]) if "files" in data else None,
         timeout=_number(data, "timeout", TIMEOUT_RANGE),
         points=_number(data, "points", POINTS_RANGE),
+        match=match,
+        allowed=match or (),
         single=single,
         path=path,
     )
+
+
+def _check_run_points(data: dict[str, Any], runs: tuple[Run, ...]) -> None:
+    """``points`` is stated in every run or in none, and then not for the whole as well."""
+    stated = [run.points is not None for run in runs]
+    if any(stated) and not all(stated):
+        number = stated.index(False) + 1
+        problem = f"run {number}: 'points' is missing (state it in every run or in none)"
+        raise _Invalid(problem, _at(data["runs"], number - 1))
+    if all(stated) and "points" in data:
+        problem = "'points' is stated in every run: the transcript's own 'points' must go"
+        raise _Invalid(problem, _at(data, "points"))
+
+
+def _match(data: dict[str, Any]) -> tuple[str, ...] | None:
+    """``match: [trailing-space, …]``: kinds from :data:`MATCH_KINDS`, each once."""
+    if "match" not in data:
+        return None
+    return match_kinds(data["match"], lambda problem: _Invalid(problem, _at(data, "match")))
+
+
+def match_kinds(value: Any, error: Callable[[str], Exception]) -> tuple[str, ...]:
+    """``value`` (a list of kinds, or one kind) as kinds of :data:`MATCH_KINDS`, in their
+    documented order; ``error(problem)`` is raised if it is not that."""
+    items = [value] if isinstance(value, str) else value
+    kinds = ", ".join(MATCH_KINDS)
+    if not isinstance(items, list) or not all(isinstance(item, str) for item in items):
+        raise error(f"'match' must be a list of {kinds}")
+    for item in items:
+        if item not in MATCH_KINDS:
+            raise error(f"'match' must be a list of {kinds}, not {item!r}")
+    return tuple(kind for kind in MATCH_KINDS if kind in items)
 
 
 def _reference(data: dict[str, Any]) -> str | None:
@@ -339,21 +465,22 @@ def _runs(data: dict[str, Any], value: Any) -> tuple[Run, ...]:
                 expected = ", ".join(_RUN_KEYS)
                 problem = f"unknown key {unknown[0]!r} (expected {expected})"
                 raise _Invalid(problem, _at(item, unknown[0]))
-            runs.append(_run(item))
+            runs.append(_run(item, points=True))
         except _Invalid as problem:
             where = problem.where or _at(value, number - 1)
             raise _Invalid(f"run {number}: {problem}", where) from None
     return tuple(runs)
 
 
-def _run(data: dict[str, Any]) -> Run:
+def _run(data: dict[str, Any], *, points: bool = False) -> Run:
     if "steps" not in data:
-        raise _Invalid("'steps' is missing (a list of out/out_re/in steps; may be empty)")
+        raise _Invalid("'steps' is missing (a list of out/out_re/out_any/in steps; may be empty)")
     return Run(
         steps=_steps(data, data["steps"]),
         args=_args(data, data["args"]) if "args" in data else None,
         exit=_whole(data, "exit", EXIT_RANGE),
         stderr=_text(data, "stderr"),
+        points=_number(data, "points", POINTS_RANGE) if points else None,
     )
 
 
@@ -373,6 +500,8 @@ def _step(steps: list[Any], index: int) -> Step:
     ((key, value),) = item.items()
     if key not in STEP_KEYS:
         raise _Invalid(f"step {number}: unknown step {key!r} (expected one of {keys})", where)
+    if key == "out_any":
+        return _out_any(value, number, where)
     if not isinstance(value, str):
         raise _Invalid(f"step {number}: {key!r} must be a string", where)
     if key == "in" and ("\n" in value or "\r" in value):
@@ -384,6 +513,25 @@ def _step(steps: list[Any], index: int) -> Step:
             problem = f"step {number}: 'out_re' is not a valid regex: {error}"
             raise _Invalid(problem, where) from None
     return STEP_KEYS[key](value)
+
+
+def _out_any(value: Any, number: int, where: Where) -> OutAny:
+    """``out_any: [text, …]``: at least two texts (strings), each once, at most
+    :data:`MAX_ALTERNATIVES`."""
+    if (
+        not isinstance(value, list)
+        or len(value) < 2
+        or not all(isinstance(text, str) for text in value)
+    ):
+        problem = f"step {number}: 'out_any' must be a list of two or more strings"
+        raise _Invalid(problem, where)
+    if len(value) > MAX_ALTERNATIVES:
+        problem = f"step {number}: 'out_any' lists more than {MAX_ALTERNATIVES} texts"
+        raise _Invalid(problem, where)
+    if len(set(value)) < len(value):
+        problem = f"step {number}: 'out_any' lists a text twice"
+        raise _Invalid(problem, where)
+    return OutAny(tuple(value))
 
 
 def _args(data: dict[str, Any], value: Any) -> tuple[str, ...]:
@@ -494,6 +642,7 @@ def dump_transcript(transcript: Transcript) -> str:
         data["runs"] = run_data
     _put(data, "timeout", _plain_number(transcript.timeout))
     _put(data, "points", _plain_number(transcript.points))
+    _put(data, "match", None if transcript.match is None else list(transcript.match))
     return dump_text(data)
 
 
@@ -504,14 +653,17 @@ def _run_data(run: Run) -> dict[str, Any]:
     data["steps"] = [{_key(step): _value(step)} for step in run.steps]
     _put(data, "exit", run.exit)
     _put(data, "stderr", run.stderr)
+    _put(data, "points", _plain_number(run.points))
     return data
 
 
 def _key(step: Step) -> str:
-    return {Out: "out", OutRe: "out_re", In: "in"}[type(step)]
+    return {Out: "out", OutRe: "out_re", OutAny: "out_any", In: "in"}[type(step)]
 
 
-def _value(step: Step) -> str:
+def _value(step: Step) -> str | list[str]:
+    if isinstance(step, OutAny):
+        return list(step.texts)
     return step.pattern if isinstance(step, OutRe) else step.text
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from casino.harness.model import Transcript, TranscriptError, load_transcript
+from casino.harness.model import Transcript, TranscriptError, is_settings_file, load_transcript
 from casino.harness.report import render
 from casino.harness.runners.base import Target
 from casino.harness.runners.inproc import InProcessRunner
@@ -36,8 +36,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def is_transcript(path: Path, rootpath: Path) -> bool:
-    """A ``.yaml`` file below a directory named ``transcripts`` (within the rootdir)."""
-    if path.suffix != ".yaml":
+    """A ``.yaml`` file below a directory named ``transcripts`` (within the rootdir), but a
+    folder's settings file (``casino.yaml``)."""
+    if path.suffix != ".yaml" or is_settings_file(path):
         return False
     try:
         parts = path.relative_to(rootpath).parts

@@ -49,9 +49,9 @@ from casino.harness.model import (
 )
 from casino.harness.runners.base import STDERR_MARGIN, Job, Limits, Outcome, Target, seed_argv
 from casino.harness.runners.inproc import Capture, InProcessRunner, call_main
-from casino.harness.runners.procs import check_stop
 from casino.harness.runners.screen import TerminalCapture
 from casino.harness.runners.terminal import Conversation, StartError
+from casino.stopping import check_stop
 
 RECORD_OUTPUT_LIMIT = 4 * 1024 * 1024
 """Characters a recorded command may print (no transcript says what to expect)."""

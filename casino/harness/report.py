@@ -43,43 +43,64 @@ def _control(char: str) -> str:
 
 
 def points_text(value: float) -> str:
-    """``2`` or ``1.5``: points without a needless ``.0``."""
-    return f"{value:g}"
+    """``2``, ``1.5`` or ``0.33``: points rounded to 2 decimal places, without needless zeros.
+
+    Points are kept exact (a third of a point is a third); only what is shown is rounded."""
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def marks(earned: float, worth: float) -> str:
+    """``[1.5/3]``: points earned of points there were."""
+    return f"[{points_text(earned)}/{points_text(worth)}]"
 
 
 def headline(result: TranscriptResult, *, score: bool = False) -> str:
     """``PASS name (path)``, ``FAIL name (path)``, ``SKIP name (path): why`` or
-    ``ERROR path: problem``."""
-    marks = f" [{points_text(result.points)}/{points_text(result.max_points)}]" if score else ""
+    ``ERROR path: problem``; ``(match: trailing-space)`` at the end when near misses were
+    allowed."""
+    shown = f" {marks(result.points, result.max_points)}" if score else ""
     if result.status is Status.ERROR:
-        return f"ERROR{marks} {result.error}"
+        return f"ERROR{shown} {result.error}"
     if result.status is Status.SKIP:
         return f"SKIP {result.name} ({result.path}): {result.error}"
-    return f"{result.status.value}{marks} {result.name} ({result.path})"
+    allowed = f" (match: {', '.join(result.allowed)})" if result.allowed else ""
+    return f"{result.status.value}{shown} {result.name} ({result.path}){allowed}"
 
 
-def details(result: TranscriptResult) -> str:
-    """Everything about a failure, each line indented; ``""`` for a pass or an error."""
+def details(result: TranscriptResult, *, score: bool = False) -> str:
+    """Everything about a failure, each line indented (``""`` for a pass or an error). A
+    failed chain lists each of its runs, ``run 2 of 5: FAIL [0/1]`` (points with ``score``),
+    the failed ones with their details."""
     lines: list[str] = []
     count = len(result.verdicts)
+    chain = count > 1 and not result.passed
     for number, verdict in enumerate(result.verdicts, 1):
+        prefix = f"run {number} of {count}: " if count > 1 else ""
+        if chain:
+            worth = result.run_points[number - 1] if result.run_points else 0.0
+            points = f" {marks(result.run_earned(number - 1), worth)}" if score else ""
+            lines.append(f"run {number} of {count}: {'PASS' if verdict.passed else 'FAIL'}{points}")
         if not verdict.passed:
-            prefix = f"run {number} of {count}: " if count > 1 else ""
             lines += run_details(verdict, prefix, f" (run {number})" if count > 1 else "")
+        elif verdict.output.note:
+            lines.append(f"{prefix}output {verdict.output.note}")
     return "".join(f"{_INDENT}{line}\n" for line in lines)
 
 
 def render(result: TranscriptResult, *, score: bool = False) -> str:
     """The headline and, for a failure, its details."""
-    return headline(result, score=score) + "\n" + details(result)
+    return headline(result, score=score) + "\n" + details(result, score=score)
 
 
 def run_details(verdict: RunVerdict, prefix: str, suffix: str) -> list[str]:
-    """The lines describing one failed run."""
+    """The lines describing one failed run (a near miss named in words above its diff)."""
     lines = []
     if verdict.problem:
         lines.append(f"{prefix}{verdict.problem}")
     if verdict.output.difference is not None:
+        if verdict.output.note:
+            lines.append(f"{prefix}output {verdict.output.note}")
         lines += located(verdict.output, f"{prefix}output differs")
         lines += unified(verdict.output, f"output{suffix}")
     if verdict.stderr is not None and verdict.stderr.difference is not None:

@@ -14,6 +14,7 @@ from pathlib import Path
 from casino.harness.diff import RunVerdict, compare_run
 from casino.harness.model import (
     DEFAULT_POINTS,
+    MATCH_KINDS,
     MAX_FIXTURE_BYTES,
     Fixture,
     Inline,
@@ -53,6 +54,15 @@ class TranscriptResult:
     points: float = 0.0
     max_points: float = DEFAULT_POINTS
     seconds: float = 0.0
+    run_points: tuple[float, ...] = ()
+    """What each run is worth (a chain's runs are scored one by one)."""
+    allowed: tuple[str, ...] = ()
+    """What the output was allowed besides exact (``match``; empty: exact)."""
+
+    def run_earned(self, index: int) -> float:
+        """The points run ``index`` (0-based) earned."""
+        passed = index < len(self.verdicts) and self.verdicts[index].passed
+        return self.run_points[index] if passed and index < len(self.run_points) else 0.0
 
     @property
     def passed(self) -> bool:
@@ -80,6 +90,8 @@ class Options:
     """The folder ``command`` is written for (``--program-dir``; ``None``: the current one)."""
     sandbox: Sandbox | None = None
     """Resource limits for each run of an external program (``casino grade``)."""
+    match: tuple[str, ...] = ()
+    """Near misses allowed for every transcript (``--match``), besides each one's own."""
 
 
 def target_of(transcript: Transcript, options: Options) -> Target:
@@ -134,9 +146,17 @@ SKIP_NOTE = "only casino's own program can pass it (reference: casino)"
 
 
 def check(
-    transcript: Transcript, runner: Runner, target: Target, sandbox: Sandbox | None = None
+    transcript: Transcript,
+    runner: Runner,
+    target: Target,
+    sandbox: Sandbox | None = None,
+    match: tuple[str, ...] = (),
 ) -> TranscriptResult:
-    """Play ``transcript`` (under ``sandbox``, if given) and judge every run."""
+    """Play ``transcript`` (under ``sandbox``, if given) and judge every run, allowing the near
+    misses the transcript (or its folder) allows and ``match``.
+
+    Each run of a chain is scored on its own (:attr:`Transcript.run_points`): a failed run
+    costs its own points, and the runs after it still run, on what it left behind."""
     started = time.perf_counter()
     path = str(transcript.path or "")
     if target.external and transcript.reference is not None:
@@ -150,17 +170,21 @@ def check(
         return TranscriptResult(
             path, Status.ERROR, transcript.name, error=message, max_points=transcript.max_points
         )
-    verdicts = tuple(compare_run(run, o) for run, o in zip(transcript.runs, outcomes, strict=True))
-    passed = all(verdict.passed for verdict in verdicts)
+    allowed = tuple(k for k in MATCH_KINDS if k in transcript.allowed or k in match)
+    pairs = zip(transcript.runs, outcomes, strict=True)
+    verdicts = tuple(compare_run(run, outcome, allowed) for run, outcome in pairs)
+    passed = tuple(verdict.passed for verdict in verdicts)
     return TranscriptResult(
         path=path,
-        status=Status.PASS if passed else Status.FAIL,
+        status=Status.PASS if all(passed) else Status.FAIL,
         name=transcript.name,
         verdicts=verdicts,
         outcomes=outcomes,
-        points=transcript.max_points if passed else 0.0,
+        points=transcript.earned(passed),
         max_points=transcript.max_points,
         seconds=time.perf_counter() - started,
+        run_points=transcript.run_points,
+        allowed=allowed,
     )
 
 
@@ -171,4 +195,5 @@ def check_path(path: str | Path, options: Options) -> TranscriptResult:
     except TranscriptError as error:
         return TranscriptResult(str(path), Status.ERROR, error=str(error))
     runner = make_runner(options.runner)
-    return check(transcript, runner, target_of(transcript, options), options.sandbox)
+    target = target_of(transcript, options)
+    return check(transcript, runner, target, options.sandbox, options.match)

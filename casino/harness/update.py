@@ -7,8 +7,9 @@ program really read. What is kept as it is:
 - an ``in`` step, always (update never changes what is typed);
 - an output group (the ``out``/``out_re`` steps between two ``in`` steps) whose text already
   equals the chunk, however it is split (so hand-split chunks survive);
-- an ``out_re`` step: a group holding one must still match its chunk, or the transcript is not
-  updated (a pattern cannot be blessed);
+- an ``out_re`` or ``out_any`` step: a group holding one must still match its chunk (an
+  ``out_any`` by one of its texts), or the transcript is not updated (a pattern or a choice of
+  texts cannot be blessed);
 - ``exit`` and ``stderr``: rewritten only if the transcript states them;
 - everything else (name, args, files, …).
 
@@ -26,11 +27,22 @@ and written atomically.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import replace
 
 from casino.files import write_atomic
+from casino.harness import regex
 from casino.harness.diff import piece_regex
-from casino.harness.model import Out, OutRe, Run, Step, Transcript, dump_transcript, segments
+from casino.harness.model import (
+    Out,
+    Output,
+    OutRe,
+    Run,
+    Step,
+    Transcript,
+    dump_transcript,
+    segments,
+)
 from casino.harness.runners.base import Outcome
 
 
@@ -68,12 +80,14 @@ def bless_run(run: Run, outcome: Outcome) -> Run:
     )
 
 
-def _bless_group(group: list[Out | OutRe], chunk: str) -> list[Out | OutRe]:
-    if any(isinstance(step, OutRe) for step in group):
-        if piece_regex(tuple(group)).fullmatch(chunk):
-            return group
+def _bless_group(group: list[Output], chunk: str) -> list[Output]:
+    if any(not isinstance(step, Out) for step in group):
+        with contextlib.suppress(regex.PatternTimeout):
+            if regex.fullmatch(piece_regex(tuple(group)), chunk):
+                return group
+        kind = "out_re" if any(isinstance(step, OutRe) for step in group) else "out_any"
         raise CannotBless(
-            "an out_re step no longer matches what the program prints there; fix it by hand"
+            f"an {kind} step no longer matches what the program prints there; fix it by hand"
         )
     if "".join(step.text for step in group if isinstance(step, Out)) == chunk:
         return group

@@ -16,7 +16,9 @@ gigabytes —, collections nested at most :data:`MAX_DEPTH` deep, mapping keys t
 appear once, one document, and only the characters YAML allows in a stream (a NUL or ESC in
 text is written as an escape in double quotes). The objects are built from PyYAML's event
 stream, which is not recursive, so no nesting can overflow a C stack. Every refusal is a
-:class:`TextError` saying where (line and column).
+:class:`TextError` saying where (line and column), the same whatever the PyYAML release and
+whether or not it has its C loader (libyaml): a limit PyYAML enforces itself (libyaml 0.2.6
+stops at 1000 levels) is reported as casino's own, where casino's check places it.
 """
 
 from __future__ import annotations
@@ -84,17 +86,58 @@ def load_text(text: str) -> Any:
     empty document is ``None``); :class:`TextError` if it is malformed or uses what a
     transcript needs not (see the module's docstring)."""
     _check_characters(text)
+    try:
+        return _load(text)
+    except _LibraryLimit as limit:
+        raise _too_deep(text, limit.mark) from None
+
+
+_LIBRARY_DEPTH_LIMIT = "maximum nesting depth"
+"""What PyYAML says when it stops nesting itself (libyaml 0.2.6 and later, bundled with PyYAML
+6.0.2 and later: ``exceeded maximum nesting depth`` at 1000 levels)."""
+
+
+class _LibraryLimit(Exception):
+    """PyYAML stopped at its own nesting limit, at ``mark``."""
+
+    def __init__(self, mark: Any) -> None:
+        super().__init__()
+        self.mark = mark
+
+
+def _load(text: str) -> Any:
     loader = _EventLoader(text)
     try:
         return _build(loader.get_event)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark
+        if _LIBRARY_DEPTH_LIMIT in str(error.problem) and mark is not None:
+            raise _LibraryLimit(mark) from None
         problem = f"not valid YAML: {error.problem or error.context or 'malformed'}"
         raise TextError(problem, *_place(mark)) from None
     except yaml.YAMLError as error:
         raise TextError(f"not valid YAML: {getattr(error, 'reason', None) or error}") from None
     finally:
         loader.dispose()
+
+
+def _too_deep(text: str, mark: Any) -> TextError:
+    """casino's own refusal of ``text``, which PyYAML refused as nested deeper than its own
+    limit at ``mark``, the same whatever the release and with or without libyaml.
+
+    libyaml scans ahead of the events casino checks, so it can stop at its limit (1000 levels)
+    before casino's check (:data:`MAX_DEPTH`) sees the 17th. Everything before ``mark`` is read
+    again: it is nested deeper than casino allows, and nothing in it is past a library limit,
+    so the error is the one a PyYAML without that limit gives — casino's, saying where.
+    """
+    try:
+        _load(text[: mark.index])
+    except TextError as error:
+        if error.line is not None and (error.line, error.column) < _place(mark):
+            return error  # not where the text was cut: what a PyYAML without the limit says
+    except _LibraryLimit:
+        pass
+    return TextError(f"nested more than {MAX_DEPTH} deep", *_place(mark))
 
 
 def _check_characters(text: str) -> None:

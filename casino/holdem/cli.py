@@ -24,34 +24,13 @@ from casino.cmdline import (
 )
 from casino.errors import ParseError
 from casino.holdem.bots import STYLES
-from casino.holdem.shell import LocalGame, Settings, parse_deck_file
+from casino.holdem.options import MOST_CHIPS
+from casino.holdem.options import blinds as _blinds
+from casino.holdem.shell import LocalGame, Settings, localize_help, parse_deck_file
 from casino.i18n import DEFAULT_LANGUAGE, LANGUAGES, translator
 from casino.shell import Console
 
 PROGRAM = "holdem"
-MOST_CHIPS = 10**12
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 < value <= 3600:
-        raise argparse.ArgumentTypeError(f"not a number of seconds (0 to 3600): {text[:40]!r}")
-    return value
-
-
-def _blinds(text: str) -> tuple[int, int]:
-    small, slash, big = text.partition("/")
-    convert = whole_number(1, MOST_CHIPS)
-    try:
-        values = (convert(small), convert(big)) if slash else (0, 0)
-    except argparse.ArgumentTypeError:
-        values = (0, 0)
-    if not 0 < values[0] <= values[1] <= 10**9:
-        raise argparse.ArgumentTypeError(f"blinds are SMALL/BIG, 0 < SMALL <= BIG: {text[:40]!r}")
-    return values
 
 
 def _stacks(text: str) -> tuple[int, ...]:
@@ -107,7 +86,7 @@ def _play_parser(invocation: Invocation) -> ArgumentParser:
         "--deck-file", metavar="FILE", help="stacked decks: a line per hand, in dealing order"
     )
     _common(parser)
-    return parser
+    return localize_help(parser, invocation.argv)
 
 
 def main(

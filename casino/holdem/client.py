@@ -1,9 +1,11 @@
 """``casino holdem join HOST PORT --name NAME``: sit at a network table from a terminal.
 
 The client is a pipe between the terminal and the server's line protocol
-(:mod:`casino.holdem.server`): it sends ``join NAME [TABLE]``, prints every line the server
-sends, and sends every line typed. It ends when the server closes the connection; the end of
-input (or ``salir``) leaves the table, and the seat can be taken back under the same name.
+(:mod:`casino.holdem.server`): it sends ``join NAME [TABLE] [TOKEN]``, prints every line the
+server sends (while a table waits for people: how many seats are taken), and sends every line
+typed. It ends when the server closes the connection; the end of input (or ``salir``) leaves
+the table, and the seat can be taken back under the same name with ``--token`` (the token the
+server gave when you sat down).
 """
 
 from __future__ import annotations
@@ -24,10 +26,19 @@ from casino.shell import Streams
 
 def _parser(invocation: Invocation) -> ArgumentParser:
     parser = invocation.parser(description="Sit at a network Hold'em table.")
-    parser.add_argument("host")
-    parser.add_argument("port", type=whole_number(1, 65535))
-    parser.add_argument("--name", required=True)
-    parser.add_argument("--table", type=whole_number(1, 50))
+    parser.add_argument("host", help="the machine running casino holdem serve")
+    parser.add_argument("port", type=whole_number(1, 65535), help="the port it listens on")
+    parser.add_argument("--name", required=True, help="your name at the table (one word)")
+    parser.add_argument(
+        "--table",
+        type=whole_number(1, 50),
+        metavar="N",
+        help="sit at table N (default: the first with a free seat)",
+    )
+    parser.add_argument(
+        "--token",
+        help="take your seat back (the token the server gave you when you sat down)",
+    )
     return parser
 
 
@@ -38,6 +49,9 @@ def join_body(invocation: Invocation) -> int:
     name = options.name.strip()
     if not name or any(char.isspace() for char in name):
         raise UsageError("--name is one word")
+    token = (options.token or "").strip()
+    if token and (token.isdigit() or not token.isalnum() or len(token) > 40):
+        raise UsageError("--token is the word the server gave you")
     try:
         sock = socket.create_connection((options.host, options.port), timeout=10)
     except OSError as error:
@@ -46,6 +60,7 @@ def join_body(invocation: Invocation) -> int:
         ) from None
     sock.settimeout(None)
     table = f" {options.table}" if options.table else ""
+    table += f" {token}" if token else ""
     with contextlib.closing(sock):
         sock.sendall(f"join {name}{table}\n".encode())
         typist = threading.Thread(target=_send_lines, args=(sock, streams), daemon=True)

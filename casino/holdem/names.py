@@ -8,18 +8,24 @@ straight flush             Escalera de color                     Straight flush
 four of a kind             Póker                                 Four of a kind
 full house                 Full de nueves y ochos                Full house, nines over eights
 flush                      Color                                 Flush
-straight                   Escalera al 5                         Straight, five high
-three of a kind            Trío de 5                             Three of a kind, fives
+straight                   Escalera al 5, Escalera a la Dama     Straight, five high
+three of a kind            Trío de cincos                        Three of a kind, fives
 two pair                   Doble pareja de seises y nueves       Two pair, nines and sixes
-pair                       Pareja de 10                          Pair of tens
+pair                       Pareja de sietes, Pareja de ases      Pair of sevens
 high card                  Carta más alta: As                    High card: ace
 =========================  ====================================  ===============================
 
-The seed names two pair lower pair first ("de seises y nueves") and the full house trips
-first; the ace-high straight is "Escalera al As" (the seed's first example; it also calls it
-"Escalera real", a name kept here for the royal flush). The templates and rank words are
-gettext messages of the ``holdem`` domain (English ids), so the Spanish lives in the one
-catalog with the rest of the game's text.
+One card is named as the seed names it in its examples, a number in digits and a face in words
+("Escalera al 5", "Escalera al As", "Carta más alta: Dama"); a straight's top card takes the
+article that agrees with it ("Escalera a la Dama", "Escalera al Rey"). A group of equal cards
+is named in the plural, in words, for every rank alike ("Pareja de sietes", "Pareja de ases",
+"Trío de cincos"), as the seed writes the full house ("Full de nueves") and two pair ("Dobles
+parejas de seises y nueves"); its shorthand "Pareja de 10" and "Trío de 5" would mix digits and
+words across ranks ("Pareja de 7" beside "Pareja de As"). The seed names two pair lower pair
+first ("de seises y nueves") and the full house trips first; the ace-high straight is "Escalera
+al As" (the seed's first example; it also calls it "Escalera real", a name kept here for the
+royal flush). The templates and rank words are gettext messages of the ``holdem`` domain
+(English ids), so the Spanish lives in the one catalog with the rest of the game's text.
 """
 
 from __future__ import annotations
@@ -89,6 +95,8 @@ def hand_name(strength: int, tr: gettext.NullTranslations) -> str:
         "first_rank": tr.pgettext("rank", _SINGULAR[first]),
         "first_ranks": tr.pgettext("ranks", _PLURAL[first]),
         "first_high": tr.pgettext("high", _HIGH[first]),
+        # Spanish names a straight by its top card with its article: "al 5", "a la Dama".
+        "top": tr.pgettext("top", _HIGH[first]),
         "second_ranks": tr.pgettext("ranks", _PLURAL[second]),
         # Spanish puts the lower pair of two pair first ("de seises y nueves").
         "low_ranks": tr.pgettext("ranks", _PLURAL[second]),

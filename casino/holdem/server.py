@@ -5,8 +5,9 @@ The line protocol (UTF-8, one command per line, answers are plain text lines):
 =========================  ===================================================================
 client sends               meaning
 =========================  ===================================================================
-``join NAME [TABLE]``      sit at table TABLE (1..T; default: the first with a free seat), or
-                           take back your seat after a disconnect (same NAME)
+``join NAME [TABLE]``      sit at table TABLE (1..T; default: the first with a free seat); the
+                           answer gives the seat and a token
+``join NAME TOKEN``        take back your seat after a disconnect (the token you were given)
 ``pasar``/``check`` …      the terminal table's commands (``ir``/``call``, ``apostar N``,
                            ``subir N``, ``todo``, ``retirarse``, ``ayuda``, ``salir``)
 =========================  ===================================================================
@@ -15,10 +16,27 @@ The server sends what the terminal table prints — actions, streets, showdowns 
 member of the table, and a seat's hole cards only to that seat. When it is your turn it
 sends the table, the legal actions, then the line ``Tu turno.`` (``Your turn.``). Seats
 nobody has joined are played by computer players. A member who disconnects is folded (or
-checks, when that is free) until they join again under the same name; a member who takes
-longer than ``--timeout`` seconds is checked or folded. Anything a client sends — garbage
+checks, when that is free) until they join again under the same name with their token
+(nobody else can take the seat); a member who takes longer than ``--timeout`` seconds is
+checked or folded.
+
+A table starts when ``--wait N`` members have joined it, or ``--fill-after S`` seconds after
+its first member joined (computer players fill the other seats); until then every member is
+told how many seats are taken. A member who joins during a hand is seated for the next one
+(told so; the seat's computer player finishes the hand under its own name), never refused
+while a seat is free. Anything a client sends — garbage
 bytes, overlong lines, commands out of turn — is answered, never fatal. With ``--state
 FILE`` every table is saved after each hand and restored at start.
+
+No client can stall a table (see :mod:`casino.net.guard`): what the server sends is queued,
+never waited for, and a member who does not read it (over the queue, or not read within
+``--timeout`` seconds) is dropped, their seat played as a disconnected one; a client that
+sends lines faster than the limit is told to slow down, its extra lines are skipped, and it
+is dropped if it goes on; a connection that has not joined within ``--timeout`` seconds is
+closed; beyond the connections the file descriptor limit allows, new ones are told the
+server is full. A name is printable text (:mod:`casino.net.names`), not a computer player's
+name, and not one already at a table. Warnings (drops, refusals) go to the server's log,
+rate-limited.
 """
 
 from __future__ import annotations
@@ -27,6 +45,7 @@ import asyncio
 import gettext
 import json
 import random
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,11 +57,16 @@ from casino.files import write_atomic
 from casino.holdem.bots import STYLES, Player, player_of
 from casino.holdem.commands import BadCommand, Verb, parse_command, perform
 from casino.holdem.engine import Action, Hand, Refused
-from casino.holdem.shell import BOT_NAMES, HELP, STYLE_CYCLE
+from casino.holdem.options import blinds as _blinds
+from casino.holdem.options import seconds as _seconds
+from casino.holdem.shell import BOT_NAMES, HELP, STYLE_CYCLE, localize_help
 from casino.holdem.table import Seat, Table, shuffled_deck
 from casino.holdem.view import action_text, legal_text, showdown_text, street_text, table_text
 from casino.i18n import DEFAULT_LANGUAGE, LANGUAGES, translator
+from casino.net.guard import Limits, RateLimited, WarningLog
 from casino.net.lines import LineStream, LineTooLong, serve_lines
+from casino.net.listener import Listener
+from casino.net.names import BadName, check_name, name_key
 from casino.net.stream import LOOPBACK, ConnectionClosed, bound_port
 from casino.shell import Streams
 
@@ -62,7 +86,17 @@ class ServerSettings:
     pause: float = 1.0
     state: str | None = None
     start_with: int = 1
-    """Humans a table waits for before its first hand."""
+    """Humans a table waits for before its first hand (``--wait``)."""
+    fill_after: float | None = None
+    """Seconds after its first member joined that a table starts anyway (``--fill-after``)."""
+    limits: Limits | None = None
+    """What one client may cost (default: :class:`Limits` with ``timeout`` to read output).
+    The default rate (50 lines a second after a burst of 100) is far above what a member
+    playing at ``pause`` 1 s can send; a test table with no pause and fast bots may raise it."""
+
+    def client_limits(self) -> Limits:
+        """:attr:`limits`, or the defaults with :attr:`timeout` as the send deadline."""
+        return self.limits or Limits(send_timeout=self.timeout)
 
 
 @dataclass
@@ -72,6 +106,8 @@ class Member:
     name: str
     seat: int
     stream: LineStream | None
+    token: str = field(default_factory=lambda: "t" + secrets.token_hex(6))
+    """What the member joins with to take their seat back."""
     inbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
 
 
@@ -90,11 +126,16 @@ class Room:
             player_of(STYLE_CYCLE[k % len(STYLE_CYCLE)]) for k in range(settings.seats)
         ]
         self.members: dict[int, Member] = {}
+        self.arriving: dict[int, Member] = {}
+        """Members who joined during a hand: they play from the next one."""
         self.waiting: int | None = None
         self.dealt: list[dict[int, list[int]]] = []
         """Each hand's hole cards by seat (for checking who was shown what)."""
         self.done = asyncio.Event()
         self.joined = asyncio.Event()
+        """Set once the table may start (``start_with`` members, or the fill time)."""
+        self.first = asyncio.Event()
+        """Set when the first member joins (the fill time runs from then)."""
         self.on_save: Callable[[], None] | None = None
 
     @property
@@ -105,13 +146,42 @@ class Room:
     def free_seat(self) -> int | None:
         """A seat with chips that no human holds, or ``None``."""
         for index, seat in enumerate(self.table.seats):
-            if index not in self.members and seat.playing:
+            if index not in self.members and index not in self.arriving and seat.playing:
                 return index
         return None
 
+    @property
+    def dealing(self) -> bool:
+        """Whether a hand is being played."""
+        return self.table.hand is not None and not self.table.hand.over
+
+    def seat_arrivals(self) -> None:
+        """Before a hand: the members who joined during the last one take their seats."""
+        for seat, member in self.arriving.items():
+            self.members[seat] = member
+            self.table.seats[seat].name = member.name
+        self.arriving.clear()
+
+    async def wait_for_start(self) -> None:
+        """Until ``start_with`` members have joined, or ``fill_after`` seconds after the
+        first did."""
+        fill_after = self.settings.fill_after
+        if fill_after is None:
+            await self.joined.wait()
+            return
+        await self.first.wait()
+        joined = asyncio.ensure_future(self.joined.wait())
+        timer = asyncio.ensure_future(self.clock.sleep(fill_after))
+        try:
+            await asyncio.wait([joined, timer], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            joined.cancel()
+            timer.cancel()
+        self.joined.set()
+
     async def tell(self, seat: int, text: str) -> None:
         """Send ``text`` to the member in ``seat`` (nobody there, or gone: dropped)."""
-        member = self.members.get(seat)
+        member = self.members.get(seat) or self.arriving.get(seat)
         if member is None or member.stream is None:
             return
         try:
@@ -120,8 +190,8 @@ class Room:
             self.leave(member)
 
     async def everyone(self, text: str) -> None:
-        """Send ``text`` to every member."""
-        for seat in list(self.members):
+        """Send ``text`` to every member (those seated for the next hand too)."""
+        for seat in [*self.members, *self.arriving]:
             await self.tell(seat, text)
 
     def leave(self, member: Member) -> None:
@@ -135,10 +205,12 @@ class Room:
         """Play hands once somebody has joined, until the hand limit, one player left, or no
         human with chips."""
         _ = self.tr.gettext
-        await self.joined.wait()
+        await self.wait_for_start()
+        self.seat_arrivals()
         while self._more_hands():
             await self.play_hand()
             await self.clock.sleep(self.settings.pause)
+            self.seat_arrivals()
         await self.everyone(_("Game over. Chips:"))
         for seat in self.table.seats:
             await self.everyone(f"  {seat.name}: {seat.chips}")
@@ -230,9 +302,16 @@ class Room:
 class HoldemServer:
     """Several :class:`Room` tables behind one listening socket."""
 
-    def __init__(self, settings: ServerSettings, clock: Clock | None = None) -> None:
+    def __init__(
+        self,
+        settings: ServerSettings,
+        clock: Clock | None = None,
+        log: Callable[[str], None] | None = None,
+    ) -> None:
         self.settings = settings
         self.clock: Clock = clock or MonotonicClock()
+        self.log = WarningLog(log or (lambda text: None), self.clock)
+        """The server's warnings (drops, refusals), rate-limited."""
         master = random.Random(settings.seed)
         self.rooms = [
             Room(k + 1, settings, self.clock, master.getrandbits(64))
@@ -272,14 +351,21 @@ class HoldemServer:
         _ = translator("holdem", self.settings.lang).gettext
         member: Member | None = None
         room: Room | None = None
+        deadline = self.clock.now() + self.settings.timeout
         try:
             await stream.send(_("casino holdem: send join NAME [TABLE]."))
             while True:
                 try:
-                    line = (await stream.receive()).strip()
+                    line = (await self._next_line(stream, None if member else deadline)).strip()
                 except LineTooLong:
                     await stream.send(_("Line too long."))
                     continue
+                except RateLimited:
+                    await stream.send(_("Too many lines: slow down."))
+                    continue
+                except TimeoutError:
+                    await stream.send(_("No join within the time limit; goodbye."))
+                    return
                 if not line:
                     continue
                 if member is None or room is None:
@@ -293,48 +379,81 @@ class HoldemServer:
                 room.leave(member)
             await stream.close()
 
+    async def _next_line(self, stream: LineStream, deadline: float | None) -> str:
+        """The client's next line; before it has joined, :class:`TimeoutError` at ``deadline``."""
+        if deadline is None:
+            return await stream.receive()
+        return await self.clock.within(stream.receive(), max(0.0, deadline - self.clock.now()))
+
     async def _join(self, stream: LineStream, line: str) -> tuple[Room | None, Member | None]:
         _ = translator("holdem", self.settings.lang).gettext
         words = line.split()
-        if words[0].lower() not in ("join", "unirse") or not 2 <= len(words) <= 3:
+        if words[0].lower() not in ("join", "unirse") or not 2 <= len(words) <= 4:
             await stream.send(_("Send join NAME [TABLE] first."))
             return None, None
-        name = words[1][:20]
+        name = words[1]
+        token = next((w for w in words[2:] if not w.isdigit()), None)
+        table = next((w for w in words[2:] if w.isdigit()), None)
+        try:
+            check_name(name, reserved=BOT_NAMES)
+        except BadName as error:
+            await stream.send(_(error.template).format(**error.values))
+            return None, None
         for room in self.rooms:
-            for member in room.members.values():
-                if member.name == name:
-                    if member.stream is not None:
+            for member in [*room.members.values(), *room.arriving.values()]:
+                if name_key(member.name) == name_key(name):
+                    if member.stream is not None or token != member.token:
                         await stream.send(_("That name is taken."))
                         return None, None
                     member.stream = stream
-                    await stream.send(_("Welcome back, {name}.").format(name=name))
+                    await stream.send(_("Welcome back, {name}.").format(name=member.name))
                     return room, member
         rooms = self.rooms
-        if len(words) == 3:
-            try:
-                number = int(words[2]) if words[2].isdigit() and len(words[2]) < 4 else 0
-            except ValueError:
-                number = 0
+        if table is not None:
+            number = int(table) if len(table) < 4 else 0
             if not 1 <= number <= len(self.rooms):
                 await stream.send(_("No such table."))
                 return None, None
             rooms = [self.rooms[number - 1]]
         for room in rooms:
             seat = room.free_seat()
-            if seat is not None and (room.table.hand is None or room.table.hand.over):
-                member = Member(name, seat, stream)
-                room.members[seat] = member
-                room.table.seats[seat].name = name
-                await stream.send(
-                    _("You sit at table {table}, seat {seat}.").format(
-                        table=room.number, seat=seat + 1
-                    )
-                )
-                if len(room.members) >= self.settings.start_with:
-                    room.joined.set()
-                return room, member
+            if seat is not None:
+                return room, await self._seat(room, Member(name, seat, stream))
         await stream.send(_("No free seat now; try again later."))
         return None, None
+
+    async def _seat(self, room: Room, member: Member) -> Member:
+        """Seat ``member`` (for the next hand if one is being played), give them their token,
+        and tell a waiting table how many seats are taken."""
+        _ = room.tr.gettext
+        where = _("You sit at table {table}, seat {seat}.").format(
+            table=room.number, seat=member.seat + 1
+        )
+        if room.dealing:
+            room.arriving[member.seat] = member
+        else:
+            room.members[member.seat] = member
+            room.table.seats[member.seat].name = member.name
+        await room.tell(member.seat, where)
+        await room.tell(
+            member.seat,
+            _("Your token: {token} (to take your seat back: join {name} {token}).").format(
+                token=member.token, name=member.name
+            ),
+        )
+        if room.dealing:
+            await room.tell(member.seat, _("You are seated for the next hand."))
+        seated = len(room.members) + len(room.arriving)
+        room.first.set()
+        if seated >= self.settings.start_with:
+            room.joined.set()
+        elif not room.joined.is_set():
+            await room.everyone(
+                _("Waiting for players: {seated} of {wait} seated.").format(
+                    seated=seated, wait=self.settings.start_with
+                )
+            )
+        return member
 
     async def _command(self, room: Room, member: Member, line: str) -> None:
         tr = room.tr
@@ -357,9 +476,18 @@ class HoldemServer:
         else:
             await room.tell(member.seat, _("Not your turn."))
 
-    async def serve(self, port: int, host: str = LOOPBACK) -> asyncio.Server:
+    async def serve(self, port: int, host: str = LOOPBACK) -> Listener:
         """Start listening and every table's loop; returns the listening server."""
-        server = await serve_lines(self.handle, port, host)
+        _ = translator("holdem", self.settings.lang).gettext
+        server = await serve_lines(
+            self.handle,
+            port,
+            host,
+            limits=self.settings.client_limits(),
+            clock=self.clock,
+            log=self.log,
+            refusal=_("The server is full; try again later."),
+        )
         self.tasks = [asyncio.create_task(room.run()) for room in self.rooms]
         return server
 
@@ -368,21 +496,71 @@ class HoldemServer:
 
 
 def _parser(invocation: Invocation) -> ArgumentParser:
-    from casino.holdem.cli import _blinds, _seconds
-
     parser = invocation.parser(description="Run Hold'em tables on the network (line protocol).")
-    parser.add_argument("--port", type=whole_number(0, 65535), default=0, help="0: any free")
-    parser.add_argument("--host", default=LOOPBACK)
-    parser.add_argument("--seats", type=whole_number(2, 9), default=6)
-    parser.add_argument("--tables", type=whole_number(1, 50), default=1)
-    parser.add_argument("--stack", type=whole_number(1, 10**12), default=1000)
-    parser.add_argument("--blinds", type=_blinds, default=(5, 10))
+    parser.add_argument(
+        "--port",
+        type=whole_number(0, 65535),
+        default=0,
+        help="the TCP port to listen on (0, the default: any free one, printed at start)",
+    )
+    parser.add_argument(
+        "--host",
+        default=LOOPBACK,
+        help=f"the address to listen on ({LOOPBACK}, the default: this machine only; "
+        "0.0.0.0: every network)",
+    )
+    parser.add_argument(
+        "--seats", type=whole_number(2, 9), default=6, help="seats at each table, 2-9 (6)"
+    )
+    parser.add_argument(
+        "--tables", type=whole_number(1, 50), default=1, help="tables to run, 1-50 (1)"
+    )
+    parser.add_argument(
+        "--stack",
+        type=whole_number(1, 10**12),
+        default=1000,
+        help="chips each player sits with (1000)",
+    )
+    parser.add_argument(
+        "--blinds", type=_blinds, default=(5, 10), metavar="SMALL/BIG", help="blinds (5/10)"
+    )
     parser.add_seed_option("seed the deals and the computer players with N")
-    parser.add_argument("--timeout", type=_seconds, default=30.0, help="seconds per action")
-    parser.add_argument("--hands", type=whole_number(1, 10**6), help="hands per table, then stop")
-    parser.add_argument("--lang", choices=LANGUAGES, default=DEFAULT_LANGUAGE)
-    parser.add_argument("--state", help="save the tables here after each hand; restore at start")
-    return parser
+    parser.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=30.0,
+        metavar="S",
+        help="seconds a player has for each action (30); then they check or fold",
+    )
+    parser.add_argument(
+        "--hands", type=whole_number(1, 10**6), metavar="N", help="hands per table, then stop"
+    )
+    parser.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        default=DEFAULT_LANGUAGE,
+        help="the tables' language: es (default) or en",
+    )
+    parser.add_argument(
+        "--state",
+        metavar="FILE",
+        help="save the tables here after each hand; restore at start",
+    )
+    parser.add_argument(
+        "--wait",
+        type=whole_number(1, 9),
+        default=1,
+        metavar="N",
+        help="members who must join a table before it starts (1)",
+    )
+    parser.add_argument(
+        "--fill-after",
+        type=_seconds,
+        metavar="S",
+        help="start a waiting table S seconds after its first member joined, computer "
+        "players in the empty seats (default: wait for --wait members)",
+    )
+    return localize_help(parser, invocation.argv)
 
 
 def serve_body(invocation: Invocation) -> int:
@@ -398,13 +576,15 @@ def serve_body(invocation: Invocation) -> int:
         lang=options.lang,
         hands=options.hands,
         state=options.state,
+        start_with=min(options.wait, options.seats),
+        fill_after=options.fill_after,
     )
     return asyncio.run(_serve(settings, options.host, options.port, invocation.streams))
 
 
 async def _serve(settings: ServerSettings, host: str, port: int, streams: Streams) -> int:
     try:
-        server = HoldemServer(settings)
+        server = HoldemServer(settings, log=_logger(streams))
         listening = await server.serve(port, host)
     except OSError as error:
         raise FileProblem(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
@@ -413,6 +593,14 @@ async def _serve(settings: ServerSettings, host: str, port: int, streams: Stream
     async with listening:
         await asyncio.gather(*(room.done.wait() for room in server.rooms))
     return 0
+
+
+def _logger(streams: Streams) -> Callable[[str], None]:
+    def write(text: str) -> None:
+        streams.stderr.write(f"casino holdem: {text}\n")
+        streams.stderr.flush()
+
+    return write
 
 
 __all__ = ["STYLES", "HoldemServer", "Room", "ServerSettings", "serve_body"]

@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import gettext
 import random
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from casino.cards.card import parse_cards
+from casino.cmdline import commands_help
 from casino.errors import IllegalAction, ParseError
 from casino.holdem.bots import Player, player_of
 from casino.holdem.commands import BadCommand, Verb, parse_command, perform
@@ -26,9 +29,12 @@ from casino.holdem.view import (
     street_text,
     table_text,
 )
+from casino.i18n import P, language_in, translate_help, translator
 from casino.shell import Console
 
-CLEAR = "\x1b[2J\x1b[H"
+CLEAR = "\x1b[H\x1b[2J\x1b[3J"
+"""Hot-seat between players: cursor home, clear the screen and the scrollback (``ESC[3J``), so
+the previous player's hole cards are not one scroll away."""
 """ANSI: clear the screen and go home (hot-seat, between two humans)."""
 
 BOT_NAMES = ("Ana", "Bruno", "Carla", "Diego", "Elena", "Fabio", "Gala", "Hugo")
@@ -75,6 +81,9 @@ class LocalGame:
         seats = [Seat(name, chips[seat]) for seat, name in enumerate(self.names)]
         self.table = Table(seats, settings.blinds)
         self.shown_to: int | None = None
+        self.you = 0 if settings.humans == 1 else None
+        """The seat spoken to in the second person: the one human ("Tú"); hot-seat players
+        are named ("Jugador 1") and spoken of like everybody else."""
 
     def _names(self) -> list[str]:
         _ = self.tr.gettext
@@ -154,9 +163,9 @@ class LocalGame:
             seat = hand.to_act
             assert seat is not None
             action = self.bots[seat](hand, self.bot_rng) if seat in self.bots else self.ask(seat)
-            self.say(action_text(action, self.names[seat], self.tr))
+            self.say(action_text(action, self.names[seat], self.tr, you=seat == self.you))
             self._announce_board(hand, board)
-        for line in showdown_text(hand, self.names, self.tr):
+        for line in showdown_text(hand, self.names, self.tr, you=self.you):
             self.say(line)
         self.table.settle()
         for index, chair in enumerate(self.table.seats):
@@ -188,7 +197,7 @@ class LocalGame:
         hand = self.table.hand
         assert hand is not None
         self._hand_over_keyboard(seat)
-        for line in table_text(self.table, seat, self.names, self.tr):
+        for line in table_text(self.table, seat, self.names, self.tr, you=self.you):
             self.say(line)
         while True:
             self.say(legal_text(hand.legal(), self.tr))
@@ -242,6 +251,30 @@ HELP = """Commands (Spanish or English):
   retirarse / fold       give up the hand
   ayuda / help           this list
   salir / quit           leave the table"""
+
+
+COMMANDS_HEADING = "commands (Spanish or English), one per line at the > prompt on your turn:"
+"""What ``--help`` says before the commands (a message id)."""
+
+
+def command_table(tr: gettext.NullTranslations) -> list[tuple[str, str]]:
+    """The rows of :data:`HELP` in ``tr``'s language: (the words to type, what they do)."""
+    _heading, *rows = tr.gettext(HELP).splitlines()
+    table = []
+    for row in rows:
+        syntax, meaning = re.split(r" {2,}", row.strip(), maxsplit=1)
+        table.append((syntax, meaning))
+    return table
+
+
+def localize_help(parser: P, argv: Sequence[str]) -> P:
+    """``parser``'s ``--help`` in the language ``argv``'s ``--lang`` asks for (Spanish by
+    default, as the table speaks), from the ``holdem`` catalog, with the commands a player
+    types after the options (the same rows as the in-game ``help``)."""
+    tr = translator("holdem", language_in(argv))
+    translate_help(parser, tr)
+    parser.epilog = commands_help(tr.gettext(COMMANDS_HEADING), command_table(tr))
+    return parser
 
 
 def parse_deck_file(text: str) -> list[list[int]]:

@@ -25,8 +25,18 @@ def _card(index: int) -> str:
     return card.rank.stud + card.suit.symbol
 
 
-def action_text(action: Action, name: str, tr: gettext.NullTranslations) -> str:
-    """``Ana: sube a 60`` — one action, as everybody sees it."""
+def action_text(
+    action: Action, name: str, tr: gettext.NullTranslations, *, you: bool = False
+) -> str:
+    """``Ana: sube a 60`` — one action, as everybody sees it; said to the player at this
+    keyboard (``you``) as a person speaks to them: ``Subes a 60``, ``Te retiras``."""
+    if you:
+        return _capitalized(_own_words(action, tr))
+    return f"{name}: {_words(action, tr)}"
+
+
+def _words(action: Action, tr: gettext.NullTranslations) -> str:
+    """What a player did, said of them (the third person: no gender to agree with)."""
     _ = tr.gettext
     words = {
         Kind.FOLD: _("folds"),
@@ -35,9 +45,24 @@ def action_text(action: Action, name: str, tr: gettext.NullTranslations) -> str:
         Kind.BET: _("bets {amount}").format(amount=action.to),
         Kind.RAISE: _("raises to {amount}").format(amount=action.to),
     }[action.kind]
-    if action.all_in:
-        words += " " + _("(all-in)")
-    return f"{name}: {words}"
+    return words + (" " + _("(all-in)") if action.all_in else "")
+
+
+def _own_words(action: Action, tr: gettext.NullTranslations) -> str:
+    """What the player at this keyboard did, said to them: ``vas 10``, ``you call 10``."""
+    _ = tr.gettext
+    words = {
+        Kind.FOLD: _("you fold"),
+        Kind.CHECK: _("you check"),
+        Kind.CALL: _("you call {amount}").format(amount=action.paid),
+        Kind.BET: _("you bet {amount}").format(amount=action.to),
+        Kind.RAISE: _("you raise to {amount}").format(amount=action.to),
+    }[action.kind]
+    return words + (" " + _("(all-in)") if action.all_in else "")
+
+
+def _capitalized(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def street_text(board: Sequence[int], size: int, tr: gettext.NullTranslations) -> str:
@@ -64,9 +89,15 @@ def pots_text(hand: Hand, tr: gettext.NullTranslations) -> str:
 
 
 def table_text(
-    table: Table, viewer: int | None, names: Sequence[str], tr: gettext.NullTranslations
+    table: Table,
+    viewer: int | None,
+    names: Sequence[str],
+    tr: gettext.NullTranslations,
+    *,
+    you: int | None = None,
 ) -> list[str]:
-    """The table for ``viewer`` (``None``: an onlooker): cards, board, pots, every seat."""
+    """The table for ``viewer`` (``None``: an onlooker): cards, board, pots, every seat; the
+    last action of seat ``you`` (the player at this keyboard) said to them."""
     _ = tr.gettext
     hand = table.hand
     assert hand is not None
@@ -83,7 +114,8 @@ def table_text(
         marks = " (D)" if seat == hand.button else ""
         state = _("folded") if hand.folded[seat] else ""
         if seat in last and not state:
-            state = action_text(last[seat], "", tr)[2:]
+            own = seat == you
+            state = _own_words(last[seat], tr) if own else _words(last[seat], tr)
         row = _("{name}{button}: {chips} chips, bet {bet}").format(
             name=name, button=marks, chips=hand.stacks[seat], bet=hand.bets[seat]
         )
@@ -110,32 +142,40 @@ def legal_text(legal: Legal, tr: gettext.NullTranslations) -> str:
     return _("You may: {options}").format(options=" · ".join(options))
 
 
-def showdown_text(hand: Hand, names: Sequence[str], tr: gettext.NullTranslations) -> list[str]:
-    """The shown hands, named, and who wins which pot."""
+def showdown_text(
+    hand: Hand, names: Sequence[str], tr: gettext.NullTranslations, *, you: int | None = None
+) -> list[str]:
+    """The shown hands, named, and who wins which pot (said to seat ``you``, the player at
+    this keyboard, in the second person)."""
     _ = tr.gettext
     lines = []
     for seat in hand.shown:
-        lines.append(
-            _("{name}: shows {cards}, {hand}").format(
-                name=names[seat],
-                cards=cards_text(hand.hole[seat]),
-                hand=hand_name(hand.strength(seat), tr),
-            )
-        )
+        values = {"cards": cards_text(hand.hole[seat]), "hand": hand_name(hand.strength(seat), tr)}
+        if seat == you:
+            lines.append(_("You show {cards}, {hand}").format(**values))
+        else:
+            lines.append(_("{name}: shows {cards}, {hand}").format(name=names[seat], **values))
     if hand.returned:
         seat, chips = hand.returned
-        lines.append(
-            _("{name}: gets back {amount} (uncalled)").format(name=names[seat], amount=chips)
-        )
+        if seat == you:
+            lines.append(_("You get back {amount} (uncalled)").format(amount=chips))
+        else:
+            lines.append(
+                _("{name}: gets back {amount} (uncalled)").format(name=names[seat], amount=chips)
+            )
     for award in hand.awards:
-        lines.extend(_award_lines(award, names, tr))
+        lines.extend(_award_lines(award, names, tr, you))
     return lines
 
 
-def _award_lines(award: Award, names: Sequence[str], tr: gettext.NullTranslations) -> list[str]:
+def _award_lines(
+    award: Award, names: Sequence[str], tr: gettext.NullTranslations, you: int | None
+) -> list[str]:
     _ = tr.gettext
     pot = _("the pot") if award.pot == 0 else _("side pot {number}").format(number=award.pot)
     return [
-        _("{name}: wins {amount} ({pot})").format(name=names[seat], amount=share, pot=pot)
+        _("You win {amount} ({pot})").format(amount=share, pot=pot)
+        if seat == you
+        else _("{name}: wins {amount} ({pot})").format(name=names[seat], amount=share, pot=pot)
         for seat, share in zip(award.winners, award.shares, strict=True)
     ]

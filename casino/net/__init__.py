@@ -1,7 +1,13 @@
-"""Networking shared by casino's servers and clients: Java-compatible frames over asyncio.
+"""Networking shared by casino's servers and clients: the one place that touches sockets.
 
 - :mod:`casino.net.javautf`: the one implementation of Java's ``writeUTF``/``readUTF``
   framing (2-byte big-endian length, *modified* UTF-8).
-- :mod:`casino.net.stream`: asyncio helpers that read and write those frames, with limits,
-  and a loopback server.
+- :mod:`casino.net.stream`: asyncio frame streams and frame servers (the stud dealer, the
+  automatic tester); :mod:`casino.net.lines`: newline-ended UTF-8 lines (the Hold'em table);
+  :mod:`casino.net.client`: a blocking frame client for bots.
+- :mod:`casino.net.guard`: what keeps one client from stalling a server — output that is
+  queued and never waited for (a client that does not read is dropped), flood limits,
+  rate-limited warnings; :mod:`casino.net.listener`: accepting, with connections capped below
+  the file descriptor limit and ``EMFILE`` met with one log line; :mod:`casino.net.names`:
+  names clients choose, printable and not anybody else's.
 """

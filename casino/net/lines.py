@@ -1,97 +1,119 @@
 """Text lines over asyncio streams: the framing of line protocols a person can type with ``nc``.
 
 One line is UTF-8 text ended by ``\\n`` (a ``\\r`` before it is dropped). Bytes that are not
-UTF-8 are replaced, never fatal; a line longer than :data:`MAX_LINE` is discarded and
-reported as :class:`LineTooLong`, and the connection carries on. A peer that goes away raises
+UTF-8 are replaced, never fatal; a line longer than :attr:`Limits.max_line
+<casino.net.guard.Limits.max_line>` is discarded and reported as :class:`LineTooLong`, and the
+connection carries on. A server's connection is rate-limited (:class:`RateLimited` for the
+first line discarded of a run, then :class:`~casino.net.guard.Flooding` and the client
+dropped); sends never wait (:class:`~casino.net.guard.Outbox`). A peer that goes away raises
 :class:`~casino.net.stream.ConnectionClosed`, as with the frame streams.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import socket
 from collections.abc import Awaitable, Callable
 
+from casino.clock import Clock
 from casino.errors import ParseError
-from casino.net.stream import LOOPBACK, ConnectionClosed
-
-MAX_LINE = 1024
-"""The longest line (in bytes) a line stream accepts."""
+from casino.net.guard import MAX_LINE, FloodGuard, Flooding, Limits, RateLimited, WarningLog
+from casino.net.listener import Listener, listen
+from casino.net.stream import LOOPBACK, ConnectionClosed, Peer
 
 
 class LineTooLong(ParseError):
-    """A line over :data:`MAX_LINE` bytes arrived (and was skipped)."""
+    """A line over the limit arrived (and was skipped)."""
 
 
-class LineStream:
+class LineStream(Peer):
     """One connection that speaks newline-ended UTF-8 lines."""
 
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.reader = reader
-        self.writer = writer
-
     async def send(self, text: str) -> None:
-        """Write ``text`` (one or more lines; a final newline is added if missing)."""
+        """Queue ``text`` (one or more lines; a final newline is added if missing); never
+        waits; :class:`ConnectionClosed` if the peer is gone or was dropped."""
         data = (text if text.endswith("\n") else text + "\n").encode("utf-8")
-        try:
-            self.writer.write(data)
-            await self.writer.drain()
-        except (ConnectionError, OSError, RuntimeError) as error:
-            raise ConnectionClosed(f"connection lost while sending: {error}") from error
+        self.outbox.put(data)
 
     async def receive(self) -> str:
         """The next line, without its line ending; :class:`LineTooLong` for an overlong one,
-        :class:`ConnectionClosed` at end of stream."""
-        chunks = bytearray()
+        :class:`RateLimited` for the first of a run of lines over the rate (they are skipped),
+        :class:`ConnectionClosed` at end of stream (:class:`Flooding` if the peer was dropped
+        for flooding)."""
+        while True:
+            text, size = await self._read_line()
+            cost = 1 + size // self.limits.max_line
+            if self.admitted(cost, "lines"):
+                if text is None:
+                    raise LineTooLong(f"a line over {self.limits.max_line} bytes was skipped")
+                return text
+            if self.guard is not None and self.guard.refused == 1:
+                raise RateLimited("too many lines: skipped")
+
+    async def _read_line(self) -> tuple[str | None, int]:
+        """The next line (``None`` if it was too long) and its size in bytes."""
+        kept = bytearray()
+        size = 0
         while True:
             try:
                 piece = await self.reader.readuntil(b"\n")
+                ended = True
             except asyncio.LimitOverrunError as error:
-                chunks += await self.reader.readexactly(error.consumed)
-                if len(chunks) > MAX_LINE:
-                    await self._skip_line()
-                    raise LineTooLong(f"a line over {MAX_LINE} bytes was skipped") from None
-                continue
-            except asyncio.IncompleteReadError as error:
-                raise ConnectionClosed("the connection was closed") from error
+                piece, ended = await self._read_exactly(error.consumed), False
+            except asyncio.IncompleteReadError:
+                raise self.closed_because("the connection was closed") from None
             except (ConnectionError, OSError) as error:
-                raise ConnectionClosed(f"connection lost: {error}") from error
-            chunks += piece
-            if len(chunks) > MAX_LINE + 1:
-                raise LineTooLong(f"a line over {MAX_LINE} bytes was skipped")
-            return chunks.decode("utf-8", errors="replace").rstrip("\n").rstrip("\r")
+                raise self.closed_because(f"connection lost: {error}") from error
+            size += len(piece)
+            if size <= self.limits.max_line + 1:
+                kept += piece
+            if self.guard is not None and size > self.limits.max_line * self.limits.burst:
+                self.drop_flooding("bytes of one line")
+            if ended:
+                break
+        if size > self.limits.max_line + 1:
+            return None, size
+        return kept.decode("utf-8", errors="replace").rstrip("\n").rstrip("\r"), size
 
-    async def _skip_line(self) -> None:
-        while True:
-            try:
-                await self.reader.readuntil(b"\n")
-                return
-            except asyncio.LimitOverrunError as error:
-                await self.reader.readexactly(error.consumed)
-            except (asyncio.IncompleteReadError, ConnectionError, OSError) as error:
-                raise ConnectionClosed("the connection was closed") from error
-
-    async def close(self) -> None:
-        """Close our side; never raises."""
-        with contextlib.suppress(ConnectionError, OSError, RuntimeError):
-            self.writer.close()
-            await self.writer.wait_closed()
+    async def _read_exactly(self, count: int) -> bytes:
+        try:
+            return await self.reader.readexactly(count)
+        except asyncio.IncompleteReadError:
+            raise self.closed_because("the connection was closed") from None
+        except (ConnectionError, OSError) as error:
+            raise self.closed_because(f"connection lost: {error}") from error
 
 
 LineHandler = Callable[[LineStream], Awaitable[None]]
 """What a line server runs for each connection."""
 
 
-async def serve_lines(handler: LineHandler, port: int = 0, host: str = LOOPBACK) -> asyncio.Server:
-    """Listen on ``host:port`` and run ``handler(LineStream)`` for each connection."""
+async def serve_lines(
+    handler: LineHandler,
+    port: int = 0,
+    host: str = LOOPBACK,
+    *,
+    limits: Limits | None = None,
+    clock: Clock | None = None,
+    log: WarningLog | None = None,
+    refusal: str = "",
+) -> Listener:
+    """Listen on ``host:port`` and run ``handler(LineStream)`` for each connection, within
+    ``limits`` (see :mod:`casino.net.listener`; ``refusal``: the line a connection over the
+    cap is sent before it is closed)."""
+    bounds = limits or Limits()
 
-    async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    async def accept(conn: socket.socket) -> None:
+        reader, writer = await asyncio.open_connection(sock=conn, limit=bounds.max_line + 2)
+        stream = LineStream(reader, writer, bounds, clock, FloodGuard(bounds), log)
         try:
-            await handler(LineStream(reader, writer))
-        except asyncio.CancelledError:
-            writer.close()
+            await handler(stream)
+        except asyncio.CancelledError:  # the loop is shutting down: hang up quietly
+            writer.transport.abort()
+            raise
 
-    return await asyncio.start_server(accept, host, port, limit=MAX_LINE + 2)
+    refused = (refusal + "\n").encode("utf-8") if refusal else b""
+    return await listen(accept, port, host, bounds, log, refused)
 
 
 async def connect_lines(host: str, port: int) -> LineStream:
@@ -103,3 +125,15 @@ async def connect_lines(host: str, port: int) -> LineStream:
             f"cannot connect to {host}:{port}: {error.strerror or error}"
         ) from error
     return LineStream(reader, writer)
+
+
+__all__ = [
+    "MAX_LINE",
+    "Flooding",
+    "LineHandler",
+    "LineStream",
+    "LineTooLong",
+    "RateLimited",
+    "connect_lines",
+    "serve_lines",
+]

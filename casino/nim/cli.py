@@ -26,6 +26,7 @@ from typing import TextIO
 from casino.cmdline import (
     ArgumentParser,
     Invocation,
+    commands_help,
     interruptible_lines,
     run_program,
     run_uninterrupted,
@@ -42,15 +43,11 @@ SAVE_FAILED_EXIT = 1
 
 
 def _epilog() -> str:
-    lines = [f"  {usage}\n      {meaning}" for usage, meaning in COMMANDS]
-    return "\n".join(
-        [
-            "commands (Projects B and C), one per line at the $ prompt:",
-            *lines,
-            "",
-            "In a game, each turn is a number of stones (Nim) or 'position count' (the advanced",
-            "game). Project A asks its questions in turn instead.",
-        ]
+    return commands_help(
+        "commands (Projects B and C), one per line at the $ prompt:",
+        COMMANDS,
+        "In a game, each turn is a number of stones (Nim) or 'position count' (the advanced",
+        "game). Project A asks its questions in turn instead.",
     )
 
 

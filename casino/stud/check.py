@@ -1,15 +1,24 @@
 """``casino stud check``: the course's automatic tester, run on one player program.
 
-The tester is a scripted dealer. It starts the player (``{host}`` and ``{port}`` in the
-command are replaced), and over the real wire protocol it sends ``login`` twice, a battery
-of betting requests with the edge cases that trip players up, the "plays intelligently"
-scenarios, and ``done``. Each rubric line gets its points or none, and a failed line says
-what was sent, what came back, and why that is wrong.
+The tester is a scripted dealer. The battery is cut into :data:`GROUPS` of probes, and each
+group is a *session* of its own: the player program is started afresh (``{host}`` and
+``{port}`` in its command are replaced), it connects, is sent ``login`` (twice in the first
+session), the group's requests, and ``done``. A player that hangs up, goes silent or crashes
+in one session loses that session alone; the next one starts it again.
 
-Rubric (after the seed's, Part 1 and Part 2): connects 15; answers ``login`` (twice, the
-same) 10; every reply legal 40; every reply within 1 s 30; closes the socket after ``done``
-10; bets with three of a kind 15; folds a hopeless hand against a pair of aces when the
-price is high 15; values a high spade in the hole 10; uses the other players' up cards 20.
+Scoring (the rubric and its points are :data:`POINTS`; ``docs/stud.md`` explains it):
+
+- a rubric line's points are split evenly over the sessions that probe it; a session earns
+  its share when *every* probe of that line in it was answered, and answered right;
+- a probe the player did not answer (it hung up or stayed silent at it, or it was never
+  asked because the player was gone) earns nothing; a line of which no probe was answered
+  scores 0 and says ``not answered``;
+- "connects to the dealer" is earned when the player connected in every session.
+
+The text report prints each failure once, with the probe that failed (a scenario asked three
+times and failed three times is one line, "3 times"), says once per session how it ended
+early, and shows what the player wrote to stderr in each session (capped as the harness caps
+a program's stderr).
 """
 
 from __future__ import annotations
@@ -17,21 +26,24 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import shlex
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from casino.clock import Clock
-from casino.net.stream import ConnectionClosed, FrameStream, bound_port, serve
+from casino.errors import CasinoError
+from casino.harness.runners.base import STDERR_KEPT
+from casino.net.stream import LOOPBACK, ConnectionClosed, FrameStream, bound_port, serve
 from casino.stud import protocol as wire
 
-HOST = "127.0.0.1"
+HOST = LOOPBACK
 REPLY_LIMIT = 1.0
 """Seconds a reply may take (the seed's rule)."""
 REPEATS = 3
-"""How often each "plays intelligently" scenario is asked: a player that is right by chance
-(a random one) is caught, a deterministic one answers the same each time."""
+"""How often each "plays intelligently" scenario is asked in its session: a player that is
+right by chance (a random one) is caught, a deterministic one answers the same each time."""
 PATIENCE = 3.0
-"""Seconds the tester waits for a late reply before it gives up on the player."""
+"""Seconds the tester waits for a late reply before it gives up on the session."""
 
 
 @dataclass(frozen=True)
@@ -44,16 +56,28 @@ class Limits:
     close: float = 2.0
 
 
-@dataclass(frozen=True)
-class Probe:
-    """One betting request and what a good reply to it is."""
+CONNECTS = "connects to the dealer"
+LOGIN = "answers login twice, the same way"
+LEGAL = "every reply is legal"
+TIMELY = "every reply within 1 s"
+CLOSES = "closes the socket after done"
+THREE = "bets with three of a kind"
+HOPELESS = "folds a hopeless hand against a pair of aces"
+SPADE = "values a high spade in the hole"
+UP_CARDS = "uses the other players' up cards"
 
-    text: str
-    line: str
-    """The rubric line it counts for (``legal`` probes only count for legality)."""
-    want: Callable[[wire.Action], bool]
-    expect: str
-    """The good reply, in words, for the failure message."""
+POINTS: dict[str, float] = {
+    CONNECTS: 15,
+    LOGIN: 10,
+    LEGAL: 40,
+    TIMELY: 30,
+    CLOSES: 10,
+    THREE: 15,
+    HOPELESS: 15,
+    SPADE: 10,
+    UP_CARDS: 20,
+}
+"""Every rubric line and its points, in report order."""
 
 
 def _bets(action: wire.Action) -> bool:
@@ -72,79 +96,180 @@ def _any(action: wire.Action) -> bool:
     return True
 
 
-LEGAL = "every reply is legal"
-TIMELY = "every reply within 1 s"
+@dataclass(frozen=True)
+class Probe:
+    """One betting request; its reply counts for legality and time, and for ``line``."""
 
-LEGALITY: tuple[str, ...] = (
-    "bet1:99:4:0:KS:10D:up:AS:8H:10D:QD",
-    "bet1:208:24:12:KS:10D:up:AS:8H:10D:QD:2C",
-    "status:lose:AS:AH:3C",
-    "bet1:188:68:5:KS:10D:up:AS:8H:10D:QD:2C",
-    "bet1:3:20:8:4C:9D:up:9D:JH:QS",
-    "bet1:0:3:0:6H:2D:up:2D:KC:8S",
-    "bet1:0:12:5:6H:2D:up:2D:KC:8S",
-    "bet1:7:30:7:JC:JD:up:3S:JD:5H",
-    "bet2:183:66:0:KS:10D:10S:up:AS:AH:8H:6D:10D:10S:QD:JC:2C:4H",
-    "bet2:12:40:5:9S:9D:4C:up:9D:4C:KH:2S:7D:7C",
-    "bet1:50:9:0:3D:5C:up:2C:5C:6H:9S:JD:QC:KH:AS:4S",
-    "bet2:50:30:3:3D:5C:8C:up:2C:2H:5C:8C:6H:6D:9S:10H:JD:3H:QC:4D:KH:7H:AS:AC",
-    "status:win:5C:8C:3D",
+    text: str
+    line: str | None = None
+    """The "plays intelligently" line it also counts for (``None``: only the rules)."""
+    want: Callable[[wire.Action], bool] = _any
+    expect: str = ""
+    """The good reply, in words, for the failure message."""
+
+
+Step = Probe | str
+"""A request that takes a reply, or (a plain ``status:`` text) a message that takes none."""
+
+
+@dataclass(frozen=True)
+class Group:
+    """The probes of one session, after its ``login`` (sent ``logins`` times)."""
+
+    name: str
+    steps: tuple[Step, ...]
+    logins: int = 1
+
+    @property
+    def probes(self) -> list[Probe]:
+        """The requests that take a reply."""
+        return [step for step in self.steps if isinstance(step, Probe)]
+
+    @property
+    def lines(self) -> set[str]:
+        """The rubric lines this session counts for (all but "connects")."""
+        lines = {LEGAL, TIMELY, CLOSES, *(p.line for p in self.probes if p.line)}
+        return lines | {LOGIN} if self.logins > 1 else lines
+
+
+def _legal(*texts: str) -> tuple[Step, ...]:
+    return tuple(text if text.startswith("status:") else Probe(text) for text in texts)
+
+
+def _repeated(*probes: Probe) -> tuple[Step, ...]:
+    return probes * REPEATS
+
+
+THREE_QUEENS = Probe(
+    "bet2:90:6:0:QH:QD:QC:up:QD:QC:3S:8D:5H:JD", THREE, _bets, "a bet above 0 with three queens"
 )
-"""Requests whose replies only have to be legal: the seed's own examples, a stack smaller
-than the amount to match, a stack of 0 after the ante (with and without a bet to match), a
-stack exactly the amount to match, a stack between it and the $10 limit, and 9 players."""
-
-SCENARIOS: tuple[Probe, ...] = (
-    Probe(
-        "bet2:90:6:0:QH:QD:QC:up:QD:QC:3S:8D:5H:JD",
-        "bets with three of a kind",
-        _bets,
-        "a bet above 0 with three queens",
-    ),
-    Probe(
-        "bet2:90:14:10:3C:6D:9H:up:AS:AH:6D:9H",
-        "folds a hopeless hand against a pair of aces",
-        _folds,
-        "fold: 9-high without a spade in the hole cannot beat the aces showing, and it costs 10",
-    ),
+AGAINST_ACES = Probe(
+    "bet2:90:14:10:3C:6D:9H:up:AS:AH:6D:9H",
+    HOPELESS,
+    _folds,
+    "fold: 9-high without a spade in the hole cannot beat the aces showing, and it costs 10",
+)
+ACE_OF_SPADES = (
     Probe(
         "bet1:90:4:0:AS:7D:up:7D:3H:5C",
-        "values a high spade in the hole",
+        SPADE,
         _bets,
         "a bet above 0: the ace of spades in the hole takes half of every pot",
     ),
     Probe(
         "bet1:90:24:10:AS:4D:up:KH:4D:9C",
-        "values a high spade in the hole",
+        SPADE,
         _stays,
         "no fold: the ace of spades in the hole takes half of the pot",
     ),
+)
+EIGHTS = (
     Probe(
         "bet2:90:30:10:8C:8D:4H:up:2C:5D:8D:4H:3H:7S",
-        "uses the other players' up cards",
+        UP_CARDS,
         _stays,
         "no fold: a pair of eights beats anything 2-5 and 3-7 showing can make",
     ),
     Probe(
         "bet2:90:30:10:8C:8D:4H:up:KS:KD:8D:4H:3H:7S",
-        "uses the other players' up cards",
+        UP_CARDS,
         _folds,
         "fold: the pair of kings showing beats a pair of eights, and it costs 10",
     ),
 )
 
-POINTS: dict[str, float] = {
-    "connects to the dealer": 15,
-    "answers login twice, the same way": 10,
-    LEGAL: 40,
-    TIMELY: 30,
-    "closes the socket after done": 10,
-    "bets with three of a kind": 15,
-    "folds a hopeless hand against a pair of aces": 15,
-    "values a high spade in the hole": 10,
-    "uses the other players' up cards": 20,
-}
-"""Every rubric line and its points, in report order."""
+GROUPS: tuple[Group, ...] = (
+    Group("login twice", _legal("bet1:99:4:0:KS:10D:up:AS:8H:10D:QD"), logins=2),
+    Group(
+        "the seed's examples",
+        _legal(
+            "bet1:208:24:12:KS:10D:up:AS:8H:10D:QD:2C",
+            "status:lose:AS:AH:3C",
+            "bet1:188:68:5:KS:10D:up:AS:8H:10D:QD:2C",
+            "bet2:183:66:0:KS:10D:10S:up:AS:AH:8H:6D:10D:10S:QD:JC:2C:4H",
+        ),
+    ),
+    Group(
+        "a stack that cannot match",
+        _legal("bet1:3:20:8:4C:9D:up:9D:JH:QS", "bet1:0:12:5:6H:2D:up:2D:KC:8S"),
+    ),
+    Group(
+        "a stack just enough",
+        _legal(
+            "bet1:0:3:0:6H:2D:up:2D:KC:8S",
+            "bet1:7:30:7:JC:JD:up:3S:JD:5H",
+            "bet2:12:40:5:9S:9D:4C:up:9D:4C:KH:2S:7D:7C",
+        ),
+    ),
+    Group(
+        "nine players",
+        _legal(
+            "bet1:50:9:0:3D:5C:up:2C:5C:6H:9S:JD:QC:KH:AS:4S",
+            "bet2:50:30:3:3D:5C:8C:up:2C:2H:5C:8C:6H:6D:9S:10H:JD:3H:QC:4D:KH:7H:AS:AC",
+            "status:win:5C:8C:3D",
+        ),
+    ),
+    Group(
+        "four hands in a row",
+        _legal(
+            "bet1:99:3:0:10S:4H:up:KD:4H:7C",
+            "bet1:99:13:10:10S:4H:up:KD:4H:7C",
+            "bet2:89:33:0:10S:4H:4D:up:KD:QC:4H:4D:7C:2S",
+            "status:win:10S:4H:4D",
+            "bet1:120:3:0:2C:9D:up:9D:AH:5S",
+            "bet1:120:23:10:2C:9D:up:9D:AH:5S",
+            "status:lose:AH:AD:6C",
+            "bet1:119:3:0:QS:QH:up:3D:QH:8C",
+            "bet2:109:33:0:QS:QH:JD:up:3D:5H:QH:JD:8C:8D",
+            "bet2:99:53:10:QS:QH:JD:up:3D:5H:QH:JD:8C:8D",
+            "status:win:QS:QH:JD",
+            "bet1:150:3:0:7D:2H:up:JC:2H:KS",
+            "status:lose:KS:KH:4C",
+        ),
+    ),
+    Group("three of a kind", _repeated(THREE_QUEENS)),
+    Group("a hopeless hand", _repeated(AGAINST_ACES)),
+    Group("a high spade in the hole", _repeated(*ACE_OF_SPADES)),
+    Group("the other players' up cards", _repeated(*EIGHTS)),
+)
+"""The battery, one session each: the seed's own examples, the edge cases that trip players
+up (a stack smaller than the amount to match, a stack of 0 after the ante with and without a
+bet to match, a stack exactly the amount to match, one between it and the $10 limit), nine
+players, a run of hands, and the "plays intelligently" scenarios."""
+
+
+@dataclass
+class SessionLog:
+    """What happened in one session."""
+
+    number: int
+    group: Group
+    connected: bool = False
+    note: str = ""
+    """How the session ended early (once, with the probe), or why it did not run."""
+    problems: dict[str, list[str]] = field(default_factory=dict)
+    """Wrong answers, by rubric line, each with the probe."""
+    answered: set[str] = field(default_factory=set)
+    """The lines with at least one probe answered here."""
+    lost: set[str] = field(default_factory=set)
+    """The lines with a probe not answered here (or never asked)."""
+    stderr: str = ""
+    stderr_dropped: int = 0
+    """Bytes of stderr beyond the first :data:`STDERR_KEPT`, counted, not kept."""
+    seconds: float = 0.0
+
+    @property
+    def title(self) -> str:
+        """``session 3 of 10 (a stack that cannot match)``."""
+        return f"session {self.number} of {len(GROUPS)} ({self.group.name})"
+
+    def fail(self, line: str, problem: str) -> None:
+        """Note a wrong answer for ``line``."""
+        self.problems.setdefault(line, []).append(problem)
+
+    def earned(self, line: str) -> bool:
+        """Whether this session earns its share of ``line``."""
+        return line in self.group.lines and line not in self.lost and not self.problems.get(line)
 
 
 @dataclass
@@ -156,133 +281,174 @@ class CheckResult:
     max_points: float
     problems: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    sessions: list[int] = field(default_factory=list)
+    """The sessions in which it lost points (their notes and stderr go with it)."""
 
     @property
     def passed(self) -> bool:
-        """Whether the line earned its points."""
-        return not self.problems
+        """Whether the line earned all its points."""
+        return self.points == self.max_points
+
+
+@dataclass
+class Checked:
+    """The tester's verdict: each rubric line, and what happened in each session."""
+
+    results: list[CheckResult]
+    sessions: list[SessionLog]
+
+    @property
+    def passed(self) -> bool:
+        """Whether every line earned all its points."""
+        return all(result.passed for result in self.results)
+
+
+# ---------------------------------------------------------------- one session
 
 
 class _Session:
-    """The tester's side of one connection, recording problems per rubric line."""
+    """The tester's side of one connection."""
 
-    def __init__(self, stream: FrameStream, clock: Clock, limits: Limits) -> None:
+    def __init__(self, stream: FrameStream, clock: Clock, limits: Limits, log: SessionLog) -> None:
         self.stream = stream
         self.clock = clock
         self.limits = limits
-        self.problems: dict[str, list[str]] = {name: [] for name in POINTS}
-        self.gone: str | None = None
+        self.log = log
+        self.hung_up = False
 
-    def fail(self, line: str, problem: str) -> None:
-        self.problems[line].append(problem)
-
-    async def ask(self, text: str) -> str | None:
-        """Send ``text``; the reply, or ``None`` (and the reason noted) if none came."""
-        if self.gone is not None:
-            self.fail(TIMELY, f"sent {text!r}: not asked, the player was already gone")
-            return None
+    async def ask(self, text: str, what: str = "") -> tuple[str, float] | None:
+        """Send ``text``; the reply and the seconds it took, or ``None`` (and the note of how
+        the session ended, naming the request as ``what`` if given) if none came."""
+        what = what or repr(text)
         start = self.clock.now()
         try:
             await self.stream.send(text)
             reply = await self.clock.within(self.stream.receive(), self.limits.patience)
         except TimeoutError:
-            self.gone = f"no reply within {self.limits.patience:g} s"
-        except ConnectionClosed as error:
-            self.gone = f"the player hung up ({error})"
-        if self.gone is not None:
-            self.fail(TIMELY, f"sent {text!r}: {self.gone}")
+            self.log.note = f"no reply to {what} within {self.limits.patience:g} s"
             return None
-        took = self.clock.now() - start
-        if took > self.limits.reply:
-            self.fail(TIMELY, f"sent {text!r}: the reply {reply!r} took {took:.2f} s, over 1 s")
-        return reply
+        except ConnectionClosed as error:
+            self.hung_up = True
+            self.log.note = f"the player hung up at {what} ({error})"
+            return None
+        return reply, self.clock.now() - start
 
     async def tell(self, text: str) -> None:
+        """Send a message that takes no reply."""
         with contextlib.suppress(ConnectionClosed):
             await self.stream.send(text)
 
 
-async def _login(session: _Session) -> None:
-    line = "answers login twice, the same way"
-    first = await session.ask("login")
-    second = await session.ask("login")
-    for reply in (first, second):
-        if reply is None:
-            session.fail(line, "sent 'login': no reply")
-            return
+async def _login(session: _Session, times: int) -> bool:
+    """Send ``login`` ``times`` times; whether every one was answered."""
+    log = session.log
+    replies: list[str] = []
+    for index in range(times):
+        got = await session.ask("login", "the second 'login'" if index else "")
+        if got is None:
+            log.lost.add(LOGIN)
+            return False
+        reply, took = got
+        replies.append(reply)
+        log.answered.add(LOGIN)
+        if times < 2:
+            continue
         try:
             wire.parse_login_reply(reply)
         except wire.ProtocolError as error:
-            session.fail(line, f"sent 'login', got {reply!r}: {error}")
-            return
-    if first != second:
-        session.fail(line, f"sent 'login' twice, got {first!r} then {second!r}: must be the same")
+            log.fail(LOGIN, f"sent 'login', got {reply!r}: {error}")
+        if took > session.limits.reply:
+            log.fail(LOGIN, f"sent 'login': the reply {reply!r} took {took:.2f} s, over 1 s")
+    if len(set(replies)) > 1:
+        log.fail(LOGIN, f"sent 'login' twice, got {replies[0]!r} then {replies[1]!r}")
+    return True
 
 
-async def _request(session: _Session, text: str, probe: Probe | None) -> None:
-    if text.startswith("status:"):
-        await session.tell(text)
-        return
-    reply = await session.ask(text)
-    if reply is None:
-        if probe is not None:
-            session.fail(probe.line, f"sent {text!r}: no reply")
-        return
+async def _request(session: _Session, probe: Probe) -> bool:
+    """Ask ``probe``; whether it was answered (and every problem with the answer noted)."""
+    log = session.log
+    got = await session.ask(probe.text)
+    if got is None:
+        return False
+    reply, took = got
+    log.answered |= {LEGAL, TIMELY, *([probe.line] if probe.line else [])}
+    sent = f"sent {probe.text!r}"
+    if took > session.limits.reply:
+        log.fail(TIMELY, f"{sent}: the reply {reply!r} took {took:.2f} s, over 1 s")
+    problem = _illegal(probe.text, reply)
+    if problem is not None:
+        log.fail(LEGAL, f"{sent}, got {reply!r}: {problem}")
+        if probe.line:
+            log.fail(probe.line, f"{sent}, got {reply!r}: not a legal reply")
+    elif probe.line and not probe.want(wire.parse_action(reply)):
+        log.fail(probe.line, f"{sent}, got {reply!r}: expected {probe.expect}")
+    return True
+
+
+def _illegal(text: str, reply: str) -> str | None:
+    """Why ``reply`` is not a legal answer to the request ``text`` (``None``: it is)."""
     request = wire.parse_command(text)
     assert isinstance(request, wire.BetRequest)
     try:
         action = wire.parse_action(reply)
     except wire.ProtocolError as error:
-        session.fail(LEGAL, f"sent {text!r}, got {reply!r}: {error}")
-        return
-    if isinstance(action, wire.Bet) and not wire.legal_bet(
+        return str(error)
+    if isinstance(action, wire.Fold) or wire.legal_bet(
         action.amount, request.stack, request.to_match
     ):
-        allowed = wire.legal_range(request.stack, request.to_match)
-        why = (
-            f"from {allowed.start} to {allowed.stop - 1}, or fold"
-            if allowed
-            else f"only fold: a stack of {request.stack} cannot match {request.to_match}"
-        )
-        session.fail(LEGAL, f"sent {text!r}, got {reply!r}: the legal replies are {why}")
-        return
-    if probe is not None and not probe.want(action):
-        session.fail(probe.line, f"sent {text!r}, got {reply!r}: expected {probe.expect}")
+        return None
+    allowed = wire.legal_range(request.stack, request.to_match)
+    if not allowed:
+        stack, to_match = request.stack, request.to_match
+        return f"the only legal reply is fold: a stack of {stack} cannot match {to_match}"
+    return f"the legal replies are from {allowed.start} to {allowed.stop - 1}, or fold"
 
 
-async def _closes(session: _Session) -> None:
-    line = "closes the socket after done"
-    await session.tell("done:the automatic tester is finished")
+async def _closes(session: _Session, why: str) -> bool:
+    """Send ``done``; whether the player closed the socket in time (noted if not)."""
+    log = session.log
+    await session.tell(f"done:{why}")
+    log.answered.add(CLOSES)
     try:
         await asyncio.wait_for(session.stream.until_closed(), session.limits.close)
     except TimeoutError:
-        session.fail(
-            line, f"sent 'done:…': the socket was still open {session.limits.close:g} s later"
+        limit = session.limits.close
+        log.fail(CLOSES, f"sent 'done:…': the socket was still open {limit:g} s later")
+        return False
+    return True
+
+
+async def _play(session: _Session) -> bool:
+    """Play the session's group; whether the player closed the socket after ``done``."""
+    log, group = session.log, session.log.group
+    remaining = list(group.steps)
+    logged_in = await _login(session, group.logins)
+    while logged_in and remaining:
+        step = remaining[0]
+        if isinstance(step, str):
+            await session.tell(step)
+        elif not await _request(session, step):
+            break
+        remaining.pop(0)
+    unasked = [step for step in remaining if isinstance(step, Probe)]
+    log.lost |= {LEGAL, TIMELY, *(p.line for p in unasked if p.line)} if unasked else set()
+    never = len(unasked) - 1 if logged_in else len(unasked)  # the first one was asked
+    if never > 0:
+        log.note += (
+            f"; {never} {'more ' if logged_in else ''}request{'' if never == 1 else 's'} not asked"
         )
+    if session.hung_up:
+        log.lost.add(CLOSES)
+        return False
+    why = f"nonresponsive: {log.note}" if log.note else "the automatic tester is finished"
+    return await _closes(session, why)
 
 
-async def _play(session: _Session) -> None:
-    await _login(session)
-    for text in LEGALITY:
-        await _request(session, text, None)
-    for _ in range(REPEATS):
-        for probe in SCENARIOS:
-            await _request(session, probe.text, probe)
-    if session.gone is None:
-        await _closes(session)
-    else:
-        session.fail("closes the socket after done", f"never got to 'done': {session.gone}")
+# ---------------------------------------------------------------- the program
 
 
-def _results(problems: dict[str, list[str]]) -> list[CheckResult]:
-    return [
-        CheckResult(name, 0.0 if problems[name] else points, points, problems[name])
-        for name, points in POINTS.items()
-    ]
-
-
-async def check_player(command: Sequence[str], clock: Clock, limits: Limits) -> list[CheckResult]:
-    """Run the player ``command`` (``{host}``/``{port}`` replaced) through every check."""
+async def check_player(command: Sequence[str], clock: Clock, limits: Limits) -> Checked:
+    """Run the player ``command`` (``{host}``/``{port}`` replaced) through every session."""
     arrived: asyncio.Queue[FrameStream] = asyncio.Queue()
     finished = asyncio.Event()
 
@@ -290,48 +456,103 @@ async def check_player(command: Sequence[str], clock: Clock, limits: Limits) -> 
         await arrived.put(stream)
         await finished.wait()
 
-    server = await serve(accept)
+    try:
+        server = await serve(accept)
+    except OSError as error:
+        raise CasinoError(f"cannot listen on {HOST}: {error.strerror or error}") from None
     port = bound_port(server)
     argv = [part.replace("{host}", HOST).replace("{port}", str(port)) for part in command]
+    logs: list[SessionLog] = []
+    missing: SessionLog | None = None
+    try:
+        for number, group in enumerate(GROUPS, 1):
+            if missing is not None:
+                logs.append(_not_run(number, group, missing))
+                continue
+            await _drop_stale(arrived)
+            logs.append(await _session(number, group, argv, arrived, clock, limits))
+            missing = None if logs[-1].connected else logs[-1]
+    finally:
+        finished.set()
+        server.close()
+        await _drop_stale(arrived)
+    return Checked(score(logs), logs)
+
+
+def _not_run(number: int, group: Group, missing: SessionLog) -> SessionLog:
+    """The log of a session not run because the player did not connect in ``missing``."""
+    note = f"not run: the player did not connect in session {missing.number}"
+    return SessionLog(number, group, note=note, lost=set(group.lines))
+
+
+async def _drop_stale(arrived: asyncio.Queue[FrameStream]) -> None:
+    """Hang up connections left from an earlier session (a player that reconnected)."""
+    while not arrived.empty():
+        await arrived.get_nowait().close()
+
+
+async def _session(
+    number: int,
+    group: Group,
+    argv: list[str],
+    arrived: asyncio.Queue[FrameStream],
+    clock: Clock,
+    limits: Limits,
+) -> SessionLog:
+    """Start the player, play ``group`` with it, stop it; what happened."""
+    log = SessionLog(number, group)
     try:
         process = await asyncio.create_subprocess_exec(
             *argv,
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.DEVNULL,
-            stderr=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.PIPE,
         )
     except OSError as error:
-        server.close()
-        raise ConnectionClosed(
-            f"cannot run {shlex.join(argv)}: {error.strerror or error}"
-        ) from None
+        raise CasinoError(f"cannot run {shlex.join(argv)}: {error.strerror or error}") from None
+    assert process.stderr is not None
+    reading = asyncio.ensure_future(_read_stderr(process.stderr, log))
+    start = clock.now()
+    closed = False
     try:
-        return await _session(arrived, process, clock, limits)
+        stream = await _arrival(arrived, process, limits)
+        if isinstance(stream, str):
+            log.note = stream
+            log.lost = set(group.lines)
+        else:
+            log.connected = True
+            try:
+                closed = await _play(_Session(stream, clock, limits, log))
+            finally:
+                await stream.close()
     finally:
-        finished.set()
-        server.close()
-        with contextlib.suppress(ProcessLookupError):
-            process.kill()
-        await process.wait()
+        await _stop(process, limits.close if closed else 0.0)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(reading, limits.close)
+        log.seconds = clock.now() - start
+    return log
 
 
-async def _session(
-    arrived: asyncio.Queue[FrameStream],
-    process: asyncio.subprocess.Process,
-    clock: Clock,
-    limits: Limits,
-) -> list[CheckResult]:
-    stream = await _arrival(arrived, process, limits)
-    if isinstance(stream, str):
-        problems = {name: [f"not checked: {stream}"] for name in POINTS}
-        problems["connects to the dealer"] = [stream]
-        return _results(problems)
-    session = _Session(stream, clock, limits)
+async def _read_stderr(pipe: asyncio.StreamReader, log: SessionLog) -> None:
+    """Keep the first :data:`STDERR_KEPT` bytes of the player's stderr, count the rest."""
+    kept = bytearray()
     try:
-        await _play(session)
-    finally:
-        await stream.close()
-    return _results(session.problems)
+        while chunk := await pipe.read(65536):
+            room = max(0, STDERR_KEPT - len(kept))
+            kept += chunk[:room]
+            log.stderr_dropped += len(chunk) - len(chunk[:room])
+            log.stderr = kept.decode("utf-8", "replace")
+    except (ConnectionError, OSError):
+        return
+
+
+async def _stop(process: asyncio.subprocess.Process, grace: float) -> None:
+    """Let the player exit on its own for ``grace`` seconds, then end it."""
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(process.wait(), grace)
+    with contextlib.suppress(ProcessLookupError):
+        process.kill()
+    await process.wait()
 
 
 async def _arrival(
@@ -348,3 +569,50 @@ async def _arrival(
     if process.returncode is not None:
         return f"the player exited with status {process.returncode} without connecting"
     return f"the player did not connect within {limits.connect:g} s"
+
+
+# ---------------------------------------------------------------- scoring
+
+
+def score(logs: list[SessionLog]) -> list[CheckResult]:
+    """Every rubric line's points and problems, from what happened in the sessions."""
+    seconds = sum(log.seconds for log in logs)
+    return [
+        _connects(logs, seconds) if name == CONNECTS else _line(name, points, logs)
+        for name, points in POINTS.items()
+    ]
+
+
+def _connects(logs: list[SessionLog], seconds: float) -> CheckResult:
+    points = POINTS[CONNECTS]
+    missed = [log for log in logs if not log.connected]
+    if not missed:
+        return CheckResult(CONNECTS, points, points, seconds=seconds)
+    first = missed[0]
+    problem = f"{first.title}: {first.note}"
+    return CheckResult(CONNECTS, 0.0, points, [problem], seconds, [first.number])
+
+
+def _line(name: str, points: float, logs: list[SessionLog]) -> CheckResult:
+    probing = [log for log in logs if name in log.group.lines]
+    share = points / len(probing)
+    earned = sum(share for log in probing if log.earned(name))
+    counted = Counter(
+        f"{log.title}: {problem}" for log in probing for problem in log.problems.get(name, [])
+    )
+    problems = [f"{text} ({count} times)" if count > 1 else text for text, count in counted.items()]
+    unanswered = [log for log in probing if name in log.lost and not log.problems.get(name)]
+    if not any(name in log.answered for log in probing):
+        problems.append("not answered")
+    elif unanswered:
+        problems.append(f"not answered in {_sessions([log.number for log in unanswered])}")
+    lost = [log.number for log in probing if not log.earned(name)]
+    return CheckResult(name, earned, points, problems, sessions=lost)
+
+
+def _sessions(numbers: list[int]) -> str:
+    """``session 3 (see below)``, ``sessions 2, 4 and 7 (see below)``."""
+    if len(numbers) == 1:
+        return f"session {numbers[0]} (see below)"
+    listed = ", ".join(map(str, numbers[:-1]))
+    return f"sessions {listed} and {numbers[-1]} (see below)"

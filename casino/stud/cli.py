@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import shlex
 import sys
@@ -30,6 +31,7 @@ from casino.cmdline import (
 from casino.errors import CasinoError, ParseError
 from casino.files import write_atomic
 from casino.net.client import FrameSocket
+from casino.net.stream import LOOPBACK
 from casino.stud import check as checking
 from casino.stud import protocol as wire
 from casino.stud.bots import BASELINES, STRATEGIES
@@ -97,7 +99,16 @@ def _settings(
 ) -> DealerSettings:
     table = TableConfig(hands=args.hands, reply_timeout=args.reply_timeout)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
-    return DealerSettings(players, port, args.stack, seed, table, wait)
+    host = getattr(args, "host", LOOPBACK)
+    return DealerSettings(players, port, args.stack, seed, table, wait, host)
+
+
+def _why(error: OSError) -> str:
+    """What went wrong, in a few words: ``Address already in use`` (asyncio's own text of a
+    failed bind repeats the address)."""
+    if error.errno is not None and error.errno > 0:
+        return os.strerror(error.errno)
+    return error.strerror or str(error)
 
 
 def _ranking(seats: list[Seat], out: TextIO) -> None:
@@ -124,13 +135,19 @@ def _with_history(
 
 
 def dealer_main(invocation: Invocation) -> int:
-    """``casino stud dealer --port P --players N …``."""
+    """``casino stud dealer --port P --players N [--host H] …``."""
     streams = invocation.streams
     parser = invocation.parser(
-        description="Deal three-card stud to N players on 127.0.0.1.",
+        description="Deal three-card stud to N players who connect to HOST:PORT.",
     )
     parser.add_argument("--port", type=_port, required=True, help="port to listen on (0: any)")
     parser.add_argument("--players", type=_positive, required=True, help="players to wait for")
+    parser.add_argument(
+        "--host",
+        default=LOOPBACK,
+        help=f"address to listen on ({LOOPBACK}: this machine only; 0.0.0.0: every network, "
+        "for a Casino Day across machines)",
+    )
     _table_options(parser, None)
     args = parser.parse_args(invocation.argv)
     if args.players < 2:
@@ -138,14 +155,21 @@ def dealer_main(invocation: Invocation) -> int:
     out = streams.stdout
     clock = MonotonicClock()
     shown: Observer = LiveScreen(out, clock) if out.isatty() else LogObserver(out)
+    bound: list[int] = []
 
     def listening(port: int) -> None:
-        out.write(f"dealer listening on 127.0.0.1:{port}, waiting for {args.players} players\n")
+        bound.append(port)
+        out.write(f"dealer listening on {args.host}:{port}, waiting for {args.players} players\n")
         out.flush()
 
     def run(observer: Observer | None) -> int:
         settings = _settings(args, args.players, args.port, None)
-        seats = asyncio.run(run_dealer(settings, clock, observer, listening))
+        try:
+            seats = asyncio.run(run_dealer(settings, clock, observer, listening))
+        except OSError as error:
+            if bound:
+                raise
+            raise CasinoError(f"cannot listen on {args.host}:{args.port}: {_why(error)}") from None
         _ranking(seats, out)
         return 0
 
@@ -230,9 +254,11 @@ def check_main(invocation: Invocation) -> int:
     parser = invocation.parser(
         description="The automatic tester: score a player program on the seed's rubric.\n"
         "CMD is a command line with {host} and {port}, e.g. 'java Poker {host} {port}'\n"
-        f"(or a shipped strategy: {', '.join(sorted(STRATEGIES))}).",
+        f"(or a shipped strategy: {', '.join(sorted(STRATEGIES))}). The program is started\n"
+        f"once per probe group ({len(checking.GROUPS)} sessions), so a hang-up costs that "
+        "group alone;\nthe rubric and its points are in docs/stud.md. Status 0: full marks.",
     )
-    parser.add_argument("--bot", required=True, metavar="CMD")
+    parser.add_argument("--bot", required=True, metavar="CMD", help="the player program")
     parser.add_argument("--report", choices=sorted(FORMATS), help="also write a report file")
     parser.add_argument("--report-file", metavar="F", help="where (default per format)")
     args = parser.parse_args(invocation.argv)
@@ -241,17 +267,17 @@ def check_main(invocation: Invocation) -> int:
 
     def run() -> int:
         command = _check_command(args.bot)
-        results = asyncio.run(checking.check_player(command, MonotonicClock(), checking.Limits()))
-        streams.stdout.write(text_report(results))
+        checked = asyncio.run(checking.check_player(command, MonotonicClock(), checking.Limits()))
+        streams.stdout.write(text_report(checked))
         if args.report:
             formatter, default = FORMATS[args.report]
             target = Path(args.report_file or default)
             try:
-                write_atomic(target, formatter(results))
+                write_atomic(target, formatter(checked))
             except OSError as error:
                 raise CasinoError(f"cannot write {target}: {error.strerror or error}") from None
             streams.stdout.write(f"{args.report} report: {target}\n")
-        return 0 if all(result.passed for result in results) else 1
+        return 0 if checked.passed else 1
 
     return _guarded(run)
 

@@ -2,8 +2,11 @@
 
 :class:`Table` plays over any :class:`Connection` (a TCP :class:`~casino.net.stream.FrameStream`
 or a test's in-memory one) and takes its time from a :class:`~casino.clock.Clock`, so the
-reply limit is tested with a fake clock. :func:`serve_table` is the TCP front: it listens on
-loopback, logs players in, and plays.
+reply limit is tested with a fake clock. :func:`run_dealer` is the TCP front: it listens on
+loopback, logs players in (all at once, each within the reply limit: see :func:`gather`),
+and plays; its connections are those of :mod:`casino.net` (sends never wait on a player that
+does not read; connections are capped below the file descriptor limit; what a player sends
+unasked waits in TCP's buffers until the dealer asks, and is then its reply).
 
 Choices where the seed is silent (see DESIGN.md, "Three-card stud"):
 
@@ -17,7 +20,9 @@ Choices where the seed is silent (see DESIGN.md, "Three-card stud"):
   ``status`` always shows three cards; ``status:win`` goes to every player paid from the pot,
   ``status:lose`` to the others dealt in, and both travel with the player's next message
   (one packet, one wake-up: the next request or ``done``);
-- a removed player's chips in the pot stay there; the rest of its stack leaves with it.
+- a removed player's chips in the pot stay there; the rest of its stack leaves with it;
+- an id or avatar is 1 to :data:`MAX_LOGIN` printable characters (spaces allowed); two
+  players may give the same ones (a Casino Day may seat the same program twice).
 """
 
 from __future__ import annotations
@@ -32,7 +37,9 @@ from typing import Any, Protocol
 from casino.cards import Card, Deck, Notation
 from casino.clock import Clock
 from casino.errors import CasinoError
-from casino.net.stream import ConnectionClosed, FrameStream, bound_port, serve
+from casino.net.guard import Limits, WarningLog
+from casino.net.names import BadName, check_name
+from casino.net.stream import LOOPBACK, ConnectionClosed, FrameStream, bound_port, serve
 from casino.stud import protocol as wire
 from casino.stud.rules import ANTE, first_to_act, rotation, settle
 
@@ -322,11 +329,22 @@ def _illegal(amount: int, request: wire.BetRequest, text: str) -> str:
     return f"illegal bet {amount} to {text}: {why}"
 
 
+MAX_LOGIN = 40
+"""The longest id or avatar a login reply may give (a GitHub id has at most 39 characters)."""
+
+
 async def log_in(connection: Connection, clock: Clock, timeout: float) -> wire.LoginReply:
-    """Send ``login`` and read the reply; :class:`Removed` with the reason if it is bad."""
+    """Send ``login`` and read the reply; :class:`Removed` with the reason if it is bad (late,
+    unparsable, or an id or avatar that is not 1 to :data:`MAX_LOGIN` printable characters)."""
     try:
         reply = await clock.within(_send_receive(connection, "login"), timeout)
-        return wire.parse_login_reply(reply)
+        login = wire.parse_login_reply(reply)
+        for field_name, value in (("id", login.id), ("avatar", login.avatar)):
+            try:
+                check_name(value, most=MAX_LOGIN, spaces=True)
+            except BadName as error:
+                raise Removed(f"login reply: {field_name}: {error}") from None
+        return login
     except TimeoutError:
         raise Removed(f"no reply within {timeout:g} s to login") from None
     except ConnectionClosed as error:
@@ -335,18 +353,11 @@ async def log_in(connection: Connection, clock: Clock, timeout: float) -> wire.L
         raise Removed(str(error)) from None
 
 
-async def seat_player(
-    connection: Connection, number: int, stack: int, clock: Clock, timeout: float
-) -> Seat | None:
-    """Log a new connection in and give it seat ``number``; ``None`` (and ``done``) if it fails."""
-    try:
-        login = await log_in(connection, clock, timeout)
-    except Removed as problem:
-        with contextlib.suppress(ConnectionClosed, TimeoutError):
-            await clock.within(connection.send(f"done:{problem}"), timeout)
-        await connection.close()
-        return None
-    return Seat(number, login.id, login.avatar, stack, connection)
+async def _turn_away(connection: Connection, reason: str, clock: Clock, timeout: float) -> None:
+    """Send ``done:<reason>`` (never waiting on a peer that does not read) and hang up."""
+    with contextlib.suppress(ConnectionClosed, TimeoutError):
+        await clock.within(connection.send(f"done:{reason}"), timeout)
+    await connection.close()
 
 
 async def gather(
@@ -357,14 +368,49 @@ async def gather(
     timeout: float,
     observer: Observer,
 ) -> list[Seat]:
-    """Take connections from ``connections`` and log them in until ``players`` are seated."""
+    """Take connections from ``connections`` and log them in until ``players`` are seated.
+
+    Every connection logs in at once, on its own, within ``timeout`` seconds (on ``clock``):
+    a connection that does not answer delays nobody. Seats go in the order logins succeed;
+    the connections still logging in when the table is full are told so and closed. Failed
+    logins are logged (rate-limited).
+    """
+    log = WarningLog(observer.event, clock)
+    seated: asyncio.Queue[tuple[Connection, wire.LoginReply]] = asyncio.Queue()
+    waiting: set[Connection] = set()
+
+    async def login(connection: Connection) -> None:
+        try:
+            reply = await log_in(connection, clock, timeout)
+        except Removed as problem:
+            log.warn("login", f"a login failed: {problem}")
+            await _turn_away(connection, str(problem), clock, timeout)
+            waiting.discard(connection)
+            return
+        seated.put_nowait((connection, reply))
+
+    async def take() -> None:
+        while True:
+            connection = await connections.get()
+            waiting.add(connection)
+            logins.add(asyncio.create_task(login(connection)))
+
+    logins: set[asyncio.Task[None]] = set()
+    taker = asyncio.create_task(take())
     seats: list[Seat] = []
-    while len(seats) < players:
-        connection = await connections.get()
-        seat = await seat_player(connection, len(seats), stack, clock, timeout)
-        if seat is not None:
-            seats.append(seat)
-            observer.event(f"{seat.avatar} sits down ({len(seats)} of {players})")
+    try:
+        while len(seats) < players:
+            connection, reply = await seated.get()
+            waiting.discard(connection)
+            seats.append(Seat(len(seats), reply.id, reply.avatar, stack, connection))
+            observer.event(f"{reply.avatar} sits down ({len(seats)} of {players})")
+    finally:
+        taker.cancel()
+        for task in logins:
+            task.cancel()
+        await asyncio.gather(taker, *logins, return_exceptions=True)
+        for connection in waiting:
+            await _turn_away(connection, "the table is full", clock, timeout)
     return seats
 
 
@@ -379,6 +425,8 @@ class DealerSettings:
     table: TableConfig = field(default_factory=TableConfig)
     wait: float | None = None
     """Give up if the players have not all logged in within this many seconds."""
+    host: str = LOOPBACK
+    """The address to listen on (loopback unless told: a Casino Day across machines)."""
 
 
 async def run_dealer(
@@ -387,26 +435,33 @@ async def run_dealer(
     observer: Observer | None = None,
     listening: Callable[[int], None] | None = None,
 ) -> list[Seat]:
-    """Listen on loopback, seat ``settings.players`` players, play, and return the ranking.
+    """Listen on ``settings.host`` (loopback by default), seat ``settings.players`` players,
+    play, and return the ranking.
 
     ``listening`` is told the port once the server accepts connections. :class:`Removed`
     (with the reason) if the players do not all come within ``settings.wait`` seconds.
     """
     watcher: Observer = observer or QuietObserver()
     arrivals: asyncio.Queue[Connection] = asyncio.Queue()
-    finished = asyncio.Event()
+    timeout = settings.table.reply_timeout
 
     async def accept(stream: FrameStream) -> None:
         await arrivals.put(stream)
-        await finished.wait()
+        await stream.wait_closed()
 
-    server = await serve(accept, settings.port)
+    server = await serve(
+        accept,
+        settings.port,
+        settings.host,
+        limits=Limits(send_timeout=timeout),
+        clock=clock,
+        log=WarningLog(watcher.event, clock),
+        refusal="done:the dealer has all the connections it can take",
+    )
     try:
         if listening is not None:
             listening(bound_port(server))
-        gathering = gather(
-            arrivals, settings.players, settings.stack, clock, settings.table.reply_timeout, watcher
-        )
+        gathering = gather(arrivals, settings.players, settings.stack, clock, timeout, watcher)
         try:
             seats = await asyncio.wait_for(gathering, settings.wait)
         except TimeoutError:
@@ -417,7 +472,6 @@ async def run_dealer(
         table = Table(seats, settings.table, clock, random.Random(settings.seed), watcher)
         return await table.play()
     finally:
-        finished.set()
         server.close()
         while not arrivals.empty():
             await arrivals.get_nowait().close()

@@ -16,8 +16,10 @@ import shlex
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from casino.clock import Clock, FakeClock
+from casino.errors import CasinoError
 from casino.stud.bots import STRATEGIES, Decider
 from casino.stud.dealer import (
     DealerSettings,
@@ -65,22 +67,37 @@ async def run_tournament(
     """Start the dealer, then every bot; play; stop every bot; return the ranking."""
     listening: asyncio.Future[int] = asyncio.get_running_loop().create_future()
     dealer = asyncio.create_task(run_dealer(settings, clock, observer, listening.set_result))
-    port = await asyncio.wait_for(asyncio.shield(listening), 10)
-    processes = [
-        await asyncio.create_subprocess_exec(
-            *bot_command(spec, port, index),
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.DEVNULL,
-            stderr=asyncio.subprocess.DEVNULL,
-        )
-        for index, spec in enumerate(bots)
-    ]
+    waits: set[asyncio.Future[Any]] = {listening, dealer}
+    await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+    if not listening.done():  # the dealer ended before it listened: it could not
+        try:
+            await dealer
+        except OSError as error:
+            where = f"{settings.host}:{settings.port}"
+            raise CasinoError(f"the dealer cannot listen on {where}: {error.strerror}") from None
+    port = listening.result()
+    processes: list[asyncio.subprocess.Process] = []
     try:
+        for index, spec in enumerate(bots):
+            processes.append(await _start(bot_command(spec, port, index)))
         return await dealer
     finally:
         dealer.cancel()
         for process in processes:
             await _stop(process, grace)
+
+
+async def _start(argv: list[str]) -> asyncio.subprocess.Process:
+    """Start a bot; :class:`CasinoError` in one line if it cannot run."""
+    try:
+        return await asyncio.create_subprocess_exec(
+            *argv,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.DEVNULL,
+        )
+    except OSError as error:
+        raise CasinoError(f"cannot run {shlex.join(argv)}: {error.strerror or error}") from None
 
 
 async def _stop(process: asyncio.subprocess.Process, grace: float) -> None:

@@ -26,12 +26,11 @@ over processes when ``jobs > 1``.
 
 from __future__ import annotations
 
-import functools
 import itertools
 import math
 import multiprocessing
-import signal
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import as_completed
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -40,6 +39,7 @@ from casino.cards import Card, format_cards
 from casino.cards.combos import BINOMIAL, N_HANDS
 from casino.cards.suitclasses import SuitClass, suit_classes
 from casino.errors import ParseError
+from casino.stopping import worker_pool, worker_task
 from casino.videopoker.handtable import PAYLINES, payouts
 from casino.videopoker.holdcounts import LINE_VECTORS, subset_counts, unpack
 from casino.videopoker.paytable import PayLine, PayTable
@@ -277,8 +277,9 @@ def analyze(
     _job = _make_job(table, bet, chooser)
     try:
         if jobs > 1 and "fork" in multiprocessing.get_all_start_methods():
-            with multiprocessing.get_context("fork").Pool(jobs, _quiet_worker) as pool:
-                solved = pool.imap_unordered(functools.partial(_solve, parts=parts), range(parts))
+            with worker_pool(jobs) as pool:
+                futures = [pool.submit(_solve_in_worker, part, parts) for part in range(parts)]
+                solved = (future.result() for future in as_completed(futures))
                 results = _gather(solved, parts, report)
         else:
             results = _gather((_solve(part, parts) for part in range(parts)), parts, report)
@@ -294,9 +295,10 @@ def analyze(
     return Analysis(table, bet, strategy, dict(zip(PAYLINES, counts, strict=True)))
 
 
-def _quiet_worker() -> None:
-    """A worker leaves Ctrl-C to the main process (which stops the pool and says so once)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def _solve_in_worker(part: int, parts: int) -> list[dict[int, int]]:
+    """:func:`_solve` in a pool worker (forked after ``_job`` was set): a stop ends it early."""
+    with worker_task():
+        return _solve(part, parts)
 
 
 def _gather(

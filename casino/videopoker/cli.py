@@ -28,6 +28,7 @@ from casino.cmdline import (
     FileProblem,
     Invocation,
     UsageError,
+    commands_help,
     invoked_as,
     run_program,
     whole_number,
@@ -46,6 +47,15 @@ from casino.videopoker.simulate import simulate
 from casino.videopoker.stats import render_table
 
 PROG = "videopoker"
+COMMANDS = (
+    ("b [i]", "bet i credits, 1-5 (just b: the previous bet, or 5); before the deal"),
+    ("$", "show the credit (at any time)"),
+    ("d", "deal five cards (after the bet)"),
+    ("h [i ...]", "hold the cards at positions i (1-5), replace the others; the hand is paid"),
+    ("a", "advice: which cards to hold (after the deal)"),
+    ("s", "statistics of the hands played so far"),
+)
+"""The in-game commands with their syntax (``--help``)."""
 MAX_FILE_BYTES = 16 * 1024 * 1024
 """The largest cmd-file or card-file read."""
 
@@ -55,7 +65,11 @@ def _parser(out: TextIO, prog: str = PROG) -> ArgumentParser:
         out=out,
         prog=prog,
         description="Double Bonus 10/7 video poker: play, debug from files, simulate, or a window.",
-        epilog=f"'{prog} analyze --help' describes the exact analyzer.",
+        epilog=commands_help(
+            "commands (the seed's), at the prompt in -i, or as the words of a cmd-file in -d:",
+            COMMANDS,
+            f"'{prog} analyze --help' describes the exact analyzer.",
+        ),
     )
     mode = parser.add_mutually_exclusive_group(required=True)
     mode.add_argument("-i", nargs=1, metavar="credit", help="interactive mode: commands from stdin")

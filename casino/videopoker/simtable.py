@@ -24,8 +24,8 @@ import sys
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
+from importlib import resources
 from math import prod
-from pathlib import Path
 
 from casino import cache
 from casino.cards import FULL_DECK, Card, Rank, Suit
@@ -143,8 +143,10 @@ def _build(progress: Progress | None = None) -> bytes:
 def _version() -> str:
     """A version that changes whenever the code behind the tables changes."""
     digest = hashlib.sha256()
+    package = resources.files("casino.videopoker")  # a zipapp's too: no file paths
     for module in (strategy, paytable, sys.modules[__name__]):
-        digest.update(Path(str(module.__file__)).read_bytes())
+        name = module.__name__.rpartition(".")[2]
+        digest.update(package.joinpath(f"{name}.py").read_bytes())
     return "1-" + digest.hexdigest()[:16]
 
 

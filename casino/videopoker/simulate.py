@@ -22,14 +22,13 @@ read the stream identically and give identical tallies; long runs use the tables
 
 from __future__ import annotations
 
-import multiprocessing
 import random
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from casino.cards import FULL_DECK
 from casino.cards.combos import BINOMIAL
+from casino.stopping import worker_pool, worker_task
 from casino.videopoker.handtable import LINE_CODE, PAYLINES, payouts
 from casino.videopoker.paytable import DOUBLE_BONUS_10_7, PayTable, classify
 from casino.videopoker.progress import Progress
@@ -202,10 +201,10 @@ def simulate(
     if fast:
         load_tables(building)  # once, before any worker is forked
     stats = Statistics(credit)
-    pool = _pool(jobs) if jobs > 1 and len(sizes) > 1 else None
+    pool = worker_pool(jobs) if jobs > 1 and len(sizes) > 1 else None
     try:
         futures = [
-            pool.submit(_play_chunk, seed, index, size, bet * size, bet, returns, fast)
+            pool.submit(_chunk_in_worker, seed, index, size, bet * size, bet, returns, fast)
             for index, size in enumerate(sizes)
         ] if pool else []  # fmt: skip
         for index, size in enumerate(sizes):
@@ -228,7 +227,9 @@ def simulate(
     return stats
 
 
-def _pool(jobs: int) -> ProcessPoolExecutor:
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    return ProcessPoolExecutor(max_workers=jobs, mp_context=context)
+def _chunk_in_worker(
+    seed: int, index: int, hands: int, credit: int, bet: int, returns: Sequence[int], fast: bool
+) -> Tally:
+    """:func:`_play_chunk` in a pool worker: a stop ends it early."""
+    with worker_task():
+        return _play_chunk(seed, index, hands, credit, bet, returns, fast)

@@ -3,8 +3,12 @@
 =====================  ===================================================================
 route                  what
 =====================  ===================================================================
-``GET /``              the lobby (name, bankroll, language), its form's CSRF token
-``POST /join``         remember the member, set the signed session cookie, go to the table
+``GET /``              the lobby: who is logged in, their bankroll, the games (or the way in)
+``GET|POST /register`` a new member (name, password, language): logged in at once
+``GET|POST /login``    log in (rate-limited per name in the store); the signed session cookie
+``POST /logout``       end the session
+``GET /member``        the member's page: bankroll, their games and results, the leaderboard
+``POST /join``         a logged-in member goes to a game (``game=holdem|domino``)
 ``GET /holdem``        the Hold'em page (back to the lobby without a session)
 ``GET /ws/holdem``     the table's WebSocket: JSON views out, ``{"type": "act", …}`` in
 ``GET /domino``        the dominoes page (the member against the computer)
@@ -14,7 +18,10 @@ route                  what
 
 Every response (pages, redirects, errors, the sockets' handshakes) carries :data:`HEADERS`;
 every ``POST`` must carry the lobby's CSRF token (else 403, logged). What one client may
-cost is in :class:`casino.web.guard.Limits`.
+cost is in :class:`casino.web.guard.Limits`. Nobody plays without logging in: the games'
+pages send a visitor to the lobby, and their sockets refuse a session without a member. The
+members, their wallets and every game's money are in :class:`casino.web.store.Store`; on
+start the games a stopped server left open are voided (their stakes returned).
 """
 
 from __future__ import annotations
@@ -34,6 +41,8 @@ from aiohttp import WSMsgType, web
 
 from casino.clock import Clock, MonotonicClock
 from casino.i18n import DEFAULT_LANGUAGE, LANGUAGES
+from casino.web import pages
+from casino.web.bank import Bank
 from casino.web.domino import DominoGame
 from casino.web.guard import Bucket, Flooding, Limits, Outbox, QuietLog
 from casino.web.holdem import LOG, Member, TableSettings, WebTable
@@ -41,14 +50,12 @@ from casino.web.sessions import (
     COOKIE,
     FORM_COOKIE,
     FORM_FIELD,
-    MOST_BANKROLL,
     Profile,
     Sessions,
     SessionsFull,
-    clean_name,
     name_problem,
 )
-from casino.web.words import lobby_page
+from casino.web.store import Store, StoreError
 
 STATIC = resources.files("casino.web") / "static"
 HEADERS = {
@@ -63,6 +70,8 @@ HEADERS = {
 PRIVATE = "no-store"
 """Cache-Control of every response but the static files (pages carry session data)."""
 STATIC_CACHE = "public, max-age=300"
+LANG_COOKIE = "casino_lang"
+"""The language a visitor not logged in chose (``?lang=en`` on any page)."""
 MOST_MESSAGE = 4096
 HEARTBEAT = 20.0
 CLOSE_SECONDS = 2.0
@@ -82,15 +91,23 @@ class WebServer:
         clock: Clock | None = None,
         secret: bytes | None = None,
         limits: Limits | None = None,
+        *,
+        store: Store,
+        instance: str = "",
     ) -> None:
         self.settings = settings
+        self.store = store
+        self.prefix = f"{instance}/" if instance else ""
+        """What this server's games' names start with in the store (``--instance``)."""
+        self.bank = Bank(store)
         self.clock: Clock = clock or MonotonicClock()
         self.limits = limits or Limits()
         self.sessions = Sessions(secret, self.clock, self.limits)
         self.sessions.on_end = self.session_ended
         master = random.Random(seed)
         self.tables = [
-            WebTable(k + 1, settings, self.clock, master.getrandbits(64)) for k in range(tables)
+            WebTable(k + 1, settings, self.clock, master.getrandbits(64), self.bank, self.prefix)
+            for k in range(tables)
         ]
         self.tasks: list[asyncio.Task[None]] = []
         self.dominoes: dict[str, tuple[DominoGame, asyncio.Task[None]]] = {}
@@ -106,6 +123,12 @@ class WebServer:
         """The application, its tables started with it and stopped with it."""
         app = web.Application(middlewares=[self._forms])
         app.router.add_get("/", self.lobby)
+        app.router.add_get("/register", self.register_page)
+        app.router.add_post("/register", self.register)
+        app.router.add_get("/login", self.login_page)
+        app.router.add_post("/login", self.login)
+        app.router.add_post("/logout", self.logout)
+        app.router.add_get("/member", self.member_page)
         app.router.add_post("/join", self.join)
         app.router.add_get("/holdem", self.holdem_page)
         app.router.add_get("/ws/holdem", self.holdem_socket)
@@ -119,6 +142,9 @@ class WebServer:
 
     async def _start(self, app: web.Application) -> None:
         LOG.addFilter(self.quiet)
+        voided = await self.bank.call(self.store.void_open_games, self.prefix)
+        if voided:
+            LOG.warning("%d games left open by a stopped server voided", len(voided))
         self.tasks = [asyncio.create_task(table.run()) for table in self.tables]
 
     async def _stop(self, app: web.Application) -> None:
@@ -141,18 +167,119 @@ class WebServer:
 
     # --- pages ------------------------------------------------------------------------
 
-    async def lobby(self, request: web.Request) -> web.StreamResponse:
-        """The lobby page, its form carrying the CSRF token of the ``casino_form`` cookie."""
+    def form_cookie(self, request: web.Request) -> str:
+        """The request's ``casino_form`` cookie, or a new one."""
         form_cookie = request.cookies.get(FORM_COOKIE, "")
         if not (20 <= len(form_cookie) <= 100 and form_cookie.isascii()):
             form_cookie = secrets.token_urlsafe(18)
-        token = self.sessions.form_token(form_cookie)
-        lang = request.query.get("lang", DEFAULT_LANGUAGE)
-        lang = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
-        text = lobby_page((STATIC / "index.html").read_text("utf-8"), lang, token)
-        response = web.Response(text=text, content_type="text/html", charset="utf-8")
+        return form_cookie
+
+    def lang_of(self, request: web.Request) -> str:
+        """The page's language: ``?lang=``, else the member's, else the visitor's cookie."""
+        asked = request.query.get("lang")
+        profile = self.sessions.profile_of(request.cookies.get(COOKIE))
+        if asked in LANGUAGES:
+            if profile is not None:
+                profile.lang = asked
+            return asked
+        if profile is not None:
+            return profile.lang
+        kept = request.cookies.get(LANG_COOKIE)
+        return kept if kept in LANGUAGES else DEFAULT_LANGUAGE
+
+    def respond(
+        self, request: web.Request, write: Callable[[str, str], str], status: int = 200
+    ) -> web.Response:
+        """A page written by ``write(lang, csrf)``, with the form's and the language's cookies."""
+        form_cookie = self.form_cookie(request)
+        lang = self.lang_of(request)
+        text = write(lang, self.sessions.form_token(form_cookie))
+        response = web.Response(text=text, status=status, content_type="text/html", charset="utf-8")
         response.set_cookie(FORM_COOKIE, form_cookie, httponly=True, samesite="Strict")
+        response.set_cookie(LANG_COOKIE, lang, httponly=True, samesite="Strict")
         return response
+
+    async def lobby(self, request: web.Request) -> web.StreamResponse:
+        """The lobby page: who is logged in (their bankroll, the store's), the games."""
+        profile = self.sessions.profile_of(request.cookies.get(COOKIE))
+        member = None if profile is None else await self.bank.member(profile.member)
+        return self.respond(request, lambda lang, csrf: pages.lobby(lang, csrf, member))
+
+    async def register_page(self, request: web.Request) -> web.StreamResponse:
+        """The form to become a member."""
+        return self.respond(
+            request, lambda lang, csrf: pages.account_form(lang, csrf, "register", None)
+        )
+
+    async def login_page(self, request: web.Request) -> web.StreamResponse:
+        """The form to log in."""
+        return self.respond(
+            request, lambda lang, csrf: pages.account_form(lang, csrf, "login", None)
+        )
+
+    async def register(self, request: web.Request) -> web.StreamResponse:
+        """A new member with the house's starting bankroll, logged in at once."""
+        return await self._account(request, "register")
+
+    async def login(self, request: web.Request) -> web.StreamResponse:
+        """Log a member in (the store limits the failed attempts on a name)."""
+        return await self._account(request, "login")
+
+    async def _account(self, request: web.Request, action: str) -> web.StreamResponse:
+        """Register or log in; the form again, saying why, when the store refuses."""
+        self.count_join(str(request.remote))
+        form = await request.post()
+        name = str(form.get("name", ""))[:200]
+        password = str(form.get("password", ""))[:1000]
+        lang = str(form.get("lang", DEFAULT_LANGUAGE))
+        lang = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
+        problem = name_problem(name.strip()) if action == "register" else None
+        try:
+            if problem is not None:
+                raise StoreError(problem)
+            call = self.store.register if action == "register" else self.store.login
+            member = await self.bank.call(call, name, password)
+        except StoreError as error:
+            LOG.warning("%s refused from %s: %s", action, request.remote, error)
+            why = pages.tr_of(lang).gettext(error.template).format(**error.values)
+            return self.respond(
+                request,
+                lambda _lang, csrf: pages.account_form(lang, csrf, action, why, name),
+                401 if action == "login" else 400,
+            )
+        old = self.sessions.token_of(request.cookies.get(COOKIE))
+        if old is not None:  # a new session for every log-in: nothing of the last one's
+            self.sessions.end(old)  # (its sockets, its dominoes match) passes to this one
+        try:
+            cookie = self.sessions.start(Profile(member.name, member.id, lang))
+        except SessionsFull:
+            LOG.warning("a new session refused: %s", "the limit of sessions is reached")
+            raise web.HTTPServiceUnavailable(text="the casino is full: try again later") from None
+        response = web.HTTPSeeOther("/")
+        response.set_cookie(COOKIE, cookie, httponly=True, samesite="Strict")
+        raise response
+
+    async def logout(self, request: web.Request) -> web.StreamResponse:
+        """End the session (its sockets close; the member's seat waits for them as when a
+        page closes)."""
+        token = self.sessions.token_of(request.cookies.get(COOKIE))
+        if token is not None:
+            self.sessions.end(token)
+        response = web.HTTPSeeOther("/")
+        response.del_cookie(COOKIE)
+        raise response
+
+    async def member_page(self, request: web.Request) -> web.StreamResponse:
+        """The member's bankroll, games and results, and the leaderboard."""
+        profile = self.sessions.profile_of(request.cookies.get(COOKIE))
+        member = None if profile is None else await self.bank.member(profile.member)
+        if profile is None or member is None:
+            raise web.HTTPSeeOther("/login")
+        history = await self.bank.history(member.id)
+        leaders = await self.bank.call(self.store.leaderboard)
+        return self.respond(
+            request, lambda lang, _csrf: pages.member_page(lang, member, history, leaders)
+        )
 
     async def static(self, request: web.Request) -> web.StreamResponse:
         """A file of the page (CSS, JavaScript) from the package."""
@@ -167,30 +294,11 @@ class WebServer:
         return response
 
     async def join(self, request: web.Request) -> web.StreamResponse:
-        """The lobby's form: remember the member and send them to the table."""
-        self.count_join(str(request.remote))
+        """A logged-in member goes to the game they chose (a visitor: to log in)."""
+        if self.sessions.profile_of(request.cookies.get(COOKIE)) is None:
+            raise web.HTTPSeeOther("/login")
         form = await request.post()
-        name = clean_name(str(form.get("name", "")))
-        lang = str(form.get("lang", DEFAULT_LANGUAGE))
-        bankroll_text = str(form.get("bankroll", "1000")).strip()
-        problem = name_problem(name)
-        if problem is not None or lang not in LANGUAGES:
-            raise web.HTTPBadRequest(text=problem or "the language is es or en")
-        cookie = request.cookies.get(COOKIE)
-        if self.seated_elsewhere(name, self.sessions.token_of(cookie)):
-            raise web.HTTPBadRequest(text="that name is already at a table: choose another")
-        bankroll = int(bankroll_text) if bankroll_text.isdigit() and len(bankroll_text) < 8 else 0
-        if not 1 <= bankroll <= MOST_BANKROLL:
-            raise web.HTTPBadRequest(text=f"the bankroll is a whole number, 1 to {MOST_BANKROLL}")
-        game = "domino" if form.get("game") == "domino" else "holdem"
-        try:
-            cookie = self.sessions.start(Profile(name, bankroll, lang), cookie)
-        except SessionsFull:
-            LOG.warning("a new session refused: %s", "the limit of sessions is reached")
-            raise web.HTTPServiceUnavailable(text="the casino is full: try again later") from None
-        response = web.HTTPSeeOther(f"/{game}")
-        response.set_cookie(COOKIE, cookie, httponly=True, samesite="Strict")
-        raise response
+        raise web.HTTPSeeOther("/domino" if form.get("game") == "domino" else "/holdem")
 
     def count_join(self, address: str) -> None:
         """Count a join from ``address``; 429 (logged) if it is over its budget."""
@@ -202,15 +310,6 @@ class WebServer:
         if not bucket.take():
             LOG.warning("too many joins from %s", address)
             raise web.HTTPTooManyRequests(text="too many joins from your address: wait a minute")
-
-    def seated_elsewhere(self, name: str, key: str | None) -> bool:
-        """Whether a member of another session sits at a table under ``name``."""
-        folded = name.casefold()
-        return any(
-            m.name.casefold() == folded and m.key != key
-            for table in self.tables
-            for m in table.members.values()
-        )
 
     async def holdem_page(self, request: web.Request) -> web.StreamResponse:
         """The Hold'em table's page."""
@@ -344,24 +443,28 @@ class WebServer:
             game = DominoGame(
                 profile.name,
                 profile.lang,
-                profile.bankroll,
+                profile.member,
+                self.bank,
                 self.clock,
                 self.seeds.getrandbits(64),
                 self.settings.move_seconds,
                 self.settings.bot_delay,
+                f"{self.prefix}dominoes",
             )
             self.dominoes[key] = (game, asyncio.create_task(game.run()))
         return self.dominoes[key][0]
 
-    def seat(self, key: str, profile: Profile) -> tuple[WebTable, Member] | None:
-        """The member's seat: the one they had, else a free one (seats long away are freed)."""
+    def seat(self, profile: Profile) -> tuple[WebTable, Member] | None:
+        """The member's seat: the one they had (whichever session), else a free one (seats
+        long away are freed)."""
         for table in self.tables:
-            member = table.seat_of(key)
+            member = table.seat_of(profile.member)
             if member is not None:
+                member.lang = profile.lang
                 return table, member
         for table in self.tables:
             table.sweep()
-            member = table.sit(key, profile.name, profile.lang, profile.bankroll)
+            member = table.sit(profile.member, profile.name, profile.lang)
             if member is not None:
                 return table, member
         return None
@@ -369,10 +472,7 @@ class WebServer:
     async def _holdem(
         self, socket: web.WebSocketResponse, outbox: Outbox, key: str, profile: Profile
     ) -> None:
-        if self.seated_elsewhere(profile.name, key):
-            outbox.post({"type": "error", "reason": "that name is already at a table"})
-            return
-        place = self.seat(key, profile)
+        place = self.seat(profile)
         if place is None:
             outbox.post({"type": "error", "reason": "no free seat"})
             return

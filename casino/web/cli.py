@@ -2,6 +2,10 @@
 
 The games stay standard-library; this program needs the ``web`` extra (aiohttp). Without it
 it says so in one line and exits with status 1. It is imported only when run.
+
+The members and their money are kept in ``--database`` (an SQLite file, ``casino.db`` by
+default, or a ``postgresql://`` URL with the ``postgres`` extra); a database that cannot be
+opened is one line and status 1.
 """
 
 from __future__ import annotations
@@ -12,14 +16,19 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from casino.cmdline import ArgumentParser, FileProblem, Invocation, run_program, whole_number
+from casino.holdem.options import blinds as _blinds
+from casino.holdem.options import seconds as _seconds
 from casino.net.stream import LOOPBACK
 from casino.shell import Streams
 
 if TYPE_CHECKING:
-    from casino.web.holdem import TableSettings
+    from casino.web.app import WebServer
+    from casino.web.store import Store
 
 PROGRAM = "web"
-MISSING = "casino web needs the web extra: pip install 'casino[web]'"
+MISSING = "casino web needs the web extra (aiohttp): pip install -e '.[web]' in casino's folder"
+"""What ``casino web`` says without aiohttp. casino is installed from its checkout; the PyPI
+name ``casino`` is somebody else's package, so ``pip install 'casino[web]'`` would fetch that."""
 
 
 def _duration(text: str) -> float:
@@ -32,9 +41,13 @@ def _duration(text: str) -> float:
     return value
 
 
-def _parser(invocation: Invocation) -> ArgumentParser:
-    from casino.holdem.cli import _blinds, _seconds
+def _instance(text: str) -> str:
+    if text and not (text.isascii() and text.replace("-", "").isalnum() and len(text) <= 20):
+        raise argparse.ArgumentTypeError(f"not a name (letters, digits, -): {text[:40]!r}")
+    return text
 
+
+def _parser(invocation: Invocation) -> ArgumentParser:
     parser = invocation.parser(
         description="Serve CASINO-ROYAL to browsers: a lobby, dominoes and Hold'em tables."
     )
@@ -53,6 +66,40 @@ def _parser(invocation: Invocation) -> ArgumentParser:
         type=_seconds,
         default=120.0,
         help="seconds a member may be away before their seat is freed",
+    )
+    parser.add_argument(
+        "--database",
+        default="casino.db",
+        metavar="FILE|URL",
+        help="the members' database: an SQLite file, or postgresql://… (casino.db)",
+    )
+    parser.add_argument(
+        "--starting-bankroll",
+        type=whole_number(1, 10**9),
+        default=1000,
+        metavar="DOLLARS",
+        help="the dollars a new member starts with (1000)",
+    )
+    parser.add_argument(
+        "--instance",
+        type=_instance,
+        default="",
+        metavar="NAME",
+        help="this process's name when several share a PostgreSQL database (on start it "
+        "voids only its own unfinished games)",
+    )
+    parser.add_argument(
+        "--wait",
+        type=whole_number(1, 9),
+        default=1,
+        metavar="N",
+        help="members seated before a Hold'em table starts, or a member presses start (1)",
+    )
+    parser.add_argument(
+        "--fill-after",
+        type=_seconds,
+        metavar="SECONDS",
+        help="start a waiting table this long after its first member sat (default: never)",
     )
     parser.add_argument(
         "--think", type=_seconds, default=0.4, help="seconds a computer player takes to act"
@@ -94,28 +141,44 @@ def _body(invocation: Invocation) -> int:
         pause=options.pause,
         bot_delay=options.think,
         seat_timeout=options.seat_timeout,
+        wait=min(options.wait, options.seats),
+        fill_after=options.fill_after,
     )
+    store = _store(options.database, options.starting_bankroll)
+    from casino.web.app import WebServer
+
     place = (options.host, options.port)
     settings.move_seconds = options.move_seconds
-    return asyncio.run(
-        _serve(settings, place, options.tables, options.seed, options.duration, invocation.streams)
-    )
+    store = _store(options.database, options.starting_bankroll)
+    try:
+        server = WebServer(
+            settings, options.tables, options.seed, store=store, instance=options.instance
+        )
+        return asyncio.run(_serve(server, place, options.duration, invocation.streams))
+    finally:
+        store.close()
+
+
+def _store(where: str, starting_bankroll: int) -> Store:
+    """The members' store ``--database`` names; :class:`FileProblem` if it cannot be opened."""
+    import sqlite3
+
+    from casino.web.store import StoreUnavailable, open_store
+
+    try:
+        return open_store(where, starting_bankroll=starting_bankroll)
+    except StoreUnavailable as error:
+        raise FileProblem(str(error)) from None
+    except sqlite3.Error as error:
+        raise FileProblem(f"cannot use the database {where}: {error}") from None
 
 
 async def _serve(
-    settings: TableSettings,
-    place: tuple[str, int],
-    tables: int,
-    seed: int | None,
-    duration: float | None,
-    streams: Streams,
+    server: WebServer, place: tuple[str, int], duration: float | None, streams: Streams
 ) -> int:
     from aiohttp import web
 
-    from casino.web.app import WebServer
-
     host, port = place
-    server = WebServer(settings, tables, seed)
     runner = web.AppRunner(server.app(), access_log=None)
     await runner.setup()
     try:

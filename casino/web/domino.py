@@ -5,6 +5,12 @@ The page sends intentions (``{"type": "play", "tile": [3, 5], "end": "left"}``, 
 server's: when the member's seconds run out (``move_seconds``, on the injected clock) the
 rules' automatic move is made, as in the terminal game; the page only draws the countdown.
 Messages come from the terminal game's ``domino`` catalog.
+
+**Money.** Each hand is a game of the store: $10 (:data:`STAKE`) from the member's wallet
+and $10 from the house are held while it is played, and settled in one transaction: $20 to
+the winner, or each their $10 back after a drawn hand. The member's bankroll the page shows
+is their wallet's; the computer's is the match's own tally (it starts with the member's
+wallet, as in the terminal game), its money being the house's.
 """
 
 from __future__ import annotations
@@ -31,7 +37,9 @@ from casino.domino.strategy import ours, take_turn
 from casino.domino.tiles import Tile
 from casino.errors import IllegalAction
 from casino.i18n import translator
+from casino.web.bank import Bank
 from casino.web.holdem import LOG, LOG_LINES
+from casino.web.store import StoreError
 from casino.web.words import DOMINO, page_words
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
@@ -49,21 +57,28 @@ class DominoGame:
         self,
         name: str,
         lang: str,
-        bankroll: int,
+        account: int,
+        bank: Bank,
         clock: Clock,
         seed: int,
         move_seconds: float = 15.0,
         think: float = 0.6,
+        table: str = "dominoes",
     ) -> None:
         self.name = name
         self.lang = lang
+        self.account = account
+        self.bank = bank
+        self.table = table
+        """The match's name in the store."""
         self.tr: gettext.NullTranslations = translator("domino", lang)
         self.words = page_words("domino", lang)
         self.clock = clock
         self.rng = random.Random(seed)
         self.move_seconds = move_seconds
         self.think = think
-        self.ledger = Ledger.even(bankroll)
+        self.ledger = Ledger.even(0)
+        """The match's tally; the member's side is their wallet (see :meth:`wallet`)."""
         self.state: HandState | None = None
         self.send: Send | None = None
         self.inbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
@@ -173,16 +188,45 @@ class DominoGame:
     async def run(self) -> None:
         """Hands, each started by the member (``next``), while both can cover the stake."""
         try:
+            self.ledger = Ledger.even(await self.bank.balance(self.account))
             while self.ledger.broke() is None:
                 await self.show()
                 while (await self.inbox.get()) is None:
                     pass  # a closed page: wait for it to come back
-                await self.play_hand()
+                await self.play_staked()
+            await self.show()
         except Exception:
             LOG.exception("dominoes for %r stopped", self.name)
             raise
 
-    async def play_hand(self) -> None:
+    async def wallet(self) -> int:
+        """The member's wallet, read again (the match's tally follows it)."""
+        self.ledger.bankrolls[MEMBER] = await self.bank.balance(self.account)
+        return self.ledger.bankrolls[MEMBER]
+
+    async def play_staked(self) -> None:
+        """One hand as a game of the store: both stakes held, settled to the winner."""
+        stakes = {self.account: STAKE, self.bank.house: STAKE}
+        try:
+            if await self.wallet() < STAKE:
+                raise StoreError("not enough money in the wallet")
+            game = await self.bank.open("domino", self.table, stakes)
+        except StoreError:
+            return  # the wallet was spent at a table meanwhile: the match ends
+        state = await self.play_hand()
+        assert state.result is not None
+        winner = state.result.winner
+        if winner is None:
+            payouts = stakes
+        else:
+            payouts = {self.account if winner == MEMBER else self.bank.house: 2 * STAKE}
+        try:
+            await self.bank.settle(game, payouts)
+        except StoreError as error:  # voided meanwhile (another server's start): logged
+            LOG.warning("dominoes for %r: hand %d not settled: %s", self.name, game, error)
+        await self.show()
+
+    async def play_hand(self) -> HandState:
         """One hand, the computer's turns after ``think`` seconds, the member's on the clock."""
         self.log = []
         self.say(N_("--- Hand {number} ---"), number=self.ledger.hands + 1)
@@ -197,7 +241,7 @@ class DominoGame:
             else:
                 await self.member(state)
         self.result(state)
-        await self.show()
+        return state
 
     def computer(self, state: HandState) -> None:
         """The computer's turn, by the terminal game's strategy."""
@@ -235,7 +279,6 @@ class DominoGame:
                     self.timed_out(state)
                     return
                 if self.move(state, message):
-                    state.in_time(MEMBER)
                     if state.turn == MEMBER and state.result is None:  # drew: now play
                         self.deadline = self.clock.now() + self.move_seconds
                 else:
@@ -270,19 +313,20 @@ class DominoGame:
         return True
 
     def timed_out(self, state: HandState) -> None:
-        """The rules' automatic move (the third time-out in a row loses the hand)."""
+        """The rules' automatic move, which ends the turn (the third turn in a row timed out
+        loses the hand)."""
         automatic = state.time_out(MEMBER)
         if automatic is None:
             self.say(N_("Time is up for the third time in a row: you lose the hand."))
             return
         count = state.timeouts[MEMBER]
         self.say(N_("Time is up ({count} of 3 in a row): an automatic move."), count=count)
-        if isinstance(automatic, Move):
-            self.played(automatic, state, N_("You play {tile} on the {end}."))
-        elif automatic:
-            self.say(N_("You draw {tiles}."), tiles=" ".join(t.ascii() for t in automatic))
-        else:
+        if automatic.drawn:
+            self.say(N_("You draw {tiles}."), tiles=" ".join(t.ascii() for t in automatic.drawn))
+        if automatic.move is None:
             self.say(N_("You pass."))
+        else:
+            self.played(automatic.move, state, N_("You play {tile} on the {end}."))
 
     def result(self, state: HandState) -> None:
         """Say how the hand ended and settle the stake."""

@@ -4,14 +4,24 @@ The page sends intentions (``{"type": "act", "verb": "raise", "to": 60}``); the 
 them to :func:`casino.holdem.commands.perform`, so every rule is the engine's. A message that
 is not the seat's turn, names an unknown verb or a wrong amount is refused, told to the
 member and logged. A member whose tab is closed is checked or folded at their turns and takes
-the same seat back when they come again with the same session cookie, until they have been
-away ``seat_timeout`` seconds (the injected clock): then the seat is freed and a computer
-player sits there again. Each member's view carries only their own hole cards (everybody's
-shown cards after a showdown).
+the same seat back when they come again logged in as themselves (any session: the seat is
+their account's), until they have been away ``seat_timeout`` seconds (the injected clock):
+then the seat is freed and a computer player sits there again. Each member's view carries
+only the hole cards of the seat they play in this hand (everybody's shown cards after a
+showdown); a member seated for the next hand sees none.
 
-Before each hand every seat gets chips again if it has none: a computer player's seat its
-``stack`` (a new computer player sits down), a member's their bankroll (they buy in again).
-So a table never ends: it deals while members are seated, and waits when none is.
+**Money.** Every hand is a game of the store (:class:`casino.web.bank.Bank`): before the
+deal each member's seat takes their wallet's balance, at most the table's ``stack``, and a
+computer player's seat keeps its chips (its ``stack`` again when it has none: a new computer
+player sits down); those stacks are staked (the members' from their wallets, the computer
+players' from the house) and the final stacks settled back in one transaction. A member whose
+wallet is empty sits out. A member who sits down during a hand is seated for the next one
+(told so); until then the seat's computer player plays it, under its own name.
+
+**Waiting for people.** A table that has no member deals nothing. It starts dealing when
+``wait`` members have sat down, when a seated member presses start, or ``fill_after``
+seconds after its first member sat down (``None``: never by time); then the seats no member
+holds are played by computer players. When its last member leaves it waits again.
 """
 
 from __future__ import annotations
@@ -36,7 +46,9 @@ from casino.holdem.shell import BOT_NAMES, STYLE_CYCLE
 from casino.holdem.table import Seat, Table, shuffled_deck
 from casino.holdem.view import action_text, showdown_text, street_text
 from casino.i18n import translator
+from casino.web.bank import Bank
 from casino.web.guard import LOG
+from casino.web.store import StoreError
 from casino.web.words import page_words
 
 __all__ = ["LOG", "LOG_LINES", "Member", "Send", "TableSettings", "WebTable"]
@@ -49,6 +61,8 @@ VERBS = {
     "fold": Verb.FOLD,
 }
 LOG_LINES = 40
+STARTS = "{name} starts the table."
+"""The one line of the table's log from the ``web`` catalog (the others are ``holdem``'s)."""
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
@@ -70,18 +84,21 @@ class TableSettings:
     """The dominoes move clock."""
     seat_timeout: float = 120.0
     """Seconds a member may be away (no page open) before their seat is freed."""
+    wait: int = 1
+    """Members seated before a table starts dealing (or a member presses start)."""
+    fill_after: float | None = None
+    """Seconds after its first member sits down that a table starts anyway (``None``: never)."""
 
 
 @dataclass
 class Member:
     """A browser member at a table: seat, language, and their open page (``None``: away)."""
 
-    key: str
+    account: int
+    """The member's account in the store (their seat is theirs, whichever session)."""
     name: str
     seat: int
     lang: str
-    bankroll: int = 0
-    """The chips they bring (again, if they bust)."""
     send: Send | None = None
     away: float | None = None
     """Since when (the clock) the member has had no page open."""
@@ -96,8 +113,19 @@ class Member:
 class WebTable:
     """One table: the engine's :class:`Table`, its members, computer players in empty seats."""
 
-    def __init__(self, number: int, settings: TableSettings, clock: Clock, seed: int) -> None:
+    def __init__(
+        self,
+        number: int,
+        settings: TableSettings,
+        clock: Clock,
+        seed: int,
+        bank: Bank,
+        prefix: str = "",
+    ) -> None:
         self.number = number
+        self.bank = bank
+        self.name = f"{prefix}table {number}"
+        """The table's name in the store (``prefix``: the server's, see ``--instance``)."""
         self.settings = settings
         self.clock = clock
         self.rng = random.Random(seed)
@@ -107,6 +135,13 @@ class WebTable:
             player_of(STYLE_CYCLE[k % 3], settings.samples) for k in range(settings.seats)
         ]
         self.members: dict[int, Member] = {}
+        """The members who play their seat (seat → member)."""
+        self.arriving: dict[int, Member] = {}
+        """Members seated during a hand: they play from the next one."""
+        self.owners: list[int | None] = [None] * settings.seats
+        """Whose chips each seat plays in this hand (a member's account; ``None``: the house)."""
+        self.go = asyncio.Event()
+        """Set once the table may deal (enough members, a start, or the fill time)."""
         self.waiting: int | None = None
         self.deadline: float | None = None
         """When (the clock) the waiting member's time runs out."""
@@ -123,32 +158,64 @@ class WebTable:
 
     # --- members ----------------------------------------------------------------------
 
-    def seat_of(self, key: str) -> Member | None:
-        """The member whose session is ``key``, if seated here."""
-        return next((m for m in self.members.values() if m.key == key), None)
+    @property
+    def everyone(self) -> list[Member]:
+        """The members seated here: playing, and arriving for the next hand."""
+        return [*self.members.values(), *self.arriving.values()]
+
+    def seat_of(self, account: int) -> Member | None:
+        """The member whose account is ``account``, if seated here."""
+        return next((m for m in self.everyone if m.account == account), None)
 
     def free_seat(self) -> int | None:
         """A seat no member holds, or ``None``."""
-        return next((k for k in range(len(self.table.seats)) if k not in self.members), None)
+        held = {m.seat for m in self.everyone}
+        return next((k for k in range(len(self.table.seats)) if k not in held), None)
 
-    def sit(self, key: str, name: str, lang: str, bankroll: int) -> Member | None:
-        """Seat a member (their bankroll becomes the seat's chips between hands)."""
+    @property
+    def dealing(self) -> bool:
+        """Whether a hand is being played."""
+        return self.table.hand is not None and not self.table.hand.over
+
+    def sit(self, account: int, name: str, lang: str) -> Member | None:
+        """Seat a member: at once between hands, else for the next hand (``arriving``)."""
         seat = self.free_seat()
         if seat is None:
             return None
-        member = Member(key, name, seat, lang, bankroll, away=self.clock.now())
-        self.members[seat] = member
-        self.table.seats[seat].name = name
-        if self.table.hand is None or self.table.hand.over:
-            self.table.seats[seat].chips = bankroll
+        member = Member(account, name, seat, lang, away=self.clock.now())
+        if self.dealing:
+            self.arriving[seat] = member
+        else:
+            self.members[seat] = member
+            self.table.seats[seat].name = name
+        if len(self.everyone) >= self.settings.wait:
+            self.go.set()
         self.joined.set()
         return member
+
+    def seat_arrivals(self) -> None:
+        """Before a hand: the members who arrived during the last one take their seats."""
+        for seat, member in self.arriving.items():
+            self.members[seat] = member
+            self.table.seats[seat].name = member.name
+        self.arriving.clear()
+
+    def start(self, member: Member) -> bool:
+        """A seated member presses start: the table deals without waiting for more."""
+        if self.go.is_set() or member.seat not in self.members:
+            return False
+        LOG.info("table %d: started by %r", self.number, member.name)
+        self.go.set()
+        return True
 
     async def connect(self, member: Member, send: Send) -> None:
         """The member's page is open: send them the table."""
         member.send = send
         member.away = None
-        await self.show(member)
+        if self.go.is_set():
+            await self.show(member)
+        else:  # everybody waiting sees one more seated
+            await self.show_all()
 
     def leave(self, member: Member, send: Send | None = None) -> None:
         """The member's page closed: check or fold for them until they come back."""
@@ -167,29 +234,60 @@ class WebTable:
         now = self.clock.now()
         gone = [
             m
-            for m in self.members.values()
+            for m in self.everyone
             if m.away is not None and now - m.away > self.settings.seat_timeout
         ]
         for member in gone:
-            del self.members[member.seat]
-            self.table.seats[member.seat].name = self.bot_names[member.seat]
+            self.arriving.pop(member.seat, None)
+            if self.members.get(member.seat) is member:
+                del self.members[member.seat]
+                self.table.seats[member.seat].name = self.bot_names[member.seat]
             LOG.info("table %d: seat %d freed (%r away)", self.number, member.seat, member.name)
-        if not self.members:
+        if not self.everyone:
             self.joined.clear()
+            self.go.clear()
         return gone
 
-    def refill(self) -> None:
-        """Between hands: every seat without chips gets them (a bot's stack, a bankroll)."""
+    async def refill(self) -> dict[int, int]:
+        """Between hands: each member's seat takes their wallet (at most ``stack``), each
+        computer player's seat without chips gets ``stack``; the stakes (account → chips)."""
+        stakes: dict[int, int] = {self.bank.house: 0}
         for index, seat in enumerate(self.table.seats):
-            if not seat.playing:
-                member = self.members.get(index)
-                seat.chips = self.settings.stack if member is None else member.bankroll
+            member = self.members.get(index)
+            self.owners[index] = None if member is None else member.account
+            if member is not None:
+                balance = await self.bank.balance(member.account)
+                seat.chips = min(balance, self.settings.stack)
+                if seat.chips:
+                    stakes[member.account] = seat.chips
+            else:
+                seat.chips = seat.chips or self.settings.stack
+                stakes[self.bank.house] += seat.chips
+        return stakes
+
+    async def wait_for_start(self) -> None:
+        """Until enough members have sat down, one presses start, or the fill time passes."""
+        if self.settings.fill_after is None:
+            await self.go.wait()
+            return
+        waiting = asyncio.ensure_future(self.go.wait())
+        timer = asyncio.ensure_future(self.clock.sleep(self.settings.fill_after))
+        try:
+            await asyncio.wait([waiting, timer], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            waiting.cancel()
+            timer.cancel()
+        self.go.set()
 
     # --- messages ---------------------------------------------------------------------
 
     async def receive(self, member: Member, message: Any) -> None:
         """A message from the member's page: queued if it is their turn, else refused."""
-        if not isinstance(message, dict) or message.get("type") != "act":
+        if isinstance(message, dict) and message.get("type") == "start":
+            if self.start(member):
+                self.say(STARTS, member.name)
+                await self.show_all()
+        elif not isinstance(message, dict) or message.get("type") != "act":
             await self.refuse(member, "not a play", message)
         elif self.waiting != member.seat:
             await self.refuse(member, "Not your turn.", message)
@@ -217,7 +315,7 @@ class WebTable:
 
     async def show_all(self) -> None:
         """Every member's view."""
-        await asyncio.gather(*(self.show(m) for m in list(self.members.values())))
+        await asyncio.gather(*(self.show(m) for m in self.everyone))
 
     async def show(self, member: Member) -> None:
         """The member's view of the table."""
@@ -239,7 +337,7 @@ class WebTable:
             entry: dict[str, Any] = {"name": seat.name, "chips": seat.chips, "seat": index}
             if hand is not None and hand.starting[index]:
                 cards = hand.hole[index]
-                visible = index == member.seat or index in shown
+                visible = self.owners[index] == member.account or index in shown
                 entry.update(
                     chips=hand.stacks[index],
                     bet=hand.bets[index],
@@ -251,6 +349,7 @@ class WebTable:
                 if index in last:
                     entry["last"] = action_text(last[index], "", tr)[2:]
             entry["human"] = index in self.members
+            entry["mine"] = index == member.seat
             seats.append(entry)
         data: dict[str, Any] = {
             "type": "state",
@@ -261,13 +360,15 @@ class WebTable:
             "seats": seats,
             "board": [] if hand is None else [_card(c) for c in hand.board],
             "pot": 0 if hand is None else hand.pot_total(),
-            "log": [_line(tr, t, v) for t, v in self.log],
+            "log": [_line(tr, t, v, member.lang) for t, v in self.log],
             "legal": None,
             "lang": member.lang,
             "words": page_words("holdem", member.lang),
             "actor": None if hand is None or hand.over else hand.to_act,
             "clock": None,
             "winners": [] if hand is None or not hand.over else _winners(hand, tr),
+            "notice": self.notice(member),
+            "can_start": not self.go.is_set() and member.seat in self.members,
         }
         if self.waiting is not None and self.deadline is not None:
             left = max(0.0, self.deadline - self.clock.now())
@@ -284,6 +385,19 @@ class WebTable:
             }
         return data
 
+    def notice(self, member: Member) -> str | None:
+        """What the member is waiting for, in their language (``None``: nothing)."""
+        web = translator("web", member.lang)
+        if member.seat in self.arriving:
+            return web.gettext("You are seated for the next hand.")
+        if not self.go.is_set():
+            return web.gettext("Waiting for players: {seated} of {wait} seated.").format(
+                seated=len(self.everyone), wait=self.settings.wait
+            )
+        if self.table.seats[member.seat].chips == 0 and not self.dealing:
+            return web.gettext("Your wallet is empty: you sit out.")
+        return None
+
     # --- play -------------------------------------------------------------------------
 
     async def run(self) -> None:
@@ -291,13 +405,40 @@ class WebTable:
         try:
             while True:
                 await self.joined.wait()
-                if not self.sweep():  # a seat freed now: look again whether anybody is left
-                    self.refill()
-                    await self.play_hand()
+                if not self.go.is_set():
+                    await self.show_all()
+                    await self.wait_for_start()
+                    await self.show_all()
+                self.seat_arrivals()
+                if not self.sweep() and self.everyone:  # freed now: is anybody left?
+                    await self.play_staked()
                     await self.clock.sleep(self.settings.pause)
         except Exception:  # a bug must not pass silently: the table stops, the log says why
             LOG.exception("table %d stopped", self.number)
             raise
+
+    async def play_staked(self) -> None:
+        """One hand as a game of the store: the stacks staked, the final stacks settled."""
+        stakes = await self.refill()
+        if self.table.finished:  # the members' wallets are empty: nobody to play
+            await self.show_all()
+            return
+        try:
+            game = await self.bank.open("holdem", self.name, stakes)
+        except StoreError as error:  # a wallet spent elsewhere meanwhile: next time
+            LOG.warning("table %d: hand not dealt: %s", self.number, error)
+            return
+        await self.play_hand()
+        payouts: dict[int, int] = {}
+        for owner, seat in zip(self.owners, self.table.seats, strict=True):
+            account = self.bank.house if owner is None else owner
+            if account in stakes:  # else it sat out, with no chips
+                payouts[account] = payouts.get(account, 0) + seat.chips
+        try:
+            await self.bank.settle(game, payouts)
+        except StoreError as error:  # voided meanwhile (another server's start): logged
+            LOG.warning("table %d: hand %d not settled: %s", self.number, game, error)
+        await self.show_all()
 
     async def play_hand(self) -> None:
         """One hand, from the deal to the settle."""
@@ -420,11 +561,13 @@ def _card(index: int) -> str:
     return f"{card.rank.value}{card.suit.value}"
 
 
-def _line(tr: gettext.NullTranslations, template: str, values: tuple[Any, ...]) -> str:
+def _line(tr: gettext.NullTranslations, template: str, values: tuple[Any, ...], lang: str) -> str:
     if template == "ACTION":
         return action_text(values[0], values[1], tr)
     if template == "STREET":
         return street_text(values[0], values[1], tr)
     if template == "SHOWDOWN":
         return "\n".join(showdown_text(values[0], values[1], tr))
+    if template == STARTS:
+        tr = translator("web", lang)
     return tr.gettext(template).format(*values, number=values[0], name=values[-1])

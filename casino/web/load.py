@@ -15,15 +15,18 @@ import bisect
 import json
 import random
 import re
+import tempfile
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from aiohttp import ClientSession, CookieJar, WSMsgType, web
 
 from casino.web.app import WebServer
 from casino.web.holdem import TableSettings, WebTable
+from casino.web.store import Store, open_store
 
 
 @dataclass
@@ -69,17 +72,29 @@ class Bookkeeping:
     )
     """(table, member) → (seq, time received) of each view."""
     messages: int = 0
+    registered: int = 0
+    go: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set once every member has registered: the run's time starts then."""
+    stop: float = 0.0
+    """The run's seconds; once every member has registered, when it stops (monotonic)."""
 
 
-async def member(url: str, name: str, rng: random.Random, book: Bookkeeping, stop: float) -> None:
-    """One simulated member, until ``stop`` (monotonic time)."""
+async def member(url: str, name: str, rng: random.Random, book: Bookkeeping, count: int) -> None:
+    """One simulated member: registers, waits for the ``count`` others, plays until
+    ``book.stop`` (monotonic time)."""
     async with ClientSession(cookie_jar=CookieJar(unsafe=True)) as session:  # an IP host
-        async with session.get(url) as lobby:
+        async with session.get(url + "register") as lobby:
             found = re.search(r'name="csrf" value="([^"]+)"', await lobby.text())
         token = found.group(1) if found else ""
-        form = {"name": name, "bankroll": "1000", "lang": "en", "csrf": token}
-        async with session.post(url + "join", data=form) as joined:
+        form = {"name": name, "password": f"{name}-password", "lang": "en", "csrf": token}
+        async with session.post(url + "register", data=form) as joined:
             joined.raise_for_status()
+        book.registered += 1
+        if book.registered == count:
+            book.stop = time.monotonic() + book.stop
+            book.go.set()
+        await book.go.wait()
+        stop = book.stop
         async with session.ws_connect(url.replace("http", "ws") + "ws/holdem") as ws:
             acted = -1
             while time.monotonic() < stop:
@@ -135,12 +150,27 @@ def latencies(book: Bookkeeping, members_at: dict[int, list[str]]) -> list[float
 
 
 async def run_load(
-    members: int = 50, tables: int = 10, seconds: float = 60.0, seed: int = 1
+    members: int = 50,
+    tables: int = 10,
+    seconds: float = 60.0,
+    seed: int = 1,
+    database: str | None = None,
 ) -> Report:
-    """Serve on loopback, run the members for ``seconds``, and report."""
+    """Serve on loopback, register the members, run them for ``seconds``, and report.
+
+    The members are kept in ``database`` (default: an SQLite file in a temporary folder)."""
+    with tempfile.TemporaryDirectory() as folder:
+        store = open_store(database or str(Path(folder) / "load.db"))
+        try:
+            return await _run(store, members, tables, seconds, seed)
+        finally:
+            store.close()
+
+
+async def _run(store: Store, members: int, tables: int, seconds: float, seed: int) -> Report:
     seats = -(-members // tables)
     settings = TableSettings(seats=seats, stack=1000, pause=0.05, bot_delay=0, samples=50)
-    server = WebServer(settings, tables, seed)
+    server = WebServer(settings, tables, seed, store=store)
     report = Report(members, tables, seconds)
 
     def on_hand(table: WebTable, before: int, after: int) -> None:
@@ -154,13 +184,15 @@ async def run_load(
     site = web.TCPSite(runner, "127.0.0.1", 0)
     await site.start()
     url = f"http://127.0.0.1:{runner.addresses[0][1]}/"
-    book = Bookkeeping()
+    book = Bookkeeping(stop=seconds)
     rng = random.Random(seed)
     names = [f"m{k:02d}" for k in range(members)]
-    stop = time.monotonic() + seconds
     try:
         await asyncio.gather(
-            *(member(url, name, random.Random(rng.getrandbits(32)), book, stop) for name in names)
+            *(
+                member(url, name, random.Random(rng.getrandbits(32)), book, members)
+                for name in names
+            )
         )
     finally:
         await runner.cleanup()

@@ -1,5 +1,4 @@
-"""Members, the signed session cookie that brings a closed tab back to its seat, and the
-lobby form's CSRF token.
+"""The signed session cookie of a logged-in member, and the forms' CSRF token.
 
 The cookie is ``TOKEN.SIGNATURE``: a random token and its HMAC-SHA256 under the server's
 secret (random per run unless given). A cookie whose signature does not match is ignored.
@@ -29,8 +28,6 @@ from casino.web.guard import Limits
 COOKIE = "casino_session"
 FORM_COOKIE = "casino_form"
 FORM_FIELD = "csrf"
-NAME_LENGTH = 20
-MOST_BANKROLL = 10**6
 SWEEP_SECONDS = 60.0
 """How often (on the clock) ended sessions are looked for."""
 
@@ -41,10 +38,11 @@ class SessionsFull(Exception):
 
 @dataclass
 class Profile:
-    """A member: the name they gave, the chips they bring to a table, their language."""
+    """A logged-in member: their name, their account in the store, their language."""
 
     name: str
-    bankroll: int
+    member: int
+    """The member's account id in :class:`casino.web.store.Store`."""
     lang: str
 
 
@@ -150,11 +148,6 @@ class Sessions:
         if not form_cookie or not token or len(form_cookie) > 100:
             return False
         return hmac.compare_digest(self.form_token(form_cookie), token)
-
-
-def clean_name(text: str) -> str:
-    """A member's name: trimmed, at most 20 characters (escaping is the page's)."""
-    return text.strip()[:NAME_LENGTH].strip()
 
 
 def name_problem(name: str) -> str | None:

@@ -53,7 +53,13 @@ SCRYPT = {"n": 2**14, "r": 8, "p": 1, "dklen": 32}
 
 class StoreError(Exception):
     """What the member asked cannot be done (a name taken, a wrong password, no money): a
-    message for the member."""
+    message for the member. ``template`` (a message id of the ``web`` catalog) and ``values``
+    let a page say it in the member's language."""
+
+    def __init__(self, template: str, **values: object) -> None:
+        super().__init__(template.format(**values))
+        self.template = template
+        self.values = values
 
 
 class StoreUnavailable(Exception):
@@ -172,11 +178,11 @@ def check_name(name: str) -> str:
     if not kept:
         raise StoreError("a member needs a name")
     if len(kept) > NAME_LENGTH:
-        raise StoreError(f"a name has at most {NAME_LENGTH} characters")
+        raise StoreError("a name has at most {count} characters", count=NAME_LENGTH)
     if any(unicodedata.category(c)[0] == "C" for c in kept):
         raise StoreError("a name is printable text only")
     if fold(kept) == HOUSE:
-        raise StoreError(f"{kept!r} is the house's")
+        raise StoreError("{name!r} is the house's", name=kept)
     return kept
 
 
@@ -286,12 +292,12 @@ class Store:
         kept = check_name(name)
         low, high = PASSWORD_LENGTH
         if not low <= len(password) <= high:
-            raise StoreError(f"a password has {low} to {high} characters")
+            raise StoreError("a password has {low} to {high} characters", low=low, high=high)
         salt = os.urandom(16)
         digest = password_hash(password, salt)
         with self.transaction() as run:
             if run("SELECT 1 FROM accounts WHERE folded = ?", fold(kept)).fetchone():
-                raise StoreError(f"the name {kept!r} is taken")
+                raise StoreError("the name {name!r} is taken", name=kept)
             member = run(
                 "INSERT INTO accounts (name, folded, kind, balance, salt, hash, created) "
                 "VALUES (?, ?, 'member', ?, ?, ?, ?) RETURNING id",
@@ -429,10 +435,10 @@ class Store:
                 game,
             )
             if closed.rowcount != 1:
-                raise StoreError(f"game {game} is not open")
+                raise StoreError("game {game} is not open", game=game)
             holds = dict(run("SELECT account, amount FROM holds WHERE game = ?", game).fetchall())
             if set(payouts) - set(holds) or sum(payouts.values()) != sum(holds.values()):
-                raise StoreError(f"game {game}: the payouts do not match the stakes")
+                raise StoreError("game {game}: the payouts do not match the stakes", game=game)
             if any(amount < 0 for amount in payouts.values()):
                 raise StoreError("a payout is never negative")
             for account in sorted(holds):
@@ -452,11 +458,20 @@ class Store:
             amount,
         )
 
-    def void_open_games(self) -> list[int]:
+    def void_open_games(self, tables: str = "") -> list[int]:
         """Return every open game's stakes and mark it void (a server that stopped mid-game);
-        the games voided."""
+        the games voided. Only the games whose table's name starts with ``tables`` (one
+        server's own, when several share the database; ``""``: every game)."""
         with self.transaction() as run:
-            games = [int(r[0]) for r in run("SELECT id FROM games WHERE state = 'open'").fetchall()]
+            games = [
+                int(r[0])
+                for r in run(
+                    "SELECT id FROM games WHERE state = 'open' "
+                    "AND substr(tablename, 1, length(?)) = ?",
+                    tables,
+                    tables,
+                ).fetchall()
+            ]
             for game in games:
                 run("UPDATE games SET state = 'void', closed = ? WHERE id = ?", self.now(), game)
                 for account, amount in run(
@@ -531,7 +546,8 @@ def postgres_store(url: str, **options: Any) -> Store:
         try:
             return psycopg.connect(url)
         except psycopg.Error as error:
-            raise StoreUnavailable(f"cannot reach the database: {error}".strip()) from None
+            why = " ".join(str(error).split())  # one line
+            raise StoreUnavailable(f"cannot reach the database: {why}") from None
 
     return Store(connect, POSTGRES, **options)
 

@@ -3,27 +3,15 @@
 The game's messages (actions, the log, refusals) come from the games' catalogs (``holdem``,
 ``domino``); what only the web pages say is here, one English message id per key, translated
 into the member's language by :func:`words`. The pages never hold a word of their own: a
-view sends the words its page shows, and the lobby is rendered with them on the server.
+view sends the words its page shows (the members' pages, the lobby among them, are written
+on the server by :mod:`casino.web.pages` from the same catalog).
 """
 
 from __future__ import annotations
 
 import functools
-import html
 
-from casino.i18n import LANGUAGES, translator
-
-LOBBY = {
-    "title": "CASINO-ROYAL",
-    "welcome": "Sit at a table",
-    "name": "Name",
-    "bankroll": "Bankroll",
-    "language": "Language",
-    "holdem": "Play Texas Hold'em",
-    "domino": "Play dominoes",
-    "other_language": "English",
-}
-"""The lobby's words; ``other_language`` names the language the switch link goes to."""
+from casino.i18n import translator
 
 TABLE = {
     "lobby": "Lobby",
@@ -45,6 +33,7 @@ HOLDEM = {
     "hidden": "face-down card",
     "your_turn": "Your turn",
     "their_turn": "{name} is thinking",
+    "start": "Start now",
     "you": "you",
     "folded": "folded",
     "fold": "Fold",
@@ -113,7 +102,7 @@ DOMINO = {
 """The dominoes page's words."""
 
 
-PAGES = {"lobby": LOBBY, "holdem": HOLDEM, "domino": DOMINO}
+PAGES = {"holdem": HOLDEM, "domino": DOMINO}
 
 
 def words(keys: dict[str, str], lang: str) -> dict[str, str]:
@@ -127,17 +116,3 @@ def page_words(page: str, lang: str) -> dict[str, str]:
     """The words of ``page`` (a key of :data:`PAGES`) in ``lang``, translated once (every
     view carries them: do not change the dictionary)."""
     return words(PAGES[page], lang)
-
-
-def lobby_page(template: str, lang: str, csrf: str) -> str:
-    """The lobby's HTML in ``lang``: ``{w:key}`` the lobby's words, ``{lang}``, ``{other}``
-    (the language the switch link goes to), ``{selected-xx}`` and ``{csrf}`` filled in,
-    each escaped for HTML."""
-    other = next(code for code in LANGUAGES if code != lang)
-    fields = {f"w:{key}": text for key, text in words(LOBBY, lang).items()}
-    fields["w:other_language"] = words(LOBBY, other)["other_language"]
-    fields |= {"lang": lang, "other": other, "csrf": csrf}
-    fields |= {f"selected-{code}": " selected" if code == lang else "" for code in LANGUAGES}
-    for key, text in fields.items():
-        template = template.replace("{" + key + "}", html.escape(text))
-    return template

@@ -52,6 +52,7 @@ def _step(state: HandState, pick: int) -> None:
             state.pass_turn(seat)
         else:
             state.time_out(seat)
+            assert state.turn != seat or state.result is not None  # one time-out a turn
     except IllegalAction:
         assert before == _snapshot(state)
     check_invariants(state)

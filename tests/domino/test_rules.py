@@ -16,9 +16,11 @@ from casino.domino.rules import (
     HandState,
     Move,
     Result,
+    Turn,
     parse_deals,
     shuffled_deal,
 )
+from casino.domino.strategy import take_turn
 from casino.domino.tiles import ALL_TILES, Tile, parse_tile
 from casino.errors import IllegalAction, ParseError
 
@@ -126,24 +128,61 @@ def test_passing_only_when_nothing_fits_and_the_boneyard_is_empty() -> None:
     assert state.result == Result(COMPUTER, Finish.BLOCKED, (11, 6))
 
 
-def test_time_outs_move_automatically_and_the_third_in_a_row_loses() -> None:
+def test_a_time_out_plays_the_first_playable_tile_and_ends_the_turn() -> None:
     state = HandState.start(shuffled_deal(random.Random(26)))
     assert state.turn == MEMBER
     first = state.moves(MEMBER)[0]
-    assert state.time_out(MEMBER) == first and state.timeouts[MEMBER] == 1
-    state.play(COMPUTER, state.moves(COMPUTER)[0].tile, state.moves(COMPUTER)[0].end)
-    assert isinstance(state.time_out(MEMBER), Move | list)
-    state.play(COMPUTER, state.moves(COMPUTER)[0].tile, state.moves(COMPUTER)[0].end)
-    assert state.time_out(MEMBER) is None
-    assert state.result is not None
-    assert (state.result.winner, state.result.finish) == (COMPUTER, Finish.TIMEOUTS)
+    assert state.time_out(MEMBER) == Turn((), first)
+    assert state.timeouts[MEMBER] == 1 and state.turn == COMPUTER
+    check_invariants(state)
 
 
-def test_a_move_in_time_ends_the_run_of_time_outs() -> None:
+def test_a_time_out_with_nothing_playable_draws_until_a_tile_fits_and_plays_it() -> None:
+    state = HandState.start(
+        _deal("6-6 0-1 0-2 0-3 0-4 0-5 1-1", "6-5 1-2 1-3 1-4 2-2 2-3 2-4", "3-3 4-4 5-5 6-1")
+    )
+    state.play(MEMBER, T("6-6"), End.LEFT)
+    state.play(COMPUTER, T("6-5"), End.LEFT)
+    state.play(MEMBER, T("0-5"), End.LEFT)  # ends 0 and 6: nothing of the computer's fits
+    automatic = state.time_out(COMPUTER)
+    assert automatic == Turn((T("3-3"), T("4-4"), T("5-5"), T("1-6")), Move(T("1-6"), End.RIGHT))
+    assert state.ends == (0, 1) and state.turn == MEMBER and state.timeouts[COMPUTER] == 1
+    check_invariants(state)
+
+
+def test_a_time_out_passes_when_the_boneyard_runs_out_before_a_tile_fits() -> None:
+    state = HandState(([T("6-6"), T("1-2"), T("1-1")], [T("0-6"), T("3-3")]), [T("4-4")], MEMBER)
+    state.play(MEMBER, T("6-6"), End.LEFT)
+    state.play(COMPUTER, T("0-6"), End.LEFT)  # ends 0 and 6: the member has nothing
+    assert state.time_out(MEMBER) == Turn((T("4-4"),), None)
+    assert state.timeouts[MEMBER] == 1  # and nobody can play: blocked, the lower total wins
+    assert state.result == Result(COMPUTER, Finish.BLOCKED, (13, 6))
+
+
+def test_three_turns_in_a_row_timed_out_lose_the_hand_and_no_move_is_made() -> None:
+    state = HandState.start(shuffled_deal(random.Random(26)))
+    for count in (1, 2):
+        assert state.time_out(MEMBER) is not None and state.timeouts[MEMBER] == count
+        assert state.turn == COMPUTER  # a turn times out once at most
+        take_turn(state, COMPUTER, lambda view: view.moves[0])
+    hand = list(state.hands[MEMBER])
+    assert state.time_out(MEMBER) is None and state.hands[MEMBER] == hand
+    assert state.result == Result(COMPUTER, Finish.TIMEOUTS, state.pips())
+
+
+def test_a_play_or_a_pass_ends_the_run_of_time_outs_but_a_draw_does_not() -> None:
     state = HandState.start(shuffled_deal(random.Random(26)))
     state.time_out(MEMBER)
-    state.in_time(MEMBER)
+    take_turn(state, COMPUTER, lambda view: view.moves[0])
+    state.play(MEMBER, state.moves(MEMBER)[0].tile, state.moves(MEMBER)[0].end)
     assert state.timeouts[MEMBER] == 0
+    drawing = HandState(([T("6-6"), T("1-2")], [T("0-6"), T("3-3")]), [T("4-4"), T("0-1")], MEMBER)
+    drawing.play(MEMBER, T("6-6"), End.LEFT)
+    drawing.play(COMPUTER, T("0-6"), End.LEFT)
+    drawing.timeouts[MEMBER] = 1  # the member's previous turn timed out
+    assert drawing.draw(MEMBER) == [T("4-4"), T("0-1")] and drawing.timeouts[MEMBER] == 1
+    assert drawing.time_out(MEMBER) == Turn((), Move(T("0-1"), End.LEFT))
+    assert drawing.timeouts[MEMBER] == 2  # drew in time, then let the clock run out
 
 
 def test_the_ledger_moves_ten_dollars_and_knows_who_is_broke() -> None:

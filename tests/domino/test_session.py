@@ -163,3 +163,43 @@ def test_unicode_tiles_when_asked_and_ascii_on_a_pipe() -> None:
     assert "Your tiles: 1:\U0001f053" in done.out  # [4|6]
     done = run_captured(main, ["--seed", "26", "--lang", "en"], "quit\n")
     assert re.search(r"Your tiles: 1:\[4\|6\]", done.out)
+
+
+@pytest.mark.parametrize(
+    ("lang", "lines"),
+    [
+        (
+            "en",
+            [
+                "commands, one per line at the prompt (in Spanish or English):",
+                "  3 left, 3 right",
+                "      play your tile 3 at that end (just 3 when only one end fits)",
+                "  quit",
+                "Each move has 15 s; three turns in a row timed out lose the hand.",
+                "  --unicode           tiles as Unicode domino characters (small in most fonts)",
+            ],
+        ),
+        (
+            "es",
+            [
+                "órdenes, una por línea en el indicador (en español o en inglés):",
+                "  3 izquierda, 3 derecha",
+                "      juega tu ficha 3 en ese extremo (solo 3 si encaja en uno)",
+                "  salir",
+                "Cada jugada tiene 15 s; tres turnos perdidos seguidos pierden la mano.",
+                "  --ascii             fichas como [3|5] (por omisión)",
+            ],
+        ),
+    ],
+)
+def test_the_help_lists_the_commands_in_the_language_asked_for(
+    lang: str, lines: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    argv = ["--help"] if lang == "es" else ["--lang", lang, "--help"]
+    done = run_captured(main, argv)
+    assert done.status == 0
+    for line in lines:
+        assert line + "\n" in done.out
+    game = run_captured(main, ["--lang", lang, "--seed", "26"], "help\nquit\n").out
+    assert lines[1].strip() in game and lines[4] in game  # the same table in the game

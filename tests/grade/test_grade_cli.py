@@ -8,10 +8,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from grade_support import TRANSCRIPTS
+from grade_support import TRANSCRIPTS, UNSANDBOXED
 
 import casino.grade.course
-from casino.harness import cli
+from casino.grade import cli
 
 PROGRAM = 'import sys\nprint(len(sys.argv) - 1, "args")\n'
 
@@ -41,8 +41,9 @@ def course(tmp_path: Path) -> Path:
 
 
 def grade_args(root: Path, *more: str) -> list[str | Path]:
-    command = f"{sys.executable} main.py"
-    return [root / "subs", "--transcripts", root / "transcripts", "--run", command, *more]
+    command = "python3 main.py"  # the system's: a sandboxed run sees only /usr
+    argv = [root / "subs", "--transcripts", root / "transcripts", "--run", command]
+    return [*argv, *UNSANDBOXED, *more]
 
 
 def test_a_small_course_in_this_process(course: Path) -> None:
@@ -89,7 +90,7 @@ def test_missing_submissions_is_one_line(tmp_path: Path) -> None:
     assert (status, out, err) == (
         2,
         "",
-        f"casino grade: no such directory: {tmp_path / 'nope'}{HINT}",
+        f"casino grade: no such folder or file: {tmp_path / 'nope'}{HINT}",
     )
 
 
@@ -114,7 +115,10 @@ def test_reference_transcripts_alone_cannot_grade(course: Path) -> None:
 def test_ray_not_installed_is_a_usage_error(course: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)
     status, _, err = run(*grade_args(course, "--ray", "local"))
-    assert (status, err) == (2, "casino grade: --ray needs Ray: pip install 'casino[ray]'" + HINT)
+    assert (status, err) == (
+        2,
+        "casino grade: --ray needs Ray: pip install -e '.[ray]' in casino's folder" + HINT,
+    )
 
 
 def test_a_submission_too_large_is_not_graded(
@@ -145,9 +149,9 @@ def test_only_regular_files_reach_the_copy(course: Path) -> None:
 def test_results_kept_among_the_submissions_are_not_a_student(course: Path) -> None:
     (course / "subs" / "transcripts").mkdir()
     (course / "subs" / "transcripts" / "args.yaml").write_text(TRANSCRIPTS["args.yaml"])
-    command = f"{sys.executable} main.py"
+    command = "python3 main.py"  # the system's: a sandboxed run sees only /usr
     argv: list[str | Path] = [course / "subs", "--transcripts", course / "subs" / "transcripts"]
-    argv += ["--run", command]
+    argv += ["--run", command, *UNSANDBOXED]
     status, out, _ = run(*argv, "--jobs", "1", "--out", str(course / "subs" / "grades"))
     assert (status, out.splitlines()[0]) == (
         0,

@@ -11,7 +11,7 @@ from typing import Any
 
 from web.browser import browser, need_browser
 
-from casino.harness import cli
+from casino.grade import cli
 
 GREET = """\
 name: greets

@@ -163,7 +163,7 @@ def test_gradescope_report_defaults_to_results_json(
             "casino replay: argument --runner: invalid choice: 'tty' "
             "(choose from 'inproc', 'pipe', 'pty')",
         ),
-        (["frobnicate"], "casino: expected one of replay, record, grade, got 'frobnicate'"),
+        (["frobnicate"], "casino: expected one of replay, record, got 'frobnicate'"),
         (
             ["record", "-o", "x.yaml", "blackjack"],
             "casino record: unknown program 'blackjack' "

@@ -6,6 +6,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -15,7 +16,7 @@ import pytest
 from harness_support import ROOT, write_transcript
 
 from casino.harness.model import In, Out, Run
-from casino.harness.runners import make_runner
+from casino.harness.runners import make_runner, procs
 from casino.harness.runners.base import Job, Target
 from casino.harness.runners.procs import Containment, become_subreaper, children
 
@@ -78,6 +79,26 @@ def test_a_run_leaves_no_process_behind(tmp_path: Path, marker: str, runner: str
     outcome = make_runner(runner).run(job)
     assert (outcome.output, outcome.exit, outcome.problem) == ("bye go\n", 0, None)
     assert with_marker(marker) == []
+
+
+def test_children_read_per_thread_are_those_a_scan_of_proc_finds(marker: str) -> None:
+    """The per-thread ``children`` files (cheap) and a scan of all of /proc agree: a living
+    child, a zombie not yet reaped, and a child started from another thread."""
+    living = subprocess.Popen(["sh", "-c", sleeper(marker)])
+    zombie = subprocess.Popen(["true"])
+    os.waitid(os.P_PID, zombie.pid, os.WEXITED | os.WNOWAIT)  # exited, not reaped
+    from_thread: list[subprocess.Popen[bytes]] = []
+    helper = threading.Thread(target=lambda: from_thread.append(subprocess.Popen(["sleep", "300"])))
+    helper.start()
+    helper.join()
+    try:
+        fast = procs._children_of_tasks()
+        assert fast == procs._children_by_scan()
+        assert {living.pid, zombie.pid, from_thread[0].pid} <= fast
+    finally:
+        for process in (living, zombie, *from_thread):
+            process.kill()
+            process.wait()
 
 
 def test_children_from_before_the_run_are_not_its_own(marker: str) -> None:

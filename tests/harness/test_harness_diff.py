@@ -141,6 +141,8 @@ def test_details_name_the_run_of_a_multi_run_transcript() -> None:
     text = details(result)
     assert headline(result) == "FAIL two runs (t.yaml)"
     assert text.splitlines() == [
+        "  run 1 of 2: PASS",
+        "  run 2 of 2: FAIL",
         "  run 2 of 2: output differs at step 1 (out), line 1, column 1:",
         "    expected: a (end of text)",
         "    actual:   b (end of text)",

@@ -58,6 +58,9 @@ def test_a_wrong_shell_program_fails_at_the_right_line_and_column(
     result = run_cli("replay", "--program", wrong, "--runner", runner, path)
     assert result.status == 1
     lines = result.out.splitlines()
+    near_miss = "  output differs only in trailing spaces on 1 line"
+    if runner == "pipe":  # the terminal stops the program at the difference: its end unseen
+        assert lines.pop(1) == near_miss
     assert lines[:5] == [
         f"FAIL greeter ({path})",
         "  output differs at step 3 (out), line 1, column 17:",

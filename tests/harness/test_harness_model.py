@@ -140,11 +140,13 @@ def test_yaml_implicit_types_do_not_apply_to_text() -> None:
         ),
         (
             "name: x\nsteps:\n  - out: a\n  - foo: b\n",
-            "line 4, column 5: step 2: unknown step 'foo' (expected one of out, out_re, in)",
+            "line 4, column 5: step 2: unknown step 'foo' "
+            "(expected one of out, out_re, out_any, in)",
         ),
         (
             "name: x\nsteps:\n  - {out: a, in: b}\n",
-            "line 3, column 5: step 1: must be a mapping with exactly one of out, out_re, in",
+            "line 3, column 5: step 1: must be a mapping with exactly one of "
+            "out, out_re, out_any, in",
         ),
         (
             "name: x\nsteps:\n  - out_re: '[a'\n",
@@ -167,7 +169,8 @@ def test_yaml_implicit_types_do_not_apply_to_text() -> None:
         ),
         (
             "name: x\nruns:\n  - stpes: []\n",
-            "line 3, column 5: run 1: unknown key 'stpes' (expected args, steps, exit, stderr)",
+            "line 3, column 5: run 1: unknown key 'stpes' "
+            "(expected args, steps, exit, stderr, points)",
         ),
         ("name: x\nruns: []\n", "line 2, column 1: 'runs' must be a non-empty list of runs"),
         (
@@ -176,7 +179,7 @@ def test_yaml_implicit_types_do_not_apply_to_text() -> None:
         ),
         ("steps: []\n", "'name' is missing"),
         ('name: "a\\nb"\nsteps: []\n', "line 1, column 1: 'name' must be one non-empty line"),
-        ("name: x\n", "'steps' is missing (a list of out/out_re/in steps; may be empty)"),
+        ("name: x\n", "'steps' is missing (a list of out/out_re/out_any/in steps; may be empty)"),
         (
             "name: x\nsteps: []\nexit: zero\n",
             "line 3, column 1: 'exit' must be a whole number from 0 to 255",
@@ -203,8 +206,8 @@ def test_yaml_implicit_types_do_not_apply_to_text() -> None:
         ),
         (
             "name: x\nsteps: []\nstpes: []\n",
-            "line 3, column 1: unknown key 'stpes' (expected args, exit, files, name, points, "
-            "program, reference, runs, seed, stderr, steps, timeout)",
+            "line 3, column 1: unknown key 'stpes' (expected args, exit, files, match, name, "
+            "points, program, reference, runs, seed, stderr, steps, timeout)",
         ),
         (
             "- just a list\n",

@@ -39,5 +39,32 @@ def test_translations_keep_the_fields_of_their_message() -> None:
     for text in _messages():
         fields = set(re.findall(r"\{(\w+)\}", text))
         translated = set(re.findall(r"\{(\w+)\}", spanish.gettext(text)))
-        # hand names pick the Spanish word forms (singular rank, low pair first)
-        assert translated <= fields | {"first_rank", "low_ranks", "high_ranks"}, text
+        # hand names pick the Spanish word forms (the straight's top card, low pair first)
+        assert translated <= fields | {"top", "low_ranks", "high_ranks"}, text
+
+
+def _options(argv: list[str]) -> dict[str, str]:
+    """Each option of ``casino holdem ARGV --help`` → its help, and the commands → meaning."""
+    from casino.holdem.cli import main
+    from casino.manpage import parse_help
+    from casino.programs import run_captured
+
+    done = run_captured(main, argv)
+    assert done.status == 0
+    parsed = parse_help(done.out)
+    items = {name: words for section in parsed.sections for name, words in section.items}
+    assert all(words for words in items.values()), items
+    return items
+
+
+def test_the_help_and_the_servers_are_in_the_language_asked_for_with_the_commands() -> None:
+    for sub in ([], ["serve"]):
+        spanish, english = _options([*sub, "--help"]), _options([*sub, "--lang", "en", "--help"])
+        assert spanish.keys() == english.keys()
+        same = {name for name in spanish if spanish[name] == english[name]}
+        assert same <= {"--styles S,S"}, same  # style names are the same words
+        assert english["apostar N / bet N"] == "bet N (nobody has bet this round)"
+        assert spanish["apostar N / bet N"] == "apostar N (nadie ha apostado en esta ronda)"
+        assert english["-h, --help"] == "show this help message and exit"
+    join = _options(["join", "--help"])
+    assert set(join) == {"host", "port", "-h, --help", "--name NAME", "--table N", "--token TOKEN"}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -79,3 +80,17 @@ def test_garbage_typed_is_echoed_harmlessly() -> None:
     status, out, _ = run(["--players", "2", "--seed", "1", "--lang", "en"], "\udcff\x00junk\n")
     assert status == 0
     assert "Not allowed: unknown command: ??junk\n" in out
+
+
+def test_hot_seat_clears_the_screen_and_the_scrollback_before_each_players_cards() -> None:
+    status, out, _ = run(
+        ["--players", "2", "--humans", "2", "--lang", "en", "--seed", "3", "--hands", "1"],
+        "\ncall\n\ncheck\n" + "\ncheck\n" * 6,
+    )
+    assert status == 0
+    screens = out.split("\x1b[H\x1b[2J\x1b[3J")
+    assert len(screens) >= 4 and "Your cards:" not in screens[0]
+    shown = [set(re.findall(r"Your cards: ([^\n]*)", screen)) for screen in screens[1:]]
+    assert all(len(cards) == 1 for cards in shown), shown  # one player's cards per screen
+    assert len(set().union(*shown)) == 2  # and both players had theirs
+    assert "\x1b[2J\x1b[H" not in out  # the old clear, which kept the scrollback

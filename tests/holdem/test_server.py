@@ -64,9 +64,11 @@ async def _player(port: int, name: str, seen: list[str], behaviour: str, clock: 
 
 
 async def _rejoin(port: int, name: str, seen: list[str], clock: FakeClock) -> None:
+    given = next(line for line in seen if line.startswith("Your token: "))
+    token = given.split()[2]  # (without it the seat is not given back: test_server_waiting)
     for _ in range(200):
         stream = await connect_lines("127.0.0.1", port)
-        await stream.send(f"join {name}")
+        await stream.send(f"join {name} {token}")
         await stream.receive()  # the greeting
         answer = await stream.receive()
         seen.append(answer)

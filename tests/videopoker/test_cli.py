@@ -257,3 +257,18 @@ def test_the_casino_command_runs_the_same_main() -> None:
     argv = ["videopoker", "-d", "10000", str(PROF / "cmd-file-with-rebet.txt")]
     status = casino_main([*argv, str(PROF / "card-file.txt")], stdout=out, stderr=err)
     assert (status, out.getvalue(), err.getvalue()) == (0, EXPECTED, "")
+
+
+def test_the_help_lists_every_command_the_machine_takes() -> None:
+    from casino.programs import run_captured
+    from casino.shell import Console
+    from casino.videopoker.cli import COMMANDS, main
+    from casino.videopoker.commands import VideoPokerCommands
+
+    machine = Machine(100, StackedCards(parse_cards(HAND)))
+    table = VideoPokerCommands(machine, Console(iter(()), io.StringIO()), seed_advisor).table
+    assert sorted(syntax.split()[0] for syntax, _ in COMMANDS) == sorted(table.handlers)
+    done = run_captured(main, ["--help"])
+    assert done.status == 0
+    for syntax, meaning in COMMANDS:
+        assert f"\n  {syntax}\n      {meaning}\n" in done.out

@@ -8,6 +8,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -46,9 +47,38 @@ def browser() -> Any:
     return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
 
 
+def register(driver: Any, url: str, name: str, lang: str, action: str = "register") -> None:
+    """Register (or log in, ``action="login"``) as ``name`` in the page's form: the lobby."""
+    driver.get(url + action)
+    driver.find_element("id", "name").send_keys(name)
+    driver.find_element("id", "password").send_keys(f"{name} password")
+    driver.find_element("css selector", f"#lang option[value={lang}]").click()
+    driver.find_element("id", "submit").click()
+    shown(driver, "who")  # the lobby says who is logged in
+
+
+def shown(driver: Any, element_id: str, seconds: float = 60.0) -> Any:
+    """The element once the page that has it is loaded (a bounded wait)."""
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    located = expected_conditions.presence_of_element_located(("id", element_id))
+    return WebDriverWait(driver, seconds).until(located)
+
+
 @contextmanager
 def casino_web(*args: str) -> Iterator[str]:
-    """A ``casino web`` process on a free loopback port; its base URL."""
+    """A ``casino web`` process on a free loopback port (its members in a temporary
+    database); its base URL."""
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        _casino_web(*args, "--database", str(Path(folder) / "casino.db")) as url,
+    ):
+        yield url
+
+
+@contextmanager
+def _casino_web(*args: str) -> Iterator[str]:
     process = subprocess.Popen(
         [sys.executable, "-m", "casino.web", "--port", "0", *args],
         stdout=subprocess.PIPE,
@@ -87,8 +117,7 @@ def emulate(driver: Any, size: tuple[int, int]) -> None:
 
 
 def join(driver: Any, url: str, name: str, lang: str, game: str) -> None:
-    """Sit ``name`` at ``game`` (``holdem`` or ``domino``) from the lobby in ``lang``."""
-    driver.get(f"{url}?lang={lang}")
-    driver.find_element("id", "name").send_keys(name)
-    driver.find_element("css selector", f"#lang option[value={lang}]").click()
+    """Register ``name`` (speaking ``lang``) and sit at ``game`` (``holdem`` or ``domino``)
+    from the lobby."""
+    register(driver, url, name, lang)
     driver.find_element("id", "sit" if game == "holdem" else "dominoes").click()

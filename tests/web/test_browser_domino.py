@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .browser import browser, casino_web, need_browser
+from .browser import browser, casino_web, need_browser, register
 
 LIMIT = 120.0
 SNAPSHOT = """
@@ -32,9 +32,7 @@ def test_a_whole_hand_with_one_time_out(tmp_path: Path) -> None:
 
 
 def play_hand(driver: Any, url: str, tmp_path: Path) -> None:
-    driver.get(url)
-    driver.find_element("id", "name").send_keys("Zoe")
-    driver.find_element("css selector", "#lang option[value=en]").click()
+    register(driver, url, "Zoe", "en")
     driver.find_element("id", "dominoes").click()
     wait_for(driver, lambda v: v["over"])
     driver.find_element("css selector", '#overlay button[data-type="next"]').click()

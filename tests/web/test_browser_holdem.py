@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .browser import browser, casino_web, need_browser
+from .browser import browser, casino_web, need_browser, register
 
 SNAPSHOT = """
 const seats = [...document.querySelectorAll('#seats .seat')].map((s) => ({
@@ -27,9 +27,7 @@ LIMIT = 150.0
 
 
 def sit(driver: Any, url: str, name: str, lang: str) -> None:
-    driver.get(url)
-    driver.find_element("id", "name").send_keys(name)
-    driver.find_element("css selector", f"#lang option[value={lang}]").click()
+    register(driver, url, name, lang)
     driver.find_element("id", "sit").click()
 
 

@@ -76,6 +76,6 @@ def test_a_holdem_showdown(driver: Any, tmp_path: Path) -> None:
             verb = "check" if "check" in view["buttons"] else "call"
             driver.find_element("css selector", f'#buttons [data-verb="{verb}"]').click()
             wait_for(driver, HOLDEM, changed(view["log"], view["hand"]))
-        assert view["winner"] == "Carla gana 90 con Pareja de 9"
+        assert view["winner"] == "Carla gana 90 con Pareja de nueves"
         assert view["board"] == 5 and view["lifted"] == 5
         look(driver, "holdem-showdown", "es", tmp_path)

@@ -25,12 +25,16 @@ def test_without_the_web_extra_it_says_so_in_one_line_and_exits_1() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60
     )
     assert (done.returncode, done.stdout) == (1, "")
-    assert done.stderr == "casino web needs the web extra: pip install 'casino[web]'\n"
+    assert (
+        done.stderr
+        == "casino web needs the web extra (aiohttp): pip install -e '.[web]' in casino's folder\n"
+    )
 
 
-def test_it_listens_on_loopback_by_default_and_stops_after_its_duration() -> None:
+def test_it_listens_on_loopback_by_default_and_stops_after_its_duration(tmp_path: Path) -> None:
+    database = ("--database", str(tmp_path / "casino.db"))
     done = subprocess.run(
-        [sys.executable, "-m", "casino.web", "--port", "0", "--duration", "0.1"],
+        [sys.executable, "-m", "casino.web", "--port", "0", "--duration", "0.1", *database],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -54,3 +58,24 @@ def test_a_bad_seat_timeout_is_one_line_and_status_2(bad: str) -> None:
     assert (done.status, done.out) == (2, "")
     assert done.err.startswith("web: argument --seat-timeout: not a number of seconds")
     assert done.err.count("\n") == 1
+
+
+def test_a_database_that_cannot_be_opened_is_one_line_and_status_1(tmp_path: Path) -> None:
+    (tmp_path / "junk.db").write_text("not a database\n")
+    for where, why in [
+        (str(tmp_path), "web: cannot open the database"),
+        (str(tmp_path / "junk.db"), "web: cannot use the database"),
+    ]:
+        done = run_captured(load_main("web"), ["--port", "0", "--database", where], "")
+        assert (done.status, done.out) == (1, "")
+        assert done.err.startswith(why) and done.err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("option", "bad"),
+    [("--wait", "0"), ("--wait", "10"), ("--fill-after", "0"), ("--instance", "a b")],
+)
+def test_bad_waiting_and_instance_options_are_one_line_and_status_2(option: str, bad: str) -> None:
+    done = run_captured(load_main("web"), ["--port", "0", option, bad], "")
+    assert (done.status, done.out) == (2, "")
+    assert done.err.startswith(f"web: argument {option}: ") and done.err.count("\n") == 1

@@ -16,11 +16,15 @@ from aiohttp import ClientWebSocketResponse, DummyCookieJar
 from aiohttp.test_utils import TestClient, TestServer
 
 from casino.clock import FakeClock
+from casino.domino.rules import COMPUTER, MEMBER, End, HandState
+from casino.domino.tiles import parse_tile as T
 from casino.web.app import WebServer
+from casino.web.bank import Bank
+from casino.web.domino import DominoGame
 from casino.web.holdem import TableSettings
 from casino.web.sessions import COOKIE
 
-from .forms import post_join
+from .forms import PASSWORD, join, temporary_store
 
 
 async def receive(ws: ClientWebSocketResponse) -> dict[str, Any]:
@@ -52,19 +56,17 @@ def move_of(view: dict[str, Any]) -> dict[str, Any]:
 
 def test_a_hand_a_time_out_and_refused_moves(caplog: pytest.LogCaptureFixture) -> None:
     clock = FakeClock()
-    server = WebServer(TableSettings(bot_delay=0.5), 1, 5, clock, secret=b"s" * 32)
 
     async def body(client: TestClient[Any, Any]) -> dict[str, Any]:
-        form = {"name": "Zoe", "bankroll": "100", "lang": "en", "game": "domino"}
-        joined = await post_join(client, form)
-        assert joined.headers["Location"] == "/domino"
-        cookie = joined.cookies[COOKIE].value
+        cookie = await join(client, "Zoe", game="domino")
         ws = await client.ws_connect("/ws/domino", headers={"Cookie": f"{COOKIE}={cookie}"})
         assert (await receive(ws))["over"]
         await ws.send_json({"type": "play", "tile": [6, 6], "end": "left"})
         assert await refused(ws) == "Not your turn, or not a move."  # no hand yet
         await ws.send_json({"type": "next"})
         view = await until_mine(ws)
+        while view["over"]:  # (a view of before the hand)
+            view = await until_mine(ws)
         assert view["seconds"] == 15.0 and len(view["hand"]) >= 7
         await ws.send_json({"type": "play", "tile": [9, 9], "end": "left"})
         assert await refused(ws) == "Not a legal move."
@@ -85,11 +87,20 @@ def test_a_hand_a_time_out_and_refused_moves(caplog: pytest.LogCaptureFixture) -
         async with TestClient(TestServer(server.app()), cookie_jar=DummyCookieJar()) as client:
             return await asyncio.wait_for(body(client), 20)
 
-    with caplog.at_level(logging.WARNING, "casino.web"):
-        end = asyncio.run(run())
+    with temporary_store(starting_bankroll=100) as store:
+        server = WebServer(TableSettings(bot_delay=0.5), 1, 5, clock, b"s" * 32, store=store)
+        with caplog.at_level(logging.WARNING, "casino.web"):
+            end = asyncio.run(run())
+        member = store.login("Zoe", PASSWORD)
+        (game,) = store.history(member.id)
+        assert store.audit()[0] == store.audit()[1]
     assert "Time is up (1 of 3 in a row): an automatic move." in end["log"]
     assert end["log"][-1] == "Bankrolls: you ${}, the computer ${}.".format(*end["bankrolls"])
     assert sum(end["bankrolls"]) == 200
+    assert (game.kind, game.stake, game.state) == ("domino", 10, "settled")
+    won = {-10: "The computer wins the hand and $10.", 0: "A drawn hand: no money moves."}
+    assert won.get(game.net, "You win the hand and $10.") in end["log"]
+    assert member.balance == end["bankrolls"][0] == 100 + game.net
     assert caplog.text.count("dominoes: refused from 'Zoe'") == 2
     assert "refused from 'Zoe': Not a legal move.: " in caplog.text
     # The end of the hand for the page's overlay: who won, why, in words.
@@ -111,3 +122,18 @@ def test_a_hand_a_time_out_and_refused_moves(caplog: pytest.LogCaptureFixture) -
         assert result["why"].startswith("The game is blocked: the fewer pips win (you ")
     else:
         assert result["why"] == why
+
+
+def test_a_time_out_with_nothing_playable_draws_and_places_the_tile_it_drew() -> None:
+    with temporary_store() as store:  # (the bank is not asked: no hand is staked here)
+        game = DominoGame("Ana", "en", 1, Bank(store), FakeClock(), seed=0)
+    state = HandState(([T("6-6"), T("1-2")], [T("0-6"), T("3-3")]), [T("4-4"), T("1-6")], MEMBER)
+    state.play(MEMBER, T("6-6"), End.LEFT)
+    state.play(COMPUTER, T("0-6"), End.LEFT)  # ends 0 and 6: nothing of the member's fits
+    game.timed_out(state)
+    assert game.log == [
+        "Time is up (1 of 3 in a row): an automatic move.",
+        "You draw [4|4] [1|6].",
+        "You play [6|1] on the right.",
+    ]
+    assert state.turn == COMPUTER and state.timeouts[MEMBER] == 1

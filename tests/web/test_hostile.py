@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import json
 import logging
 import os
@@ -27,11 +28,13 @@ from aiohttp.test_utils import TestClient, TestServer
 from casino.clock import Clock, FakeClock
 from casino.holdem.shell import BOT_NAMES
 from casino.web.app import HEADERS, WebServer
+from casino.web.bank import Bank
 from casino.web.guard import Limits
 from casino.web.holdem import TableSettings, WebTable
 from casino.web.sessions import COOKIE, FORM_COOKIE, SWEEP_SECONDS
+from casino.web.store import Store, StoreError
 
-from .forms import join, lobby, post_join
+from .forms import PASSWORD, join, lobby, post_form, register, temporary_store
 
 SETTINGS = TableSettings(seats=3, stack=500, pause=0, bot_delay=0, samples=10, seat_timeout=60)
 LIMIT = 60.0
@@ -45,14 +48,24 @@ def serve(
     settings: TableSettings = SETTINGS,
     limits: Limits | None = None,
 ) -> WebServer:
-    server = WebServer(settings, 1, 3, clock or FakeClock(), secret=b"k" * 32, limits=limits)
+    with temporary_store() as store:
+        server = WebServer(
+            settings, 1, 3, clock or FakeClock(), secret=b"k" * 32, limits=limits, store=store
+        )
 
-    async def run() -> None:
-        async with TestClient(TestServer(server.app()), cookie_jar=DummyCookieJar()) as client:
-            await asyncio.wait_for(body(client, server), LIMIT)
+        async def run() -> None:
+            async with TestClient(TestServer(server.app()), cookie_jar=DummyCookieJar()) as c:
+                await asyncio.wait_for(body(c, server), LIMIT)
 
-    asyncio.run(run())
+        asyncio.run(run())
+        issued, accounted = store.audit()
+        assert issued == accounted
     return server
+
+
+def form(name: str) -> dict[str, str]:
+    """The register (or log-in) form of ``name``."""
+    return {"name": name, "password": PASSWORD, "lang": "en"}
 
 
 async def socket_of(client: TestClient[Any, Any], cookie: str) -> ClientWebSocketResponse:
@@ -85,8 +98,8 @@ def test_every_response_redirects_and_errors_too_carries_the_security_headers() 
             await client.get("/nowhere"),  # 404
             await client.get("/static/..%2Fapp.py"),
             await client.post("/join", data={"name": "Zoe"}),  # 403: no token
-            await post_join(client, {"name": "", "lang": "es"}),  # 400
-            await post_join(client, {"name": "Zoe", "bankroll": "9", "lang": "en"}),  # 303
+            await post_form(client, "/register", form("")),  # 400
+            await post_form(client, "/register", form("Zoe")),  # 303
             await client.get("/ws/holdem", headers={"Origin": "http://evil.example"}),
         ]
         statuses = [r.status for r in responses]
@@ -102,7 +115,7 @@ def test_a_post_without_the_lobby_token_or_with_a_wrong_one_is_refused_and_logge
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     async def body(client: TestClient[Any, Any], server: WebServer) -> None:
-        form = {"name": "Zoe", "bankroll": "10", "lang": "en"}
+        zoe = form("Zoe")
         cookie, token = await lobby(client)
         other_cookie, other_token = await lobby(client)
         assert cookie != other_cookie and token != other_token
@@ -116,13 +129,13 @@ def test_a_post_without_the_lobby_token_or_with_a_wrong_one_is_refused_and_logge
         for cookies, extra in tries:
             header = "; ".join(f"{k}={v}" for k, v in cookies.items())
             response = await client.post(
-                "/join", data={**form, **extra}, headers={"Cookie": header} if header else {}
+                "/register", data={**zoe, **extra}, headers={"Cookie": header} if header else {}
             )
             assert response.status == 403 and COOKIE not in response.cookies
         assert server.sessions.sessions == {}
         good = await client.post(
-            "/join",
-            data={**form, "csrf": token},
+            "/register",
+            data={**zoe, "csrf": token},
             headers={"Cookie": f"{FORM_COOKIE}={cookie}"},
             allow_redirects=False,
         )
@@ -146,24 +159,29 @@ def test_a_post_without_the_lobby_token_or_with_a_wrong_one_is_refused_and_logge
 )
 def test_names_are_printable_and_never_a_computer_players(name: str, reason: str) -> None:
     async def body(client: TestClient[Any, Any], server: WebServer) -> None:
-        response = await post_join(client, {"name": name, "bankroll": "10", "lang": "en"})
+        response = await post_form(client, "/register", form(name))
         assert response.status == 400 and reason in await response.text()
         assert server.sessions.sessions == {}
 
     serve(body)
 
 
-def test_a_name_already_seated_is_refused_but_its_own_member_may_join_again() -> None:
+def test_a_name_is_one_members_and_their_seat_is_theirs_from_any_session() -> None:
     async def body(client: TestClient[Any, Any], server: WebServer) -> None:
         cookie = await join(client, "Zoe")
         ws = await socket_of(client, cookie)
-        await next_state(ws)
+        seat = (await next_state(ws))["you"]
         for same in ["Zoe", "zoe", " ZOE "]:
-            taken = await post_join(client, {"name": same, "bankroll": "10", "lang": "en"})
-            assert taken.status == 400 and "already at a table" in await taken.text()
-        again = await post_join(client, {"name": "Zoe", "bankroll": "10", "lang": "en"}, cookie)
-        assert again.status == 303 and again.cookies[COOKIE].value == cookie
+            taken = await post_form(client, "/register", form(same))
+            assert taken.status == 400 and "is taken" in await taken.text()
+        wrong = await post_form(client, "/login", {**form("Zoe"), "password": "not hers!"})
+        assert wrong.status == 401 and "wrong name or password" in await wrong.text()
+        other = await register(client, "zoe", action="/login")  # her login, another browser
+        assert other != cookie
+        again = await socket_of(client, other)
+        assert (await next_state(again))["you"] == seat and len(server.tables[0].everyone) == 1
         await ws.close()
+        await again.close()
 
     serve(body)
 
@@ -171,14 +189,13 @@ def test_a_name_already_seated_is_refused_but_its_own_member_may_join_again() ->
 def test_one_address_may_join_only_so_often(caplog: pytest.LogCaptureFixture) -> None:
     clock = FakeClock()
     limits = Limits(join_rate=0.5, join_burst=3)
-    form = {"name": "Zoe", "bankroll": "9", "lang": "en"}
+    nobody = form("Nobody")
 
     async def body(client: TestClient[Any, Any], server: WebServer) -> None:
-        statuses = [(await post_join(client, form)).status for _ in range(5)]
-        assert statuses == [303, 303, 303, 429, 429]
-        assert len(server.sessions.sessions) == 3
-        clock.advance(2)  # one more join
-        assert [(await post_join(client, form)).status for _ in range(2)] == [303, 429]
+        statuses = [(await post_form(client, "/login", nobody)).status for _ in range(5)]
+        assert statuses == [401, 401, 401, 429, 429]
+        clock.advance(2)  # one more try
+        assert [(await post_form(client, "/login", nobody)).status for _ in range(2)] == [401, 429]
 
     with caplog.at_level(logging.WARNING, "casino.web"):
         serve(body, clock, limits=limits)
@@ -199,15 +216,17 @@ def test_seats_of_members_away_past_the_timeout_are_freed() -> None:
             await ws.close()
         late = await socket_of(client, await join(client, "Ned"))
         assert json.loads(await late.receive_str()) == {"type": "error", "reason": "no free seat"}
-        assert len(table.members) == 3
+        assert len(table.everyone) == 3
         clock.advance(SETTINGS.seat_timeout / 2)
-        late = await socket_of(client, await join(client, "Ned"))
+        ned = await register(client, "Ned", action="/login")
+        late = await socket_of(client, ned)
         assert json.loads(await late.receive_str())["reason"] == "no free seat"
         await late.close()
         clock.advance(SETTINGS.seat_timeout / 2 + 1)
-        ws = await socket_of(client, await join(client, "Ned"))
+        ws = await socket_of(client, ned)
         view = await next_state(ws)
-        assert view["seats"][view["you"]]["name"] == "Ned"
+        while view["seats"][view["you"]]["name"] != "Ned":  # seated for the next hand
+            view = await next_state(ws)
         while len(table.members) > 1:  # the other two are freed between hands
             await asyncio.sleep(0)
         assert [m.name for m in table.members.values()] == ["Ned"]
@@ -218,40 +237,53 @@ def test_seats_of_members_away_past_the_timeout_are_freed() -> None:
     serve(body, clock)
 
 
-def test_a_finished_table_deals_again_when_members_are_seated() -> None:
+def test_a_table_stakes_each_wallet_sits_out_an_empty_one_and_waits_for_members() -> None:
     clock = FakeClock()
 
-    async def body() -> None:
-        table = WebTable(1, SETTINGS, clock, 7)
+    async def body(store: Store) -> None:
+        table = WebTable(1, SETTINGS, clock, 7, Bank(store))
+        zoe = store.register("Zoe", PASSWORD)
         seats = table.table.seats
-        seats[1].chips = seats[2].chips = 0  # all but one busted: the engine's game is over
-        assert table.table.finished
-        member = table.sit("key", "Zoe", "en", 300)
+        seats[1].chips = seats[2].chips = 0  # busted computer players: new ones sit down
+        member = table.sit(zoe.id, "Zoe", "en")
         assert member is not None and member.seat == 0
         task = asyncio.create_task(table.run())
-        while table.hands_done < 2:  # the member is away: checked or folded
+        while table.hands_done < 3:  # the member is away: checked or folded
             await asyncio.sleep(0)
-        assert seats[1].name == table.bot_names[1] and table.table.number >= 2
-        seats[0].chips = 0  # the member busts: they buy in again with their bankroll
-        while seats[0].chips == 0:
+        assert seats[1].name == table.bot_names[1] and seats[0].name == "Zoe"
+        games = sorted(store.history(zoe.id), key=lambda entry: entry.game)
+        wallet = 300
+        for entry in games:  # each hand staked the whole wallet (under the table's 500)
+            assert entry.stake == wallet
+            wallet += entry.net
+        assert len(games) >= 2  # (the third may be settling)
+        while (balance := await table.bank.balance(zoe.id)) > 0:  # spent elsewhere
+            with contextlib.suppress(StoreError):  # (unless a hand holds it just now)
+                spend = store.open_game("elsewhere", "t", {zoe.id: balance, store.house: 0})
+                store.settle(spend, {store.house: balance})
+        while 0 in table.dealt[-1]:  # an empty wallet sits out
             await asyncio.sleep(0)
-        assert table.table.hand is not None and table.table.hand.starting[0] == 300
+        assert table.notice(member) in (None, "Your wallet is empty: you sit out.")
         clock.advance(SETTINGS.seat_timeout + 1)  # all members gone: the table waits
         while table.members:
             await asyncio.sleep(0)
         for _ in range(20):
             await asyncio.sleep(0)
-        dealt = table.table.number
+        dealt_number = table.table.number
         assert not table.joined.is_set() and not task.done()
         for _ in range(20):
             await asyncio.sleep(0)
-        assert table.table.number == dealt
-        assert table.sit("other", "Yan", "es", 200) is not None  # a member sits: it deals
-        while table.table.number == dealt:
+        assert table.table.number == dealt_number
+        yan = store.register("Yan", PASSWORD)
+        assert table.sit(yan.id, "Yan", "es") is not None  # a member sits: it deals
+        while table.table.number == dealt_number:
             await asyncio.sleep(0)
         task.cancel()
 
-    asyncio.run(asyncio.wait_for(body(), LIMIT))
+    with temporary_store(starting_bankroll=300) as store:
+        asyncio.run(asyncio.wait_for(body(store), LIMIT))
+        issued, accounted = store.audit()
+        assert issued == accounted
 
 
 def test_sessions_end_when_idle_or_old_and_their_dominoes_games_are_dropped() -> None:
@@ -290,11 +322,12 @@ def test_sessions_end_when_idle_or_old_and_their_dominoes_games_are_dropped() ->
         await ws.close()
         assert server.sessions.sessions == {}
         cookies = [await join(client, name) for name in ["Kim", "Lou", "Max"]]
-        full = await post_join(client, {"name": "Ned", "bankroll": "9", "lang": "en"})
+        full = await post_form(client, "/register", form("Ned"))
         assert full.status == 503 and COOKIE not in full.cookies  # nobody in loses theirs
         assert all(server.sessions.profile_of(cookie) for cookie in cookies)
         clock.advance(limits.session_idle + 1)  # they end: room for a new one
-        assert (await post_join(client, {"name": "Ned", "bankroll": "9", "lang": "en"})).ok
+        again = await post_form(client, "/login", form("Ned"))  # registered, not logged in
+        assert again.status == 303 and COOKIE in again.cookies
 
     serve(body, clock, limits=limits)
 
@@ -360,7 +393,7 @@ def test_a_flooding_client_is_limited_then_dropped_and_the_table_goes_on(
         flood = frame(json.dumps({"type": "act", "verb": "raise", "to": 7}))
         loop = asyncio.get_running_loop()
         await loop.sock_sendall(flooder, flood * 500)
-        bad = next(m for m in table.members.values() if m.name == "Max")
+        bad = next(m for m in table.everyone if m.name == "Max")
 
         def gone() -> bool:
             return bad.send is None
@@ -389,7 +422,7 @@ def test_a_client_that_never_reads_is_dropped_and_the_table_goes_on(
         honest = await socket_of(client, await join(client, "Bo"))
         await next_state(honest)
         silent = await raw_socket(client.port or 0, await join(client, "Max"))
-        bad = next(m for m in table.members.values() if m.name == "Max")
+        bad = next(m for m in table.everyone if m.name == "Max")
 
         def gone() -> bool:
             return bad.send is None

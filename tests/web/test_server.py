@@ -24,7 +24,7 @@ from casino.web.app import WebServer
 from casino.web.holdem import TableSettings
 from casino.web.sessions import COOKIE
 
-from .forms import join, post_join
+from .forms import join, post_form, post_join, temporary_store
 
 SETTINGS = TableSettings(seats=3, stack=500, pause=0, bot_delay=0, samples=10)
 
@@ -32,13 +32,16 @@ Body = Callable[[TestClient[Any, Any], WebServer], Awaitable[None]]
 
 
 def serve(body: Body, tables: int = 1, seed: int = 3) -> WebServer:
-    server = WebServer(SETTINGS, tables, seed, FakeClock(), secret=b"k" * 32)
+    with temporary_store() as store:
+        server = WebServer(SETTINGS, tables, seed, FakeClock(), secret=b"k" * 32, store=store)
 
-    async def run() -> None:
-        async with TestClient(TestServer(server.app()), cookie_jar=DummyCookieJar()) as client:
-            await asyncio.wait_for(body(client, server), 20)
+        async def run() -> None:
+            async with TestClient(TestServer(server.app()), cookie_jar=DummyCookieJar()) as c:
+                await asyncio.wait_for(body(c, server), 20)
 
-    asyncio.run(run())
+        asyncio.run(run())
+        issued, accounted = store.audit()
+        assert issued == accounted
     return server
 
 
@@ -67,21 +70,35 @@ def my_turn(data: dict[str, Any]) -> bool:
 def test_the_lobby_and_the_pages_and_their_headers() -> None:
     async def body(client: TestClient[Any, Any], server: WebServer) -> None:
         lobby = await client.get("/")
-        assert lobby.status == 200 and 'action="/join"' in await lobby.text()
+        text = await lobby.text()
+        assert lobby.status == 200 and 'href="/login"' in text and 'href="/register"' in text
+        assert 'action="/join"' not in text and "Iniciar sesión" in text  # es by default
         assert lobby.headers["Content-Security-Policy"].startswith("default-src 'self'")
-        away = await client.get("/holdem", allow_redirects=False)
-        assert (away.status, away.headers["Location"]) == (303, "/")
-        for form in [
-            {"name": "", "lang": "es"},
-            {"name": "Zoe", "lang": "fr"},
-            {"name": "Zoe", "lang": "es", "bankroll": "9" * 5000},
+        for where in ["/holdem", "/domino"]:
+            away = await client.get(where, allow_redirects=False)
+            assert (away.status, away.headers["Location"]) == (303, "/")
+        nobody = await post_join(client, None)
+        assert (nobody.status, nobody.headers["Location"]) == (303, "/login")
+        for form, why in [
+            ({"name": "", "password": "long enough", "lang": "es"}, "hace falta un nombre"),
+            ({"name": "Zoe", "password": "short", "lang": "en"}, "a password has 8 to 256"),
+            (
+                {"name": "bruno", "password": "long enough", "lang": "en"},
+                "a computer player&#x27;s name",
+            ),
+            ({"name": "Zo\x1be", "password": "long enough", "lang": "en"}, "printable"),
         ]:
-            assert (await post_join(client, form)).status == 400
+            refused = await post_form(client, "/register", form)
+            assert refused.status == 400 and why in await refused.text()
         assert (await client.get("/static/holdem.js")).status == 200
         assert (await client.get("/static/..%2Fapp.py")).status == 404
         cookie = await join(client, "Zoe")
         page = await client.get("/holdem", headers={"Cookie": f"{COOKIE}={cookie}"})
         assert page.status == 200 and "holdem.js" in await page.text()
+        lobby = await client.get("/?lang=en", headers={"Cookie": f"{COOKIE}={cookie}"})
+        text = await lobby.text()
+        assert '<b id="who">Zoe</b>' in text and '<span id="balance">1000</span>' in text
+        assert 'action="/join"' in text and 'action="/logout"' in text
 
     serve(body)
 
@@ -146,21 +163,23 @@ def test_two_members_play_hands_see_only_their_cards_and_chips_are_conserved() -
             if data["type"] != "state":
                 continue
             seen[data["you"]].append(data)
-            if data["hand"] > hands:
-                await ws.close()
+            if data["hand"] > hands and data["seats"][data["you"]]["name"] == name:
+                await ws.close()  # played (a member seated during a hand plays the next)
                 return
             if data["legal"] is not None:
                 verb = "check" if data["legal"]["call"] == 0 else "call"
                 await ws.send_json({"type": "act", "verb": verb})
 
+    changes: list[int] = []
+
     async def body(client: TestClient[Any, Any], server: WebServer) -> None:
+        server.tables[0].on_hand = lambda table, before, after: changes.append(after - before)
         await asyncio.gather(member(client, "<b>Ana</b>", "es", 3), member(client, "Bo", "en", 3))
 
-    server = serve(body)
+    server = serve(body)  # and the store's books balance
     table = server.tables[0]
-    assert table.hands_done >= 3
-    assert sum(seat.chips for seat in table.table.seats) == 3 * 500
-    assert [seat.name for seat in table.table.seats][:2] == ["<b>Ana</b>", "Bo"]
+    assert table.hands_done >= 3 and changes == [0] * table.hands_done
+    assert sorted(seat.name for seat in table.table.seats[:2]) == ["<b>Ana</b>", "Bo"]
     for you, views in seen.items():
         other = 1 - you
         for view in views:
@@ -173,9 +192,9 @@ def test_two_members_play_hands_see_only_their_cards_and_chips_are_conserved() -
                 assert not theirs & set(json.dumps(view["seats"]).split('"'))
             mine = view["seats"][you].get("cards")
             assert mine is None or len(mine) == len(dealt.get(you, []))
-    assert any("Mano" in line or "Hand" in line for line in seen[0][-1]["log"])
-    assert any(line.startswith("--- Mano") for line in seen[0][-1]["log"])
-    assert any(line.startswith("--- Hand") for line in seen[1][-1]["log"])
+    ana = next(k for k, seat in enumerate(table.table.seats) if seat.name == "<b>Ana</b>")
+    assert any(line.startswith("--- Mano") for line in seen[ana][-1]["log"])  # es
+    assert any(line.startswith("--- Hand") for line in seen[1 - ana][-1]["log"])  # en
 
 
 def test_a_closed_page_is_folded_and_comes_back_to_the_same_seat() -> None:
@@ -207,7 +226,6 @@ def test_a_closed_page_is_folded_and_comes_back_to_the_same_seat() -> None:
 
 def test_a_member_out_of_time_is_checked_or_folded() -> None:
     clock = FakeClock()
-    server = WebServer(SETTINGS, 1, 3, clock, secret=b"k" * 32)
 
     async def body(client: TestClient[Any, Any]) -> None:
         ws = await socket(client, await join(client, "Zoe"))
@@ -228,4 +246,6 @@ def test_a_member_out_of_time_is_checked_or_folded() -> None:
         async with TestClient(TestServer(server.app()), cookie_jar=DummyCookieJar()) as client:
             await asyncio.wait_for(body(client), 20)
 
-    asyncio.run(run())
+    with temporary_store() as store:
+        server = WebServer(SETTINGS, 1, 3, clock, secret=b"k" * 32, store=store)
+        asyncio.run(run())

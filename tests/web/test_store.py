@@ -182,6 +182,19 @@ def test_open_games_are_voided_and_their_stakes_returned(make: Factory) -> None:
     assert reopened.audit() == (100, 100)
 
 
+def test_a_server_voids_only_its_own_open_games(make: Factory) -> None:
+    store = make(starting_bankroll=100)
+    ana, bo = store.register("Ana", "password1"), store.register("Bo", "password1")
+    mine = store.open_game("holdem", "one/table 1", {ana.id: 30, store.house: 30})
+    theirs = store.open_game("holdem", "two/table 1", {bo.id: 40, store.house: 40})
+    assert store.void_open_games("one/") == [mine]
+    assert store.member(ana.id).balance == 100  # type: ignore[union-attr]
+    assert store.member(bo.id).balance == 60  # type: ignore[union-attr]
+    store.settle(theirs, {bo.id: 80})  # the other server's hand goes on
+    assert store.member(bo.id).balance == 140  # type: ignore[union-attr]
+    assert store.audit() == (200, 200)
+
+
 def test_the_schema_is_migrated_once_and_data_kept(make: Factory) -> None:
     first = make(starting_bankroll=100)
     first.register("Ana", "password1")

@@ -37,8 +37,8 @@ from pathlib import Path
 from typing import Protocol
 
 import casino
-from casino.harness.model import Out, OutRe, Run
-from casino.harness.runners.sandbox import Sandbox
+from casino.harness.model import Out, OutAny, OutRe, Run
+from casino.harness.runners.sandbox import RunFolder, Sandbox, exec_error
 from casino.programs import PROGRAMS, command_line
 
 
@@ -72,6 +72,15 @@ class Job:
     def preexec(self) -> Callable[[], None] | None:
         """What to run in the child before ``exec`` (the sandbox's limits), if anything."""
         return None if self.sandbox is None else self.sandbox.preexec()
+
+    def status(self, code: int | None) -> int | None:
+        """The program's exit status from what the runner saw (see :meth:`Sandbox.status`)."""
+        return code if self.sandbox is None else self.sandbox.status(code)
+
+    def run_folder(self) -> RunFolder | None:
+        """How the run folder comes back from the program's own sandbox, if it has one."""
+        isolated = self.sandbox is not None and self.sandbox.isolate
+        return RunFolder(self.cwd) if isolated else None
 
 
 @dataclass(frozen=True)
@@ -110,6 +119,11 @@ STDERR_MARGIN = 1024 * 1024
 def output_limit(run: Run) -> int:
     """Bytes of stdout ``run`` may print before it is stopped (see the module docstring)."""
     expected = sum(len(step.text.encode("utf-8")) for step in run.steps if isinstance(step, Out))
+    expected += sum(
+        max(len(text.encode("utf-8")) for text in step.texts)
+        for step in run.steps
+        if isinstance(step, OutAny)
+    )
     patterns = sum(1 for step in run.steps if isinstance(step, OutRe))
     return expected + PATTERN_MARGIN * patterns + OUTPUT_MARGIN
 
@@ -277,8 +291,9 @@ def cannot_start(job: Job, reason: str) -> str:
     return f"cannot start {shown!r}: {reason}"
 
 
-def process_command(job: Job) -> tuple[list[str], dict[str, str]]:
-    """The argv and environment that start ``job`` as a separate process.
+def process_command(job: Job, back: RunFolder | None = None) -> tuple[list[str], dict[str, str]]:
+    """The argv and environment that start ``job`` as a separate process (:class:`OSError`
+    where a sandboxed program could not be started).
 
     A command is resolved against its folder (:func:`resolve_command`). casino's own programs
     run with this Python, never with the working directory on ``sys.path`` (``-P`` and
@@ -291,6 +306,10 @@ def process_command(job: Job) -> tuple[list[str], dict[str, str]]:
         env.update(extra)
         if job.seed is not None:
             env["CASINO_SEED"] = str(job.seed)
+        if job.sandbox is not None:  # in a sandbox of its own, if the sandbox isolates
+            if job.sandbox.isolate and (error := exec_error(argv[0], (directory, job.cwd))):
+                raise error  # as the exec would fail inside, said before (cannot start)
+            return job.sandbox.confine([*argv, *job.run.argv], env, job.cwd, directory, back)
         return [*argv, *job.run.argv], env
     root = str(Path(casino.__file__).resolve().parent.parent)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [root, env.get("PYTHONPATH")]))

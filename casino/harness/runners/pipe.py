@@ -10,6 +10,7 @@ and the run reported with what was kept of its output.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import selectors
 import signal
@@ -30,6 +31,7 @@ from casino.harness.runners.base import (
     process_command,
 )
 from casino.harness.runners.procs import Containment
+from casino.harness.runners.sandbox import quiet
 
 _DRAIN_SECONDS = 1.0
 
@@ -41,10 +43,11 @@ class PipeRunner:
 
     def run(self, job: Job) -> Outcome:
         """Start the program, feed it every input line, collect its output."""
-        argv, env = process_command(job)
         data = "".join(line + "\n" for line in job.run.inputs).encode("utf-8")
-        with Containment() as contained:  # whatever it starts ends with the run
+        # Whatever it starts ends with the run; isolated, its folder comes back through ``back``.
+        with Containment() as contained, job.run_folder() or contextlib.nullcontext() as back:
             try:
+                argv, env = process_command(job, back)
                 process = subprocess.Popen(
                     argv,
                     stdin=subprocess.PIPE,
@@ -54,6 +57,7 @@ class PipeRunner:
                     env=env,
                     start_new_session=True,
                     preexec_fn=job.preexec(),
+                    pass_fds=() if back is None else (back.fd,),
                 )
             except OSError as error:
                 why = cannot_start(job, error.strerror or str(error))
@@ -61,10 +65,12 @@ class PipeRunner:
             contained.follow(process.pid)
             streams = _Streams(Limits.of(job))
             problem = _collect(process, data, streams, idle=job.timeout)
+            if back is not None:
+                back.collect()
         return Outcome(
             chunks=(decode(streams.out.data),),
-            stderr=decode(streams.err.data),
-            exit=None if problem else process.returncode,
+            stderr=quiet(decode(streams.err.data)),
+            exit=None if problem else job.status(process.returncode),
             problem=problem,
             stderr_dropped=streams.err.dropped,
         )

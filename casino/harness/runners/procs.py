@@ -12,9 +12,7 @@ The runners also *follow* the program's main process: once it has exited, its le
 :data:`LINGER_SECONDS` to finish writing, then they are killed too, so a background child that
 holds the output open cannot turn a finished run into a timeout (pipe and pty judge alike).
 
-When casino itself is stopped (SIGTERM, SIGHUP, Ctrl-C), :func:`stop_on_signals` turns the
-signal into an exception, so every run unwinds through its cleanup (its processes killed, its
-``casino-*`` temporary files removed) before casino exits with ``128 + signal``.
+How a stop signal unwinds a run (in casino or in a pool worker) is :mod:`casino.stopping`.
 """
 
 from __future__ import annotations
@@ -25,10 +23,6 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Iterator
-from types import FrameType
-
-from casino.cmdline import STOP_SIGNALS, Stopped
 
 LINGER_SECONDS = 1.0
 """How long a program's leftovers may keep writing after its main process has exited."""
@@ -58,7 +52,37 @@ def become_subreaper() -> bool:
 
 
 def children() -> set[int]:
-    """The pids of this process's children (living or not yet reaped), from ``/proc``."""
+    """The pids of this process's children (living or not yet reaped).
+
+    Read from ``/proc/self/task/*/children`` (one small file per thread of casino's, so the cost
+    does not grow with the other processes on the machine); where the kernel has no such file,
+    from every ``/proc/PID/stat`` instead.
+    """
+    try:
+        return _children_of_tasks()
+    except OSError:
+        return _children_by_scan()
+
+
+def _children_of_tasks() -> set[int]:
+    """Children listed by each thread's ``children`` file (``OSError`` where there is none)."""
+    found: set[int] = set()
+    tasks = os.listdir("/proc/self/task")
+    readable = 0
+    for task in tasks:
+        try:
+            with open(f"/proc/self/task/{task}/children", "rb") as handle:
+                found.update(int(pid) for pid in handle.read().split())
+        except FileNotFoundError:
+            continue  # the thread ended while we read
+        readable += 1
+    if not readable:
+        raise FileNotFoundError("/proc/self/task/*/children")
+    return found
+
+
+def _children_by_scan() -> set[int]:
+    """Children found by reading the parent of every process in ``/proc``."""
     me = os.getpid()
     found: set[int] = set()
     try:
@@ -169,86 +193,3 @@ class Containment:
         finally:
             if self._watcher is not None:
                 self._watcher.join()
-
-
-_requested: int | None = None
-"""The signal that asked this process to stop, if one did."""
-_in_task = False
-"""Whether a pool worker is checking a transcript (else it has nothing to clean up)."""
-
-
-def _stop(signum: int) -> KeyboardInterrupt:
-    return KeyboardInterrupt() if signum == signal.SIGINT else Stopped(signum)
-
-
-def check_stop() -> None:
-    """Raise the stop again if one was asked for: a program run in-process may have caught it
-    (as a casino program catches Ctrl-C), and the next transcript must not start."""
-    if _requested is not None:
-        raise _stop(_requested)
-
-
-def _on_signal(signum: int, frame: FrameType | None) -> None:
-    """The first stop signal unwinds the program; later ones are ignored, so that the cleanup
-    the first one started is not cut short."""
-    global _requested
-    if _requested is None:
-        _requested = signum
-        raise _stop(signum)
-
-
-@contextlib.contextmanager
-def stop_on_signals() -> Iterator[None]:
-    """While inside: SIGTERM and SIGHUP raise :class:`Stopped`, SIGINT ``KeyboardInterrupt``,
-    the first one only; a signal that is ignored (``nohup casino …``) stays ignored. Outside
-    the main thread it does nothing (Python handles signals there only)."""
-    global _requested
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    _requested = None
-    previous = {
-        signum: signal.signal(signum, _on_signal)
-        for signum in (signal.SIGINT, *STOP_SIGNALS)
-        if signal.getsignal(signum) is not signal.SIG_IGN
-    }
-    try:
-        yield
-    finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
-        _requested = None
-
-
-def worker_signals() -> None:
-    """A pool worker's initializer: SIGINT, SIGTERM and SIGHUP (unless ignored) stop its current
-    run, which cleans up and is reported as stopped (see :func:`worker_task`); the worker
-    itself stays, so that the pool shuts down in order (a worker that vanished would break it).
-    """
-    global _requested
-    _requested = None
-    for signum in (signal.SIGINT, *STOP_SIGNALS):
-        if signal.getsignal(signum) is not signal.SIG_IGN:
-            signal.signal(signum, _on_worker_signal)
-
-
-def _on_worker_signal(signum: int, frame: FrameType | None) -> None:
-    global _requested
-    if _requested is None:
-        _requested = signum
-        if _in_task:
-            raise _stop(signum)
-
-
-@contextlib.contextmanager
-def worker_task() -> Iterator[None]:
-    """A pool worker's task: a stop (now, or asked for while the worker was idle) unwinds it,
-    its runs cleaning up, and reaches the caller as ``KeyboardInterrupt``."""
-    global _in_task
-    _in_task = True
-    try:
-        check_stop()
-        yield
-        check_stop()
-    finally:
-        _in_task = False

@@ -1,33 +1,56 @@
-"""Resource limits set in a program's own process, just before it starts (``preexec_fn``).
+"""The sandbox each run of a student's program gets: limits, and isolation from the machine.
 
 A :class:`Sandbox` is what a grader allows each run of a student's program beyond the limits
 every run has anyway (:class:`~casino.harness.runners.base.Limits`: time, output): CPU
 seconds, memory, address space, processes, the size of a file it writes, no core dumps, and
-optionally no network. The pipe and pty runners apply it in the child between ``fork`` and
-``exec`` (:meth:`Sandbox.preexec`), so the program and everything it starts inherit it; the
-in-process runner (casino's own programs) ignores it.
+isolation (``isolate``), and no network (``isolate_network``). The pipe and pty
+runners set the resource limits in the child between ``fork`` and ``exec``
+(:meth:`Sandbox.preexec`), so the program and everything it starts inherit them; the
+in-process runner (casino's own programs) ignores the sandbox.
 
+- ``isolate`` (``casino grade`` unless ``--trust-submissions``): the program runs in a sandbox
+  of its own made with bubblewrap (``bwrap``, :func:`confine`): new PID, mount, network, IPC
+  and UTS namespaces; a file system holding only ``/usr`` and a few files of ``/etc``
+  read-only, its submission read-only, its run folder as a size-capped tmpfs (``disk``,
+  copied in and back: :class:`RunFolder`) and size-capped private ``/tmp`` and ``/dev/shm``;
+  as a uid that is not the grader's; with its processes counted per run (``RLIMIT_NPROC`` set
+  inside its own user namespace, or for its own uid when grading as root) and an address
+  space of ``memory`` + :data:`AS_ALLOWANCE`, which counts shared memory. :func:`isolation_works`
+  tells whether this machine allows it.
 - ``memory`` is ``RLIMIT_DATA``: what a program really allocates (heap, private writable
-  mappings). ``address_space`` (``RLIMIT_AS``) is off unless asked for, since a JVM reserves
-  several GB of address space it never uses and would not start under a sensible one.
-- ``processes`` counts *in addition* to the processes the user already has, because
-  ``RLIMIT_NPROC`` counts all of the user's processes (and threads); the kernel does not apply
-  it to root at all (:func:`processes_enforced`).
-- ``isolate_network``: a new, empty network namespace (``unshare(CLONE_NEWNET)``, plus a user
-  namespace that maps the user to itself when not root), the kernel call behind
-  ``unshare --net``. Use :func:`network_isolation_works` first: where the system does not
-  allow it, the run goes ahead with the network.
+  mappings). Not isolated, ``address_space`` (``RLIMIT_AS``) is off unless asked for, since a
+  JVM reserves several GB of address space it never uses and would not start under a
+  sensible one (isolated, the JVM is told to fit: :func:`java_options`).
+- Not isolated, ``processes`` counts *in addition* to the processes the user already has,
+  because ``RLIMIT_NPROC`` counts all of the user's processes (and threads); the kernel does
+  not apply it to root at all (:func:`processes_enforced`).
+- ``isolate_network``: a new, empty network namespace. Isolated, bubblewrap's
+  (``--unshare-net``); else ``unshare(CLONE_NEWNET)``, plus a user namespace that maps the user
+  to itself when not root, the kernel call behind ``unshare --net``: use
+  :func:`network_isolation_works` first; where the system does not allow it, the run goes
+  ahead with the network.
 """
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
+import errno
+import io
 import os
 import resource
+import shutil
+import stat
+import subprocess
 import sys
-from collections.abc import Callable
+import tarfile
+import tempfile
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from casino.harness.runners.folders import empty_folder, make_folders
 
 CLONE_NEWNET = 0x40000000
 CLONE_NEWUSER = 0x10000000
@@ -47,12 +70,16 @@ class Sandbox:
     file_size: int | None = None
     """Bytes of the largest file it may write (``RLIMIT_FSIZE``)."""
     isolate_network: bool = False
+    isolate: bool = False
+    """Run each program in a sandbox of its own (:func:`confine`; bubblewrap)."""
+    disk: int | None = None
+    """Bytes an isolated run's folder may hold in all (:data:`DISK_BYTES` if not given)."""
 
     def preexec(self) -> Callable[[], None]:
         """The function to call in the child before ``exec``: computed here, in the parent,
         so the child only makes system calls."""
         limits = self.rlimits()
-        unshare = _libc_unshare() if self.isolate_network else None
+        unshare = _libc_unshare() if self.isolate_network and not self.isolate else None
         uid, gid = os.geteuid(), os.getegid()
 
         def apply() -> None:
@@ -75,13 +102,49 @@ class Sandbox:
             pairs.append((resource.RLIMIT_CPU, self.cpu_seconds))
         if self.memory is not None:
             pairs.append((resource.RLIMIT_DATA, self.memory))
-        if self.address_space is not None:
-            pairs.append((resource.RLIMIT_AS, self.address_space))
-        if self.file_size is not None:
+        if self.total_memory is not None:
+            pairs.append((resource.RLIMIT_AS, self.total_memory))
+        if self.file_size is not None and not self.isolate:  # isolated: set inside (confine)
             pairs.append((resource.RLIMIT_FSIZE, self.file_size))
-        if self.processes is not None:
+        if self.processes is not None and not self.isolate:
             pairs.append((resource.RLIMIT_NPROC, user_processes() + self.processes))
         return pairs
+
+    def status(self, code: int | None) -> int | None:
+        """A program's exit status as the runner saw it, as the program ended: isolated, a
+        program killed by signal N comes back as status 128 + N (bubblewrap reports it so,
+        as a shell does), so 129–159 are taken for that signal (negative), as a shell would;
+        a program that exits with such a status itself cannot be told apart."""
+        if self.isolate and code is not None and 128 < code < 160:
+            return 128 - code
+        return code
+
+    @property
+    def disk_bytes(self) -> int:
+        """What an isolated run's folder may hold in all."""
+        return self.disk or DISK_BYTES
+
+    @property
+    def total_memory(self) -> int | None:
+        """The address space allowed (``RLIMIT_AS``): ``address_space`` if given; isolated,
+        ``memory`` + :data:`AS_ALLOWANCE` by default, so that shared memory counts too."""
+        if self.address_space is not None or not self.isolate or self.memory is None:
+            return self.address_space
+        return self.memory + AS_ALLOWANCE
+
+    def confine(
+        self,
+        argv: Sequence[str],
+        env: Mapping[str, str],
+        cwd: Path,
+        program_dir: Path | None,
+        back: RunFolder | None = None,
+    ) -> tuple[list[str], dict[str, str]]:
+        """The argv and environment that run ``argv`` in its own sandbox when :attr:`isolate`
+        (else unchanged): see :func:`confine`."""
+        if not self.isolate:
+            return list(argv), dict(env)
+        return confine(argv, env, cwd, program_dir, self, back)
 
 
 def _within_hard(kind: int, value: int) -> int:
@@ -152,3 +215,277 @@ def network_isolation_works() -> bool:
         os._exit(0 if _unshare_network(unshare, uid, gid) else 1)
     _, status = os.waitpid(pid, 0)
     return os.waitstatus_to_exitcode(status) == 0
+
+
+AS_ALLOWANCE = 512 << 20
+"""Address space an isolated run gets beyond ``memory`` (code, libraries, thread stacks)."""
+SANDBOX_UID = 1000
+"""The uid (and gid) a program has inside its sandbox."""
+RUN_UID_BASE = 0x40000000
+"""Grading as root, each run's uid on the machine is this + the grading process's pid: a uid
+no account has, not root's, different for every run going on at once."""
+TMP_BYTES = 64 << 20
+"""The size of an isolated run's private ``/tmp`` and ``/dev/shm`` (when ``file_size`` is
+not set)."""
+SYSTEM_DIRS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+"""Top-level folders that are links into ``/usr`` (merged ``/usr``) or folders of their own."""
+ETC_FILES = ("alternatives", "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime")
+"""What of ``/etc`` a program sees (read-only), besides Java's ``/etc/java-*`` folders."""
+KEPT_ENV = ("LANG", "LANGUAGE", "TZ", "TERM", "CLASSPATH", "CASINO_SEED")
+"""Environment variables a sandboxed program gets from the grader's (with ``LC_*``,
+``PYTHON*``); nothing else of the grader's environment reaches it."""
+SAFE_PATH = "/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin"
+
+
+def exec_error(program: str, folders: Sequence[Path]) -> OSError | None:
+    """Why the sandbox could not start ``program`` (a path, or a name looked up on
+    :data:`SAFE_PATH`), found out before it is asked to: it sees only ``/usr``, the system
+    folders and ``folders`` (the submission, the run folder). ``None``: it can."""
+    found = program if "/" in program else shutil.which(program, path=SAFE_PATH)
+    path = Path(found) if found else None
+    roots = [Path("/usr"), *map(Path, SYSTEM_DIRS), *folders]
+    if path is None or not path.exists() or not any(r in (path, *path.parents) for r in roots):
+        return FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), program)
+    if path.is_dir() or not os.access(path, os.X_OK):
+        return PermissionError(errno.EACCES, os.strerror(errno.EACCES), program)
+    return None
+
+
+def java_options(sandbox: Sandbox) -> str | None:
+    """``JAVA_TOOL_OPTIONS`` for a run whose address space is limited: a JVM otherwise
+    reserves more address space than the limit (1 GiB for classes alone) and does not start."""
+    total = sandbox.total_memory
+    if total is None:
+        return None
+    heap = max(16, min(sandbox.memory or total, total) // 2 >> 20)
+    return (
+        f"-Xmx{heap}m -XX:CompressedClassSpaceSize=64m -XX:ReservedCodeCacheSize=64m "
+        "-XX:+UseSerialGC -Xss1m"
+    )
+
+
+def quiet(stderr: str) -> str:
+    """``stderr`` without the line a JVM prints about :func:`java_options` (the sandbox's
+    doing, not the program's)."""
+    if "Picked up JAVA_TOOL_OPTIONS: " not in stderr:
+        return stderr
+    lines = stderr.splitlines(keepends=True)
+    return "".join(line for line in lines if not line.startswith("Picked up JAVA_TOOL_OPTIONS: "))
+
+
+def confine(
+    argv: Sequence[str],
+    env: Mapping[str, str],
+    cwd: Path,
+    program_dir: Path | None,
+    sandbox: Sandbox,
+    back: RunFolder | None = None,
+) -> tuple[list[str], dict[str, str]]:
+    """The argv and environment that run ``argv`` in a bubblewrap sandbox of its own.
+
+    It sees ``/usr`` and :data:`ETC_FILES` read-only, ``program_dir`` (its submission)
+    read-only, ``cwd`` (its run folder) read-write, each at its own path, fresh ``/proc``,
+    ``/dev``, and size-capped ``/tmp`` and ``/dev/shm``; nothing else of the machine. New PID,
+    mount, network, IPC, UTS and cgroup namespaces; its own session. Its processes are counted
+    per run: ``RLIMIT_NPROC`` is set inside its user namespace (or, grading as root, for a uid
+    of its own, :data:`RUN_UID_BASE` + pid, which owns ``cwd`` for the run).
+
+    With ``back`` (:class:`RunFolder`), the run folder is a tmpfs of ``disk`` bytes at
+    ``cwd``'s path: ``cwd``'s files are copied in at the start, and what it holds at the end
+    goes back through ``back`` (:data:`ROUND_TRIP`), so a run cannot write more than that in
+    all. Without, ``cwd`` itself is bound read-write.
+    """
+    bwrap = shutil.which("bwrap") or "bwrap"
+    size = str(sandbox.file_size or TMP_BYTES)
+    words = [bwrap, "--die-with-parent", "--new-session"]
+    words += ["--unshare-pid", "--unshare-ipc", "--unshare-uts"]
+    if sandbox.isolate_network:
+        words.append("--unshare-net")
+    words += ["--unshare-cgroup-try", "--hostname", "sandbox"]
+    root = os.geteuid() == 0
+    if root:
+        words += ["--cap-add", "CAP_SETUID,CAP_SETGID"]
+    else:
+        words += ["--unshare-user", "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID)]
+    words += ["--ro-bind", "/usr", "/usr", *_system_dirs(), "--perms", "0755", "--dir", "/etc"]
+    words += [*_etc(), "--proc", "/proc", "--dev", "/dev"]
+    for tmpfs in ("/tmp", "/dev/shm"):
+        words += ["--perms", "1777", "--size", size, "--tmpfs", tmpfs]
+    if program_dir is not None and program_dir.resolve() != cwd.resolve():
+        words += [*_folders_to(program_dir), "--ro-bind", str(program_dir), str(program_dir)]
+    words += _folders_to(cwd)
+    if back is None:
+        words += ["--bind", str(cwd), str(cwd)]
+    else:
+        words += [*_folders_to(Path(COPY_IN)), "--ro-bind", str(cwd), COPY_IN]
+        words += ["--perms", "1777", "--size"]
+        words += [str(sandbox.disk_bytes), "--tmpfs", str(cwd)]
+    words += ["--chdir", str(cwd), "--"]
+    if root:
+        uid = str(run_uid())
+        _give(cwd, int(uid))
+        words += [_tool("setpriv"), "--reuid", uid, "--regid", uid, "--clear-groups"]
+        words += ["--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]
+    if back is not None:
+        words += ["/bin/sh", "-c", ROUND_TRIP.replace("FD", str(back.fd)), "sh"]
+    return [*words, *_limited(argv, sandbox)], _clean_env(env, cwd, sandbox)
+
+
+def _limited(argv: Sequence[str], sandbox: Sandbox) -> list[str]:
+    """``argv`` under the limits set inside the sandbox, for the program alone: processes
+    (counted in its own user namespace) and file size (not the copying in and out)."""
+    limits = []
+    if sandbox.processes is not None:
+        limits.append(f"--nproc={sandbox.processes}")
+    if sandbox.file_size is not None:
+        limits.append(f"--fsize={sandbox.file_size}")
+    return [_tool("prlimit"), *limits, "--", *argv] if limits else list(argv)
+
+
+COPY_IN = "/run/casino-in"
+"""Where an isolated run sees its run folder's files, read-only, to copy them in."""
+DISK_BYTES = 256 << 20
+"""What an isolated run's folder may hold in all unless told."""
+ROUND_TRIP = f"""cp -pR {COPY_IN}/. . 2>/dev/null
+"$@"
+status=$?
+tar -cf /proc/self/fd/FD . 2>/dev/null
+exit $status"""
+"""The shell that runs a program in a run folder of its own: copy the files in, run it, send
+the folder back as a tar through the grader's file descriptor FD, and end with its status."""
+
+
+class RunFolder:
+    """The way an isolated run's folder comes back: a tar written by :data:`ROUND_TRIP` to an
+    unlinked file of the grader's (at most about ``disk`` bytes: it is the tmpfs's content),
+    unpacked into the run folder by :meth:`collect`. Use it as a context manager around the
+    run."""
+
+    def __init__(self, cwd: Path) -> None:
+        """A fresh, empty file for ``cwd``'s run."""
+        self.cwd = cwd
+        self.fd, path = tempfile.mkstemp(prefix="casino-back-")
+        os.unlink(path)
+        if os.geteuid() == 0:
+            os.fchown(self.fd, run_uid(), run_uid())
+
+    def __enter__(self) -> RunFolder:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        os.close(self.fd)
+
+    def collect(self) -> None:
+        """Put what the run left in its folder into ``cwd`` (nothing changes if it sent
+        nothing back: it was stopped before its end)."""
+        size = os.fstat(self.fd).st_size
+        data = os.pread(self.fd, size, 0)
+        if not data or len(data) % 512 or data[-1024:] != bytes(1024):
+            return  # nothing sent, or not all of it (a tar ends with two empty blocks)
+        try:
+            with tarfile.open(fileobj=io.BytesIO(data)) as archive:
+                members = archive.getmembers()
+                empty_folder(self.cwd)
+                for member in members:
+                    _unpack(archive, member, self.cwd)
+        except (tarfile.TarError, OSError, EOFError):
+            return
+
+
+def _unpack(archive: tarfile.TarFile, member: tarfile.TarInfo, cwd: Path) -> None:
+    """One regular file or folder of ``archive`` into ``cwd`` (anything else, and any name
+    leaving ``cwd``, is left out)."""
+    parts = [part for part in member.name.split("/") if part not in ("", ".")]
+    if not parts or ".." in parts or not (member.isfile() or member.isdir()):
+        return
+    target = cwd.joinpath(*parts)
+    if member.isdir():
+        make_folders(cwd, target)
+        return
+    make_folders(cwd, target.parent)
+    source = archive.extractfile(member)
+    if source is not None:
+        target.write_bytes(source.read())
+        target.chmod(0o755 if member.mode & 0o100 else 0o644)
+
+
+def run_uid() -> int:
+    """This process's runs' uid when grading as root (see :data:`RUN_UID_BASE`)."""
+    return RUN_UID_BASE + os.getpid()
+
+
+def _tool(name: str) -> str:
+    return shutil.which(name, path="/usr/bin:/bin:/usr/sbin:/sbin") or f"/usr/bin/{name}"
+
+
+def _system_dirs() -> list[str]:
+    words = []
+    for name in SYSTEM_DIRS:
+        if os.path.islink(name):
+            words += ["--symlink", os.readlink(name), name]
+        elif os.path.isdir(name):
+            words += ["--ro-bind", name, name]
+    return words
+
+
+MOUNTED = frozenset({"/", "/tmp", "/dev", "/usr", "/etc", "/proc"})
+"""Folders the sandbox has made before its binds."""
+
+
+def _folders_to(path: Path) -> list[str]:
+    """Make the folders above ``path`` inside the sandbox, each one that anyone may enter
+    (and nothing else in them): bubblewrap would make them for root alone."""
+    words = []
+    for folder in reversed(path.parents):
+        if str(folder) not in MOUNTED:
+            words += ["--perms", "0755", "--dir", str(folder)]
+    return words
+
+
+def _etc() -> list[str]:
+    words = []
+    names = [*ETC_FILES, *(p.name for p in Path("/etc").glob("java*"))]
+    for name in sorted(set(names)):
+        words += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
+    return words
+
+
+def _clean_env(env: Mapping[str, str], cwd: Path, sandbox: Sandbox) -> dict[str, str]:
+    kept = {
+        key: value
+        for key, value in env.items()
+        if key in KEPT_ENV or key.startswith(("LC_", "PYTHON"))
+    }
+    kept.update(PATH=SAFE_PATH, HOME=str(cwd), TMPDIR="/tmp", MALLOC_ARENA_MAX="2")
+    options = java_options(sandbox)
+    if options is not None:
+        kept["JAVA_TOOL_OPTIONS"] = options
+    return kept
+
+
+def _give(folder: Path, uid: int) -> None:
+    """Make ``uid`` the owner of ``folder`` and everything in it (links not followed)."""
+    todo = [str(folder)]
+    while todo:
+        here = todo.pop()
+        with contextlib.suppress(OSError):
+            os.lchown(here, uid, uid)
+            if stat.S_ISDIR(os.lstat(here).st_mode):
+                todo += [os.path.join(here, name) for name in os.listdir(here)]
+
+
+@lru_cache(maxsize=1)
+def isolation_works() -> bool:
+    """Whether this machine can run a program in :func:`confine`'s sandbox (tried once)."""
+    if not sys.platform.startswith("linux") or shutil.which("bwrap") is None:
+        return False
+    probe = Path(tempfile.mkdtemp(prefix="casino-probe-"))
+    try:
+        sandbox = Sandbox(isolate=True, isolate_network=True)
+        argv, env = confine(["/bin/sh", "-c", "exit 0"], {}, probe, None, sandbox)
+        done = subprocess.run(argv, env=env, capture_output=True, timeout=30, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    finally:
+        shutil.rmtree(probe, ignore_errors=True)
+    return done.returncode == 0

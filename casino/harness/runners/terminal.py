@@ -20,8 +20,10 @@ capped amount to stderr; past any of these the program is stopped.
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import os
+import re
 import select
 import shutil
 import signal
@@ -29,11 +31,14 @@ import tempfile
 import termios
 import time
 from enum import Enum
+from typing import Any
 
 import pexpect
+import ptyprocess  # type: ignore[import-untyped]
 
-from casino.harness.diff import common_prefix, piece_regex
-from casino.harness.model import Out, OutRe, Segment, Step, segments, step_label
+from casino.harness import regex
+from casino.harness.diff import common_prefix, expected_texts, piece_regex
+from casino.harness.model import Out, OutAny, Output, OutRe, Segment, Step, segments, step_label
 from casino.harness.runners.base import (
     Job,
     Kept,
@@ -48,6 +53,7 @@ from casino.harness.runners.base import (
     start_failure,
 )
 from casino.harness.runners.procs import Containment
+from casino.harness.runners.sandbox import RunFolder, quiet
 from casino.harness.runners.screen import TerminalCapture
 
 _SIZE = 65536
@@ -72,10 +78,14 @@ def _label(steps: tuple[Step, ...], number: int) -> str:
     return step_label(steps[number - 1], number)
 
 
-def spawn(job: Job, stderr_path: str) -> pexpect.spawn:
+def spawn(job: Job, stderr_path: str, back: RunFolder | None = None) -> pexpect.spawn:
     """Start the job's program in a pseudo-terminal with its stderr going to ``stderr_path``
-    (:class:`StartError` if it cannot be started)."""
-    argv, env = process_command(job)
+    (:class:`StartError` if it cannot be started); its run folder comes back through
+    ``back`` if it is isolated."""
+    try:
+        argv, env = process_command(job, back)
+    except OSError as error:  # a sandboxed program that could not be started
+        raise StartError(cannot_start(job, error.strerror or str(error))) from None
     env["TERM"] = "dumb"
     limit = job.preexec()
 
@@ -87,7 +97,7 @@ def spawn(job: Job, stderr_path: str) -> pexpect.spawn:
             limit()
 
     try:
-        child = pexpect.spawn(
+        child = _spawner(() if back is None else (back.fd,))(
             argv[0],
             argv[1:],
             cwd=str(job.cwd),
@@ -105,6 +115,16 @@ def spawn(job: Job, stderr_path: str) -> pexpect.spawn:
     child.delaybeforesend = None  # each line is typed only once its prompt has appeared
     child.ptyproc.delayafterclose = 0.0  # finish() has already waited for the program to end
     return child
+
+
+def _spawner(fds: tuple[int, ...]) -> type[pexpect.spawn]:
+    """``pexpect.spawn`` keeping ``fds`` open in the program (pexpect closes all but 0–2)."""
+
+    class Spawn(pexpect.spawn):  # type: ignore[misc]
+        def _spawnpty(self, args: list[str], **kwargs: Any) -> ptyprocess.PtyProcess:
+            return ptyprocess.PtyProcess.spawn(args, pass_fds=fds, **kwargs)
+
+    return Spawn
 
 
 class StartError(Exception):
@@ -132,7 +152,7 @@ class PtyRunner:
         return Outcome(
             cut(talk.screen.chunks(), limits.output),
             stderr,
-            None if problem or talk.killed else exit_status,
+            None if problem or talk.killed else job.status(exit_status),
             problem,
             stderr_dropped=talk.stderr.dropped,
         )
@@ -163,16 +183,20 @@ class Conversation:
         self.killed = False
         """Whether :meth:`finish` had to kill the program."""
         self._input_ended = False
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self._folder = tempfile.mkdtemp(prefix="casino-pty-")
         fifo = os.path.join(self._folder, "stderr")
         os.mkfifo(fifo, 0o600)
         self._stderr_fd: int | None = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
         self._contained = Containment()
+        self._back = job.run_folder()
         try:
-            self.child = spawn(job, fifo)
+            self.child = spawn(job, fifo, self._back)
         except BaseException:
             self._contained.close()
             self._close_stderr()
+            if self._back is not None:
+                self._back.__exit__()
             raise
         self._contained.follow(self.child.pid)
 
@@ -200,19 +224,24 @@ class Conversation:
         # A program that closed the terminal is exiting: give it the step timeout to finish.
         wait = self.timeout if self.closed and self.problem is None else 0.0
         deadline = min(time.monotonic() + wait, self.deadline)
-        while child.isalive() and time.monotonic() < deadline:
+        while running(child.pid) and time.monotonic() < deadline:
             self._wait_on_stderr(0.002)  # a program blocked writing to stderr can still end
-        if child.isalive():
+        if running(child.pid):
             self.killed = True
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(child.pid, signal.SIGKILL)
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(child.pid, signal.SIGKILL)
         with contextlib.suppress(pexpect.ExceptionPexpect, OSError):
             child.wait()
         child.close(force=True)
         self._contained.close()
+        if self._back is not None:
+            self._back.collect()
+            self._back.__exit__()
         self._drain_stderr()
         self._close_stderr()
-        stderr = decode(self.stderr.data)
+        stderr = quiet(decode(self.stderr.data))
         if child.signalstatus is not None:
             return -int(child.signalstatus), stderr
         return (None if child.exitstatus is None else int(child.exitstatus)), stderr
@@ -277,17 +306,23 @@ class Conversation:
             if not self.read_once(remaining):
                 return Wait.ENDED if self.closed else Wait.TIMEOUT
 
-    def wait_for(self, pieces: tuple[Out | OutRe, ...], start: int) -> Wait:
+    def wait_for(self, pieces: tuple[Output, ...], start: int) -> Wait:
         """Read until the output from ``start`` is ``pieces``, cannot become it, or time is up."""
         literal = all(isinstance(piece, Out) for piece in pieces)
         expected = "".join(piece.text for piece in pieces if isinstance(piece, Out))
         pattern = None if literal else piece_regex(pieces)
+        choices = expected_texts(pieces, _MAX_CHOICES)
         deadline = time.monotonic() + self.timeout
         while True:
             got = self.screen.text[start:]
             if pattern is not None:
-                if pattern.fullmatch(got):
-                    return Wait.SEEN
+                try:
+                    if _matches(pattern, got, bounded=choices is None):
+                        return Wait.SEEN
+                except regex.PatternTimeout:
+                    return Wait.DIVERGED  # judged (and named) when the output is compared
+                if choices is not None and not any(text.startswith(got) for text in choices):
+                    return Wait.DIVERGED
             elif got == expected:
                 return Wait.SEEN
             elif not expected.startswith(got):
@@ -344,13 +379,19 @@ class Conversation:
 
     def _read_screen(self) -> bool:
         """Take what the terminal shows now; ``False`` if it closed or printed too much."""
+        # Read the terminal directly: pexpect's read_nonblocking() waits for the program once
+        # the terminal has closed, which a program that closed it and runs on never ends.
         try:
-            self.screen.feed(self.child.read_nonblocking(_SIZE, timeout=0))
-        except pexpect.TIMEOUT:
+            data = os.read(self.child.child_fd, _SIZE)
+        except BlockingIOError:
             return True
-        except pexpect.EOF:
+        except OSError:  # EIO: the terminal has closed (Linux)
+            data = b""
+        if not data:
+            self.screen.feed(self._decoder.decode(b"", final=True))
             self.closed = True
             return False
+        self.screen.feed(self._decoder.decode(data))
         limit = self.limits.output
         if self.screen.size_at_most > limit and len(self.screen.text) > limit:
             self.problem = flood_problem(limit)
@@ -395,11 +436,35 @@ class Conversation:
         shutil.rmtree(self._folder, ignore_errors=True)
 
 
+def _matches(pattern: re.Pattern[str], text: str, *, bounded: bool) -> bool:
+    """Whether ``pattern`` matches all of ``text``: within the ``out_re`` time budget where
+    it holds a pattern (``bounded``), directly where it is only texts (a finite list of
+    choices, which cannot backtrack for long)."""
+    if bounded:
+        return regex.fullmatch(pattern, text)
+    return pattern.fullmatch(text) is not None
+
+
+def running(pid: int) -> bool:
+    """Whether our child ``pid`` has not exited yet, without waiting and without reaping it.
+
+    (Not pexpect's ``isalive()``: once the terminal has closed, it *waits* for the program,
+    so a program that closes its terminal and goes on running would block casino.)"""
+    try:
+        return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None
+    except ChildProcessError:
+        return False
+
+
 def _literal_text(steps: tuple[Step, ...]) -> str | None:
-    """The run's whole expected output if it has no ``out_re`` step, else ``None``."""
-    if any(isinstance(step, OutRe) for step in steps):
+    """The run's whole expected output if it has no ``out_re``/``out_any`` step, else ``None``."""
+    if any(isinstance(step, (OutRe, OutAny)) for step in steps):
         return None
     return "".join(step.text for step in steps if isinstance(step, Out))
+
+
+_MAX_CHOICES = 4096
+"""``out_any`` texts in one segment are followed as whole texts up to this many combinations."""
 
 
 def _segment_end(plan: list[Segment], index: int) -> int:

@@ -130,11 +130,20 @@ function drawRaise(legal, nodes) {
 function drawActions(view) {
   const legal = view.legal;
   const actor = view.seats.find((seat) => seat.seat === view.actor);
-  let turn = words.waiting;
+  let turn = view.notice || words.waiting;
   if (legal) turn = words.your_turn;
   else if (actor) turn = say("their_turn", { name: actor.name });
   document.getElementById("turn").textContent = turn;
-  if (!legal) { document.getElementById("raise").hidden = true; fill("buttons", []); return; }
+  if (!legal) {
+    // A table waiting for players: any seated member may start it.
+    document.getElementById("raise").hidden = true;
+    const start = element("button", words.start);
+    start.type = "button";
+    start.id = "start";
+    start.addEventListener("click", () => socket.send(JSON.stringify({ type: "start" })));
+    fill("buttons", view.can_start ? [start] : []);
+    return;
+  }
   const nodes = [];
   if (legal.call > 0) nodes.push(button(words.fold, "fold", "f"));
   const main = legal.call === 0 ? button(words.check, "check", "k")

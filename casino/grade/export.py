@@ -1,0 +1,292 @@
+"""``casino grade export``: the same transcripts, run inside the graders courses already use.
+
+``--gradescope DIR`` writes ``DIR/autograder.zip``, a Gradescope autograder:
+
+- ``setup.sh`` installs Python 3.11 (Ubuntu's ``python3.11``, where the image's ``python3`` is
+  older) and casino's two dependencies (PyYAML, pexpect) in ``/autograder/casino-venv``;
+- ``casino/`` is casino itself (the package as installed here: it is not on PyPI);
+- ``transcripts/visible/`` and ``transcripts/hidden/``: the transcripts (``--hidden`` ones are
+  shown to students only once grades are published — Gradescope's ``after_published``);
+  ``reference: casino`` ones are left out, as ``casino grade`` leaves them out;
+- ``run_autograder`` builds the submission in ``/autograder/submission`` (``--build``), then
+  replays each set with ``casino replay --program RUN --program-dir /autograder/submission
+  --report gradescope`` and writes ``/autograder/results/results.json``: a test per transcript
+  (points per run of a chain, as ``casino replay`` scores it), its ``visibility``, and the
+  student's feedback as each test's ``output``. A build that fails is one failed test holding
+  the compiler's output; the transcripts are then not run.
+
+``--github-classroom DIR`` writes what a GitHub Classroom template repository needs:
+``.github/workflows/classroom.yml`` (one ``autograding-command-grader`` step per transcript,
+then the grading reporter), ``.github/classroom/autograding.json`` (the same tests in the older
+``education/autograding`` form) and ``.casino/`` (casino and the transcripts). A transcript
+there earns its points when every run of it passes (the command grader gives all or nothing).
+
+Every file is written atomically; the zip's entries have fixed dates, so the same course gives
+the same bytes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+import math
+import shlex
+import stat
+import zipfile
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import casino
+from casino.files import write_atomic, write_atomic_bytes
+from casino.grade.course import Material
+from casino.harness.model import Fixture, Transcript, dump_transcript
+
+FIXED_DATE = (2020, 1, 1, 0, 0, 0)
+VISIBLE, HIDDEN = "visible", "hidden"
+PYTHON_DEPENDENCIES = ("pyyaml>=6", "pexpect>=4.8")
+
+SETUP_SH = """\
+#!/usr/bin/env bash
+# Gradescope runs this once, when the autograder image is built.
+set -euo pipefail
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+if ! python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+    apt-get install -y -qq python3.11 python3.11-venv
+    PYTHON=python3.11
+else
+    apt-get install -y -qq python3-venv
+    PYTHON=python3
+fi
+$PYTHON -m venv /autograder/casino-venv
+/autograder/casino-venv/bin/pip install -q DEPENDENCIES
+if [ -f /autograder/source/apt-packages.txt ]; then
+    xargs -a /autograder/source/apt-packages.txt apt-get install -y -qq
+fi
+"""
+
+RUN_AUTOGRADER = """\
+#!/usr/bin/env bash
+# Gradescope runs this for every submission: build it, replay the transcripts, write results.
+set -u
+ROOT="${AUTOGRADER_ROOT:-/autograder}"
+PYTHON="${CASINO_PYTHON:-$ROOT/casino-venv/bin/python}"
+export PYTHONPATH="$ROOT/source"
+exec "$PYTHON" -P -m casino.grade.autograder "$ROOT"
+"""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a submission is graded with, as ``run_autograder`` reads it (``settings.json``)."""
+
+    run: str
+    build: str | None
+    runner: str
+    build_timeout: float
+
+    def to_json(self) -> str:
+        """The settings file."""
+        data = {
+            "run": self.run,
+            "build": self.build,
+            "runner": self.runner,
+            "build_timeout": self.build_timeout,
+        }
+        return json.dumps(data, indent=2) + "\n"
+
+
+def casino_files() -> Iterator[tuple[str, bytes]]:
+    """casino's own package, as files to ship (``casino/…``; no compiled caches)."""
+    package = Path(casino.__file__).parent
+    for path in sorted(package.rglob("*")):
+        relative = path.relative_to(package)
+        if path.is_file() and "__pycache__" not in relative.parts and path.suffix != ".pyc":
+            yield f"casino/{relative.as_posix()}", path.read_bytes()
+
+
+def transcript_files(
+    materials: Sequence[Material], hidden: set[str]
+) -> Iterator[tuple[str, bytes]]:
+    """Each transcript under ``visible/`` or ``hidden/``, its fixtures beside it (named after
+    it, ``STEM.fixture-N``: fixtures that lived elsewhere in the course travel with it)."""
+    for material in materials:
+        where = HIDDEN if material.path in hidden else VISIBLE
+        folder = Path(where, material.path).parent
+        transcript, fixtures = _shipped(material)
+        yield f"{where}/{material.path}", dump_transcript(transcript).encode("utf-8")
+        for name, content in fixtures:
+            yield (folder / name).as_posix(), content
+
+
+def _shipped(material: Material) -> tuple[Transcript, list[tuple[str, bytes]]]:
+    """The transcript with each fixture renamed to sit beside it, and those fixtures."""
+    by_path = dict(material.fixtures)
+    stem = Path(material.path).stem
+    files, shipped = [], []
+    for index, (name, content) in enumerate(material.transcript.files or ()):
+        if isinstance(content, Fixture):
+            local = f"{stem}.fixture-{index}"
+            shipped.append((local, by_path[content.path]))
+            content = Fixture(local)
+        files.append((name, content))
+    return dataclasses.replace(material.transcript, files=tuple(files) or None), shipped
+
+
+def _dependencies() -> str:
+    """casino's dependencies as ``pip install`` words."""
+    return " ".join(shlex.quote(d) for d in PYTHON_DEPENDENCIES)
+
+
+def _entry(name: str, data: bytes, executable: bool = False) -> tuple[zipfile.ZipInfo, bytes]:
+    info = zipfile.ZipInfo(name, FIXED_DATE)
+    mode = 0o755 if executable else 0o644
+    info.external_attr = (stat.S_IFREG | mode) << 16
+    info.compress_type = zipfile.ZIP_DEFLATED
+    return info, data
+
+
+def gradescope_zip(materials: Sequence[Material], settings: Settings, hidden: set[str]) -> bytes:
+    """The autograder zip's bytes."""
+    setup = SETUP_SH.replace("DEPENDENCIES", _dependencies())
+    entries = [
+        _entry("setup.sh", setup.encode(), executable=True),
+        _entry("run_autograder", RUN_AUTOGRADER.encode(), executable=True),
+        _entry("settings.json", settings.to_json().encode()),
+        *(_entry(name, data) for name, data in casino_files()),
+        *(
+            _entry(f"transcripts/{name}", data)
+            for name, data in transcript_files(materials, hidden)
+        ),
+    ]
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for info, data in entries:
+            archive.writestr(info, data)
+    return buffer.getvalue()
+
+
+def write_gradescope(folder: Path, materials: Sequence[Material], settings: Settings,
+                     hidden: set[str]) -> Path:  # fmt: skip
+    """Write ``folder/autograder.zip``; its path."""
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / "autograder.zip"
+    write_atomic_bytes(target, gradescope_zip(materials, settings, hidden))
+    return target
+
+
+def _step_id(number: int) -> str:
+    return f"transcript-{number + 1}"
+
+
+def classroom_tests(materials: Sequence[Material], settings: Settings) -> list[dict[str, object]]:
+    """One test per transcript: its name, command, time-out (minutes, as the command grader
+    takes it: the transcript's own deadline, its step time-out × its steps, rounded up) and
+    points."""
+    tests: list[dict[str, object]] = []
+    for number, material in enumerate(materials):
+        command = [
+            "python", "-P", "-m", "casino", "replay", "--runner", settings.runner,
+            "--program", settings.run, f".casino/transcripts/{material.path}",
+        ]  # fmt: skip
+        if settings.build:
+            shell = f"{settings.build} && {shlex.join(command)}"
+        else:
+            shell = shlex.join(command)
+        steps = sum(len(run.steps) for run in material.transcript.runs)
+        seconds = material.transcript.step_timeout * max(1, steps)
+        tests.append(
+            {
+                "id": _step_id(number),
+                "name": material.transcript.name,
+                "command": shell,
+                "timeout": max(1, math.ceil(seconds / 60)),
+                "points": material.transcript.max_points,
+            }
+        )
+    return tests
+
+
+def classroom_workflow(tests: Sequence[dict[str, object]]) -> str:
+    """``.github/workflows/classroom.yml``."""
+    steps: list[dict[str, object]] = [
+        {"name": "Check out the submission", "uses": "actions/checkout@v4"},
+        {"name": "Python", "uses": "actions/setup-python@v5", "with": {"python-version": "3.11"}},
+        {"name": "casino's dependencies", "run": f"pip install {_dependencies()}"},
+    ]
+    for test in tests:
+        steps.append(
+            {
+                "name": test["name"],
+                "id": test["id"],
+                "uses": "classroom-resources/autograding-command-grader@v1",
+                "with": {
+                    "test-name": test["name"],
+                    "command": test["command"],
+                    "timeout": test["timeout"],
+                    "max-score": test["points"],
+                },
+            }
+        )
+    ids = [str(test["id"]) for test in tests]
+    steps.append(
+        {
+            "name": "Autograding Reporter",
+            "uses": "classroom-resources/autograding-grading-reporter@v1",
+            "env": {
+                f"{i.upper().replace('-', '_')}_RESULTS": f"${{{{steps.{i}.outputs.result}}}}"
+                for i in ids
+            },
+            "with": {"runners": ",".join(ids)},
+        }
+    )
+    workflow = {
+        "name": "Autograding Tests",
+        "on": ["push", "workflow_dispatch", "repository_dispatch"],
+        "permissions": {"checks": "write", "actions": "read", "contents": "read"},
+        "jobs": {
+            "run-autograding-tests": {
+                "runs-on": "ubuntu-latest",
+                "if": "github.actor != 'github-classroom[bot]'",
+                "env": {"PYTHONPATH": ".casino"},
+                "steps": steps,
+            }
+        },
+    }
+    return json.dumps(workflow, indent=2) + "\n"  # JSON is YAML: no quoting surprises
+
+
+def autograding_json(tests: Sequence[dict[str, object]]) -> str:
+    """``.github/classroom/autograding.json`` (``education/autograding``'s form)."""
+    legacy = [
+        {
+            "name": test["name"],
+            "setup": f"pip install {_dependencies()}",
+            "run": f"PYTHONPATH=.casino {test['command']}",
+            "input": "",
+            "output": "",
+            "comparison": "included",
+            "timeout": test["timeout"],
+            "points": test["points"],
+        }
+        for test in tests
+    ]
+    return json.dumps({"tests": legacy}, indent=2, ensure_ascii=False) + "\n"
+
+
+def write_github_classroom(folder: Path, materials: Sequence[Material], settings: Settings) -> None:
+    """The workflow, the autograding configuration, and ``.casino/`` under ``folder``."""
+    tests = classroom_tests(materials, settings)
+    write_atomic(_made(folder / ".github/workflows/classroom.yml"), classroom_workflow(tests))
+    write_atomic(_made(folder / ".github/classroom/autograding.json"), autograding_json(tests))
+    for name, data in casino_files():
+        write_atomic_bytes(_made(folder / ".casino" / name), data)
+    for name, data in transcript_files(materials, set()):
+        write_atomic_bytes(_made(folder / ".casino/transcripts" / name.split("/", 1)[1]), data)
+
+
+def _made(path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path

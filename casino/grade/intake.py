@@ -1,0 +1,291 @@
+"""Where a course's submissions come from: a folder of folders, a zip of them, a learning
+platform's bulk download, or a list of Git repositories.
+
+:func:`open_submissions` turns SUBMISSIONS into one folder per student:
+
+- **a folder of folders** (casino's own layout): each folder is a student, named by it;
+- **Moodle's "Download all submissions"**: one folder per student named
+  ``Full Name_12345_assignsubmission_file_`` (or, without folders, files named
+  ``Full Name_12345_assignsubmission_file_Main.java``); the student is ``Full Name_12345``, and
+  ``12345`` is the participant number Moodle's grading worksheet calls ``Participant 12345``;
+- **Canvas's "Download Submissions"**: flat files named
+  ``login_12345_67890_Main.java`` (``login_LATE_12345_…`` when late), grouped by the user id
+  ``12345``; a re-submitted file's ``-1``, ``-2`` … that Canvas adds before the extension is
+  taken off (``Main-1.java`` is ``Main.java`` again, as the student named it);
+- **a zip** of any of these (unpacked safely: no absolute paths, no ``..``, no links, at most
+  :data:`MAX_UNZIPPED_BYTES` and :data:`MAX_UNZIPPED_FILES`);
+- **a text file of Git repositories** (URLs or paths, one a line, ``#`` comments), as GitHub
+  Classroom lists an assignment's repositories: each is cloned (``--depth 1``, no prompt for a
+  password) and named by its repository name.
+
+What could not be taken in (a clone that fails, a zip entry refused) is a problem of that
+student alone (:attr:`Intake.problems`), graded as not graded with its reason; the rest go on.
+The identities found (Moodle, Canvas) are what :mod:`casino.grade.lms` writes grades back with.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import stat
+import subprocess
+import zipfile
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from casino.grade.course import Student, find_students
+
+MAX_UNZIPPED_BYTES = 2 << 30
+"""A zip of submissions may unpack to at most this many bytes …"""
+MAX_UNZIPPED_FILES = 200_000
+"""… and this many files."""
+CLONE_SECONDS = 300
+"""How long one ``git clone`` may take."""
+
+MOODLE_FOLDER = re.compile(r"^(?P<name>.+?)_(?P<id>\d+)_assign(?:submission|feedback)_[a-z]+_?$")
+MOODLE_FILE = re.compile(
+    r"^(?P<name>.+?)_(?P<id>\d+)_assign(?:submission|feedback)_[a-z]+_(?P<file>.+)$"
+)
+CANVAS_FILE = re.compile(
+    r"^(?P<login>[^_]+)_(?:late_)?(?P<id>\d+)_(?P<submission>\d+)_(?P<file>.+)$", re.IGNORECASE
+)
+CANVAS_COPY = re.compile(r"^(?P<stem>.+)-\d+(?P<ext>\.[^.]*)?$")
+
+
+class IntakeError(Exception):
+    """SUBMISSIONS cannot be read at all (one line)."""
+
+
+@dataclass(frozen=True)
+class Identity:
+    """Who a submission belongs to on the platform it came from."""
+
+    platform: str
+    """``moodle`` or ``canvas``."""
+    id: str
+    """Moodle's participant number, Canvas's user id."""
+    name: str
+    """Moodle's full name, Canvas's login part of the file name."""
+
+
+@dataclass
+class Intake:
+    """The students found, how they were laid out, and what could not be taken in."""
+
+    layout: str
+    """``folders``, ``moodle``, ``canvas`` or ``git`` (a zip says what was inside it)."""
+    students: list[Student]
+    identities: dict[str, Identity] = field(default_factory=dict)
+    problems: dict[str, str] = field(default_factory=dict)
+    """Students that could not be taken in, and why."""
+
+
+def open_submissions(source: Path, scratch: Path) -> Intake:
+    """One folder per student from ``source`` (a folder, a zip or a list of repositories);
+    what has to be unpacked or cloned goes under ``scratch`` (an empty folder of the
+    grader's)."""
+    if source.is_dir():
+        return _classify(source, scratch / "grouped")
+    if not source.is_file():
+        raise IntakeError(f"no such folder or file: {source}")
+    if zipfile.is_zipfile(source):
+        unzipped = scratch / "unzipped"
+        _unzip(source, unzipped)
+        return _classify(_inner(unzipped), scratch / "grouped")
+    return _clone_all(source, scratch / "repositories")
+
+
+def _inner(folder: Path) -> Path:
+    """The folder a zip really holds: its only entry, when that is a folder whose entries look
+    like a platform's download (a zip of the download folder), else the folder itself."""
+    entries = [e for e in os.scandir(folder) if not e.name.startswith((".", "__MACOSX"))]
+    if len(entries) == 1 and entries[0].is_dir(follow_symlinks=False):
+        inside = Path(entries[0].path)
+        if _layout_of(inside) != "folders":
+            return inside
+    return folder
+
+
+def _layout_of(folder: Path) -> str:
+    """Which platform's download ``folder`` looks like (``folders`` for none)."""
+    entries = [e for e in os.scandir(folder) if not e.name.startswith(".")]
+    if not entries:
+        return "folders"
+    folders = [e.name for e in entries if e.is_dir(follow_symlinks=False)]
+    files = [e.name for e in entries if e.is_file(follow_symlinks=False)]
+    if (
+        (folders or files)
+        and all(MOODLE_FOLDER.match(n) for n in folders)
+        and all(MOODLE_FILE.match(n) for n in files)
+    ):
+        return "moodle"
+    if files and not folders and all(CANVAS_FILE.match(n) for n in files):
+        return "canvas"
+    return "folders"
+
+
+def _classify(folder: Path, grouped: Path) -> Intake:
+    layout = _layout_of(folder)
+    if layout == "moodle":
+        return _moodle(folder, grouped)
+    if layout == "canvas":
+        return _canvas(folder, grouped)
+    return Intake("folders", find_students(folder))
+
+
+def _moodle(folder: Path, grouped: Path) -> Intake:
+    """Moodle's download: a folder (or a prefix of files) per participant, gathered into one
+    folder each."""
+    intake = Intake("moodle", [])
+    for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+        if entry.name.startswith("."):
+            continue
+        match = MOODLE_FOLDER.match(entry.name) or MOODLE_FILE.match(entry.name)
+        assert match is not None  # _layout_of saw every name match
+        student = f"{match['name']}_{match['id']}"
+        intake.identities[student] = Identity("moodle", match["id"], match["name"])
+        target = grouped / student
+        target.mkdir(parents=True, exist_ok=True)
+        if entry.is_dir(follow_symlinks=False):
+            _merge(Path(entry.path), target)
+        elif entry.is_file(follow_symlinks=False):
+            _place(Path(entry.path), target / match["file"])
+    intake.students = [Student(name, grouped / name) for name in sorted(intake.identities)]
+    return intake
+
+
+def _canvas(folder: Path, grouped: Path) -> Intake:
+    """Canvas's download: every file prefixed with its student's login and user id."""
+    intake = Intake("canvas", [])
+    for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+        if entry.name.startswith("."):
+            continue
+        match = CANVAS_FILE.match(entry.name)
+        assert match is not None
+        student = f"{match['login']}_{match['id']}"
+        intake.identities[student] = Identity("canvas", match["id"], match["login"])
+        copy = CANVAS_COPY.match(match["file"])
+        name = f"{copy['stem']}{copy['ext'] or ''}" if copy else match["file"]
+        _place(Path(entry.path), grouped / student / name)
+    intake.students = [Student(name, grouped / name) for name in sorted(intake.identities)]
+    return intake
+
+
+def _place(source: Path, target: Path) -> None:
+    """Copy one regular file to ``target`` (a later one of the same name wins: the newest
+    submission comes last in name order on both platforms)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(source, target)
+    if os.access(source, os.X_OK):
+        target.chmod(0o755)
+
+
+def _merge(source: Path, target: Path) -> None:
+    """Copy the regular files under ``source`` into ``target`` (links are not followed)."""
+    for here, dirs, files in os.walk(source):
+        dirs.sort()
+        for name in sorted(files):
+            path = Path(here, name)
+            if stat.S_ISREG(path.lstat().st_mode):
+                _place(path, target / path.relative_to(source))
+
+
+def _unzip(archive: Path, folder: Path) -> None:
+    """Unpack ``archive`` into ``folder``: regular files and folders only, inside ``folder``,
+    within the size and count limits (:class:`IntakeError` otherwise)."""
+    try:
+        with zipfile.ZipFile(archive) as opened:
+            members = opened.infolist()
+            _check_members(members)
+            for member in members:
+                _extract(opened, member, folder)
+    except (zipfile.BadZipFile, OSError, RuntimeError) as error:
+        raise IntakeError(f"cannot unpack {archive}: {error}") from None
+
+
+def _check_members(members: Iterable[zipfile.ZipInfo]) -> None:
+    total = count = 0
+    for member in members:
+        path = PurePosixPath(member.filename.replace("\\", "/"))
+        if path.is_absolute() or ".." in path.parts:
+            raise IntakeError(f"the zip holds a path outside its folder: {member.filename!r}")
+        total += member.file_size
+        count += 1
+    if total > MAX_UNZIPPED_BYTES or count > MAX_UNZIPPED_FILES:
+        raise IntakeError(
+            f"the zip unpacks to {total} bytes in {count} files: over "
+            f"{MAX_UNZIPPED_BYTES >> 20} MiB or {MAX_UNZIPPED_FILES} files"
+        )
+
+
+def _extract(opened: zipfile.ZipFile, member: zipfile.ZipInfo, folder: Path) -> None:
+    """One member: a folder, or a regular file (a link or device is left out)."""
+    kind = stat.S_IFMT(member.external_attr >> 16)
+    target = folder / PurePosixPath(member.filename.replace("\\", "/"))
+    if member.is_dir():
+        target.mkdir(parents=True, exist_ok=True)
+        return
+    if kind not in (0, stat.S_IFREG):
+        return
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with opened.open(member) as source, open(target, "wb") as sink:
+        shutil.copyfileobj(source, sink)
+    if member.external_attr >> 16 & 0o111:
+        target.chmod(0o755)
+
+
+def _clone_all(listing: Path, folder: Path) -> Intake:
+    """Clone every repository ``listing`` names (one a line) into ``folder``."""
+    try:
+        lines = listing.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        raise IntakeError(f"cannot read {listing}: {error}") from None
+    sources = [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
+    if not sources:
+        raise IntakeError(f"{listing} names no repository (one URL or path a line)")
+    intake = Intake("git", [])
+    folder.mkdir(parents=True, exist_ok=True)
+    for source in sources:
+        name = _repository_name(source, {s.name for s in intake.students} | set(intake.problems))
+        target = folder / name
+        problem = _clone(source, target, base=listing.parent)
+        if problem is None:
+            intake.students.append(Student(name, target))
+        else:
+            intake.problems[name] = problem
+    intake.students.sort(key=lambda student: student.name)
+    return intake
+
+
+def _repository_name(source: str, taken: set[str]) -> str:
+    """The repository's name (its last path part, without ``.git``), made unique."""
+    base = re.sub(r"\.git$", "", source.rstrip("/").replace(":", "/").rsplit("/", 1)[-1])
+    base = base if base and not base.startswith(".") else "repository"
+    name, number = base, 2
+    while name in taken:
+        name, number = f"{base}-{number}", number + 1
+    return name
+
+
+def _clone(source: str, target: Path, base: Path) -> str | None:
+    """``git clone --depth 1`` of ``source`` (a relative path from ``base``) into ``target``;
+    why it failed, or ``None``."""
+    if "://" not in source and not re.match(r"^[\w.-]+@[\w.-]+:", source):
+        source = str((base / source).resolve())
+    env = dict(os.environ, GIT_TERMINAL_PROMPT="0", GIT_ASKPASS="true", LC_ALL="C")
+    command = ["git", "clone", "--quiet", "--depth", "1", "--no-tags", "--", source, str(target)]
+    try:
+        done = subprocess.run(
+            command, capture_output=True, text=True, env=env, timeout=CLONE_SECONDS, check=False
+        )
+    except FileNotFoundError:
+        return "cannot clone it: git is not installed"
+    except subprocess.TimeoutExpired:
+        return f"cannot clone it: git clone took over {CLONE_SECONDS} s"
+    if done.returncode != 0:
+        lines = [line for line in done.stderr.splitlines() if line.strip()]
+        return f"cannot clone it: {lines[-1].strip() if lines else f'git exited {done.returncode}'}"
+    shutil.rmtree(target / ".git", ignore_errors=True)
+    return None

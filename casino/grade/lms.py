@@ -1,0 +1,88 @@
+"""Grades back to where the course keeps them: the CSV files Moodle's and Canvas's grade
+imports read.
+
+- ``moodle.csv`` is Moodle's *offline grading worksheet* (Assignment → "Upload grading
+  worksheet"): the columns ``Identifier`` (``Participant 12345``, the number in the download's
+  folder names), ``Full name``, ``Grade``, ``Maximum Grade`` and ``Feedback comments``; Moodle
+  matches rows by ``Identifier`` and leaves columns it does not know alone.
+- ``canvas.csv`` is Canvas's *gradebook import* (Grades → Import): ``Student``, ``ID`` (the user
+  id in the download's file names), ``SIS User ID``, ``SIS Login ID``, ``Section``, then one
+  column for the assignment (``--assignment``; "casino" by default), with Canvas's own
+  ``Points Possible`` row under the header. Canvas matches rows by ``ID``.
+
+A student casino could not grade gets an empty grade (the platform then keeps what it had, and
+nobody is given 0 for the grader's trouble) and a comment saying why. Numbers are written with
+a decimal point, as both platforms read them; text cells that a spreadsheet would take for a
+formula are quoted as in ``gradebook.csv``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Mapping, Sequence
+
+from casino.grade.intake import Identity
+from casino.grade.results import StudentResult
+from casino.harness.report import points_text
+
+_FORMULA_START = ("=", "+", "-", "@")
+
+
+def _cell(text: str) -> str:
+    return f"'{text}" if text.startswith(_FORMULA_START) else text
+
+
+def _comment(result: StudentResult) -> str:
+    """One line for the student's row: the score, or why there is none."""
+    if result.note is not None:
+        return f"not graded by casino: {result.note}"
+    if result.build_failed:
+        return "the build failed: see the feedback file"
+    failed = sum(score.points < score.max_points for score in result.scores)
+    if not failed:
+        return "every transcript passed"
+    return f"{failed} of {len(result.scores)} transcripts not passed: see the feedback file"
+
+
+def _grade(result: StudentResult) -> str:
+    return "" if result.note is not None else points_text(result.points)
+
+
+def moodle_csv(results: Sequence[StudentResult], identities: Mapping[str, Identity]) -> str:
+    """Moodle's grading worksheet for the students that came from Moodle."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["Identifier", "Full name", "Grade", "Maximum Grade", "Feedback comments"])
+    for result in results:
+        who = identities.get(result.student)
+        if who is None or who.platform != "moodle":
+            continue
+        writer.writerow(
+            [
+                f"Participant {who.id}",
+                _cell(who.name),
+                _grade(result),
+                points_text(result.max_points),
+                _cell(_comment(result)),
+            ]
+        )
+    return buffer.getvalue()
+
+
+def canvas_csv(
+    results: Sequence[StudentResult], identities: Mapping[str, Identity], assignment: str
+) -> str:
+    """Canvas's gradebook import for the students that came from Canvas."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    head = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
+    writer.writerow([*head, _cell(assignment)])
+    most = max((result.max_points for result in results), default=0)
+    writer.writerow(["Points Possible", "", "", "", "", points_text(most)])
+    for result in results:
+        who = identities.get(result.student)
+        if who is None or who.platform != "canvas":
+            continue
+        writer.writerow([_cell(who.name), who.id, "", "", "", _grade(result)])
+    return buffer.getvalue()

@@ -1,0 +1,136 @@
+"""Stopping: a stop signal unwinds casino's work once, in casino's own process and in the
+workers of its process pools, and never prints a traceback.
+
+When casino itself is stopped (SIGTERM, SIGHUP, Ctrl-C), :func:`stop_on_signals` turns the
+signal into an exception, so every run unwinds through its cleanup (its processes killed, its
+``casino-*`` temporary files removed) before casino exits with ``128 + signal``.
+
+Every process pool in casino (``casino replay --jobs``, ``casino grade``, the video poker
+analyzer and simulation) is :func:`worker_pool`: its workers start with
+:func:`worker_signals`, run each task inside :func:`worker_task`, and are shut down without a
+signal. Standard library only, so that the games can use it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import signal
+import threading
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from types import FrameType
+from typing import Any, Literal
+
+from casino.cmdline import STOP_SIGNALS, Stopped
+
+_requested: int | None = None
+"""The signal that asked this process to stop, if one did."""
+_in_task = False
+"""Whether a pool worker is running a task (else it has nothing to clean up)."""
+
+
+def _stop(signum: int) -> KeyboardInterrupt:
+    return KeyboardInterrupt() if signum == signal.SIGINT else Stopped(signum)
+
+
+def check_stop() -> None:
+    """Raise the stop again if one was asked for: a program run in-process may have caught it
+    (as a casino program catches Ctrl-C), and the next transcript must not start."""
+    if _requested is not None:
+        raise _stop(_requested)
+
+
+def _on_signal(signum: int, frame: FrameType | None) -> None:
+    """The first stop signal unwinds the program; later ones are ignored, so that the cleanup
+    the first one started is not cut short."""
+    global _requested
+    if _requested is None:
+        _requested = signum
+        raise _stop(signum)
+
+
+@contextlib.contextmanager
+def stop_on_signals() -> Iterator[None]:
+    """While inside: SIGTERM and SIGHUP raise :class:`Stopped`, SIGINT ``KeyboardInterrupt``,
+    the first one only; a signal that is ignored (``nohup casino …``) stays ignored. Outside
+    the main thread it does nothing (Python handles signals there only)."""
+    global _requested
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    _requested = None
+    previous = {
+        signum: signal.signal(signum, _on_signal)
+        for signum in (signal.SIGINT, *STOP_SIGNALS)
+        if signal.getsignal(signum) is not signal.SIG_IGN
+    }
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        _requested = None
+
+
+def worker_signals() -> None:
+    """A pool worker's initializer: SIGINT, SIGTERM and SIGHUP (unless ignored) stop its current
+    run, which cleans up and is reported as stopped (see :func:`worker_task`); the worker
+    itself stays, so that the pool shuts down in order (a worker that vanished would break it).
+    """
+    global _requested
+    _requested = None
+    for signum in (signal.SIGINT, *STOP_SIGNALS):
+        if signal.getsignal(signum) is not signal.SIG_IGN:
+            signal.signal(signum, _on_worker_signal)
+
+
+class WorkerPool(ProcessPoolExecutor):
+    """A :class:`ProcessPoolExecutor` that, left by an exception, cancels the tasks not yet
+    started before it waits for the running ones to end; left by a stop (Ctrl-C, SIGTERM,
+    SIGHUP), it first passes the stop on to its workers, so that their tasks end soon too."""
+
+    def __exit__(self, exc_type: Any, exc_val: Any, exc_tb: Any) -> Literal[False]:
+        if exc_type is not None and issubclass(exc_type, KeyboardInterrupt):
+            for pid in list(self._processes or ()):  # by pid; None once shut down
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGTERM)  # ends its task, else noted: worker_signals
+        self.shutdown(wait=True, cancel_futures=exc_type is not None)
+        return False
+
+
+def worker_pool(workers: int) -> WorkerPool:
+    """A pool of ``workers`` processes (forked where the system can fork, so that they share
+    what the caller prepared), each started with :func:`worker_signals`: every process pool in
+    casino is this one.
+
+    Shutting it down signals no worker (the executor hands each one a sentinel), and a stop
+    signal that reaches a worker (Ctrl-C goes to the whole process group) never prints a
+    traceback there: it unwinds the task it is in (inside :func:`worker_task`) or is noted.
+    """
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    return WorkerPool(workers, mp_context=context, initializer=worker_signals)
+
+
+def _on_worker_signal(signum: int, frame: FrameType | None) -> None:
+    global _requested
+    if _requested is None:
+        _requested = signum
+        if _in_task:
+            raise _stop(signum)
+
+
+@contextlib.contextmanager
+def worker_task() -> Iterator[None]:
+    """A pool worker's task: a stop (now, or asked for while the worker was idle) unwinds it,
+    its runs cleaning up, and reaches the caller as ``KeyboardInterrupt``."""
+    global _in_task
+    _in_task = True
+    try:
+        check_stop()
+        yield
+        check_stop()
+    finally:
+        _in_task = False

@@ -1,0 +1,146 @@
+"""The members' pages, written on the server: the lobby, register, log in, the member's page.
+
+Every word comes from the ``web`` gettext catalog (``casino/locale/es/LC_MESSAGES/web.po``;
+English is the message ids), in the member's language; every name and number is put in with
+:func:`html.escape`. No inline script or style (the Content-Security-Policy forbids them):
+the pages use ``casino.css`` and plain forms, each carrying the CSRF token.
+"""
+
+from __future__ import annotations
+
+import gettext
+import time
+from collections.abc import Sequence
+from html import escape
+
+from casino.i18n import LANGUAGES, translator
+from casino.web.store import HistoryEntry, Member
+
+LANGUAGE_NAMES = {"es": "Español", "en": "English"}
+
+
+def tr_of(lang: str) -> gettext.NullTranslations:
+    """The ``web`` catalog in ``lang``."""
+    return translator("web", lang)
+
+
+def document(lang: str, title: str, body: str) -> str:
+    """A whole page: the header (the casino, the languages) and ``body``."""
+    languages = " · ".join(
+        f'<a href="?lang={code}" hreflang="{code}" lang="{code}">{LANGUAGE_NAMES[code]}</a>'
+        for code in LANGUAGES
+        if code != lang
+    )
+    return (
+        f'<!doctype html>\n<html lang="{lang}">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{escape(title)} · CASINO-ROYAL</title>\n"
+        '<link rel="stylesheet" href="/static/casino.css">\n</head>\n<body>\n'
+        f'<main class="lobby">\n<header><a href="/">CASINO-ROYAL</a> · {languages}</header>\n'
+        f"<h1>{escape(title)}</h1>\n{body}</main>\n</body>\n</html>\n"
+    )
+
+
+def _csrf(token: str) -> str:
+    return f'<input type="hidden" name="csrf" value="{escape(token)}">\n'
+
+
+def lobby(lang: str, csrf: str, member: Member | None) -> str:
+    """The lobby: who is logged in and the games, or the way to log in or register."""
+    _ = tr_of(lang).gettext
+    if member is None:
+        body = (
+            f"<p>{escape(_('Members play here: log in, or register to get your bankroll.'))}</p>\n"
+            f'<p><a href="/login" id="login">{escape(_("Log in"))}</a> · '
+            f'<a href="/register" id="register">{escape(_("Register"))}</a></p>\n'
+        )
+        return document(lang, "CASINO-ROYAL", body)
+    who = escape(_("Logged in as {name} · bankroll ${balance}")).format(
+        name=f'<b id="who">{escape(member.name)}</b>',
+        balance=f'<span id="balance">{member.balance}</span>',
+    )
+    body = (
+        f'<p class="who">{who}</p>\n'
+        f'<form method="post" action="/join" id="lobby">\n{_csrf(csrf)}'
+        f'<button type="submit" id="sit" name="game" value="holdem">Texas Hold\'em</button>\n'
+        f'<button type="submit" id="dominoes" name="game" value="domino">'
+        f"{escape(_('Dominoes'))}</button>\n</form>\n"
+        f'<p><a href="/member" id="member">{escape(_("Your page: bankroll, history"))}</a></p>\n'
+        f'<form method="post" action="/logout">\n{_csrf(csrf)}'
+        f'<button type="submit" id="logout">{escape(_("Log out"))}</button>\n</form>\n'
+    )
+    return document(lang, "CASINO-ROYAL", body)
+
+
+def account_form(lang: str, csrf: str, action: str, problem: str | None, name: str = "") -> str:
+    """The register (``action`` ``register``) or log-in (``login``) page, with why the last
+    try failed."""
+    _ = tr_of(lang).gettext
+    title = _("Register") if action == "register" else _("Log in")
+    choices = "".join(
+        f'<option value="{code}"{" selected" if code == lang else ""}>'
+        f"{LANGUAGE_NAMES[code]}</option>"
+        for code in LANGUAGES
+    )
+    autocomplete = "new-password" if action == "register" else "current-password"
+    alert = f'<p id="problem" role="alert">{escape(problem)}</p>\n' if problem else ""
+    body = (
+        f'{alert}<form method="post" action="/{action}" id="account">\n{_csrf(csrf)}'
+        f'<label for="name">{escape(_("Name"))}</label>\n'
+        f'<input id="name" name="name" maxlength="24" required autocomplete="username" '
+        f'value="{escape(name)}" autofocus>\n'
+        f'<label for="password">{escape(_("Password"))}</label>\n'
+        f'<input id="password" name="password" type="password" minlength="8" maxlength="256" '
+        f'required autocomplete="{autocomplete}">\n'
+        f'<label for="lang">{escape(_("Language"))}</label>\n'
+        f'<select id="lang" name="lang">{choices}</select>\n'
+        f'<button type="submit" id="submit">{escape(title)}</button>\n</form>\n'
+    )
+    return document(lang, title, body)
+
+
+def member_page(
+    lang: str, member: Member, history: Sequence[HistoryEntry], leaders: Sequence[Member]
+) -> str:
+    """The member's bankroll, their games with each result, and the leaderboard."""
+    tr = tr_of(lang)
+    _ = tr.gettext
+    kinds = {"holdem": "Texas Hold'em", "domino": _("Dominoes")}
+    rows = "".join(
+        f"<tr><td>{time.strftime('%Y-%m-%d %H:%M', time.gmtime(entry.at))}</td>"
+        f"<td>{escape(kinds.get(entry.kind, entry.kind))}</td>"
+        f"<td>{entry.stake}</td><td>{entry.payout}</td>"
+        f"<td>{escape(_result(tr, entry))}</td></tr>\n"
+        for entry in history
+    )
+    heads = "".join(
+        f'<th scope="col">{escape(h)}</th>'
+        for h in (_("When (UTC)"), _("Game"), _("Staked"), _("Paid back"), _("Result"))
+    )
+    table = (
+        f'<table id="history">\n<thead><tr>{heads}</tr></thead>\n'
+        f"<tbody>\n{rows}</tbody>\n</table>\n"
+        if history
+        else f'<p id="history">{escape(_("No games yet."))}</p>\n'
+    )
+    board = "".join(f"<li>{escape(leader.name)}: ${leader.balance}</li>\n" for leader in leaders)
+    bankroll = escape(_("Bankroll: ${balance}")).format(
+        balance=f'<span id="balance">{member.balance}</span>'
+    )
+    body = (
+        f'<p class="who">{bankroll}</p>\n<h2>{escape(_("Your games"))}</h2>\n{table}'
+        f'<h2>{escape(_("Leaderboard"))}</h2>\n<ol id="leaders">\n{board}</ol>\n'
+        f'<p><a href="/">{escape(_("Lobby"))}</a></p>\n'
+    )
+    return document(lang, member.name, body)
+
+
+def _result(tr: gettext.NullTranslations, entry: HistoryEntry) -> str:
+    """A game's result in words: won, lost, even, or void."""
+    if entry.state == "void":
+        return tr.gettext("void: the server stopped, the stake returned")
+    if entry.net > 0:
+        return tr.gettext("won ${amount}").format(amount=entry.net)
+    if entry.net < 0:
+        return tr.gettext("lost ${amount}").format(amount=-entry.net)
+    return tr.gettext("even")

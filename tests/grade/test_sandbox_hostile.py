@@ -1,0 +1,340 @@
+"""A course with dishonest and hostile students: none of them changes anyone else's grade.
+
+Each attack is a student's program written here (Python): the cheater looks through ``/proc``
+for the grader's command line to read the transcripts; the vandal looks for the submissions and
+``--out`` folders to overwrite its classmates' programs and the grade cache; kill-grader and
+stop-grader signal their parent, its process group and every process they can see; a fork bomb
+(bounded) fills its process limit; a squatter makes the folders the grader would use next; and
+two honest students have awkward folders (a name in Latin-1 bytes, 1,100 nested folders).
+
+Every honest student must get exactly the grade they get in a course without the others, on
+the first grading and on a cached re-run, and the course always ends with its gradebook.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from grade_support import PYTHON_RUN, ROOT, python_program, write_course
+
+from casino.harness.runners.folders import make_folders, remove_tree
+from casino.harness.runners.sandbox import isolation_works
+
+pytestmark = pytest.mark.skipif(not isolation_works(), reason="no bubblewrap sandbox here")
+
+FIND_GRADER = """\
+import os, sys
+
+def grader_words():
+    for entry in os.listdir("/proc"):
+        try:
+            words = open(f"/proc/{entry}/cmdline", "rb").read().split(b"\\0")
+        except OSError:
+            continue
+        if b"grade" in words and b"--transcripts" in words:
+            return [w.decode(errors="replace") for w in words]
+    return None
+
+words = grader_words()
+"""
+
+CHEATER = (
+    FIND_GRADER
+    + """\
+if words is None:
+    print("no grader to copy from")
+    sys.exit(0)
+transcripts = words[words.index("--transcripts") + 1]
+assert os.path.exists(os.path.join(transcripts, "args.yaml"))  # the answers are there
+"""
+    + python_program()
+)
+"""Copies from the transcripts if it can find them (here: behaves as the right program)."""
+
+VANDAL = (
+    FIND_GRADER
+    + """\
+import glob
+targets = glob.glob("../*/main.py") + glob.glob("../../*/main.py")
+if words is not None:
+    submissions = words[words.index("grade") + 1]
+    out = words[words.index("--out") + 1]
+    targets += glob.glob(os.path.join(submissions, "*", "main.py"))
+    targets += glob.glob(os.path.join(out, "cache", "*.json"))
+    targets += glob.glob(os.path.join(out, "gradebook.*"))
+for path in targets:
+    try:
+        with open(path, "w") as handle:
+            handle.write("print('vandalised')\\n")
+    except OSError:
+        pass
+print("done")
+"""
+)
+
+KILL_GRADER = """\
+import os, signal
+try:
+    os.killpg(os.getpgid(os.getppid()), signal.SIGKILL)
+except OSError:
+    pass
+for entry in os.listdir("/proc"):
+    if entry.isdigit() and int(entry) != os.getpid():
+        try:
+            os.kill(int(entry), signal.SIGKILL)
+        except OSError:
+            pass
+print("still here")
+"""
+
+STOP_GRADER = """\
+import os, signal
+for pid in {os.getppid(), *(int(e) for e in os.listdir("/proc") if e.isdigit())}:
+    if pid != os.getpid():
+        try:
+            os.kill(pid, signal.SIGSTOP)
+        except OSError:
+            pass
+print("still here")
+"""
+
+FORK_BOMB = """\
+import os, time
+kids = 0
+for _ in range(400):
+    try:
+        pid = os.fork()
+    except OSError:
+        break
+    if pid == 0:
+        time.sleep(2)
+        os._exit(0)
+    kids += 1
+print(kids, "kids")
+"""
+"""Forks until its limit (at most 400), each child sleeping 2 s: bounded, and quick."""
+
+SQUATTER = """\
+import glob, os, tempfile
+near = glob.glob(os.path.join(os.path.dirname(os.getcwd()), "*"))
+for base in glob.glob(os.path.join(tempfile.gettempdir(), "casino-grade-*")) + near:
+    for number in range(20):
+        for name in (f"fixtures/{number}", f"fixtures-{number}"):
+            try:
+                os.makedirs(os.path.join(base, name), exist_ok=True)
+            except OSError:
+                pass
+""" + python_program()
+"""Makes the folders a grader might use next, then answers right. (It squats only where the
+grader keeps its temporary folders, which the tests make private: ``TMPDIR``.)"""
+
+HOSTILE = {
+    "cheater": CHEATER,
+    "vandal": VANDAL,
+    "kill_grader": KILL_GRADER,
+    "stop_grader": STOP_GRADER,
+    "fork_bomb": FORK_BOMB,
+}
+HONEST = ["correct-00", "correct-01", "correct-02", "squatter"]
+JOSE = os.fsdecode(b"Jos\xe9")
+SHOWN_JOSE = "Jos\\xe9"
+DEEP = 1100
+
+
+def add_student(root: Path, name: str, program: str) -> Path:
+    folder = root / "submissions" / name
+    folder.mkdir(parents=True)
+    (folder / "main.py").write_text(program, encoding="utf-8")
+    (folder / "run.sh").write_text(PYTHON_RUN, encoding="utf-8")
+    return folder
+
+
+def make_course(root: Path, hostile: bool) -> None:
+    """Three honest students, the squatter, José and the deep one; and the hostile ones."""
+    write_course(root, {"correct": 3})
+    (root / "tmp").mkdir()
+    add_student(root, "squatter", SQUATTER)
+    add_student(root, JOSE, python_program())
+    deep = add_student(root, "deep", python_program())
+    nested = deep.joinpath(*["d"] * DEEP)
+    make_folders(deep, nested)
+    (nested / "note.txt").write_text("deep down\n")
+    if hostile:
+        for name, program in HOSTILE.items():
+            add_student(root, name, program)
+
+
+def grade(root: Path, *more: str, out: str = "grades", user: int | None = None) -> str:
+    """``casino grade`` on the course (``--jobs 2``, ``--processes 64``): its stdout; the
+    status must be 0 whatever the students do."""
+    python = sys.executable if user is None else "/usr/bin/python3"
+    env = dict(os.environ, PYTHONPATH=PYTHONPATH, XDG_CACHE_HOME=str(root / "grader-cache"))
+    env["TMPDIR"] = str(root / "tmp")  # trusted, a program could write where the grader works
+    (root / "tmp").mkdir(exist_ok=True)
+    argv = [python, "-m", "casino", "grade", str(root / "submissions")]
+    argv += ["--transcripts", str(root / "transcripts"), "--run", "sh run.sh"]
+    argv += ["--out", str(root / out), "--jobs", "2", "--processes", "64", *more]
+    if user is not None:
+        argv = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups", *argv]
+        env["HOME"] = str(root)
+    done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=240, check=False)
+    assert (done.returncode, done.stderr) == (0, "")
+    return done.stdout
+
+
+def rows(root: Path, out: str = "grades") -> dict[str, list[str]]:
+    with open(root / out / "gradebook.csv", newline="", encoding="utf-8") as handle:
+        return {row[0]: row[1:] for row in csv.reader(handle)}
+
+
+def originals(root: Path) -> dict[str, bytes]:
+    found = {}
+    for folder in (root / "submissions").iterdir():
+        found[folder.name] = (folder / "main.py").read_bytes()
+    return found
+
+
+FULL = ["4", "4", "1", "1", "2"]
+PYTHONPATH = os.pathsep.join([str(ROOT), *(p for p in sys.path if p.endswith("site-packages"))])
+"""casino and what it needs, for a grader running the system's Python as another user."""
+HONEST_ROWS = [*HONEST, SHOWN_JOSE, "deep"]
+
+
+@pytest.fixture(scope="module")
+def baseline(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, list[str]]]:
+    """The honest students' rows in a course without the hostile ones."""
+    root = tmp_path_factory.mktemp("honest")
+    make_course(root, hostile=False)
+    grade(root)
+    yield rows(root)
+    remove_tree(root / "submissions")  # 1,100 folders deep: too deep for pytest's cleanup
+
+
+@pytest.fixture(scope="module")
+def hostile(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[tuple[Path, dict[str, bytes], str]]:
+    """The course with the hostile students, graded once; its originals before grading."""
+    root = tmp_path_factory.mktemp("hostile")
+    make_course(root, hostile=True)
+    before = originals(root)
+    yield root, before, grade(root)
+    remove_tree(root / "submissions")
+
+
+def test_honest_students_get_their_grade_in_a_course_without_others(
+    baseline: dict[str, list[str]],
+) -> None:
+    assert {name: baseline[name] for name in HONEST_ROWS} == dict.fromkeys(HONEST_ROWS, FULL)
+
+
+def test_no_hostile_student_changes_anyone_elses_grade(
+    baseline: dict[str, list[str]], hostile: tuple[Path, dict[str, bytes], str]
+) -> None:
+    root, _, out = hostile
+    assert out.startswith(f"graded {len(HONEST_ROWS) + len(HOSTILE)} submissions: ")
+    graded = rows(root)
+    assert {name: graded[name] for name in HONEST_ROWS} == {n: baseline[n] for n in HONEST_ROWS}
+
+
+def test_the_attackers_score_nothing(hostile: tuple[Path, dict[str, bytes], str]) -> None:
+    root, _, _ = hostile
+    graded = rows(root)
+    assert {name: graded[name][0] for name in HOSTILE} == dict.fromkeys(HOSTILE, "0")
+    cheater = (root / "grades" / "feedback" / "cheater.txt").read_text()
+    assert "no grader to copy from" in cheater  # it saw no grader at all
+
+
+def test_nothing_outside_a_run_was_touched(hostile: tuple[Path, dict[str, bytes], str]) -> None:
+    root, before, _ = hostile
+    assert originals(root) == before
+    assert b"vandalised" not in (root / "grades" / "gradebook.csv").read_bytes()
+
+
+def test_a_cached_rerun_gives_the_same_gradebook(
+    hostile: tuple[Path, dict[str, bytes], str],
+) -> None:
+    root, _, _ = hostile
+    book = (root / "grades" / "gradebook.csv").read_bytes()
+    grade(root)
+    assert (root / "grades" / "gradebook.csv").read_bytes() == book
+
+
+def test_the_fork_bomb_met_its_own_limit(hostile: tuple[Path, dict[str, bytes], str]) -> None:
+    root, _, _ = hostile
+    feedback = (root / "grades" / "feedback" / "fork_bomb.txt").read_text()
+    kids = [line for line in feedback.splitlines() if line.strip().endswith(" kids")]
+    assert kids, feedback
+    assert all(int(line.split()[-2]) < 64 for line in kids)
+
+
+def test_a_name_that_is_not_utf8_is_shown_with_its_bytes_escaped(
+    hostile: tuple[Path, dict[str, bytes], str],
+) -> None:
+    root, _, _ = hostile
+    shown = (root / "grades" / "feedback" / f"{SHOWN_JOSE}.txt").read_text()
+    assert shown.startswith(f"{SHOWN_JOSE}: 4/4\n")
+
+
+def test_a_forged_cache_entry_is_graded_again(tmp_path: Path) -> None:
+    write_course(tmp_path, {"correct": 1, "wrong_space": 1})
+    grade(tmp_path)
+    book = (tmp_path / "grades" / "gradebook.csv").read_bytes()
+    wrong = tmp_path / "grades" / "cache" / "wrong_space-00.json"
+    right = (tmp_path / "grades" / "cache" / "correct-00.json").read_text()
+    wrong.write_text(right.replace("correct-00", "wrong_space-00"))  # full marks, forged
+    grade(tmp_path)
+    assert (tmp_path / "grades" / "gradebook.csv").read_bytes() == book
+    assert b"wrong_space-00,3,4," in book
+
+
+def test_without_the_sandbox_the_cheater_would_have_cheated(tmp_path: Path) -> None:
+    """The cheater is a real attack: trusted, it finds the transcripts and scores."""
+    write_course(tmp_path, {})
+    add_student(tmp_path, "cheater", CHEATER)
+    grade(tmp_path, "--trust-submissions", "--jobs", "1")
+    assert rows(tmp_path)["cheater"][0] == "4"
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to become another user")
+def test_an_unprivileged_grader_is_as_safe(baseline: dict[str, list[str]]) -> None:
+    """The same course graded by a user who is not root (nobody, 65534)."""
+    probe = "import yaml, pexpect, casino.grade.cli"
+    argv = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+    argv += ["/usr/bin/python3", "-c", probe]
+    env = dict(os.environ, PYTHONPATH=PYTHONPATH)
+    if subprocess.run(argv, env=env, check=False, capture_output=True).returncode:
+        pytest.skip("nobody cannot run casino with the system's python3 here")
+    root = Path(tempfile.mkdtemp(prefix="casino-unprivileged-"))
+    try:
+        make_course(root, hostile=True)
+        subprocess.run(["chown", "-R", "65534:65534", str(root)], check=True)
+        before = originals(root)
+        grade(root, user=65534)
+        graded = rows(root)
+        assert {name: graded[name] for name in HONEST_ROWS} == {n: baseline[n] for n in HONEST_ROWS}
+        assert {name: graded[name][0] for name in HOSTILE} == dict.fromkeys(HOSTILE, "0")
+        assert originals(root) == before
+    finally:
+        remove_tree(root)
+
+
+def test_the_squatter_changes_nothing_even_trusted(tmp_path: Path) -> None:
+    """Without a sandbox the squatter can write where the grader works, but cannot guess the
+    names of the folders it will use."""
+    write_course(tmp_path, {"correct": 2})
+    add_student(tmp_path, "squatter", SQUATTER)
+    grade(tmp_path, "--trust-submissions")
+    assert rows(tmp_path) == {
+        "student": ["score", "max", "args.yaml", "greet.yaml", "state/chain.yaml"],
+        "correct-00": FULL,
+        "correct-01": FULL,
+        "squatter": FULL,
+    }

@@ -1,0 +1,234 @@
+"""``casino holdem serve`` against hostile clients: one that floods and never reads, idle
+connections, bad names, and a crowd of sockets in a server with 64 file descriptors.
+
+The in-process tests run the server on a FakeClock (the table's time-outs never really
+wait); the crowd test runs ``casino holdem serve`` as a subprocess with a lowered
+``RLIMIT_NOFILE``. Assertions are on what each client gets and in what order, never on how
+long anything took; every wait has a generous bound."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import socket
+import subprocess
+import sys
+
+from casino.clock import FakeClock
+from casino.holdem.server import HoldemServer, ServerSettings
+from casino.net.guard import Limits
+from casino.net.lines import LineStream, connect_lines
+from casino.net.stream import ConnectionClosed, bound_port
+
+LOOSE = 60.0
+"""Seconds a test waits for what takes milliseconds (a bound, never a measure)."""
+
+
+async def _play_steadily(stream: LineStream, seen: list[str]) -> None:
+    """Answer every turn with check or call, until the game is over or the line closes."""
+    while True:
+        try:
+            line = await stream.receive()
+        except ConnectionClosed:
+            return
+        seen.append(line)
+        if line == "Your turn.":
+            legal = next(text for text in reversed(seen) if text.startswith("You may:"))
+            await stream.send("check" if "You may: check" in legal else "call")
+        if line == "Game over. Chips:":
+            return
+
+
+async def _cut_off(reader: asyncio.StreamReader) -> None:
+    """Read until the server ends the connection."""
+    try:
+        while await reader.read(1 << 20):
+            pass
+    except ConnectionResetError:
+        pass
+
+
+async def _joined(port: int, name: str) -> tuple[LineStream, str]:
+    stream = await connect_lines("127.0.0.1", port)
+    await stream.receive()  # the greeting
+    await stream.send(f"join {name}")
+    return stream, await stream.receive()
+
+
+def test_a_member_who_floods_and_never_reads_is_dropped_and_the_table_plays_on() -> None:
+    async def scenario() -> tuple[HoldemServer, list[str], list[str]]:
+        log: list[str] = []
+        settings = ServerSettings(seats=3, hands=3, lang="en", pause=0, seed=5, start_with=2)
+        server = HoldemServer(settings, FakeClock(), log.append)
+        listening = await server.serve(0)
+        port = bound_port(listening)
+        seen: list[str] = []
+        async with listening:
+            ann, answer = await _joined(port, "Ann")
+            assert answer == "You sit at table 1, seat 1."
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.write(b"join Bad\n" + b"ayuda\n" * 20_000)  # and never read a byte
+            await asyncio.wait_for(
+                asyncio.gather(_play_steadily(ann, seen), server.rooms[0].done.wait()), LOOSE
+            )
+            await asyncio.wait_for(_cut_off(reader), LOOSE)  # the server hung up on it
+            writer.close()
+        return server, seen, log
+
+    server, seen, log = asyncio.run(scenario())
+    room = server.rooms[0]
+    bad = next(member for member in room.members.values() if member.name == "Bad")
+    assert bad.stream is None  # dropped: its seat is played as a disconnected one
+    assert room.table.number == 3
+    assert seen[-1] == "Game over. Chips:"
+    assert any(re.fullmatch(r"Bad: (folds|checks)", line) for line in seen)
+    assert len(log) == 1 and re.fullmatch(r"127\.0\.0\.1:\d+: dropped: .*", log[0]), log
+    assert ("flooding" in log[0]) or ("not reading" in log[0])
+
+
+def test_a_member_over_the_rate_is_told_to_slow_down_and_its_extra_lines_skipped() -> None:
+    async def scenario() -> tuple[list[str], bool]:
+        slow = Limits(lines_per_second=0.001, burst=5)  # nothing refills during the test
+        settings = ServerSettings(seats=2, lang="en", start_with=9, limits=slow)
+        server = HoldemServer(settings, FakeClock())
+        listening = await server.serve(0)
+        got: list[str] = []
+        async with listening:
+            ann, _ = await _joined(bound_port(listening), "Ann")  # the join costs a token
+            ann.writer.write(b"help\n" * 7)
+            while "Too many lines: slow down." not in got:
+                got.append(await asyncio.wait_for(ann.receive(), LOOSE))
+            seated = server.rooms[0].members[0].stream is not None  # 3 skipped of 5 allowed
+            for task in server.tasks:
+                task.cancel()
+        return got, seated
+
+    got, seated = asyncio.run(scenario())
+    assert seated
+    assert got.count("Commands (Spanish or English):") == 4
+    assert got[-1] == "Too many lines: slow down."
+
+
+def test_a_connection_that_never_joins_is_closed_at_the_time_out() -> None:
+    async def scenario() -> list[str]:
+        clock = FakeClock()
+        server = HoldemServer(ServerSettings(timeout=30, lang="en", start_with=9), clock)
+        listening = await server.serve(0)
+        async with listening:
+            idle = await connect_lines("127.0.0.1", bound_port(listening))
+            got = [await idle.receive()]
+            clock.advance(31)
+            await idle.send("join Late")
+            got.append(await asyncio.wait_for(idle.receive(), LOOSE))
+            try:
+                got.append(await asyncio.wait_for(idle.receive(), LOOSE))
+            except ConnectionClosed:
+                got.append("<closed>")
+            for task in server.tasks:
+                task.cancel()
+        return got
+
+    assert asyncio.run(scenario()) == [
+        "casino holdem: send join NAME [TABLE].",
+        "No join within the time limit; goodbye.",
+        "<closed>",
+    ]
+
+
+def test_names_with_escapes_bot_names_and_seated_names_are_refused() -> None:
+    async def scenario() -> tuple[list[str], list[str]]:
+        server = HoldemServer(ServerSettings(seats=3, start_with=9), FakeClock())
+        listening = await server.serve(0)
+        port = bound_port(listening)
+        answers = []
+        async with listening:
+            _ann, first = await _joined(port, "Ann")
+            answers.append(first)
+            other = await connect_lines("127.0.0.1", port)
+            await other.receive()
+            for name in ("\x1b[2J\x1b[31mEvil", "Ana", "bRUNO", "ANN", "x" * 21, "Zoë"):
+                await other.send(f"join {name}")
+                answers.append(await other.receive())
+            for task in server.tasks:
+                task.cancel()
+            names = [seat.name for seat in server.rooms[0].table.seats]
+        return answers, names
+
+    answers, names = asyncio.run(scenario())
+    unprintable = "Un nombre tiene de 1 a 20 letras, cifras o signos, sin espacios."
+    assert answers == [
+        "Te sientas en la mesa 1, asiento 1.",
+        unprintable,
+        "Ese nombre es de un jugador de la computadora.",
+        "Ese nombre es de un jugador de la computadora.",
+        "Ese nombre ya está ocupado.",
+        unprintable,
+        "Te sientas en la mesa 1, asiento 2.",
+    ]
+    assert names == ["Ann", "Zoë", "Carla"]
+
+
+def _line(sock: socket.socket) -> str:
+    data = b""
+    while not data.endswith(b"\n"):
+        piece = sock.recv(4096)
+        if not piece:
+            raise ConnectionError(f"closed after {data!r}")
+        data += piece
+    return data.decode()
+
+
+def _everything(sock: socket.socket) -> bytes:
+    data = b""
+    try:
+        while piece := sock.recv(4096):
+            data += piece
+    except ConnectionResetError:
+        pass
+    return data
+
+
+def test_a_crowd_of_idle_sockets_cannot_lock_out_a_seated_player() -> None:
+    lower = (
+        "import resource, sys, runpy; "
+        "resource.setrlimit(resource.RLIMIT_NOFILE, "
+        "(64, resource.getrlimit(resource.RLIMIT_NOFILE)[1])); "
+        "sys.argv = ['casino', 'holdem', 'serve'] + sys.argv[1:]; "
+        "runpy.run_module('casino', run_name='__main__')"
+    )
+    argv = ["--seats", "2", "--hands", "2", "--timeout", "20", "--lang", "en", "--seed", "3"]
+    server = subprocess.Popen(
+        [sys.executable, "-c", lower, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    idle: list[socket.socket] = []
+    seen: list[str] = []
+    try:
+        assert server.stdout is not None
+        port = int(server.stdout.readline().decode().rsplit(":", 1)[1])
+        honest = socket.create_connection(("127.0.0.1", port), timeout=LOOSE)
+        honest.sendall(b"join Ann\n")
+        idle = [socket.create_connection(("127.0.0.1", port), timeout=LOOSE) for _ in range(100)]
+        buffer = ""
+        while "Game over. Chips:" not in seen:
+            buffer += _line(honest)
+            *lines, buffer = buffer.split("\n")
+            seen.extend(lines)
+            if lines and lines[-1] == "Your turn.":
+                legal = next(text for text in reversed(seen) if text.startswith("You may:"))
+                honest.sendall(b"check\n" if "You may: check" in legal else b"call\n")
+        honest.close()
+        code = server.wait(timeout=LOOSE)
+        heard = [_everything(sock) for sock in idle]  # the server is gone: each ends now
+    finally:
+        for sock in idle:
+            sock.close()
+        server.kill()
+        _, errors = server.communicate(timeout=LOOSE)
+    assert code == 0
+    assert heard.count(b"The server is full; try again later.\n") == 100 - 47
+    greeted = [data for data in heard if data.startswith(b"casino holdem: send join NAME")]
+    assert len(greeted) == 47  # (and, had the game lasted 20 s, told they never joined)
+    assert errors.decode().splitlines() == [
+        "casino holdem: 48 connections at once, the most this server takes: refusing new ones"
+    ]
+    assert seen.count("Your turn.") >= 1 and "Game over. Chips:" in seen

@@ -1,0 +1,213 @@
+"""The socket layer under attack: output that is never waited for, floods, quiet logs, names.
+
+Real loopback sockets; time is a FakeClock where the layer takes one, and otherwise a real
+deadline that only decides *whether* something happens, with a generous outer bound."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from casino.clock import FakeClock, MonotonicClock
+from casino.net.guard import FloodGuard, Limits, Outbox, WarningLog
+from casino.net.lines import (
+    Flooding,
+    LineStream,
+    LineTooLong,
+    RateLimited,
+    connect_lines,
+    serve_lines,
+)
+from casino.net.names import BadName, check_name
+from casino.net.stream import ConnectionClosed, bound_port
+
+LOOSE = 60.0
+"""Seconds a test waits for something that takes milliseconds (a bound, never a measure)."""
+
+
+def test_the_flood_guard_admits_a_burst_then_the_rate() -> None:
+    clock = FakeClock()
+    guard = FloodGuard(Limits(lines_per_second=2, burst=3), clock)
+    assert [guard.admit() for _ in range(4)] == [True, True, True, False]
+    assert guard.refused == 1 and not guard.exhausted
+    clock.advance(0.5)  # one token back
+    assert [guard.admit(), guard.admit()] == [True, False]
+    assert [guard.admit(), guard.admit()] == [False, False]
+    assert guard.exhausted
+    clock.advance(10)  # the bucket refills to the burst, no more
+    assert [guard.admit() for _ in range(4)] == [True, True, True, False]
+    assert guard.admit(0) and not guard.exhausted
+
+
+def test_warnings_of_a_kind_are_one_line_per_interval() -> None:
+    clock = FakeClock()
+    lines: list[str] = []
+    log = WarningLog(lines.append, clock, interval=60)
+    for number in range(1000):
+        log.warn("dropped", f"dropped {number}")
+    log.warn("full", "full")
+    assert lines == ["dropped 0", "full"]
+    clock.advance(60)
+    log.warn("dropped", "dropped again")
+    log.warn("dropped", "dropped once more")
+    assert lines == ["dropped 0", "full", "dropped again (and 999 more like it before)"]
+
+
+async def _pair(limits: Limits) -> tuple[asyncio.StreamWriter, LineStream]:
+    """A server-side writer to a client that never reads, and that client."""
+    accepted: asyncio.Future[asyncio.StreamWriter] = asyncio.get_running_loop().create_future()
+
+    async def keep(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        accepted.set_result(writer)
+
+    server = await asyncio.start_server(keep, "127.0.0.1", 0)
+    client = await connect_lines("127.0.0.1", bound_port(server))
+    writer = await accepted
+    server.close()
+    return writer, client
+
+
+def test_a_peer_that_does_not_read_is_dropped_when_its_queue_is_full_without_any_wait() -> None:
+    async def scenario() -> tuple[int, str | None, list[str]]:
+        writer, client = await _pair(Limits())
+        drops: list[str] = []
+        outbox = Outbox(writer, Limits(queue_bytes=8192), FakeClock(), drops.append)
+        sent = 0
+        with pytest.raises(ConnectionClosed, match="not reading: over 8192 bytes waiting"):
+            while sent < 10**5:  # no await in this loop: put never waits
+                outbox.put(b"x" * 1023 + b"\n")
+                sent += 1
+        with pytest.raises(ConnectionClosed, match="not reading"):
+            outbox.put(b"more\n")
+        await client.close()
+        return sent, outbox.dropped, drops
+
+    sent, dropped, drops = asyncio.run(scenario())
+    assert 8 <= sent < 10**5
+    assert dropped is not None and drops == [dropped]
+
+
+def test_a_peer_that_does_not_read_is_dropped_at_the_send_deadline() -> None:
+    async def scenario() -> str | None:
+        writer, client = await _pair(Limits())
+        outbox = Outbox(writer, Limits(queue_bytes=10**9, send_timeout=0.05), MonotonicClock())
+        while not outbox.backed_up():  # fill the system's buffers, then queue one more
+            outbox.put(b"y" * 65536)
+        outbox.put(b"late\n")
+        await asyncio.wait_for(writer.wait_closed(), LOOSE)
+        await client.close()
+        return outbox.dropped
+
+    assert asyncio.run(scenario()) == "not reading: output waited over 0.05 s"
+
+
+def test_closing_sends_what_is_queued_first() -> None:
+    async def scenario() -> list[str]:
+        writer, client = await _pair(Limits())
+        outbox = Outbox(writer, Limits(), MonotonicClock())
+        for number in range(300):
+            outbox.put(f"{number:04d}".encode() * 100 + b"\n")
+        await outbox.close()
+        got = []
+        with pytest.raises(ConnectionClosed):
+            while True:
+                got.append(await asyncio.wait_for(client.receive(), LOOSE))
+        return got
+
+    got = asyncio.run(scenario())
+    assert [line[:4] for line in got] == [f"{number:04d}" for number in range(300)]
+
+
+async def _flood_server(
+    limits: Limits, outcomes: list[str], log: list[str]
+) -> tuple[int, asyncio.Event]:
+    finished = asyncio.Event()
+
+    async def echo(stream: LineStream) -> None:
+        try:
+            while True:
+                try:
+                    line = await stream.receive()
+                except (LineTooLong, RateLimited) as problem:
+                    outcomes.append(type(problem).__name__)
+                    continue
+                await stream.send(f"echo {line}")
+        except Flooding as error:
+            outcomes.append(f"Flooding: {error}")
+        except ConnectionClosed:
+            outcomes.append("closed")
+        finally:
+            await stream.close()
+            finished.set()
+
+    server = await serve_lines(echo, limits=limits, log=WarningLog(log.append, FakeClock()))
+    return bound_port(server), finished
+
+
+def test_a_flooding_client_is_told_once_then_dropped_and_logged_once() -> None:
+    async def scenario() -> tuple[list[str], list[str], str]:
+        outcomes: list[str] = []
+        log: list[str] = []
+        port, finished = await _flood_server(Limits(lines_per_second=1, burst=5), outcomes, log)
+        flooder = await connect_lines("127.0.0.1", port)
+        flooder.writer.write(b"ayuda\n" * 10_000)
+        await asyncio.wait_for(finished.wait(), LOOSE)
+        honest = await connect_lines("127.0.0.1", port)
+        await honest.send("hello")
+        answer = await asyncio.wait_for(honest.receive(), LOOSE)
+        await flooder.close()
+        await honest.close()
+        return outcomes, log, answer
+
+    outcomes, log, answer = asyncio.run(scenario())
+    assert outcomes[:2] == ["RateLimited", "Flooding: flooding: more than 1 lines a second"]
+    assert len(log) == 1 and log[0].endswith(": dropped: flooding: more than 1 lines a second")
+    assert answer == "echo hello"
+
+
+def test_an_endless_line_is_a_flood_not_a_memory_leak() -> None:
+    async def scenario() -> list[str]:
+        outcomes: list[str] = []
+        port, finished = await _flood_server(Limits(burst=10, max_line=64), outcomes, [])
+        client = await connect_lines("127.0.0.1", port)
+        client.writer.write(b"z" * 200 + b"\nshort\n")
+        assert await asyncio.wait_for(client.receive(), LOOSE) == "echo short"
+        client.writer.write(b"z" * 100_000)  # no newline, ever
+        await asyncio.wait_for(finished.wait(), LOOSE)
+        await client.close()
+        return outcomes
+
+    assert asyncio.run(scenario()) == [
+        "LineTooLong",
+        "Flooding: flooding: more than 50 bytes of one line a second",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [
+        ("\x1b[2JEvil", "A name is 1 to 20 letters, digits or signs, without spaces."),
+        ("Bell\x07", "A name is 1 to 20 letters, digits or signs, without spaces."),
+        ("Right\u202eto", "A name is 1 to 20 letters, digits or signs, without spaces."),
+        ("x" * 21, "A name is 1 to 20 letters, digits or signs, without spaces."),
+        ("", "A name is 1 to 20 letters, digits or signs, without spaces."),
+        ("two words", "A name is 1 to 20 letters, digits or signs, without spaces."),
+        ("Ana", "That name belongs to a computer player."),
+        ("ANA", "That name belongs to a computer player."),
+        ("\uff21na", "That name belongs to a computer player."),  # fullwidth A
+        ("zoë", "That name is taken."),
+    ],
+)
+def test_names_that_are_refused(name: str, why: str) -> None:
+    with pytest.raises(BadName) as refused:
+        check_name(name, reserved=["Ana", "Bruno"], taken=["Zoë"])
+    assert str(refused.value) == why
+
+
+def test_names_that_are_fine() -> None:
+    for name in ("Zoë", "x" * 20, "Ñandú-7", "李"):
+        assert check_name(name, reserved=["Ana"], taken=["Zoe2"]) == name
+    assert check_name("Stephen Curry", most=40, spaces=True) == "Stephen Curry"
+    with pytest.raises(BadName, match="1 to 40 printable characters"):
+        check_name("Steph\tCurry", most=40, spaces=True)

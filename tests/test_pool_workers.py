@@ -1,0 +1,180 @@
+"""Every process pool in casino is :func:`casino.stopping.worker_pool`, and its workers never
+print a traceback: not when the pool shuts down (it signals no worker), and not when a stop
+reaches them.
+
+``casino videopoker analyze`` used to print ``casino.cmdline.Stopped: 15`` from a worker in 9 of
+12 runs: its ``multiprocessing.Pool`` ended by sending SIGTERM to workers that had kept casino's
+own SIGTERM handler. Here each command runs 20 times as a program of its own (on the process's
+own streams, under casino's signal handlers, with forked workers), in one Python process so
+that the analyzer's tables are prepared once (the pool is started and shut down every time).
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pexpect
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+RUNS = 20
+
+DRIVER = textwrap.dedent(
+    """
+    import sys
+    from casino.__main__ import main
+    from casino.videopoker import analyzer
+
+    made, make = [], analyzer._make_job
+    analyzer._make_job = lambda *job: made[0] if made else made.append(make(*job)) or made[0]
+    runs, argv = int(sys.argv[1]), sys.argv[2:]
+    statuses = {main(argv) for _ in range(runs)}
+    print("statuses", sorted(statuses), file=sys.stderr)
+    """
+)
+
+
+def run_repeatedly(*argv: str, runs: int = RUNS) -> tuple[str, str]:
+    """stdout and stderr of ``casino ARGV…`` run ``runs`` times in a row in one process."""
+    done = subprocess.run(
+        [sys.executable, "-c", DRIVER, str(runs), *argv],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=900,
+        check=False,
+    )
+    return done.stdout, done.stderr
+
+
+def test_analyze_with_two_workers_never_prints_a_traceback() -> None:
+    out, err = run_repeatedly("videopoker", "analyze", "--jobs", "2")
+    assert err == "statuses [0]\n"
+    assert out.count("pay table double-bonus-10-7, 5 credits bet, optimal strategy") == RUNS
+    assert out == out[: len(out) // RUNS] * RUNS  # every run gave the same answer
+
+
+def test_simulation_with_two_workers_never_prints_a_traceback() -> None:
+    out, err = run_repeatedly(
+        "videopoker", "-s", "100000", "5", "70000", "--jobs", "2", "--seed", "7"
+    )
+    assert err == "statuses [0]\n"
+    assert out.count("Credit") == RUNS and out == out[: len(out) // RUNS] * RUNS
+
+
+def test_replay_with_two_workers_never_prints_a_traceback() -> None:
+    out, err = run_repeatedly("replay", "--jobs", "2", "transcripts/demo")
+    assert err == "statuses [0]\n"
+    assert out.count("passed") >= RUNS and "FAIL" not in out and "ERROR" not in out
+
+
+BUSY_PROGRAM = textwrap.dedent(
+    """
+    import signal, sys
+    from casino.cmdline import run_program
+    from casino.stopping import worker_pool, worker_task
+
+    def task(number):
+        with worker_task():
+            print(f"working {number}", flush=True)
+            while True:
+                signal.pause()  # until a stop unwinds the task
+
+    def body(invocation):
+        with worker_pool(2) as pool:
+            for future in [pool.submit(task, number) for number in range(2)]:
+                future.result()
+        return 0
+
+    sys.exit(run_program("busy", body))
+    """
+)
+
+
+@pytest.mark.parametrize(
+    ("whom", "signum", "status"),
+    [
+        ("group", signal.SIGINT, 130),
+        ("group", signal.SIGTERM, 143),
+        ("casino", signal.SIGTERM, 143),
+    ],
+)
+def test_a_stop_ends_busy_workers_quietly(whom: str, signum: int, status: int) -> None:
+    """Ctrl-C goes to the whole process group, a SIGTERM maybe to casino alone (which passes
+    it on): every task ends, one line from casino, its status, no traceback from anybody."""
+    child = pexpect.spawn(
+        sys.executable, ["-c", BUSY_PROGRAM], cwd=str(ROOT), encoding="utf-8", timeout=120
+    )
+    child.expect("working [01]")
+    child.expect("working [01]")  # both workers are in their task
+    if whom == "group":
+        os.killpg(os.getpgid(child.pid), signum)
+    else:
+        os.kill(child.pid, signum)
+    child.expect(pexpect.EOF)
+    child.close()
+    said = (child.before or "").strip().splitlines()
+    assert (child.exitstatus, len(said)) == (status, 1)
+    assert said[0].startswith("busy: ") and "Traceback" not in said[0]
+
+
+POOL_MAKERS = {"ProcessPoolExecutor", "WorkerPool", "Pool", "ThreadPool"}
+
+
+def pools_made_outside(top: Path, allowed: Path) -> list[str]:
+    """``file:line`` of each call creating a process pool in ``top``'s modules but ``allowed``."""
+    found = []
+    for path in sorted(top.rglob("*.py")):
+        if path == allowed:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                func = node.func
+                name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+                if name in POOL_MAKERS:
+                    found.append(f"{path.relative_to(top.parent)}:{node.lineno}")
+    return found
+
+
+def test_every_process_pool_is_the_worker_pool(tmp_path: Path) -> None:
+    stopping = ROOT / "casino" / "stopping.py"
+    assert pools_made_outside(ROOT / "casino", stopping) == []
+    made = pools_made_outside(ROOT / "casino", tmp_path)
+    assert [where.partition(":")[0] for where in made] == ["casino/stopping.py"]
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_stop_reaching_an_idle_worker_is_noted_quietly(signum: int) -> None:
+    """An idle worker keeps the stop for its next task, which it then refuses."""
+    script = textwrap.dedent(
+        f"""
+        import os, signal
+        from casino.stopping import worker_pool, worker_task
+
+        def pid():
+            return os.getpid()
+
+        def task():
+            with worker_task():
+                return "ran"
+
+        with worker_pool(1) as pool:
+            worker = pool.submit(pid).result()
+            os.kill(worker, {int(signum)})
+            try:
+                print(pool.submit(task).result())
+            except KeyboardInterrupt as stop:
+                print("refused:", type(stop).__name__)
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False
+    )
+    expected = "KeyboardInterrupt" if signum == signal.SIGINT else "Stopped"
+    assert (done.returncode, done.stdout, done.stderr) == (0, f"refused: {expected}\n", "")
