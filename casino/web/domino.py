@@ -23,7 +23,16 @@ from typing import Any
 
 from casino.clock import Clock
 from casino.domino.money import STAKE, Ledger, settle_hand
-from casino.domino.rules import COMPUTER, MEMBER, End, HandState, Move, shuffled_deal
+from casino.domino.rules import (
+    COMPUTER,
+    MEMBER,
+    End,
+    Finish,
+    HandState,
+    Move,
+    Result,
+    shuffled_deal,
+)
 from casino.domino.strategy import ours, take_turn
 from casino.domino.tiles import Tile
 from casino.errors import IllegalAction
@@ -31,6 +40,7 @@ from casino.i18n import translator
 from casino.web.bank import Bank
 from casino.web.holdem import LOG, LOG_LINES
 from casino.web.store import StoreError
+from casino.web.words import DOMINO, page_words
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
@@ -56,11 +66,13 @@ class DominoGame:
         table: str = "dominoes",
     ) -> None:
         self.name = name
+        self.lang = lang
         self.account = account
         self.bank = bank
         self.table = table
         """The match's name in the store."""
         self.tr: gettext.NullTranslations = translator("domino", lang)
+        self.words = page_words("domino", lang)
         self.clock = clock
         self.rng = random.Random(seed)
         self.move_seconds = move_seconds
@@ -104,9 +116,14 @@ class DominoGame:
             "stake": STAKE,
             "over": state is None or state.result is not None,
             "seconds": None,
+            "total": self.move_seconds,
+            "lang": self.lang,
+            "words": self.words,
         }
         if state is None:
             return data
+        if state.result is not None:
+            data["result"] = self.result_view(state.result)
         mine = state.turn == MEMBER and state.result is None
         data.update(
             hand=[[t.low, t.high] for t in state.hands[MEMBER]],
@@ -129,6 +146,21 @@ class DominoGame:
             data["seconds"] = max(0.0, self.deadline - self.clock.now())
         return data
 
+    def result_view(self, result: Result) -> dict[str, Any]:
+        """How the hand ended, for the page's overlay: who won and why, in words."""
+        said = self.words
+        winner = {MEMBER: "you", COMPUTER: "computer", None: None}[result.winner]
+        if result.finish is Finish.BLOCKED:
+            why = said["why_blocked"].format(
+                member=result.pips[MEMBER], computer=result.pips[COMPUTER]
+            )
+        elif result.finish is Finish.TIMEOUTS:
+            why = said["why_timeouts"]
+        else:
+            why = said["why_domino_you" if winner == "you" else "why_domino_them"]
+        title = {"you": said["won"], "computer": said["lost"], None: said["tie"]}[winner]
+        return {"winner": winner, "finish": result.finish.value, "title": title, "why": why}
+
     async def receive(self, message: Any) -> None:
         """A message from the page: queued for the member's turn, else refused and logged."""
         expected = self.state is None or self.state.result is not None
@@ -137,15 +169,17 @@ class DominoGame:
         if moving or (kind == "next" and expected):
             self.inbox.put_nowait(message)
         else:
-            await self.refuse("not your turn or not a move", message)
+            await self.refuse("refused_turn", message)
 
     async def refuse(self, reason: str, message: Any) -> None:
-        """Log it and tell the page."""
+        """Log it (``reason``: a key of :data:`casino.web.words.DOMINO`) and tell the page
+        why in the member's language."""
         self.refused += 1
-        LOG.warning("dominoes: refused from %r: %s: %.200r", self.name, reason, message)
+        english = DOMINO.get(reason, reason)
+        LOG.warning("dominoes: refused from %r: %s: %.200r", self.name, english, message)
         if self.send is not None:
             try:
-                await self.send({"type": "refused", "reason": reason})
+                await self.send({"type": "refused", "reason": self.words.get(reason, reason)})
             except (ConnectionError, RuntimeError):
                 self.send = None
 
@@ -248,7 +282,7 @@ class DominoGame:
                     if state.turn == MEMBER and state.result is None:  # drew: now play
                         self.deadline = self.clock.now() + self.move_seconds
                 else:
-                    await self.refuse("not a legal move", message)
+                    await self.refuse("refused_move", message)
         finally:
             self.deadline = None
 

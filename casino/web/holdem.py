@@ -31,14 +31,17 @@ import gettext
 import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from itertools import combinations
 from typing import Any
 
 from casino.cards.card import Card
+from casino.cards.evaluator import evaluate5
 from casino.clock import Clock
 from casino.errors import IllegalAction, ParseError
 from casino.holdem.bots import Player, player_of
 from casino.holdem.commands import Intent, Verb, perform
-from casino.holdem.engine import Action, Hand, Refused
+from casino.holdem.engine import Action, Hand, Legal, Refused
+from casino.holdem.names import hand_name
 from casino.holdem.shell import BOT_NAMES, STYLE_CYCLE
 from casino.holdem.table import Seat, Table, shuffled_deck
 from casino.holdem.view import action_text, showdown_text, street_text
@@ -46,6 +49,7 @@ from casino.i18n import translator
 from casino.web.bank import Bank
 from casino.web.guard import LOG
 from casino.web.store import StoreError
+from casino.web.words import page_words
 
 __all__ = ["LOG", "LOG_LINES", "Member", "Send", "TableSettings", "WebTable"]
 VERBS = {
@@ -139,6 +143,8 @@ class WebTable:
         self.go = asyncio.Event()
         """Set once the table may deal (enough members, a start, or the fill time)."""
         self.waiting: int | None = None
+        self.deadline: float | None = None
+        """When (the clock) the waiting member's time runs out."""
         self.log: list[tuple[str, tuple[Any, ...]]] = []
         self.joined = asyncio.Event()
         """Set while a member is seated (the table deals), clear while none is (it waits)."""
@@ -326,6 +332,7 @@ class WebTable:
         hand = self.table.hand
         seats = []
         shown = set(hand.shown) if hand is not None and hand.over else set()
+        last = {a.seat: a for a in hand.actions} if hand is not None else {}
         for index, seat in enumerate(self.table.seats):
             entry: dict[str, Any] = {"name": seat.name, "chips": seat.chips, "seat": index}
             if hand is not None and hand.starting[index]:
@@ -339,6 +346,8 @@ class WebTable:
                     turn=index == hand.to_act and not hand.over,
                     cards=[_card(c) for c in cards] if visible else [None] * len(cards),
                 )
+                if index in last:
+                    entry["last"] = action_text(last[index], "", tr)[2:]
             entry["human"] = index in self.members
             entry["mine"] = index == member.seat
             seats.append(entry)
@@ -353,10 +362,17 @@ class WebTable:
             "pot": 0 if hand is None else hand.pot_total(),
             "log": [_line(tr, t, v, member.lang) for t, v in self.log],
             "legal": None,
-            "labels": {**_labels(tr), "start": translator("web", member.lang).gettext("Start now")},
+            "lang": member.lang,
+            "words": page_words("holdem", member.lang),
+            "actor": None if hand is None or hand.over else hand.to_act,
+            "clock": None,
+            "winners": [] if hand is None or not hand.over else _winners(hand, tr),
             "notice": self.notice(member),
             "can_start": not self.go.is_set() and member.seat in self.members,
         }
+        if self.waiting is not None and self.deadline is not None:
+            left = max(0.0, self.deadline - self.clock.now())
+            data["clock"] = {"seat": self.waiting, "seconds": left, "total": self.settings.timeout}
         if hand is not None and not hand.over and self.waiting == member.seat:
             legal = hand.legal()
             data["legal"] = {
@@ -365,6 +381,7 @@ class WebTable:
                 "max_to": legal.max_to,
                 "raising": legal.raising,
                 "deadline": self.settings.timeout,
+                "presets": _presets(hand, legal),
             }
         return data
 
@@ -458,7 +475,7 @@ class WebTable:
             member.inbox.get_nowait()
         if member.send is None:
             return _default(hand)
-        deadline = self.clock.now() + self.settings.timeout
+        deadline = self.deadline = self.clock.now() + self.settings.timeout
         self.waiting = member.seat
         try:
             await self.show(member)
@@ -474,7 +491,7 @@ class WebTable:
                 if action is not None:
                     return action
         finally:
-            self.waiting = None
+            self.waiting = self.deadline = None
 
     async def _try(self, member: Member, hand: Hand, message: dict[str, Any]) -> Action | None:
         verb = VERBS.get(str(message.get("verb")))
@@ -492,6 +509,43 @@ class WebTable:
             values = getattr(error, "values", {})
             await self.refuse(member, template, message, **values)
             return None
+
+
+def _presets(hand: Hand, legal: Legal) -> dict[str, int]:
+    """The raise slider's presets (``half``: ½ pot, ``full``: pot, ``max``: all-in) as totals
+    to raise to, each one the engine says is legal now (a pot raise: the call, then the pot
+    after it)."""
+    if not legal.can_bet_or_raise:
+        return {}
+    top = max(hand.bets)
+    after_call = hand.pot_total() + legal.call
+    wanted = {"half": top + after_call // 2, "full": top + after_call, "max": legal.max_to}
+    presets = {}
+    for key, to in wanted.items():
+        to = min(max(to, legal.min_to), legal.max_to)
+        if hand.can_bet_or_raise(to):
+            presets[key] = to
+    return presets
+
+
+def _winners(hand: Hand, tr: gettext.NullTranslations) -> list[dict[str, Any]]:
+    """Who won what at the end of ``hand``: each winner of a pot, the chips, and at a
+    showdown the winning five cards and the hand's name in ``tr``'s language."""
+    winners = []
+    shown = set(hand.shown)
+    for award in hand.awards:
+        for seat, share in zip(award.winners, award.shares, strict=True):
+            entry: dict[str, Any] = {"seat": seat, "amount": share, "pot": award.pot}
+            if seat in shown:  # a showdown (a pot only the winner could win has no strength)
+                entry["hand"] = hand_name(hand.strength(seat), tr)
+                entry["five"] = [_card(c) for c in _best_five(hand.hole[seat] + hand.board)]
+            winners.append(entry)
+    return winners
+
+
+def _best_five(cards: list[int]) -> tuple[int, ...]:
+    """The five of ``cards`` (seven) that make their best hand."""
+    return max(combinations(cards, 5), key=evaluate5)
 
 
 def _chips(value: Any) -> bool:
@@ -517,17 +571,3 @@ def _line(tr: gettext.NullTranslations, template: str, values: tuple[Any, ...], 
     if template == STARTS:
         tr = translator("web", lang)
     return tr.gettext(template).format(*values, number=values[0], name=values[-1])
-
-
-def _labels(tr: gettext.NullTranslations) -> dict[str, str]:
-    _ = tr.gettext
-    return {
-        "check": _("check"),
-        "call": _("call {amount}"),
-        "bet": _("bet"),
-        "raise": _("raise"),
-        "allin": _("allin {amount}"),
-        "fold": _("fold"),
-        "turn": _("Your turn."),
-        "pot": _("Pot: {amount}"),
-    }

@@ -95,3 +95,29 @@ def _casino_web(*args: str) -> Iterator[str]:
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+PHONE = (390, 844)
+DESKTOP = (1440, 900)
+SIZES = {"phone": PHONE, "desktop": DESKTOP}
+
+
+def emulate(driver: Any, size: tuple[int, int]) -> None:
+    """Give the page exactly ``size`` CSS pixels (a phone's is a touch screen) and ask it for
+    reduced motion (no animation: screenshots are the same each run)."""
+    width, height = size
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600},
+    )
+    driver.execute_cdp_cmd(
+        "Emulation.setEmulatedMedia",
+        {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]},
+    )
+
+
+def join(driver: Any, url: str, name: str, lang: str, game: str) -> None:
+    """Register ``name`` (speaking ``lang``) and sit at ``game`` (``holdem`` or ``domino``)
+    from the lobby."""
+    register(driver, url, name, lang)
+    driver.find_element("id", "sit" if game == "holdem" else "dominoes").click()

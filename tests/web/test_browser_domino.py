@@ -14,7 +14,7 @@ LIMIT = 120.0
 SNAPSHOT = """
 return {over: document.body.dataset.over === 'true', turn: document.body.dataset.turn,
   log: [...document.querySelectorAll('#log li')].map((li) => li.textContent),
-  moves: document.querySelectorAll('#hand button').length,
+  moves: document.querySelectorAll('#hand .playable').length,
   seconds: document.getElementById('seconds').textContent,
   clock: getComputedStyle(document.getElementById('clock')).display !== 'none',
   tiles: document.querySelectorAll('#hand svg').length};
@@ -35,7 +35,7 @@ def play_hand(driver: Any, url: str, tmp_path: Path) -> None:
     register(driver, url, "Zoe", "en")
     driver.find_element("id", "dominoes").click()
     wait_for(driver, lambda v: v["over"])
-    driver.find_element("css selector", '#buttons button[data-type="next"]').click()
+    driver.find_element("css selector", '#overlay button[data-type="next"]').click()
     view = wait_for(driver, lambda v: v["turn"] == "you")
     assert view["clock"] and view["seconds"] in ("1", "2") and view["tiles"] >= 7
     driver.save_screenshot(str(tmp_path / "domino-countdown.png"))
@@ -43,7 +43,10 @@ def play_hand(driver: Any, url: str, tmp_path: Path) -> None:
     assert "Time is up (1 of 3 in a row): an automatic move." in view["log"]
     while not view["over"]:
         if view["turn"] == "you":
-            node = driver.find_elements("css selector", "#hand button, #buttons button")
+            node = driver.find_elements("css selector", "#hand .playable, #buttons button")
+            if node:
+                node[0].click()
+            node = driver.find_elements("css selector", ".ends .target")
             if node:
                 node[0].click()
         time.sleep(0.1)
@@ -56,7 +59,7 @@ def play_hand(driver: Any, url: str, tmp_path: Path) -> None:
     )
     assert any(line in ends for line in view["log"]), view["log"]
     assert not view["clock"]  # no countdown once the hand is over
-    assert view["log"][0].startswith("Bankrolls: you $")
+    assert view["log"][-1].startswith("Bankrolls: you $")  # the log runs oldest first
     assert sum(line.startswith("Time is up") for line in view["log"]) == 1
 
 

@@ -32,10 +32,13 @@ async def receive(ws: ClientWebSocketResponse) -> dict[str, Any]:
     return data
 
 
-async def refused(ws: ClientWebSocketResponse) -> bool:
+async def refused(ws: ClientWebSocketResponse) -> str:
+    """The reason of the next refusal the page is told."""
     while True:
-        if (await receive(ws))["type"] == "refused":
-            return True
+        data = await receive(ws)
+        if data["type"] == "refused":
+            reason: str = data["reason"]
+            return reason
 
 
 async def until_mine(ws: ClientWebSocketResponse) -> dict[str, Any]:
@@ -59,14 +62,14 @@ def test_a_hand_a_time_out_and_refused_moves(caplog: pytest.LogCaptureFixture) -
         ws = await client.ws_connect("/ws/domino", headers={"Cookie": f"{COOKIE}={cookie}"})
         assert (await receive(ws))["over"]
         await ws.send_json({"type": "play", "tile": [6, 6], "end": "left"})
-        assert await refused(ws)  # no hand yet
+        assert await refused(ws) == "Not your turn, or not a move."  # no hand yet
         await ws.send_json({"type": "next"})
         view = await until_mine(ws)
         while view["over"]:  # (a view of before the hand)
             view = await until_mine(ws)
         assert view["seconds"] == 15.0 and len(view["hand"]) >= 7
         await ws.send_json({"type": "play", "tile": [9, 9], "end": "left"})
-        assert await refused(ws)
+        assert await refused(ws) == "Not a legal move."
         clock.advance(16)  # the member is late: their next message comes after the deadline
         await ws.send_json(move_of(view))
         timed_out = False
@@ -99,6 +102,26 @@ def test_a_hand_a_time_out_and_refused_moves(caplog: pytest.LogCaptureFixture) -
     assert won.get(game.net, "You win the hand and $10.") in end["log"]
     assert member.balance == end["bankrolls"][0] == 100 + game.net
     assert caplog.text.count("dominoes: refused from 'Zoe'") == 2
+    assert "refused from 'Zoe': Not a legal move.: " in caplog.text
+    # The end of the hand for the page's overlay: who won, why, in words.
+    result = end["result"]
+    titles = {
+        "you": "You win the hand",
+        "computer": "The computer wins the hand",
+        None: "A drawn hand",
+    }
+    assert result["title"] == titles[result["winner"]]
+    whys = {
+        ("domino", "you"): "You played your last tile.",
+        ("domino", "computer"): "The computer played its last tile.",
+        ("timeouts", "computer"): "Three time-outs in a row.",
+    }
+    why = whys.get((result["finish"], result["winner"]))
+    if why is None:  # blocked: the pips
+        assert result["finish"] == "blocked"
+        assert result["why"].startswith("The game is blocked: the fewer pips win (you ")
+    else:
+        assert result["why"] == why
 
 
 def test_a_time_out_with_nothing_playable_draws_and_places_the_tile_it_drew() -> None:

@@ -1,36 +1,77 @@
 "use strict";
-// The Hold'em page: draws the views the server sends and sends the member's intentions.
-// Every rule is the server's; names are shown with textContent (never as HTML).
+// The Hold'em page: draws the views the server sends round an oval table and sends the
+// member's intentions. Every rule is the engine's (the legal range and the presets come in
+// the view); names are shown with textContent, never as HTML.
 let socket = null;
-let state = null;
+let board = [];
+let bets = {};
+let ticker = null;
+let dealtHand = null;
+let pot = 0;
 
-function element(tag, text, className) {
-  const node = document.createElement(tag);
-  if (text !== undefined) node.textContent = text;
-  if (className) node.className = className;
+function fill(id, nodes) { document.getElementById(id).replaceChildren(...nodes); }
+
+function spot(node, k, n, radius, turn, across) {
+  // Seat k places clockwise from the member, who sits at the bottom (k = 0); ``across``: the
+  // radius from side to side when it is not ``radius`` (bets keep clear of the side seats).
+  const angle = Math.PI / 2 + (2 * Math.PI * k) / n + (turn || 0);
+  node.style.left = `${50 + (across || radius) * Math.cos(angle)}%`;
+  node.style.top = `${50 + radius * Math.sin(angle)}%`;
   return node;
 }
 
-function fill(id, nodes) {
-  const parent = document.getElementById(id);
-  parent.replaceChildren(...nodes);
+function winning(view) {
+  const five = new Set();
+  for (const winner of view.winners) for (const code of winner.five || []) five.add(code);
+  return five;
+}
+
+function cards(codes, five, fresh) {
+  return codes.map((code) => {
+    const card = cardElement(code, words);
+    if (five.size && code) card.classList.add(five.has(code) ? "win" : "dim");
+    if (fresh && code && !fresh.includes(code)) card.classList.add("dealt");
+    return card;
+  });
 }
 
 function drawSeats(view) {
+  const n = view.seats.length;
+  const five = winning(view);
+  const chips = [];
   fill("seats", view.seats.map((seat) => {
-    const row = element("li", undefined, "seat");
+    const k = (seat.seat - view.you + n) % n;
+    const row = spot(element("li", undefined, "seat"), k, n, 50);
     row.dataset.seat = seat.seat;
     if (seat.seat === view.you) row.classList.add("you");
     if (seat.turn) row.classList.add("turn");
     if (seat.folded) row.classList.add("folded");
+    const box = element("div", undefined, "box");
     const name = element("span", seat.name, "name");
-    const chips = element("span", String(seat.chips), "chips");
-    const cards = element("span", undefined, "cards");
-    for (const code of seat.cards || []) cards.append(cardElement(code));
-    row.append(name, seat.button ? element("span", "D", "dealer") : "", chips, cards);
-    if (seat.bet) row.append(element("span", String(seat.bet), "bet"));
+    const stack = element("span", say("stack", { amount: seat.chips }), "stack");
+    const last = element("span", seat.folded ? words.folded : seat.last || "", "last");
+    const hand = element("span", undefined, "cards");
+    const fresh = dealtHand === view.hand ? null : [];
+    if (!seat.folded) hand.append(...cards(seat.cards || [], five, fresh));
+    box.append(name, stack, hand, last);
+    row.append(box);
+    if (seat.bet) {
+      const chip = spot(element("div", number(seat.bet), "chip bet"), k, n, 30, 0, 26);
+      chip.setAttribute("aria-label", `${seat.name}: ${say("bet", { amount: seat.bet })}`);
+      if (bets[seat.seat] !== seat.bet) chip.classList.add("moved");
+      chips.push(chip);
+    }
+    if (seat.button) {
+      const dealer = spot(element("div", "D", "dealer"), k, n, 36, 0.45);
+      dealer.setAttribute("role", "img");
+      dealer.setAttribute("aria-label", `${words.dealer}: ${seat.name}`);
+      chips.push(dealer);
+    }
     return row;
   }));
+  fill("chips", chips);
+  dealtHand = view.hand;
+  bets = Object.fromEntries(view.seats.map((seat) => [seat.seat, seat.bet || 0]));
 }
 
 function act(verb, to) {
@@ -45,21 +86,58 @@ function button(label, verb, key, to) {
   node.dataset.verb = verb;
   node.setAttribute("aria-keyshortcuts", key);
   node.addEventListener("click", () => {
-    const amount = document.getElementById("amount");
-    act(verb, to === "input" ? Number(amount.value) : to);
+    act(verb, to === "slider" ? Number(document.getElementById("amount").value) : to);
   });
   return node;
 }
 
+function raiseLabel(legal, to) {
+  if (to === legal.max_to) return say("allin", { amount: to });
+  return say(legal.raising ? "raise_to" : "bet_to", { amount: to });
+}
+
+function drawRaise(legal, nodes) {
+  const slider = document.getElementById("amount");
+  const sliding = legal.min_to < legal.max_to;
+  document.getElementById("raise").hidden = !sliding;
+  if (!sliding) {
+    nodes.push(button(say("allin", { amount: legal.max_to }), "allin", "a r"));
+    fill("presets", []);
+    return;
+  }
+  const verb = legal.raising ? "raise" : "bet";
+  const raise = button(raiseLabel(legal, legal.min_to), verb, "r", "slider");
+  slider.min = legal.min_to;
+  slider.max = legal.max_to;
+  slider.value = legal.min_to;
+  const show = () => {
+    raise.textContent = raiseLabel(legal, Number(slider.value));
+    slider.setAttribute("aria-valuetext", number(Number(slider.value)));
+  };
+  slider.oninput = show;
+  show();
+  fill("presets", Object.entries(legal.presets).map(([key, to]) => {
+    const preset = element("button", words[key]);
+    preset.type = "button";
+    preset.dataset.preset = key;
+    preset.setAttribute("aria-label", `${words[key]}: ${number(to)}`);
+    preset.addEventListener("click", () => { slider.value = to; show(); });
+    return preset;
+  }));
+  nodes.push(raise);
+}
+
 function drawActions(view) {
-  const labels = view.labels;
   const legal = view.legal;
-  const amount = document.getElementById("amount");
-  const amountLabel = document.getElementById("amount-label");
-  document.getElementById("turn").textContent = legal ? labels.turn : (view.notice || "");
-  amount.hidden = amountLabel.hidden = !(legal && legal.max_to > 0);
+  const actor = view.seats.find((seat) => seat.seat === view.actor);
+  let turn = view.notice || words.waiting;
+  if (legal) turn = words.your_turn;
+  else if (actor) turn = say("their_turn", { name: actor.name });
+  document.getElementById("turn").textContent = turn;
   if (!legal) {
-    const start = element("button", labels.start);
+    // A table waiting for players: any seated member may start it.
+    document.getElementById("raise").hidden = true;
+    const start = element("button", words.start);
     start.type = "button";
     start.id = "start";
     start.addEventListener("click", () => socket.send(JSON.stringify({ type: "start" })));
@@ -67,49 +145,93 @@ function drawActions(view) {
     return;
   }
   const nodes = [];
-  if (legal.call === 0) nodes.push(button(labels.check, "check", "k"));
-  else nodes.push(button(labels.call.replace("{amount}", legal.call), "call", "c"));
-  if (legal.max_to > 0) {
-    const verb = legal.raising ? "raise" : "bet";
-    if (legal.min_to < legal.max_to) {
-      amount.min = legal.min_to; amount.max = legal.max_to; amount.value = legal.min_to;
-      nodes.push(button(`${labels[verb]} ${legal.min_to}–${legal.max_to}`, verb, "r", "input"));
-    }
-    nodes.push(button(labels.allin.replace("{amount}", legal.max_to), "allin", "a"));
-  }
-  if (legal.call > 0) nodes.push(button(labels.fold, "fold", "f"));
+  if (legal.call > 0) nodes.push(button(words.fold, "fold", "f"));
+  const main = legal.call === 0 ? button(words.check, "check", "k")
+    : button(say("call", { amount: legal.call }), "call", "c");
+  nodes.push(main);
+  if (legal.max_to > 0) drawRaise(legal, nodes);
+  else document.getElementById("raise").hidden = true;
   fill("buttons", nodes);
-  nodes[0].focus();
+  main.focus();
+}
+
+function drawCentre(view) {
+  const fresh = view.board.length >= board.length ? board : [];
+  fill("board", cards(view.board, winning(view), fresh));
+  board = view.board.slice();
+  const chip = element("span", `${words.pot} ${number(view.pot)}`, "chip");
+  if (view.pot !== pot) chip.classList.add("moved");
+  pot = view.pot;
+  fill("pot", view.pot ? [chip] : []);
+  const names = Object.fromEntries(view.seats.map((seat) => [seat.seat, seat.name]));
+  document.getElementById("winner").textContent = view.winners.map((w) => {
+    const won = say("wins", { name: names[w.seat], amount: w.amount });
+    return w.hand ? `${won} ${say("with", { hand: w.hand })}` : won;
+  }).join(" · ");
+}
+
+function clock(view) {
+  clearInterval(ticker);
+  if (!view.clock) return;
+  const node = document.querySelector(`.seat[data-seat="${view.clock.seat}"]`);
+  if (!node) return;
+  const end = performance.now() + view.clock.seconds * 1000;
+  const tick = () => {
+    const left = Math.max(0, (end - performance.now()) / 1000);
+    node.style.setProperty("--left", String(left / Math.max(view.clock.total, 0.001)));
+    node.classList.toggle("late", left <= 5);
+    if (left <= 0) clearInterval(ticker);
+  };
+  tick();
+  ticker = setInterval(tick, 250);
 }
 
 function draw(view) {
-  state = view;
+  useWords(view);
   document.body.dataset.hand = view.hand;
+  document.body.dataset.over = String(view.actor === null);
   document.getElementById("refused").textContent = "";
-  fill("board", view.board.map(cardElement));
-  document.getElementById("pot").textContent = view.labels.pot.replace("{amount}", view.pot);
+  document.getElementById("history-toggle").setAttribute("aria-label",
+    history().hidden ? words.show_history : words.hide_history);
+  drawCentre(view);
   drawSeats(view);
   drawActions(view);
-  fill("log", view.log.slice().reverse().map((line) => element("li", line)));
+  clock(view);
+  const log = document.getElementById("log");
+  log.replaceChildren(...view.log.map((line) => element("li", line)));
+  log.parentElement.scrollTop = log.parentElement.scrollHeight;
+  announce(view.legal ? [...view.log, words.your_turn] : view.log);
 }
 
-function connect() {
-  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  socket = new WebSocket(`${scheme}//${location.host}/ws/holdem`);
-  socket.addEventListener("message", (event) => {
-    const data = JSON.parse(event.data);
-    if (data.type === "state") draw(data);
-    else document.getElementById("refused").textContent = data.reason;
-  });
+function history() { return document.getElementById("history"); }
+
+function toggleHistory() {
+  const panel = history();
+  panel.hidden = !panel.hidden;
+  const toggle = document.getElementById("history-toggle");
+  toggle.setAttribute("aria-expanded", String(!panel.hidden));
+  toggle.setAttribute("aria-label", panel.hidden ? words.show_history : words.hide_history);
 }
+
+document.getElementById("history-toggle").addEventListener("click", toggleHistory);
+const wide = matchMedia("(min-width: 64rem)");
+if (wide.matches) toggleHistory();
+wide.addEventListener("change", () => { if (history().hidden === wide.matches) toggleHistory(); });
 
 document.addEventListener("keydown", (event) => {
-  if (event.target.tagName === "INPUT" && event.key !== "Enter") return;
-  const keys = { k: "check", c: "call", r: "raise", a: "allin", f: "fold" };
-  const verb = event.key === "Enter" && event.target.id === "amount" ? "raise" : keys[event.key];
-  const node = document.querySelector(`#buttons button[data-verb="${verb}"]`)
-    || (verb === "raise" && document.querySelector('#buttons button[data-verb="bet"]'));
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.key === "h" || (event.key === "Escape" && !history().hidden && !wide.matches)) {
+    event.preventDefault(); toggleHistory(); return;
+  }
+  const keys = { k: "check", c: "call", f: "fold" };
+  let node = document.querySelector(`#buttons button[data-verb="${keys[event.key]}"]`);
+  const slider = document.getElementById("amount");
+  if (event.key === "a" && !slider.closest("[hidden]")) slider.value = slider.max;
+  if (event.key === "r" || event.key === "a" || (event.key === "Enter" && event.target === slider)) {
+    node = document.querySelector("#buttons button[data-verb=raise], #buttons button[data-verb=bet], "
+      + "#buttons button[data-verb=allin]");
+  }
   if (node) { event.preventDefault(); node.click(); }
 });
 
-connect();
+socket = socketTo("/ws/holdem", draw);

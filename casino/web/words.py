@@ -1,0 +1,118 @@
+"""The pages' own words (buttons, headings, labels), from the ``web`` gettext catalog.
+
+The game's messages (actions, the log, refusals) come from the games' catalogs (``holdem``,
+``domino``); what only the web pages say is here, one English message id per key, translated
+into the member's language by :func:`words`. The pages never hold a word of their own: a
+view sends the words its page shows (the members' pages, the lobby among them, are written
+on the server by :mod:`casino.web.pages` from the same catalog).
+"""
+
+from __future__ import annotations
+
+import functools
+
+from casino.i18n import translator
+
+TABLE = {
+    "lobby": "Lobby",
+    "history": "Hand history",
+    "status": "Table state",
+    "waiting": "Waiting for the next hand",
+}
+"""Words both tables use."""
+
+HOLDEM = {
+    **TABLE,
+    "title": "Texas Hold'em",
+    "board": "Community cards",
+    "pot": "Pot",
+    "seat": "Seat {number}",
+    "stack": "{amount} chips",
+    "bet": "bet {amount}",
+    "dealer": "Dealer button",
+    "hidden": "face-down card",
+    "your_turn": "Your turn",
+    "their_turn": "{name} is thinking",
+    "start": "Start now",
+    "you": "you",
+    "folded": "folded",
+    "fold": "Fold",
+    "check": "Check",
+    "call": "Call {amount}",
+    "bet_to": "Bet {amount}",
+    "raise_to": "Raise to {amount}",
+    "allin": "All-in {amount}",
+    "amount": "Amount",
+    "half": "½ pot",
+    "full": "Pot",
+    "max": "All-in",
+    "wins": "{name} wins {amount}",
+    "with": "with {hand}",
+    "acted": "{name}: {action}",
+    "seconds": "{n} s left",
+    "card": "{rank} of {suit}",
+    "A": "ace",
+    "K": "king",
+    "Q": "queen",
+    "J": "jack",
+    "S": "spades",
+    "H": "hearts",
+    "D": "diamonds",
+    "C": "clubs",
+    "show_history": "Show the hand history",
+    "hide_history": "Hide the hand history",
+}
+"""The Hold'em page's words."""
+
+DOMINO = {
+    **TABLE,
+    "title": "Dominoes",
+    "line": "Line of play",
+    "hand": "Your tiles",
+    "theirs": "The computer's tiles",
+    "boneyard": "Boneyard",
+    "left": "Left end",
+    "right": "Right end",
+    "tile": "Tile {a} and {b}",
+    "playable": "playable",
+    "choose_end": "Tile {a} and {b}: choose an end",
+    "your_turn": "Your turn: play a tile",
+    "their_turn": "The computer's turn",
+    "draw": "Draw",
+    "pass": "Pass",
+    "next": "Another hand",
+    "you": "You",
+    "computer": "Computer",
+    "bankrolls": "Bankrolls",
+    "seconds": "{n} s left",
+    "won": "You win the hand",
+    "lost": "The computer wins the hand",
+    "tie": "A drawn hand",
+    "why_domino_you": "You played your last tile.",
+    "why_domino_them": "The computer played its last tile.",
+    "why_blocked": (
+        "The game is blocked: the fewer pips win (you {member}, the computer {computer})."
+    ),
+    "why_timeouts": "Three time-outs in a row.",
+    "stake": "Stake",
+    "ready": "Ready when you are",
+    "refused_turn": "Not your turn, or not a move.",
+    "refused_move": "Not a legal move.",
+}
+"""The dominoes page's words."""
+
+
+PAGES = {"holdem": HOLDEM, "domino": DOMINO}
+
+
+def words(keys: dict[str, str], lang: str) -> dict[str, str]:
+    """``keys`` (key → English message id) in ``lang``, from the ``web`` catalog."""
+    tr = translator("web", lang)
+    return {key: tr.gettext(message) for key, message in keys.items()}
+
+
+@functools.cache
+def page_words(page: str, lang: str) -> dict[str, str]:
+    """The words of ``page`` (a key of :data:`PAGES`) in ``lang``, translated once (every
+    view carries them: do not change the dictionary)."""
+    return words(PAGES[page], lang)

@@ -1,0 +1,138 @@
+"""What the browser tests of the tables share: reading a page's state, playing a member's
+turn by clicks or by keys, the accessibility audit (axe-core, shipped by the PyPI package
+``axe-selenium-python``, injected into the page; nothing is fetched) and the screenshots
+compared with their baseline in ``docs/screenshots`` (``CASINO_UPDATE_SCREENSHOTS=1``
+writes the baseline instead, deliberately, as syrupy's ``--snapshot-update``)."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from importlib.util import find_spec
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .browser import ROOT
+
+SHOTS = ROOT / "docs" / "screenshots"
+UPDATE = os.environ.get("CASINO_UPDATE_SCREENSHOTS") == "1"
+TOLERANCE = 0.002
+"""The share of pixels that may differ from the baseline: a digit of a clock, a caret (about
+0.05%); the Spanish and English Hold'em tables differ by 0.95%."""
+CHANNEL = 40
+"""How far (0-255, any channel) a pixel may move before it counts as different."""
+LIMIT = 120.0
+
+HOLDEM = """
+const buttons = [...document.querySelectorAll('#buttons button')];
+return {hand: Number(document.body.dataset.hand || 0),
+  buttons: buttons.map((b) => b.dataset.verb),
+  focused: document.activeElement && document.activeElement.dataset.verb || null,
+  winner: document.getElementById('winner').textContent,
+  board: document.querySelectorAll('#board .card').length,
+  lifted: document.querySelectorAll('.card.win').length,
+  chips: document.querySelectorAll('#chips .chip').length,
+  seats: document.querySelectorAll('#seats .seat').length,
+  lang: document.documentElement.lang,
+  log: [...document.querySelectorAll('#log li')].map((li) => li.textContent)};
+"""
+DOMINO = """
+return {over: document.body.dataset.over === 'true', turn: document.body.dataset.turn,
+  overlay: !document.getElementById('overlay').hidden,
+  title: document.getElementById('result-title').textContent,
+  playable: document.querySelectorAll('#hand .playable').length,
+  targets: [...document.querySelectorAll('.ends .target')].map((b) => b.dataset.end),
+  buttons: [...document.querySelectorAll('#buttons button')].map((b) => b.dataset.type),
+  line: document.querySelectorAll('#line g g').length,
+  focused: document.activeElement && (document.activeElement.dataset.tile
+    || document.activeElement.dataset.end || document.activeElement.dataset.type) || null,
+  log: [...document.querySelectorAll('#log li')].map((li) => li.textContent)};
+"""
+
+
+def state(driver: Any, script: str) -> dict[str, Any]:
+    """The page's state as ``script`` reads it."""
+    data: dict[str, Any] = driver.execute_script(script)
+    return data
+
+
+def wait_for(driver: Any, script: str, test: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """Poll the page (a generous deadline) until ``test`` holds; its state then."""
+    from selenium.common.exceptions import JavascriptException
+
+    end = time.monotonic() + LIMIT
+    while time.monotonic() < end:
+        try:
+            view = state(driver, script)
+        except JavascriptException:  # the page is still loading (the lobby, a redirect)
+            time.sleep(0.05)
+            continue
+        if test(view):
+            return view
+        time.sleep(0.05)
+    raise AssertionError(f"the page never got there: {state(driver, script)}")
+
+
+def keys(driver: Any, *sequence: str) -> None:
+    """Press keys on whatever has the focus (the keyboard alone)."""
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    ActionChains(driver).send_keys(*sequence).perform()
+
+
+def audit(driver: Any) -> list[str]:
+    """The serious and critical findings of axe-core on the page as it is now."""
+    spec = find_spec("axe_selenium_python")
+    if spec is None or spec.origin is None:
+        pytest.skip("axe-selenium-python (the test extra) is not installed")
+    source = Path(spec.origin).parent / "node_modules" / "axe-core" / "axe.min.js"
+    driver.execute_script(source.read_text(encoding="utf-8"))
+    found: list[dict[str, Any]] = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "axe.run(document, {resultTypes: ['violations']}).then((r) => done(r.violations));"
+    )
+    return [
+        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:5]}"
+        for v in found
+        if v.get("impact") in ("serious", "critical")
+    ]
+
+
+def compare(driver: Any, name: str, tmp_path: Path) -> None:
+    """The page's screenshot against ``docs/screenshots/<name>.png``; updating, a screenshot
+    that differs from it (beyond the noise) replaces it."""
+    shot = tmp_path / f"{name}.png"
+    driver.save_screenshot(str(shot))
+    baseline = SHOTS / f"{name}.png"
+    problem = difference(shot, baseline)
+    if UPDATE and problem is not None:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        baseline.write_bytes(shot.read_bytes())
+        return
+    assert problem is None, problem
+
+
+def difference(shot: Path, baseline: Path) -> str | None:
+    """Why ``shot`` is not ``baseline`` (within :data:`TOLERANCE`), or ``None``."""
+    from PIL import Image, ImageChops
+
+    if not baseline.exists():
+        return f"no baseline {baseline}: run with CASINO_UPDATE_SCREENSHOTS=1"
+    with Image.open(shot) as new, Image.open(baseline) as old:
+        if new.size != old.size:
+            return f"{shot.name}: {new.size} is not the baseline's {old.size}"
+        red, green, blue = ImageChops.difference(new.convert("RGB"), old.convert("RGB")).split()
+        diff = ImageChops.lighter(ImageChops.lighter(red, green), blue)
+        changed = sum(diff.point(lambda v: 255 if v > CHANNEL else 0).histogram()[255:])
+    share = changed / (new.size[0] * new.size[1])
+    if share > TOLERANCE:
+        return f"{shot.name}: {share:.2%} of the pixels differ from the baseline (see {shot})"
+    return None
+
+
+def changed(log: list[str], hand: int | None) -> Callable[[dict[str, Any]], bool]:
+    """Whether a page's state moved on from ``log`` (another line, the hand over or another)."""
+    return lambda v: v["log"] != log or v.get("overlay", False) or v.get("hand", hand) != hand
