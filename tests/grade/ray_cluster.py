@@ -22,7 +22,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 RAY = Path(sys.executable).with_name("ray")
-ENV = dict(os.environ, RAY_USAGE_STATS_ENABLED="0", RAY_DISABLE_IMPORT_WARNING="1")
+HOME = tempfile.mkdtemp(prefix="casino-ray-home-")
+"""The cluster's and the grader's home: Ray keeps files in ``~/.ray`` (``ray.init()`` writes an
+``auth_token`` there that a later ``ray start`` would take up), so none of the user's is used."""
+ENV = dict(os.environ, RAY_USAGE_STATS_ENABLED="0", RAY_DISABLE_IMPORT_WARNING="1", HOME=HOME)
 
 
 def free_port() -> int:

@@ -17,7 +17,10 @@ COURSE = {"correct": 2, "wrong_space": 1, "crash": 1, "flood": 1, "compile_fail"
 RESULTS = ["gradebook.csv", "gradebook.json", "summary.html"]
 
 
-def test_ray_local_grades_as_the_local_pool(tmp_path: Path) -> None:
+def test_ray_local_grades_as_the_local_pool(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # Ray writes ~/.ray: not the user's
     expected = write_course(tmp_path, COURSE)
     for engine, out in ((["--jobs", "1"], "one"), (["--jobs", "2"], "two")):
         assert grade(tmp_path, *engine, out=out).status == 0
