@@ -24,7 +24,7 @@ from casino.harness.report import points_text
 _FORMULA_START = ("=", "+", "-", "@")
 
 
-def _cell(text: str) -> str:
+def text_cell(text: str) -> str:
     """A CSV cell a spreadsheet shows as text (a leading ``=``, ``+``, ``-``, ``@`` quoted)."""
     return f"'{text}" if text.startswith(_FORMULA_START) else text
 
@@ -33,11 +33,11 @@ def gradebook_csv(materials: Sequence[Material], results: Sequence[StudentResult
     """``gradebook.csv``."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["student", "score", "max", *(_cell(m.path) for m in materials)])
+    writer.writerow(["student", "score", "max", *(text_cell(m.path) for m in materials)])
     for result in results:
         writer.writerow(
             [
-                _cell(result.student),
+                text_cell(result.student),
                 points_text(result.points),
                 points_text(result.max_points),
                 *(points_text(score.points) for score in result.scores),

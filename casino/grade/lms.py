@@ -22,15 +22,10 @@ import csv
 import io
 from collections.abc import Mapping, Sequence
 
+from casino.grade.books import text_cell
 from casino.grade.intake import Identity
 from casino.grade.results import StudentResult
 from casino.harness.report import points_text
-
-_FORMULA_START = ("=", "+", "-", "@")
-
-
-def _cell(text: str) -> str:
-    return f"'{text}" if text.startswith(_FORMULA_START) else text
 
 
 def _comment(result: StudentResult) -> str:
@@ -61,10 +56,10 @@ def moodle_csv(results: Sequence[StudentResult], identities: Mapping[str, Identi
         writer.writerow(
             [
                 f"Participant {who.id}",
-                _cell(who.name),
+                text_cell(who.name),
                 _grade(result),
                 points_text(result.max_points),
-                _cell(_comment(result)),
+                text_cell(_comment(result)),
             ]
         )
     return buffer.getvalue()
@@ -77,12 +72,12 @@ def canvas_csv(
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     head = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
-    writer.writerow([*head, _cell(assignment)])
+    writer.writerow([*head, text_cell(assignment)])
     most = max((result.max_points for result in results), default=0)
     writer.writerow(["Points Possible", "", "", "", "", points_text(most)])
     for result in results:
         who = identities.get(result.student)
         if who is None or who.platform != "canvas":
             continue
-        writer.writerow([_cell(who.name), who.id, "", "", "", _grade(result)])
+        writer.writerow([text_cell(who.name), who.id, "", "", "", _grade(result)])
     return buffer.getvalue()
