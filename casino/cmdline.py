@@ -258,7 +258,10 @@ def _flush_or_silence(stream: TextIO) -> None:
 
 
 def _say(streams: Streams, message: str, *, fresh_line: bool = False) -> None:
-    """One line on stderr; a stderr that is gone (a closed terminal) is not an error."""
+    """One line on stderr, after what stdout still holds (on a terminal the two interleave:
+    the line must come last); a stream that is gone (a closed terminal) is not an error."""
+    with contextlib.suppress(OSError, ValueError):
+        streams.stdout.flush()
     with contextlib.suppress(OSError, ValueError):
         if fresh_line and streams.stderr.isatty():
             message = "\n" + message
