@@ -38,12 +38,15 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import shutil
 import signal
 import sys
+import tempfile
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
+from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO, TypeVar
 
@@ -72,6 +75,7 @@ __all__ = [
     "program_name",
     "run_program",
     "run_uninterrupted",
+    "scratch_directory",
     "signals_allowed",
     "signals_deferred",
     "silence_closed_output",
@@ -364,6 +368,26 @@ def run_uninterrupted(action: Callable[[], T]) -> T:
     if interruption is not None:
         raise interruption
     return result
+
+
+@contextlib.contextmanager
+def scratch_directory(prefix: str) -> Iterator[Path]:
+    """A fresh temporary directory named ``prefix…``, removed on leaving — also when Ctrl-C
+    or a stop signal ends the work inside: it is made and removed with the signals held
+    (:func:`run_uninterrupted`), so a signal that comes while it is made or removed waits
+    until that is done instead of leaving it behind."""
+    made: list[str] = []
+
+    def make() -> None:
+        if not made:
+            made.append(tempfile.mkdtemp(prefix=prefix))
+
+    try:
+        run_uninterrupted(make)
+        yield Path(made[0])
+    finally:
+        if made:
+            run_uninterrupted(lambda: shutil.rmtree(made[0], ignore_errors=True))
 
 
 def silence_closed_output(stream: TextIO) -> None:

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import io
 import os
+import shutil
 import signal
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -20,6 +23,7 @@ from casino.cmdline import (
     program_name,
     run_program,
     run_uninterrupted,
+    scratch_directory,
     signals_deferred,
 )
 
@@ -198,6 +202,24 @@ def test_an_interrupted_save_runs_again_then_the_interruption_goes_on() -> None:
         run_uninterrupted(save)
     assert len(calls) == 2
     assert run_uninterrupted(lambda: 6) == 6
+
+
+def test_a_scratch_directory_is_removed_even_when_ctrl_c_comes_while_it_is_removed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    remove, pressed = shutil.rmtree, []
+
+    def interrupted_removal(path: str, ignore_errors: bool = False) -> None:
+        if not pressed:  # Ctrl-C comes as removal begins: held until it is done
+            pressed.append(os.kill(os.getpid(), signal.SIGINT))
+        remove(path, ignore_errors=ignore_errors)
+
+    monkeypatch.setattr(shutil, "rmtree", interrupted_removal)
+    with pytest.raises(KeyboardInterrupt), scratch_directory("casino-") as scratch:
+        assert scratch.parent == tmp_path and scratch.name.startswith("casino-")
+        (scratch / "left").write_text("by the program")
+    assert list(tmp_path.iterdir()) == []
 
 
 class SignalOnRead(io.StringIO):

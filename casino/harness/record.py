@@ -29,13 +29,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import tempfile
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from casino.cmdline import scratch_directory
 from casino.files import write_atomic
 from casino.harness.model import (
     Fixture,
@@ -131,16 +131,16 @@ def record(spec: Recording, lines: Iterable[str], shown: TextIO | None) -> Trans
     ``shown`` is where a live session is displayed (``None`` when input comes from a file).
     """
     typed = Typed(lines)
-    with tempfile.TemporaryDirectory(prefix="casino-record-", ignore_cleanup_errors=True) as cwd:
+    with scratch_directory("casino-record-") as cwd:
         for name, source in spec.fixtures:
             if problem := file_name_problem(name):
                 raise RecordError(f"--fixture {name!r}: the name {problem}")
-            (Path(cwd) / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(source, Path(cwd) / name)
+            (cwd / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, cwd / name)
         if spec.command is None:
-            outcome = _record_inproc(spec, typed, Path(cwd), shown)
+            outcome = _record_inproc(spec, typed, cwd, shown)
         else:
-            outcome = _record_terminal(spec, typed, Path(cwd), shown)
+            outcome = _record_terminal(spec, typed, cwd, shown)
     check_stop()  # stopped while recording (a casino program may have caught it): no file
     if outcome.problem:
         raise RecordError(f"{outcome.problem}; nothing was written")

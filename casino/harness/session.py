@@ -5,12 +5,12 @@ This is the one path that ``casino replay``, ``--update`` and the pytest plugin 
 
 from __future__ import annotations
 
-import tempfile
 import time
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
+from casino.cmdline import scratch_directory
 from casino.harness.diff import RunVerdict, compare_run
 from casino.harness.model import (
     DEFAULT_POINTS,
@@ -131,8 +131,7 @@ def play(
 ) -> tuple[Outcome, ...]:
     """Run every run of ``transcript`` in order in one fresh working directory (each run
     under ``sandbox``, if given)."""
-    with tempfile.TemporaryDirectory(prefix="casino-", ignore_cleanup_errors=True) as scratch:
-        cwd = Path(scratch)
+    with scratch_directory("casino-") as cwd:
         write_files(transcript, cwd)
         outcomes = []
         for run in transcript.runs:
