@@ -208,11 +208,12 @@ def test_a_scratch_directory_is_removed_even_when_ctrl_c_comes_while_it_is_remov
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    remove, pressed = shutil.rmtree, []
+    remove, pressed = shutil.rmtree, [False]
 
     def interrupted_removal(path: str, ignore_errors: bool = False) -> None:
-        if not pressed:  # Ctrl-C comes as removal begins: held until it is done
-            pressed.append(os.kill(os.getpid(), signal.SIGINT))
+        if not pressed[0]:  # Ctrl-C comes as removal begins: held until it is done
+            pressed[0] = True
+            os.kill(os.getpid(), signal.SIGINT)
         remove(path, ignore_errors=ignore_errors)
 
     monkeypatch.setattr(shutil, "rmtree", interrupted_removal)
