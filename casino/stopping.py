@@ -6,7 +6,7 @@ signal into an exception, so every run unwinds through its cleanup (its processe
 ``casino-*`` temporary files removed) before casino exits with ``128 + signal``.
 
 Every process pool in casino (``casino replay --jobs``, ``casino grade``, the video poker
-analyzer and simulation) is :func:`worker_pool`: its workers start with
+analyzer and simulation) is :func:`casino.pool.worker_pool`: its workers start with
 :func:`worker_signals`, run each task inside :func:`worker_task`, and are shut down without a
 signal. Standard library only, so that the games can use it.
 """
@@ -14,14 +14,10 @@ signal. Standard library only, so that the games can use it.
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
-import os
 import signal
 import threading
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
 from types import FrameType
-from typing import Any, Literal
 
 from casino.cmdline import STOP_SIGNALS, Stopped
 
@@ -84,34 +80,6 @@ def worker_signals() -> None:
     for signum in (signal.SIGINT, *STOP_SIGNALS):
         if signal.getsignal(signum) is not signal.SIG_IGN:
             signal.signal(signum, _on_worker_signal)
-
-
-class WorkerPool(ProcessPoolExecutor):
-    """A :class:`ProcessPoolExecutor` that, left by an exception, cancels the tasks not yet
-    started before it waits for the running ones to end; left by a stop (Ctrl-C, SIGTERM,
-    SIGHUP), it first passes the stop on to its workers, so that their tasks end soon too."""
-
-    def __exit__(self, exc_type: Any, exc_val: Any, exc_tb: Any) -> Literal[False]:
-        if exc_type is not None and issubclass(exc_type, KeyboardInterrupt):
-            for pid in list(self._processes or ()):  # by pid; None once shut down
-                with contextlib.suppress(OSError):
-                    os.kill(pid, signal.SIGTERM)  # ends its task, else noted: worker_signals
-        self.shutdown(wait=True, cancel_futures=exc_type is not None)
-        return False
-
-
-def worker_pool(workers: int) -> WorkerPool:
-    """A pool of ``workers`` processes (forked where the system can fork, so that they share
-    what the caller prepared), each started with :func:`worker_signals`: every process pool in
-    casino is this one.
-
-    Shutting it down signals no worker (the executor hands each one a sentinel), and a stop
-    signal that reaches a worker (Ctrl-C goes to the whole process group) never prints a
-    traceback there: it unwinds the task it is in (inside :func:`worker_task`) or is noted.
-    """
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    return WorkerPool(workers, mp_context=context, initializer=worker_signals)
 
 
 def _on_worker_signal(signum: int, frame: FrameType | None) -> None:

@@ -1,4 +1,4 @@
-"""Every process pool in casino is :func:`casino.stopping.worker_pool`, and its workers never
+"""Every process pool in casino is :func:`casino.pool.worker_pool`, and its workers never
 print a traceback: not when the pool shuts down (it signals no worker), and not when a stop
 reaches them.
 
@@ -78,7 +78,8 @@ BUSY_PROGRAM = textwrap.dedent(
     """
     import signal, sys
     from casino.cmdline import run_program
-    from casino.stopping import worker_pool, worker_task
+    from casino.pool import worker_pool
+    from casino.stopping import worker_task
 
     def task(number):
         with worker_task():
@@ -143,10 +144,10 @@ def pools_made_outside(top: Path, allowed: Path) -> list[str]:
 
 
 def test_every_process_pool_is_the_worker_pool(tmp_path: Path) -> None:
-    stopping = ROOT / "casino" / "stopping.py"
-    assert pools_made_outside(ROOT / "casino", stopping) == []
+    pool = ROOT / "casino" / "pool.py"
+    assert pools_made_outside(ROOT / "casino", pool) == []
     made = pools_made_outside(ROOT / "casino", tmp_path)
-    assert [where.partition(":")[0] for where in made] == ["casino/stopping.py"]
+    assert [where.partition(":")[0] for where in made] == ["casino/pool.py"]
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
@@ -155,7 +156,8 @@ def test_a_stop_reaching_an_idle_worker_is_noted_quietly(signum: int) -> None:
     script = textwrap.dedent(
         f"""
         import os, signal
-        from casino.stopping import worker_pool, worker_task
+        from casino.pool import worker_pool
+        from casino.stopping import worker_task
 
         def pid():
             return os.getpid()

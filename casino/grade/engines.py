@@ -29,7 +29,8 @@ from casino.grade.course import Course, Student, TooLargeSubmission, pack
 from casino.grade.results import StudentResult
 from casino.grade.work import Cached, grade_student, not_graded
 from casino.harness.runners.procs import Containment
-from casino.stopping import check_stop, worker_pool, worker_task
+from casino.pool import worker_pool
+from casino.stopping import check_stop, worker_task
 
 Done = Callable[[StudentResult], None]
 """Told each result as it comes."""

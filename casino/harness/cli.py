@@ -12,10 +12,9 @@ import os
 import shlex
 import signal
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures.process import BrokenProcessPool
 from itertools import repeat
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from casino.cmdline import ArgumentParser, UsageError, whole_number
 from casino.files import write_atomic
@@ -29,16 +28,20 @@ from casino.harness.model import (
     load_transcript,
     match_kinds,
 )
-from casino.harness.record import RecordError, Recording, RecordingRunner, lines_of, record
 from casino.harness.report import plural, render, summary
 from casino.harness.runners import RUNNER_NAMES, make_runner
 from casino.harness.runners.base import Runner, TargetError, check_program
 from casino.harness.runners.inproc import InProcessRunner
 from casino.harness.runners.procs import Containment
 from casino.harness.session import Options, Status, TranscriptResult, check, check_path, target_of
-from casino.harness.update import CannotBless, bless, write_if_changed
 from casino.shell import Streams
-from casino.stopping import check_stop, worker_pool, worker_task
+from casino.stopping import check_stop, worker_task
+
+if TYPE_CHECKING:
+    from casino.harness.record import Recording
+
+# record, update and the process pool are imported where used: a replay's start-up is paid
+# by every student who checks their work, and most replays need none of them.
 
 REPLAY_EPILOG = """\
 runners:
@@ -207,6 +210,8 @@ def results_in_order(
             check_stop()  # a stop that a program run in-process caught still stops casino
             yield result
         return
+    from concurrent.futures.process import BrokenProcessPool  # (a pool's import: only here)
+
     pending = list(paths)
     while pending:
         done = 0
@@ -223,6 +228,8 @@ def results_in_order(
 
 def _pooled(paths: list[Path], options: Options, workers: int) -> Iterator[TranscriptResult]:
     """``check_path`` over ``paths`` in a pool of ``workers`` processes, in order."""
+    from casino.pool import worker_pool
+
     chunk = max(1, len(paths) // (workers * 8))
     # The workers' leftovers (if one dies) come to this process and are ended with the pool.
     with Containment() as contained, worker_pool(workers) as pool:
@@ -246,6 +253,8 @@ def _check_in_worker(path: Path, options: Options) -> TranscriptResult:
 
 def _alone(path: Path, options: Options) -> TranscriptResult:
     """``path`` checked in a process of its own: an ``ERROR`` if that process dies too."""
+    from concurrent.futures.process import BrokenProcessPool
+
     try:
         (result,) = _pooled([path], options, 1)
     except BrokenProcessPool:
@@ -271,6 +280,8 @@ def write_report(
 def update_all(paths: list[Path], options: Options, streams: Streams) -> int:
     """``--update``: check each transcript (in-process, or recording ``--program``) and bless
     its current output."""
+    from casino.harness.record import RecordingRunner
+
     runner: Runner = InProcessRunner()
     if options.command is not None:
         runner = RecordingRunner() if options.runner == "pty" else make_runner(options.runner)
@@ -288,6 +299,8 @@ def update_all(paths: list[Path], options: Options, streams: Streams) -> int:
 
 def _update_one(path: Path, options: Options, runner: Runner) -> tuple[str, bool, bool]:
     """The report line(s) for one transcript, whether it is now in order, whether it changed."""
+    from casino.harness.update import CannotBless, bless, write_if_changed
+
     try:
         transcript = load_transcript(path)
     except TranscriptError as error:
@@ -339,6 +352,8 @@ def _record_parser(out: TextIO) -> ArgumentParser:
 
 def record_command(argv: list[str], streams: Streams) -> int:
     """``casino record``."""
+    from casino.harness.record import RecordError, lines_of, record
+
     args = _record_parser(streams.stdout).parse_args(argv)
     spec = _recording(args)
     lines = None if args.stdin is None else _input_lines(args.stdin)
@@ -371,6 +386,8 @@ def _input_lines(path: str) -> list[str]:
 
 
 def _recording(args: argparse.Namespace) -> Recording:
+    from casino.harness.record import Recording
+
     output = Path(args.output)
     if output.exists() and not args.force:
         raise UsageError(f"{output} exists (use --force to replace it)")

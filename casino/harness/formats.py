@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 import re
-import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import PurePath
@@ -173,6 +172,8 @@ def _json_extras(case: Case) -> dict[str, object]:
 
 def junit_report(cases: list[Case], suite_name: str) -> str:
     """The JUnit XML report of ``cases`` (one test case each) as the suite ``suite_name``."""
+    import xml.etree.ElementTree as ET  # only for a JUnit report
+
     root = ET.Element("testsuites")
     suite = ET.SubElement(
         root,

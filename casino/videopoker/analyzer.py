@@ -39,7 +39,8 @@ from casino.cards import Card, format_cards
 from casino.cards.combos import BINOMIAL, N_HANDS
 from casino.cards.suitclasses import SuitClass, suit_classes
 from casino.errors import ParseError
-from casino.stopping import worker_pool, worker_task
+from casino.pool import worker_pool
+from casino.stopping import worker_task
 from casino.videopoker.handtable import PAYLINES, payouts
 from casino.videopoker.holdcounts import LINE_VECTORS, subset_counts, unpack
 from casino.videopoker.paytable import PayLine, PayTable

@@ -28,7 +28,8 @@ from dataclasses import dataclass
 
 from casino.cards import FULL_DECK
 from casino.cards.combos import BINOMIAL
-from casino.stopping import worker_pool, worker_task
+from casino.pool import worker_pool
+from casino.stopping import worker_task
 from casino.videopoker.handtable import LINE_CODE, PAYLINES, payouts
 from casino.videopoker.paytable import DOUBLE_BONUS_10_7, PayTable, classify
 from casino.videopoker.progress import Progress

@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 import pytest
 from harness_support import ROOT, run_cli, write_transcript
 
+import casino.pool
 from casino.harness import cli
 from casino.harness.model import (
     MAX_TRANSCRIPT_BYTES,
@@ -270,7 +271,7 @@ def test_jobs_is_capped_at_the_transcripts_and_said_so(
 ) -> None:
     for name in ("a", "b"):
         write_transcript(tmp_path / f"{name}.yaml", GOOD.read_text(encoding="utf-8"))
-    monkeypatch.setattr(cli, "worker_pool", Pool)
+    monkeypatch.setattr(casino.pool, "worker_pool", Pool)
     Pool.workers.clear()
     result = run_cli("replay", "--jobs", "64", tmp_path)
     assert result.status == 0
@@ -281,7 +282,7 @@ def test_jobs_is_capped_at_the_transcripts_and_said_so(
 def test_jobs_is_capped_per_cpu(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     for number in range(3):
         write_transcript(tmp_path / f"{number}.yaml", GOOD.read_text(encoding="utf-8"))
-    monkeypatch.setattr(cli, "worker_pool", Pool)
+    monkeypatch.setattr(casino.pool, "worker_pool", Pool)
     monkeypatch.setattr(os, "cpu_count", lambda: None)  # unknown: counted as one
     Pool.workers.clear()
     result = run_cli("replay", "--jobs", "999999999", tmp_path)
