@@ -21,8 +21,10 @@ they are not installed (``pip install cram prysk``).
 
 The overhead table also says casino's start-up (the CPU of a replay that finds nothing to
 run, paid once per ``casino replay`` or ``casino grade``) and its cost per run beyond the diff
-loop's, start-up taken out. Each figure is the median of ``--repeat`` runs. It asserts
-nothing: figures only.
+loop's, start-up taken out. Each figure is the median of ``--repeat`` runs; the diff loop and
+casino take turns (loop, casino, loop, …), so that a machine whose load drifts during the
+benchmark does not favour whichever ran in the quieter minutes. It asserts nothing: figures
+only.
 """
 
 from __future__ import annotations
@@ -89,8 +91,21 @@ def measure(action: Callable[[], None]) -> tuple[float, float]:
 
 def median(action: Callable[[], None], repeat: int) -> tuple[float, float]:
     """The median wall and CPU seconds of ``repeat`` runs of ``action``."""
-    runs = [measure(action) for _ in range(repeat)]
+    return middle([measure(action) for _ in range(repeat)])
+
+
+def middle(runs: list[tuple[float, float]]) -> tuple[float, float]:
+    """The median wall and the median CPU seconds of ``runs``."""
     return statistics.median(w for w, _ in runs), statistics.median(c for _, c in runs)
+
+
+def paired_medians(
+    first: Callable[[], None], second: Callable[[], None], repeat: int
+) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The median wall and CPU seconds of ``first`` and of ``second``, run in turns (first,
+    second, first, …) so that a change in the machine's load over the run weighs on both."""
+    runs = [(measure(first), measure(second)) for _ in range(repeat)]
+    return middle([one for one, _ in runs]), middle([two for _, two in runs])
 
 
 def casino(*argv: str, cwd: Path, status: int = 0) -> None:
@@ -156,8 +171,7 @@ def overhead(scratch: Path, programs: dict[str, tuple[str, int]], idle: int, rep
         casino_action = partial(casino, *replay, cwd=scratch)
         for extra in (0, idle):
             with idle_processes(extra):
-                loop = median(loop_action, repeat)
-                ours = median(casino_action, repeat)
+                loop, ours = paired_medians(loop_action, casino_action, repeat)
             per_run = (ours[1] - startup[1] - loop[1]) / count * 1000
             print(
                 f"{name:8} {extra:5} {count:5} {loop[1]:13.2f}s {ours[1]:10.2f}s"
