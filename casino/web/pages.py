@@ -1,9 +1,12 @@
 """The members' pages, written on the server: the lobby, register, log in, the member's page.
 
 Every word comes from the ``web`` gettext catalog (``casino/locale/es/LC_MESSAGES/web.po``;
-English is the message ids), in the member's language; every name and number is put in with
-:func:`html.escape`. No inline script or style (the Content-Security-Policy forbids them):
-the pages use ``casino.css`` and plain forms, each carrying the CSRF token.
+English is the message ids), in the member's language; every amount is written for it
+(:func:`casino.web.words.money`: ``1250 US$``, ``$1,250``; a ``${field}`` of a message is
+dollars) and every name and number is put in with :func:`html.escape`. A bankroll is a
+``<data id="balance" value="1250">``: its value the whole number, its text the money. No
+inline script or style (the Content-Security-Policy forbids them): the pages use
+``casino.css`` and plain forms, each carrying the CSRF token.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from html import escape
 
 from casino.i18n import LANGUAGES, translator
 from casino.web.store import HistoryEntry, Member
+from casino.web.words import fill, money
 
 LANGUAGE_NAMES = {"es": "Español", "en": "English"}
 
@@ -55,9 +59,11 @@ def lobby(lang: str, csrf: str, member: Member | None) -> str:
             f'<a href="/register" id="register">{escape(_("Register"))}</a></p>\n'
         )
         return document(lang, "CASINO-ROYAL", body)
-    who = escape(_("Logged in as {name} · bankroll ${balance}")).format(
+    who = fill(
+        escape(_("Logged in as {name} · bankroll ${balance}")),
+        lang,
         name=f'<b id="who">{escape(member.name)}</b>',
-        balance=f'<span id="balance">{member.balance}</span>',
+        balance=_balance(member.balance, lang),
     )
     body = (
         f'<p class="who">{who}</p>\n'
@@ -99,6 +105,17 @@ def account_form(lang: str, csrf: str, action: str, problem: str | None, name: s
     return document(lang, title, body)
 
 
+def refusal(lang: str, problem: str) -> str:
+    """The page of an error: ``problem`` (a ``web`` catalog id) in ``lang``, and the way
+    back to the lobby."""
+    _ = tr_of(lang).gettext
+    body = (
+        f'<p id="problem" role="alert">{escape(_(problem))}</p>\n'
+        f'<p><a href="/">{escape(_("Lobby"))}</a></p>\n'
+    )
+    return document(lang, _("Sorry"), body)
+
+
 def member_page(
     lang: str, member: Member, history: Sequence[HistoryEntry], leaders: Sequence[Member]
 ) -> str:
@@ -109,8 +126,8 @@ def member_page(
     rows = "".join(
         f"<tr><td>{time.strftime('%Y-%m-%d %H:%M', time.gmtime(entry.at))}</td>"
         f"<td>{escape(kinds.get(entry.kind, entry.kind))}</td>"
-        f"<td>{entry.stake}</td><td>{entry.payout}</td>"
-        f"<td>{escape(_result(tr, entry))}</td></tr>\n"
+        f"<td>{escape(money(entry.stake, lang))}</td><td>{escape(money(entry.payout, lang))}</td>"
+        f"<td>{escape(_result(tr, entry, lang))}</td></tr>\n"
         for entry in history
     )
     heads = "".join(
@@ -123,10 +140,11 @@ def member_page(
         if history
         else f'<p id="history">{escape(_("No games yet."))}</p>\n'
     )
-    board = "".join(f"<li>{escape(leader.name)}: ${leader.balance}</li>\n" for leader in leaders)
-    bankroll = escape(_("Bankroll: ${balance}")).format(
-        balance=f'<span id="balance">{member.balance}</span>'
+    board = "".join(
+        f"<li>{escape(leader.name)}: {escape(money(leader.balance, lang))}</li>\n"
+        for leader in leaders
     )
+    bankroll = fill(escape(_("Bankroll: ${balance}")), lang, balance=_balance(member.balance, lang))
     body = (
         f'<p class="who">{bankroll}</p>\n<h2>{escape(_("Your games"))}</h2>\n{table}'
         f'<h2>{escape(_("Leaderboard"))}</h2>\n<ol id="leaders">\n{board}</ol>\n'
@@ -135,12 +153,17 @@ def member_page(
     return document(lang, member.name, body)
 
 
-def _result(tr: gettext.NullTranslations, entry: HistoryEntry) -> str:
+def _balance(value: int, lang: str) -> str:
+    """A bankroll: the money in words for a person, the whole number for a program."""
+    return f'<data id="balance" value="{value}">{escape(money(value, lang))}</data>'
+
+
+def _result(tr: gettext.NullTranslations, entry: HistoryEntry, lang: str) -> str:
     """A game's result in words: won, lost, even, or void."""
     if entry.state == "void":
         return tr.gettext("void: the server stopped, the stake returned")
     if entry.net > 0:
-        return tr.gettext("won ${amount}").format(amount=entry.net)
+        return fill(tr.gettext("won ${amount}"), lang, amount=entry.net)
     if entry.net < 0:
-        return tr.gettext("lost ${amount}").format(amount=-entry.net)
+        return fill(tr.gettext("lost ${amount}"), lang, amount=-entry.net)
     return tr.gettext("even")
