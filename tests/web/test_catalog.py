@@ -40,7 +40,10 @@ def test_the_sources_have_messages() -> None:
     assert len(messages) > 30
     assert {"Log in", "wrong name or password", "You are seated for the next hand."} <= messages
     assert {"the form has expired: open the lobby again", "no free seat"} <= messages
-    assert {"There is no such page.", "The casino cannot do that: go back to the lobby."} <= messages
+    assert {
+        "There is no such page.",
+        "The casino cannot do that: go back to the lobby.",
+    } <= messages
 
 
 def test_every_message_is_translated_with_its_fields() -> None:

@@ -6,6 +6,7 @@ from the ``web`` catalog, never an English literal."""
 from __future__ import annotations
 
 import asyncio
+import html
 import json
 import re
 from pathlib import Path
@@ -152,19 +153,34 @@ def test_the_member_page_writes_every_amount_for_the_language() -> None:
         HistoryEntry(8, "domino", "dominoes", 60.0, 10, 0, "settled"),
     ]
     leaders = [zoe, Member(2, "Bo", 1000)]
-    spanish = pages.member_page("es", zoe, history, leaders)
-    assert f'Saldo: <data id="balance" value="12500">12.500{NBSP}US$</data>' in spanish
-    assert (
-        f"<td>1000{NBSP}US$</td><td>11.000{NBSP}US$</td><td>ganaste 10.000{NBSP}US$</td>" in spanish
-    )
-    assert f"<td>10{NBSP}US$</td><td>0{NBSP}US$</td><td>perdiste 10{NBSP}US$</td>" in spanish
-    assert f"<li>Zoe: 12.500{NBSP}US$</li>" in spanish and f"<li>Bo: 1000{NBSP}US$</li>" in spanish
-    english = pages.member_page("en", zoe, history, leaders)
-    assert 'Bankroll: <data id="balance" value="12500">$12,500</data>' in english
-    assert "<td>$1,000</td><td>$11,000</td><td>won $10,000</td>" in english
-    assert "<li>Zoe: $12,500</li>" in english and "<li>Bo: $1,000</li>" in english
+    spanish = text_of(pages.member_page("es", zoe, history, leaders))
+    assert f"Saldo: 12.500{NBSP}US$" in spanish
+    assert f"Texas Hold'em | 1000{NBSP}US$ | 11.000{NBSP}US$ | ganaste 10.000{NBSP}US$" in spanish
+    assert f"Dominó | 10{NBSP}US$ | 0{NBSP}US$ | perdiste 10{NBSP}US$" in spanish
+    assert f"Zoe: 12.500{NBSP}US$ | Bo: 1000{NBSP}US$" in spanish
+    english = text_of(pages.member_page("en", zoe, history, leaders))
+    assert "Bankroll: $12,500" in english
+    assert "1970-01-01 00:00 | Texas Hold'em | $1,000 | $11,000 | won $10,000" in english
+    assert "Zoe: $12,500 | Bo: $1,000" in english
     lobby = pages.lobby("es", "token", zoe)
     assert f'saldo <data id="balance" value="12500">12.500{NBSP}US$</data>' in lobby
+
+
+def test_a_member_page_with_its_most_rows_is_under_100_kb_with_its_stylesheet() -> None:
+    zoe = Member(1, "Zoe", 12500)
+    history = [HistoryEntry(k, "holdem", "t", 0.0, 1000, 1000 + k, "settled") for k in range(50)]
+    page = pages.member_page(
+        "es", zoe, history, [Member(k, f"M{k}" * 12, 10**9) for k in range(10)]
+    )
+    assert not re.search(r'(?:href|src)="(?:https?:)?//', page)  # nothing from another site
+    weight = len(page.encode()) + (WEB / "static" / "casino.css").stat().st_size
+    assert 20_000 < weight < 100_000
+
+
+def text_of(page: str) -> str:
+    """A page's text as a person reads it: its cells and items apart (`` | ``)."""
+    cells = re.sub(r"</t[dh]>|</li>", " | ", page)
+    return html.unescape(re.sub(r"[ \n]+", " ", re.sub(r"<[^>]+>", "", cells)))
 
 
 # --- every error the server can send -----------------------------------------------------
