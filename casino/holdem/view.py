@@ -7,12 +7,16 @@ Every function takes the viewer's seat, so a player is only ever shown their own
 from __future__ import annotations
 
 import gettext
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from casino.cards.card import Card
 from casino.holdem.engine import Action, Award, Hand, Kind, Legal
 from casino.holdem.names import hand_name
 from casino.holdem.table import Table
+
+Amount = Callable[[int], str]
+"""How a front end writes an amount of chips (the terminal: as it is, ``str``; the web
+pages: for the member's language)."""
 
 
 def cards_text(cards: Sequence[int]) -> str:
@@ -26,37 +30,42 @@ def _card(index: int) -> str:
 
 
 def action_text(
-    action: Action, name: str, tr: gettext.NullTranslations, *, you: bool = False
+    action: Action,
+    name: str,
+    tr: gettext.NullTranslations,
+    *,
+    you: bool = False,
+    amount: Amount = str,
 ) -> str:
     """``Ana: sube a 60`` — one action, as everybody sees it; said to the player at this
     keyboard (``you``) as a person speaks to them: ``Subes a 60``, ``Te retiras``."""
     if you:
-        return _capitalized(_own_words(action, tr))
-    return f"{name}: {_words(action, tr)}"
+        return _capitalized(_own_words(action, tr, amount))
+    return f"{name}: {_words(action, tr, amount)}"
 
 
-def _words(action: Action, tr: gettext.NullTranslations) -> str:
+def _words(action: Action, tr: gettext.NullTranslations, amount: Amount = str) -> str:
     """What a player did, said of them (the third person: no gender to agree with)."""
     _ = tr.gettext
     words = {
         Kind.FOLD: _("folds"),
         Kind.CHECK: _("checks"),
-        Kind.CALL: _("calls {amount}").format(amount=action.paid),
-        Kind.BET: _("bets {amount}").format(amount=action.to),
-        Kind.RAISE: _("raises to {amount}").format(amount=action.to),
+        Kind.CALL: _("calls {amount}").format(amount=amount(action.paid)),
+        Kind.BET: _("bets {amount}").format(amount=amount(action.to)),
+        Kind.RAISE: _("raises to {amount}").format(amount=amount(action.to)),
     }[action.kind]
     return words + (" " + _("(all-in)") if action.all_in else "")
 
 
-def _own_words(action: Action, tr: gettext.NullTranslations) -> str:
+def _own_words(action: Action, tr: gettext.NullTranslations, amount: Amount = str) -> str:
     """What the player at this keyboard did, said to them: ``vas 10``, ``you call 10``."""
     _ = tr.gettext
     words = {
         Kind.FOLD: _("you fold"),
         Kind.CHECK: _("you check"),
-        Kind.CALL: _("you call {amount}").format(amount=action.paid),
-        Kind.BET: _("you bet {amount}").format(amount=action.to),
-        Kind.RAISE: _("you raise to {amount}").format(amount=action.to),
+        Kind.CALL: _("you call {amount}").format(amount=amount(action.paid)),
+        Kind.BET: _("you bet {amount}").format(amount=amount(action.to)),
+        Kind.RAISE: _("you raise to {amount}").format(amount=amount(action.to)),
     }[action.kind]
     return words + (" " + _("(all-in)") if action.all_in else "")
 
@@ -143,10 +152,15 @@ def legal_text(legal: Legal, tr: gettext.NullTranslations) -> str:
 
 
 def showdown_text(
-    hand: Hand, names: Sequence[str], tr: gettext.NullTranslations, *, you: int | None = None
+    hand: Hand,
+    names: Sequence[str],
+    tr: gettext.NullTranslations,
+    *,
+    you: int | None = None,
+    amount: Amount = str,
 ) -> list[str]:
     """The shown hands, named, and who wins which pot (said to seat ``you``, the player at
-    this keyboard, in the second person)."""
+    this keyboard, in the second person); ``amount`` writes the chips."""
     _ = tr.gettext
     lines = []
     for seat in hand.shown:
@@ -157,25 +171,32 @@ def showdown_text(
             lines.append(_("{name}: shows {cards}, {hand}").format(name=names[seat], **values))
     if hand.returned:
         seat, chips = hand.returned
+        back = amount(chips)
         if seat == you:
-            lines.append(_("You get back {amount} (uncalled)").format(amount=chips))
+            lines.append(_("You get back {amount} (uncalled)").format(amount=back))
         else:
             lines.append(
-                _("{name}: gets back {amount} (uncalled)").format(name=names[seat], amount=chips)
+                _("{name}: gets back {amount} (uncalled)").format(name=names[seat], amount=back)
             )
     for award in hand.awards:
-        lines.extend(_award_lines(award, names, tr, you))
+        lines.extend(_award_lines(award, names, tr, you, amount))
     return lines
 
 
 def _award_lines(
-    award: Award, names: Sequence[str], tr: gettext.NullTranslations, you: int | None
+    award: Award,
+    names: Sequence[str],
+    tr: gettext.NullTranslations,
+    you: int | None,
+    amount: Amount = str,
 ) -> list[str]:
     _ = tr.gettext
     pot = _("the pot") if award.pot == 0 else _("side pot {number}").format(number=award.pot)
     return [
-        _("You win {amount} ({pot})").format(amount=share, pot=pot)
+        _("You win {amount} ({pot})").format(amount=amount(share), pot=pot)
         if seat == you
-        else _("{name}: wins {amount} ({pot})").format(name=names[seat], amount=share, pot=pot)
+        else _("{name}: wins {amount} ({pot})").format(
+            name=names[seat], amount=amount(share), pot=pot
+        )
         for seat, share in zip(award.winners, award.shares, strict=True)
     ]

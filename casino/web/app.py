@@ -17,6 +17,8 @@ route                  what
 =====================  ===================================================================
 
 Every response (pages, redirects, errors, the sockets' handshakes) carries :data:`HEADERS`;
+every error is a page in the member's language (:meth:`WebServer._errors`: the ``text`` a
+refusal is raised with is a ``web`` catalog id), and so is a socket's ``error``;
 every ``POST`` must carry the lobby's CSRF token (else 403, logged). What one client may
 cost is in :class:`casino.web.guard.Limits`. Nobody plays without logging in: the games'
 pages send a visitor to the lobby, and their sockets refuse a session without a member. The
@@ -121,7 +123,7 @@ class WebServer:
 
     def app(self) -> web.Application:
         """The application, its tables started with it and stopped with it."""
-        app = web.Application(middlewares=[self._forms])
+        app = web.Application(middlewares=[self._errors, self._forms])
         app.router.add_get("/", self.lobby)
         app.router.add_get("/register", self.register_page)
         app.router.add_post("/register", self.register)
@@ -324,6 +326,30 @@ class WebServer:
         return _page("domino.html")
 
     @web.middleware
+    async def _errors(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        """An error as a page in the request's language: the refusal's ``text`` when it is a
+        ``web`` catalog id, else (aiohttp's own: a page that is not, a method a page does not
+        take, a form too big) what the status means."""
+        try:
+            response: web.StreamResponse = await handler(request)
+        except web.HTTPException as error:
+            if error.status < 400:
+                raise
+            if _said("es", error.text or "") != error.text:
+                message = str(error.text)
+            elif error.status == 404:
+                message = "There is no such page."
+            else:
+                message = "The casino cannot do that: go back to the lobby."
+            page = pages.refusal(self.lang_of(request), message)
+            response = web.Response(
+                status=error.status, reason=error.reason, text=page, content_type="text/html"
+            )
+            if "Allow" in error.headers:
+                response.headers["Allow"] = error.headers["Allow"]
+        return response
+
+    @web.middleware
     async def _forms(self, request: web.Request, handler: Any) -> web.StreamResponse:
         """Every POST carries the token of its ``casino_form`` cookie, or is refused (403)."""
         if request.method == "POST":
@@ -374,7 +400,8 @@ class WebServer:
         try:
             if key is None or profile is None:
                 LOG.warning("socket without a valid session from %s", request.remote)
-                outbox.post({"type": "error", "reason": "no session: join in the lobby"})
+                reason = _said(self.lang_of(request), "no session: join in the lobby")
+                outbox.post({"type": "error", "reason": reason})
             else:
                 self.outboxes.setdefault(key, set()).add(outbox)
                 await serve(socket, outbox, key, profile)
@@ -474,7 +501,7 @@ class WebServer:
     ) -> None:
         place = self.seat(profile)
         if place is None:
-            outbox.post({"type": "error", "reason": "no free seat"})
+            outbox.post({"type": "error", "reason": _said(profile.lang, "no free seat")})
             return
         table, member = place
 
@@ -486,6 +513,11 @@ class WebServer:
             await self._flood_checked(socket, outbox, key, lambda data: table.receive(member, data))
         finally:
             table.leave(member, send)
+
+
+def _said(lang: str, message: str) -> str:
+    """``message`` (a ``web`` catalog id) in ``lang``."""
+    return pages.tr_of(lang).gettext(message)
 
 
 def _same_origin(request: web.Request) -> None:

@@ -40,7 +40,7 @@ from casino.i18n import translator
 from casino.web.bank import Bank
 from casino.web.holdem import LOG, LOG_LINES
 from casino.web.store import StoreError
-from casino.web.words import DOMINO, page_words
+from casino.web.words import DOMINO, fill, page_words
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
@@ -89,8 +89,12 @@ class DominoGame:
     # --- messages ---------------------------------------------------------------------
 
     def say(self, message: str, **values: object) -> None:
-        """Add a translated line to the log."""
-        self.log = [*self.log[-LOG_LINES + 1 :], self.tr.gettext(message).format(**values)]
+        """Add a translated line to the log, its numbers and dollars written for the
+        member's language (:func:`casino.web.words.fill`)."""
+        self.log = [
+            *self.log[-LOG_LINES + 1 :],
+            fill(self.tr.gettext(message), self.lang, **values),
+        ]
 
     def end_name(self, end: End) -> str:
         """``left``/``right`` in the member's language."""
@@ -151,8 +155,11 @@ class DominoGame:
         said = self.words
         winner = {MEMBER: "you", COMPUTER: "computer", None: None}[result.winner]
         if result.finish is Finish.BLOCKED:
-            why = said["why_blocked"].format(
-                member=result.pips[MEMBER], computer=result.pips[COMPUTER]
+            why = fill(
+                said["why_blocked"],
+                self.lang,
+                member=result.pips[MEMBER],
+                computer=result.pips[COMPUTER],
             )
         elif result.finish is Finish.TIMEOUTS:
             why = said["why_timeouts"]
@@ -229,7 +236,7 @@ class DominoGame:
     async def play_hand(self) -> HandState:
         """One hand, the computer's turns after ``think`` seconds, the member's on the clock."""
         self.log = []
-        self.say(N_("--- Hand {number} ---"), number=self.ledger.hands + 1)
+        self.say(N_("--- Hand {number} ---"), number=str(self.ledger.hands + 1))  # a name
         deal = shuffled_deal(self.rng)
         self.say(N_("You lead.") if deal.opener == MEMBER else N_("The computer leads."))
         state = self.state = HandState.start(deal)
@@ -248,11 +255,15 @@ class DominoGame:
         turn = take_turn(state, COMPUTER, ours)
         if turn.drawn:
             self.log.append(
-                self.tr.ngettext(
-                    "The computer draws {n} tile from the boneyard.",
-                    "The computer draws {n} tiles from the boneyard.",
-                    len(turn.drawn),
-                ).format(n=len(turn.drawn))
+                fill(
+                    self.tr.ngettext(
+                        "The computer draws {n} tile from the boneyard.",
+                        "The computer draws {n} tiles from the boneyard.",
+                        len(turn.drawn),
+                    ),
+                    self.lang,
+                    n=len(turn.drawn),
+                )
             )
         if turn.move is None:
             self.say(N_("The computer passes."))

@@ -49,7 +49,7 @@ from casino.i18n import translator
 from casino.web.bank import Bank
 from casino.web.guard import LOG
 from casino.web.store import StoreError
-from casino.web.words import page_words
+from casino.web.words import fill, number, page_words
 
 __all__ = ["LOG", "LOG_LINES", "Member", "Send", "TableSettings", "WebTable"]
 VERBS = {
@@ -300,7 +300,7 @@ class WebTable:
         LOG.warning(
             "table %d: refused from %r: %s: %.200r", self.number, member.name, template, message
         )
-        reason = member.tr.gettext(template).format(**values)
+        reason = fill(member.tr.gettext(template), member.lang, **values)
         await self.tell(member, {"type": "refused", "reason": reason})
 
     async def tell(self, member: Member, data: dict[str, Any]) -> None:
@@ -347,7 +347,8 @@ class WebTable:
                     cards=[_card(c) for c in cards] if visible else [None] * len(cards),
                 )
                 if index in last:
-                    entry["last"] = action_text(last[index], "", tr)[2:]
+                    said = action_text(last[index], "", tr, amount=_amount(member.lang))
+                    entry["last"] = said[2:]
             entry["human"] = index in self.members
             entry["mine"] = index == member.seat
             seats.append(entry)
@@ -391,8 +392,11 @@ class WebTable:
         if member.seat in self.arriving:
             return web.gettext("You are seated for the next hand.")
         if not self.go.is_set():
-            return web.gettext("Waiting for players: {seated} of {wait} seated.").format(
-                seated=len(self.everyone), wait=self.settings.wait
+            return fill(
+                web.gettext("Waiting for players: {seated} of {wait} seated."),
+                member.lang,
+                seated=len(self.everyone),
+                wait=self.settings.wait,
             )
         if self.table.seats[member.seat].chips == 0 and not self.dealing:
             return web.gettext("Your wallet is empty: you sit out.")
@@ -561,13 +565,20 @@ def _card(index: int) -> str:
     return f"{card.rank.value}{card.suit.value}"
 
 
+def _amount(lang: str) -> Callable[[int], str]:
+    """Chips written for ``lang`` (:func:`casino.web.words.number`)."""
+    return lambda chips: number(chips, lang)
+
+
 def _line(tr: gettext.NullTranslations, template: str, values: tuple[Any, ...], lang: str) -> str:
+    """A line of the log in ``lang``, its chips written for it (a hand's number is its name,
+    written as it is)."""
     if template == "ACTION":
-        return action_text(values[0], values[1], tr)
+        return action_text(values[0], values[1], tr, amount=_amount(lang))
     if template == "STREET":
         return street_text(values[0], values[1], tr)
     if template == "SHOWDOWN":
-        return "\n".join(showdown_text(values[0], values[1], tr))
+        return "\n".join(showdown_text(values[0], values[1], tr, amount=_amount(lang)))
     if template == STARTS:
         tr = translator("web", lang)
     return tr.gettext(template).format(*values, number=values[0], name=values[-1])

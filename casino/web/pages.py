@@ -1,9 +1,12 @@
 """The members' pages, written on the server: the lobby, register, log in, the member's page.
 
 Every word comes from the ``web`` gettext catalog (``casino/locale/es/LC_MESSAGES/web.po``;
-English is the message ids), in the member's language; every name and number is put in with
-:func:`html.escape`. No inline script or style (the Content-Security-Policy forbids them):
-the pages use ``casino.css`` and plain forms, each carrying the CSRF token.
+English is the message ids), in the member's language; every amount is written for it
+(:func:`casino.web.words.money`: ``1250 US$``, ``$1,250``; a ``${field}`` of a message is
+dollars) and every name and number is put in with :func:`html.escape`. A bankroll is a
+``<data id="balance" value="1250">``: its value the whole number, its text the money. No
+inline script or style (the Content-Security-Policy forbids them): the pages use
+``casino.css`` and plain forms, each carrying the CSRF token.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from html import escape
 
 from casino.i18n import LANGUAGES, translator
 from casino.web.store import HistoryEntry, Member
+from casino.web.words import fill, money
 
 LANGUAGE_NAMES = {"es": "Español", "en": "English"}
 
@@ -24,8 +28,34 @@ def tr_of(lang: str) -> gettext.NullTranslations:
     return translator("web", lang)
 
 
-def document(lang: str, title: str, body: str) -> str:
-    """A whole page: the header (the casino, the languages) and ``body``."""
+FAN = "".join(
+    f'<span class="card{" red" if suit in "♥♦" else ""}">{rank}'
+    f'<span class="suit">{suit}</span></span>'
+    for rank, suit in [("A", "♠"), ("K", "♥"), ("Q", "♦"), ("J", "♣")]
+)
+"""Four cards fanned over the felt: the members' pages' picture of a casino (decoration)."""
+DOMINO_ICON = (
+    '<svg class="icon" viewBox="0 0 22 42" aria-hidden="true">'
+    '<rect class="face" x="1" y="1" width="20" height="40" rx="3"/>'
+    '<line class="split" x1="3" y1="21" x2="19" y2="21"/>'
+    '<circle class="pip" cx="6" cy="6" r="2"/><circle class="pip" cx="16" cy="16" r="2"/>'
+    '<circle class="pip" cx="11" cy="11" r="2"/><circle class="pip" cx="6" cy="26" r="2"/>'
+    '<circle class="pip" cx="16" cy="36" r="2"/><circle class="pip" cx="16" cy="26" r="2"/>'
+    '<circle class="pip" cx="6" cy="36" r="2"/></svg>'
+)
+"""A three-four tile, the dominoes button's picture."""
+HOLDEM_ICON = (
+    '<span class="icon cards" aria-hidden="true"><span class="card">A<span class="suit">♠</span>'
+    '</span><span class="card red">A<span class="suit">♥</span></span></span>'
+)
+"""A pair of aces, the Hold'em button's picture."""
+
+
+def document(lang: str, title: str, body: str, *, wide: bool = False) -> str:
+    """A whole page: the bar of every page (the casino, back to the lobby; the other
+    language), a felt card fanned with four cards, its ``title`` and ``body`` (``wide``: a
+    card as wide as a table of games needs)."""
+    _ = tr_of(lang).gettext
     languages = " · ".join(
         f'<a href="?lang={code}" hreflang="{code}" lang="{code}">{LANGUAGE_NAMES[code]}</a>'
         for code in LANGUAGES
@@ -35,8 +65,11 @@ def document(lang: str, title: str, body: str) -> str:
         f'<!doctype html>\n<html lang="{lang}">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{escape(title)} · CASINO-ROYAL</title>\n"
-        '<link rel="stylesheet" href="/static/casino.css">\n</head>\n<body>\n'
-        f'<main class="lobby">\n<header><a href="/">CASINO-ROYAL</a> · {languages}</header>\n'
+        '<link rel="stylesheet" href="/static/casino.css">\n</head>\n<body class="members">\n'
+        f'<header class="bar"><a href="/" class="brand">CASINO-ROYAL</a>\n'
+        f'<nav class="languages" aria-label="{escape(_("Language"))}">{languages}</nav></header>\n'
+        f'<main class="lobby{" wide" if wide else ""}">\n'
+        f'<div class="fan" aria-hidden="true">{FAN}</div>\n'
         f"<h1>{escape(title)}</h1>\n{body}</main>\n</body>\n</html>\n"
     )
 
@@ -51,32 +84,41 @@ def lobby(lang: str, csrf: str, member: Member | None) -> str:
     if member is None:
         body = (
             f"<p>{escape(_('Members play here: log in, or register to get your bankroll.'))}</p>\n"
-            f'<p><a href="/login" id="login">{escape(_("Log in"))}</a> · '
-            f'<a href="/register" id="register">{escape(_("Register"))}</a></p>\n'
+            '<p class="choices">'
+            f'<a href="/login" id="login" class="button">{escape(_("Log in"))}</a> '
+            f'<a href="/register" id="register" class="button quiet">{escape(_("Register"))}</a>'
+            "</p>\n"
         )
         return document(lang, "CASINO-ROYAL", body)
-    who = escape(_("Logged in as {name} · bankroll ${balance}")).format(
+    who = fill(
+        escape(_("Logged in as {name} · bankroll ${balance}")),
+        lang,
         name=f'<b id="who">{escape(member.name)}</b>',
-        balance=f'<span id="balance">{member.balance}</span>',
+        balance=_balance(member.balance, lang),
     )
     body = (
         f'<p class="who">{who}</p>\n'
-        f'<form method="post" action="/join" id="lobby">\n{_csrf(csrf)}'
-        f'<button type="submit" id="sit" name="game" value="holdem">Texas Hold\'em</button>\n'
-        f'<button type="submit" id="dominoes" name="game" value="domino">'
-        f"{escape(_('Dominoes'))}</button>\n</form>\n"
+        f'<form method="post" action="/join" id="lobby" class="games">\n{_csrf(csrf)}'
+        f'<button type="submit" id="sit" name="game" value="holdem">{HOLDEM_ICON}'
+        "<span>Texas Hold'em</span></button>\n"
+        f'<button type="submit" id="dominoes" name="game" value="domino">{DOMINO_ICON}'
+        f"<span>{escape(_('Dominoes'))}</span></button>\n</form>\n"
         f'<p><a href="/member" id="member">{escape(_("Your page: bankroll, history"))}</a></p>\n'
         f'<form method="post" action="/logout">\n{_csrf(csrf)}'
-        f'<button type="submit" id="logout">{escape(_("Log out"))}</button>\n</form>\n'
+        f'<button type="submit" id="logout" class="quiet">{escape(_("Log out"))}</button>\n'
+        "</form>\n"
     )
     return document(lang, "CASINO-ROYAL", body)
 
 
 def account_form(lang: str, csrf: str, action: str, problem: str | None, name: str = "") -> str:
     """The register (``action`` ``register``) or log-in (``login``) page, with why the last
-    try failed."""
+    try failed, and the way to the other one."""
     _ = tr_of(lang).gettext
     title = _("Register") if action == "register" else _("Log in")
+    other, other_title = (
+        ("login", _("Log in")) if action == "register" else ("register", _("Register"))
+    )
     choices = "".join(
         f'<option value="{code}"{" selected" if code == lang else ""}>'
         f"{LANGUAGE_NAMES[code]}</option>"
@@ -95,8 +137,20 @@ def account_form(lang: str, csrf: str, action: str, problem: str | None, name: s
         f'<label for="lang">{escape(_("Language"))}</label>\n'
         f'<select id="lang" name="lang">{choices}</select>\n'
         f'<button type="submit" id="submit">{escape(title)}</button>\n</form>\n'
+        f'<p class="switch"><a href="/{other}">{escape(other_title)}</a></p>\n'
     )
     return document(lang, title, body)
+
+
+def refusal(lang: str, problem: str) -> str:
+    """The page of an error: ``problem`` (a ``web`` catalog id) in ``lang``, and the way
+    back to the lobby."""
+    _ = tr_of(lang).gettext
+    body = (
+        f'<p id="problem" role="alert">{escape(_(problem))}</p>\n'
+        f'<p><a href="/" class="button">{escape(_("Lobby"))}</a></p>\n'
+    )
+    return document(lang, _("Sorry"), body)
 
 
 def member_page(
@@ -107,40 +161,72 @@ def member_page(
     _ = tr.gettext
     kinds = {"holdem": "Texas Hold'em", "domino": _("Dominoes")}
     rows = "".join(
-        f"<tr><td>{time.strftime('%Y-%m-%d %H:%M', time.gmtime(entry.at))}</td>"
+        f"<tr><td>{_when(entry.at)}</td>"
         f"<td>{escape(kinds.get(entry.kind, entry.kind))}</td>"
-        f"<td>{entry.stake}</td><td>{entry.payout}</td>"
-        f"<td>{escape(_result(tr, entry))}</td></tr>\n"
+        f'<td class="amount">{escape(money(entry.stake, lang))}</td>'
+        f'<td class="amount">{escape(money(entry.payout, lang))}</td>'
+        f'<td class="{_outcome(entry)}">{escape(_result(tr, entry, lang))}</td></tr>\n'
         for entry in history
     )
     heads = "".join(
-        f'<th scope="col">{escape(h)}</th>'
-        for h in (_("When (UTC)"), _("Game"), _("Staked"), _("Paid back"), _("Result"))
+        f'<th scope="col"{AMOUNT if k in (2, 3) else ""}>{escape(h)}</th>'
+        for k, h in enumerate(
+            (_("When (UTC)"), _("Game"), _("Staked"), _("Paid back"), _("Result"))
+        )
     )
     table = (
-        f'<table id="history">\n<thead><tr>{heads}</tr></thead>\n'
+        f'<table id="history" class="games-table">\n<thead><tr>{heads}</tr></thead>\n'
         f"<tbody>\n{rows}</tbody>\n</table>\n"
         if history
         else f'<p id="history">{escape(_("No games yet."))}</p>\n'
     )
-    board = "".join(f"<li>{escape(leader.name)}: ${leader.balance}</li>\n" for leader in leaders)
-    bankroll = escape(_("Bankroll: ${balance}")).format(
-        balance=f'<span id="balance">{member.balance}</span>'
+    board = "".join(
+        f"<li{ME if leader.id == member.id else ''}>"
+        f'<span class="name">{escape(leader.name)}:</span> '
+        f'<span class="money">{escape(money(leader.balance, lang))}</span></li>\n'
+        for leader in leaders
     )
+    bankroll = fill(escape(_("Bankroll: ${balance}")), lang, balance=_balance(member.balance, lang))
     body = (
-        f'<p class="who">{bankroll}</p>\n<h2>{escape(_("Your games"))}</h2>\n{table}'
-        f'<h2>{escape(_("Leaderboard"))}</h2>\n<ol id="leaders">\n{board}</ol>\n'
-        f'<p><a href="/">{escape(_("Lobby"))}</a></p>\n'
+        f'<p class="who bankroll">{bankroll}</p>\n<h2>{escape(_("Your games"))}</h2>\n{table}'
+        f'<h2>{escape(_("Leaderboard"))}</h2>\n<ol id="leaders" class="leaders">\n{board}</ol>\n'
+        f'<p><a href="/" class="button quiet">{escape(_("Lobby"))}</a></p>\n'
     )
-    return document(lang, member.name, body)
+    return document(lang, member.name, body, wide=True)
 
 
-def _result(tr: gettext.NullTranslations, entry: HistoryEntry) -> str:
+AMOUNT = ' class="amount"'
+ME = ' class="me"'
+
+
+def _when(at: float) -> str:
+    """When a game ended (UTC), the day and the time each kept whole on a narrow screen."""
+    moment = time.gmtime(at)
+    return (
+        f'<time datetime="{time.strftime("%Y-%m-%dT%H:%MZ", moment)}">'
+        f'<span class="nowrap">{time.strftime("%Y-%m-%d", moment)}</span> '
+        f'<span class="nowrap">{time.strftime("%H:%M", moment)}</span></time>'
+    )
+
+
+def _outcome(entry: HistoryEntry) -> str:
+    """The result's class: ``won``, ``lost``, ``even`` or ``void``."""
+    if entry.state == "void":
+        return "void"
+    return "won" if entry.net > 0 else "lost" if entry.net < 0 else "even"
+
+
+def _balance(value: int, lang: str) -> str:
+    """A bankroll: the money in words for a person, the whole number for a program."""
+    return f'<data id="balance" value="{value}">{escape(money(value, lang))}</data>'
+
+
+def _result(tr: gettext.NullTranslations, entry: HistoryEntry, lang: str) -> str:
     """A game's result in words: won, lost, even, or void."""
     if entry.state == "void":
         return tr.gettext("void: the server stopped, the stake returned")
     if entry.net > 0:
-        return tr.gettext("won ${amount}").format(amount=entry.net)
+        return fill(tr.gettext("won ${amount}"), lang, amount=entry.net)
     if entry.net < 0:
-        return tr.gettext("lost ${amount}").format(amount=-entry.net)
+        return fill(tr.gettext("lost ${amount}"), lang, amount=-entry.net)
     return tr.gettext("even")

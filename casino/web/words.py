@@ -10,8 +10,14 @@ on the server by :mod:`casino.web.pages` from the same catalog).
 from __future__ import annotations
 
 import functools
+import re
 
 from casino.i18n import translator
+
+NBSP = "\u00a0"
+DOLLARS = re.compile(r"\$\{(\w+)\}")
+"""A ``${field}`` of a catalog message: the field is dollars (the terminal games write them
+so; :func:`fill` writes them for the language)."""
 
 TABLE = {
     "lobby": "Lobby",
@@ -116,3 +122,38 @@ def page_words(page: str, lang: str) -> dict[str, str]:
     """The words of ``page`` (a key of :data:`PAGES`) in ``lang``, translated once (every
     view carries them: do not change the dictionary)."""
     return words(PAGES[page], lang)
+
+
+def number(value: int, lang: str) -> str:
+    """A whole number as the pages' ``Intl.NumberFormat(lang)`` writes it (``page.js``): in
+    Spanish ``1000``, ``10.000`` (CLDR's Spanish groups from five digits), in English
+    ``1000`` → ``1,000``. The server's text (the members' pages, the tables' logs) and the
+    pages' script so write every number alike."""
+    digits = f"{abs(value):,}"
+    if lang == "es":
+        digits = digits.replace(",", ".") if abs(value) >= 10_000 else str(abs(value))
+    return ("-" if value < 0 else "") + digits
+
+
+def money(value: int, lang: str) -> str:
+    """Dollars as the pages' ``Intl.NumberFormat(lang, {style: "currency", currency: "USD"})``
+    writes them, without cents: ``1250 US$`` (a no-break space before ``US$``) in Spanish,
+    ``$1,250`` in English; ``-10 US$``, ``-$10``."""
+    if lang == "es":
+        return f"{number(value, lang)}{NBSP}US$"
+    return ("-" if value < 0 else "") + "$" + number(abs(value), lang)
+
+
+def fill(template: str, lang: str, **values: object) -> str:
+    """A translated ``template`` with its fields, the numbers written for ``lang``: a
+    ``${field}`` as :func:`money`, another whole number as :func:`number`, anything else as
+    it is (``str.format``)."""
+    dollars = set(DOLLARS.findall(template))
+    shown = {key: _written(value, lang, key in dollars) for key, value in values.items()}
+    return DOLLARS.sub(r"{\1}", template).format(**shown)
+
+
+def _written(value: object, lang: str, dollars: bool) -> object:
+    if not isinstance(value, int) or isinstance(value, bool):
+        return value
+    return money(value, lang) if dollars else number(value, lang)

@@ -78,6 +78,14 @@ def casino_web(*args: str) -> Iterator[str]:
 
 
 @contextmanager
+def casino_web_on(database: Path, *args: str) -> Iterator[str]:
+    """A ``casino web`` process on a free loopback port, its members in ``database``; its
+    base URL."""
+    with _casino_web(*args, "--database", str(database)) as url:
+        yield url
+
+
+@contextmanager
 def _casino_web(*args: str) -> Iterator[str]:
     process = subprocess.Popen(
         [sys.executable, "-m", "casino.web", "--port", "0", *args],

@@ -1,18 +1,34 @@
 """How the pages look and whether they are accessible, in Debian's headless Chromium: the
-lobby, a Hold'em table and a dominoes table, in Spanish and English, at a phone's size
-(390×844) and a desktop's (1440×900). axe-core finds no serious or critical violation, and
-each screenshot matches its baseline in ``docs/screenshots`` within a pixel threshold
-(``CASINO_UPDATE_SCREENSHOTS=1`` writes the baseline). Seeded tables, long clocks, the DejaVu
-fonts, no animation (reduced motion)."""
+lobby (a visitor's and a member's), the register and log-in pages, the member's page, a
+Hold'em table and a dominoes table, in Spanish and English, at a phone's size (390×844) and a
+desktop's (1440×900). axe-core finds no serious or critical violation, and each screenshot
+matches its baseline in ``docs/screenshots`` within a pixel threshold
+(``CASINO_UPDATE_SCREENSHOTS=1`` writes the baseline). Seeded tables, a seeded store (the
+member's games at fixed times), long clocks, the DejaVu fonts, no animation (reduced
+motion). The numbers the server writes are the browser's ``Intl.NumberFormat``'s."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .browser import SIZES, browser, casino_web, emulate, join, need_browser
+from casino.web.store import sqlite_store
+from casino.web.words import money, number
+
+from .browser import (
+    SIZES,
+    browser,
+    casino_web,
+    casino_web_on,
+    emulate,
+    join,
+    need_browser,
+    register,
+    shown,
+)
 from .tables import DOMINO, HOLDEM, audit, changed, compare, wait_for
 
 SERVER = ("--seats", "4", "--seed", "7", "--think", "0.05", "--timeout", "600")
@@ -43,6 +59,92 @@ def test_the_lobby(driver: Any, lang: str, tmp_path: Path) -> None:
         driver.get(f"{url}?lang={lang}")
         assert driver.execute_script("return document.documentElement.lang") == lang
         look(driver, "lobby", lang, tmp_path)
+
+
+def seeded(database: Path) -> None:
+    """Three members and their games at fixed times (each step of the store's clock is seven
+    minutes from 2026-11-20 18:00 UTC): Zoe's history has Hold'em hands and dominoes hands
+    won, lost, even and void; the leaderboard is Carla 12,480, Zoe 1,090, Bo 990."""
+    moments: Iterator[float] = iter(range(1_795_197_600, 1_800_000_000, 420))
+    store = sqlite_store(str(database), now=lambda: float(next(moments)))
+    try:
+        house = store.house
+        zoe, bo, carla = (store.register(n, f"{n} password").id for n in ["Zoe", "Bo", "Carla"])
+        games = [
+            ("holdem", {zoe: 1000, house: 3000}, {zoe: 1150, house: 2850}),
+            ("domino", {zoe: 10, house: 10}, {house: 20}),
+            ("domino", {bo: 10, house: 10}, {house: 20}),
+            ("holdem", {carla: 1000, house: 20000}, {carla: 12480, house: 8520}),
+            ("domino", {zoe: 10, house: 10}, {zoe: 20}),
+            ("holdem", {zoe: 1000, house: 3000}, {zoe: 940, house: 3060}),
+            ("domino", {zoe: 10, house: 10}, {zoe: 10, house: 10}),
+        ]
+        for kind, stakes, payouts in games:
+            store.settle(store.open_game(kind, f"{kind} 1", stakes), payouts)
+        store.open_game("holdem", "holdem 1", {zoe: 1000, house: 3000})
+        store.void_open_games()
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_member_pages(driver: Any, lang: str, tmp_path: Path) -> None:
+    """Register and log in (a refused try: its alert), the member's lobby and page."""
+    seeded(tmp_path / "casino.db")
+    with casino_web_on(tmp_path / "casino.db", *SERVER) as url:
+        driver.get(f"{url}register?lang={lang}")
+        shown(driver, "account")
+        look(driver, "register", lang, tmp_path)
+        driver.get(f"{url}login")
+        driver.find_element("id", "name").send_keys("Zoe")
+        driver.find_element("id", "password").send_keys("not Zoe's password")
+        driver.find_element("id", "submit").click()
+        shown(driver, "problem")
+        look(driver, "login", lang, tmp_path)
+        register(driver, url, "Zoe", lang, action="login")
+        balance = driver.find_element("id", "balance")
+        assert (balance.get_attribute("value"), balance.get_attribute("textContent")) == (
+            "1090",
+            money(1090, lang),
+        )
+        look(driver, "lobby-member", lang, tmp_path)
+        driver.find_element("id", "member").click()
+        rows = shown(driver, "history").find_elements("css selector", "tbody tr")
+        assert len(rows) == 6 and {"es": "anulada", "en": "void"}[lang] in rows[0].text
+        leaders = [
+            li.get_attribute("textContent")
+            for li in driver.find_elements("css selector", "#leaders li")
+        ]
+        assert leaders == [
+            f"Carla: {money(12480, lang)}",
+            f"Zoe: {money(1090, lang)}",
+            f"Bo: {money(990, lang)}",
+        ]
+        look(driver, "member", lang, tmp_path)
+        driver.get(f"{url}nowhere")  # an error page: audited, not kept
+        assert (
+            shown(driver, "problem").text
+            == {"es": "Esa página no existe.", "en": "There is no such page."}[lang]
+        )
+        assert audit(driver) == []
+
+
+def test_the_servers_numbers_are_the_browsers(driver: Any) -> None:
+    """:func:`casino.web.words.number` and :func:`~casino.web.words.money` write what the
+    pages' ``Intl.NumberFormat`` writes, in both languages."""
+    values = [0, 7, 999, 1000, 1250, 9999, 10000, 123456, 1234567, -10, -1250, -12500]
+    written = driver.execute_script(
+        "const [values, langs] = arguments; const out = {};"
+        "for (const lang of langs) out[lang] = values.map((v) => ["
+        "  new Intl.NumberFormat(lang).format(v),"
+        "  new Intl.NumberFormat(lang, {style: 'currency', currency: 'USD',"
+        "    maximumFractionDigits: 0}).format(v)]);"
+        "return out;",
+        values,
+        ["es", "en"],
+    )
+    for lang in ("es", "en"):
+        assert written[lang] == [[number(v, lang), money(v, lang)] for v in values]
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])

@@ -77,8 +77,9 @@ def play_hands(drivers: dict[str, Any], hands: int) -> dict[str, dict[str, Any]]
 def come_back(driver: Any, url: str, name: str) -> tuple[int, int, int]:
     """Log in again: the lobby's bankroll, the member page's, and its rows of games."""
     register(driver, url, name, MEMBERS[name], action="login")
-    lobby = int(shown(driver, "balance").text)
+    lobby = int(shown(driver, "balance").get_attribute("value"))
     driver.find_element("id", "member").click()
-    page = int(shown(driver, "history").find_element("xpath", "//*[@id='balance']").text)
+    shown(driver, "history")
+    page = int(driver.find_element("id", "balance").get_attribute("value"))
     source: str = driver.page_source
     return lobby, page, len(re.findall(r"<tr><td>", source))

@@ -15,6 +15,7 @@ SOURCES = {
     "holdem.py": r'gettext\("([^"]+)"\)',
     "store.py": r'StoreError\(\s*"([^"]+)"',
     "sessions.py": r'return "([^"]+)"',
+    "app.py": r'text="([^"]+)"|_said\([^,]+, "([^"]+)"\)|message = "([^"]+)"',
 }
 
 
@@ -38,6 +39,11 @@ def test_the_sources_have_messages() -> None:
     messages = _messages()
     assert len(messages) > 30
     assert {"Log in", "wrong name or password", "You are seated for the next hand."} <= messages
+    assert {"the form has expired: open the lobby again", "no free seat"} <= messages
+    assert {
+        "There is no such page.",
+        "The casino cannot do that: go back to the lobby.",
+    } <= messages
 
 
 def test_every_message_is_translated_with_its_fields() -> None:

@@ -21,6 +21,7 @@ from casino.web.app import WebServer
 from casino.web.holdem import TableSettings
 from casino.web.sessions import COOKIE
 from casino.web.store import LOGIN_FAILURES, Store
+from casino.web.words import money
 
 from .forms import PASSWORD, join, post_form, register, temporary_store
 
@@ -183,20 +184,23 @@ def test_the_member_page_the_lobby_logging_out_and_in_and_the_login_limit() -> N
         other = await join(client, "Bo", "es", game="domino")
         mine = await page(client, zoe, "/member")
         member = store.login("Zoe", PASSWORD)
-        assert f'<span id="balance">{member.balance}</span>' in mine
-        rows = re.findall(r"<tr><td>[^<]+</td><td>Texas Hold&#x27;em</td>(.*?)</tr>", mine)
+        assert f'<data id="balance" value="{member.balance}">{money(member.balance, "en")}<' in mine
+        rows = re.findall(r"<tr><td>.*?</td><td>Texas Hold&#x27;em</td>(.*?)</tr>", mine)
         assert len(rows) == len(store.history(member.id)) >= 2
         for row, game in zip(rows, store.history(member.id), strict=True):
-            stake, paid, result = re.findall(r"<td>([^<]*)</td>", row)
-            assert (int(stake), int(paid)) == (game.stake, game.payout)
-            words = {1: f"won ${game.net}", -1: f"lost ${-game.net}", 0: "even"}
+            stake, paid, result = re.findall(r"<td[^>]*>([^<]*)</td>", row)
+            assert (stake, paid) == (money(game.stake, "en"), money(game.payout, "en"))
+            net = money(abs(game.net), "en")
+            words = {1: f"won {net}", -1: f"lost {net}", 0: "even"}
             assert result == words[(game.net > 0) - (game.net < 0)]
-        leaders = re.findall(r"<li>([^<]+)</li>", mine)
-        assert sorted(leaders) == sorted([f"Zoe: ${member.balance}", "Bo: $1000"])
+        leaders = [re.sub("<[^>]+>", "", li) for li in re.findall(r"<li[^>]*>(.+)</li>", mine)]
+        assert sorted(leaders) == sorted([f"Zoe: {money(member.balance, 'en')}", "Bo: $1,000"])
         spanish = await page(client, other, "/member")
         assert "Aún no hay partidas." in spanish and "Clasificación" in spanish
         lobby = await page(client, zoe, "/")
-        assert '<b id="who">Zoe</b>' in lobby and re.search(r'\$<span id="balance">\d+<', lobby)
+        assert '<b id="who">Zoe</b>' in lobby and re.search(
+            r'<data id="balance" value="\d+">\$', lobby
+        )
         out = await post_form(client, "/logout", {}, zoe)
         assert (out.status, out.headers["Location"]) == (303, "/")
         gone = await client.get("/member", headers={"Cookie": f"{COOKIE}={zoe}"})

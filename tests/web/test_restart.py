@@ -113,8 +113,8 @@ def test_kill_9_mid_hand_and_a_restart_give_every_member_what_the_ledger_says(
     store.close()
     assert still_open == 0 and issued == accounted
     assert zoe.balance == ledger == 1000 + sum(game.net for game in history)
-    assert f'<span id="balance">{zoe.balance}</span>' in lobby
-    assert f'<span id="balance">{zoe.balance}</span>' in page
+    assert f'<data id="balance" value="{zoe.balance}">' in lobby
+    assert f'<data id="balance" value="{zoe.balance}">' in page
     assert [game.state for game in history].count("void") == 1
     assert page.count("void: the server stopped, the stake returned") == 1
     assert len(re.findall(r"<tr><td>", page)) == len(history) >= 3

@@ -97,7 +97,10 @@ def test_the_lobby_and_the_pages_and_their_headers() -> None:
         assert page.status == 200 and "holdem.js" in await page.text()
         lobby = await client.get("/?lang=en", headers={"Cookie": f"{COOKIE}={cookie}"})
         text = await lobby.text()
-        assert '<b id="who">Zoe</b>' in text and '<span id="balance">1000</span>' in text
+        assert (
+            '<b id="who">Zoe</b>' in text
+            and '<data id="balance" value="1000">$1,000</data>' in text
+        )
         assert 'action="/join"' in text and 'action="/logout"' in text
 
     serve(body)
