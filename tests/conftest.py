@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+
+def pytest_report_header() -> str:
+    """The hash seed the tests run with: tox's ``oldest`` draws one at random (``tox -e oldest
+    --hashseed N`` runs with N again), ``tests`` fixes it at 0."""
+    return f"PYTHONHASHSEED={os.environ.get('PYTHONHASHSEED', 'random (not set)')}"
 
 
 @pytest.fixture(scope="session", autouse=True)
