@@ -332,22 +332,33 @@ class WebServer:
         take, a form too big) what the status means."""
         try:
             response: web.StreamResponse = await handler(request)
-        except web.HTTPException as error:
-            if error.status < 400:
-                raise
-            if _said("es", error.text or "") != error.text:
-                message = str(error.text)
-            elif error.status == 404:
-                message = "There is no such page."
-            else:
-                message = "The casino cannot do that: go back to the lobby."
-            page = pages.refusal(self.lang_of(request), message)
-            response = web.Response(
-                status=error.status, reason=error.reason, text=page, content_type="text/html"
-            )
-            if "Allow" in error.headers:
-                response.headers["Allow"] = error.headers["Allow"]
+        except Exception as error:
+            if isinstance(error, web.HTTPException) or _is_socket(request):
+                return self._refused(request, error)
+            LOG.exception("%s %s failed", request.method, request.path)
+            return self._page(request, 500, "Internal Server Error", SORRY)
         return response
+
+    def _refused(self, request: web.Request, error: Exception) -> web.StreamResponse:
+        """An :class:`~aiohttp.web.HTTPException` of 400 or more as a page (any other error,
+        or a socket's, is raised again: aiohttp ends a socket itself)."""
+        if not isinstance(error, web.HTTPException) or error.status < 400:
+            raise error
+        if _said("es", error.text or "") != error.text:
+            message = str(error.text)
+        elif error.status == 404:
+            message = "There is no such page."
+        else:
+            message = "The casino cannot do that: go back to the lobby."
+        response = self._page(request, error.status, error.reason, message)
+        if "Allow" in error.headers:
+            response.headers["Allow"] = error.headers["Allow"]
+        return response
+
+    def _page(self, request: web.Request, status: int, reason: str, message: str) -> web.Response:
+        """The error page saying ``message`` (a ``web`` catalog id) in the request's language."""
+        page = pages.refusal(self.lang_of(request), message)
+        return web.Response(status=status, reason=reason, text=page, content_type="text/html")
 
     @web.middleware
     async def _forms(self, request: web.Request, handler: Any) -> web.StreamResponse:
@@ -513,6 +524,15 @@ class WebServer:
             await self._flood_checked(socket, outbox, key, lambda data: table.receive(member, data))
         finally:
             table.leave(member, send)
+
+
+SORRY = "Something went wrong in the casino. Try again."
+"""The page of a request that failed unexpectedly (500; the failure is logged)."""
+
+
+def _is_socket(request: web.Request) -> bool:
+    """Whether ``request`` opens a WebSocket (its errors are the socket's, not a page)."""
+    return request.headers.get("Upgrade", "").lower() == "websocket"
 
 
 def _said(lang: str, message: str) -> str:

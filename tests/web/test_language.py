@@ -231,6 +231,29 @@ def test_every_error_page_is_in_spanish_by_default_and_in_english_when_chosen() 
     serve(body)
 
 
+def test_an_unexpected_failure_is_a_page_in_the_members_language_and_is_logged(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    def broken(*_: object) -> str:
+        raise RuntimeError("a bug in the casino")
+
+    monkeypatch.setattr(pages, "account_form", broken)
+
+    async def body(client: TestClient[Any, Any]) -> None:
+        said = {}
+        for lang in ("es", "en"):
+            response = await client.get(f"/login?lang={lang}")
+            said[lang] = (response.status, problem(await response.text()))
+        assert said == {
+            "es": (500, "Algo ha fallado en el casino. Inténtalo de nuevo."),
+            "en": (500, "Something went wrong in the casino. Try again."),
+        }
+
+    serve(body)
+    failures = [r for r in caplog.records if r.getMessage() == "GET /login failed"]
+    assert len(failures) == 2 and all(r.exc_info for r in failures)
+
+
 def test_the_limits_refusals_are_in_spanish() -> None:
     async def body(client: TestClient[Any, Any]) -> None:
         await register(client, "Zoe", "es")  # the only session there may be
