@@ -348,9 +348,18 @@ class WebTable:
         except (ConnectionError, RuntimeError):
             self.leave(member, send)
 
-    async def show_all(self) -> None:
-        """Every member's view."""
-        await asyncio.gather(*(self.show(m) for m in self.everyone))
+    async def show_all(self, but: Member | None = None) -> None:
+        """Every member's view (``but``: one who is asked to act next, and shown the table
+        with their options at once). One after the other: a send only queues the view
+        (:class:`casino.web.guard.Outbox`), it never waits for the member."""
+        for member in self.everyone:
+            if member is not but:
+                await self.show(member)
+
+    def asked_next(self, hand: Hand) -> Member | None:
+        """The member :meth:`ask` shows the table to next (their page open), if any."""
+        member = None if hand.over or hand.to_act is None else self.members.get(hand.to_act)
+        return member if member is not None and member.send is not None else None
 
     async def show(self, member: Member) -> None:
         """The member's view of the table."""
@@ -507,7 +516,7 @@ class WebTable:
         self.dealt.pop(number - DEALT_KEPT, None)
         names = [seat.name for seat in self.table.seats]
         self.say("--- Hand {number} · button: {name} ---", self.table.number, names[hand.button])
-        await self.show_all()
+        await self.show_all(but=self.asked_next(hand))
         while not hand.over:
             board = len(hand.board)
             seat = hand.to_act
@@ -521,7 +530,7 @@ class WebTable:
             for size in (3, 4, 5):
                 if board < size <= len(hand.board):
                     self.say("STREET", tuple(hand.board), size)
-            await self.show_all()
+            await self.show_all(but=self.asked_next(hand))
         self.say("SHOWDOWN", hand, tuple(names))
         self.table.settle()
         self.hands_done += 1
