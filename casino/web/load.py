@@ -54,6 +54,8 @@ from casino.web.store import Store, open_store
 
 MEMBERS_PER_ADDRESS = 50
 """Members that join from one loopback address (under the server's ``join_burst`` of 60)."""
+HANDS_SECONDS = 120.0
+"""How long past its time a member waits for its table's ``hands`` (then it stops)."""
 PACE = 0.25
 """Seconds a member lets pass between two of its actions at least: 4 a second, under the
 server's budget of 5 (``Limits.rate``; a message over it is ignored and the table waits for
@@ -65,7 +67,11 @@ FLAT = 10
 """How far (a percentage of the first sample after the warm-up) memory may move and be flat."""
 START_SECONDS = 60.0
 """How long the server may take to say where it listens."""
+STOPPED = "casino web: stopped by SIGTERM"
+"""What the server says on its stderr when the load test stops it."""
 STOP_SECONDS = 30.0
+LOG_SHOWN = 10
+"""The server's log lines the report shows (the first ones)."""
 """How long the server may take to stop after SIGTERM (then it is killed)."""
 
 
@@ -149,6 +155,9 @@ class Report:
     tables: int
     seconds: float
     database: str = ""
+    played: float = 0.0
+    """The seconds the members played (``seconds``, or more while tables finished their
+    ``hands``)."""
     messages: int = 0
     latencies: list[float] = field(default_factory=list)
     lost: int = 0
@@ -156,8 +165,9 @@ class Report:
     memory: Memory = field(default_factory=lambda: Memory(0.0))
     status: int | None = None
     """The server's exit status (143: stopped by SIGTERM, as told)."""
-    log_lines: int = 0
-    """Lines the server wrote to its stderr (its log: warnings and errors)."""
+    log: list[str] = field(default_factory=list)
+    """The lines the server wrote to its stderr (its log: warnings and errors), but
+    :data:`STOPPED`."""
 
     def percentile(self, q: float) -> float:
         """The ``q`` quantile (0..1) of the latencies, in seconds."""
@@ -182,13 +192,16 @@ class Report:
             f"payouts not matching stakes: {books.unbalanced})",
             f"books: {books.members} members' wallets + the house = {books.wallets}, "
             f"issued {books.issued}: {'conserved' if self.conserved else 'NOT conserved'}",
-            f"messages: {self.messages} ({self.messages / self.seconds:.0f}/s)",
+            f"messages: {self.messages} ({self.messages / max(self.played, 1e-9):.0f}/s "
+            f"over {self.played:.0f} s of play)",
             f"action to every member's update: p50 {1000 * self.percentile(0.5):.1f} ms, "
             f"p99 {1000 * self.percentile(0.99):.1f} ms over {len(self.latencies)} actions "
             f"(lost: {self.lost})",
             self.memory.line(),
             self.memory.cpu_line(),
-            f"server: exit status {self.status}, {self.log_lines} log lines",
+            f"server: exit status {self.status} (143: stopped by SIGTERM, as told), "
+            f"{len(self.log)} log lines (warnings, errors)",
+            *(f"  {line}" for line in self.log[:LOG_SHOWN]),
         ]
 
 
@@ -210,6 +223,10 @@ class Bookkeeping:
     """When (monotonic) the run's time started."""
     stop: float = 0.0
     """The run's seconds; once every member has registered, when it stops (monotonic)."""
+    hands: int = 0
+    """Past ``stop``, a member plays on until its table has finished this many hands."""
+    ended: float = 0.0
+    """When (monotonic) the last member stopped."""
     tables: dict[str, int] = field(default_factory=dict)
     """Each member's table."""
 
@@ -241,7 +258,8 @@ async def member(
 async def _play(ws: Any, name: str, rng: random.Random, book: Bookkeeping) -> None:
     acted = -1
     last = -PACE
-    while time.monotonic() < book.stop:
+    dealt = 0  # the table's hand now: the ones before it are finished (settled)
+    while _playing(book, dealt):
         try:
             message = await asyncio.wait_for(ws.receive(), 1.0)
         except TimeoutError:
@@ -253,7 +271,7 @@ async def _play(ws: Any, name: str, rng: random.Random, book: Bookkeeping) -> No
         book.messages += 1
         if data.get("type") != "state":
             continue
-        book.tables[name] = data["table"]
+        book.tables[name], dealt = data["table"], data["hand"]
         book.seen[(data["table"], name)].append((data["seq"], now))
         legal = data["legal"]
         if legal is None or data["seq"] == acted:
@@ -264,6 +282,14 @@ async def _play(ws: Any, name: str, rng: random.Random, book: Bookkeeping) -> No
         last = time.monotonic()
         book.messages += 1
         book.sent.append((data["table"], data["seq"], last))
+
+
+def _playing(book: Bookkeeping, dealt: int) -> bool:
+    """Whether a member whose table deals hand ``dealt`` plays on (time left, or its
+    table's ``book.hands`` not finished yet: for at most :data:`HANDS_SECONDS` more)."""
+    now = time.monotonic()
+    book.ended = max(book.ended, now)
+    return now < book.stop or (dealt <= book.hands and now < book.stop + HANDS_SECONDS)
 
 
 def _choice(legal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
@@ -295,7 +321,7 @@ def latencies(book: Bookkeeping) -> tuple[list[float], int]:
             views = book.seen[(table, name)]
             k = bisect.bisect_right(seqs.get((table, name), []), seq)  # views are in seq order
             if k == len(views):
-                lost += sent < book.stop - LATE
+                lost += sent < book.ended - LATE
                 break
             times.append(views[k][1])
         else:
@@ -438,11 +464,13 @@ async def run_load(
     database: str | None = None,
     warmup: float = 60.0,
     every: float = 5.0,
+    hands: int = 0,
 ) -> Report:
-    """Start ``casino web``, register the members, run them for ``seconds``, stop the server
-    and read its store; the report. The store is ``database`` (default: an SQLite file
-    ``casino.db`` in a temporary folder); memory is sampled every ``every`` seconds and
-    judged after ``warmup`` seconds of play."""
+    """Start ``casino web``, register the members, run them for ``seconds`` (and on until
+    every table has finished ``hands`` hands), stop the server and read its store; the
+    report. The store is ``database`` (default: an SQLite file ``casino.db`` in a temporary
+    folder); memory is sampled every ``every`` seconds and judged after ``warmup`` seconds of
+    play."""
     with tempfile.TemporaryDirectory(prefix="casino-load-") as folder:
         where = database or str(Path(folder) / "casino.db")
         report = Report(members, tables, seconds, where, memory=Memory(warmup))
@@ -450,10 +478,12 @@ async def run_load(
         with log_path.open("wb") as log:
             command = server_command(where, members, tables, seed)
             async with serving(command, log) as (url, process):
-                book = await _members(url, process.pid, members, seconds, seed, report, every)
+                book = Bookkeeping(stop=seconds, hands=hands)
+                await _members(url, process.pid, book, report, seed, every)
             report.status = process.returncode
-        report.log_lines = len(log_path.read_bytes().splitlines())
-        report.messages = book.messages
+        said = log_path.read_text("utf-8", "replace").splitlines()
+        report.log = [line for line in said if line != STOPPED]
+        report.messages, report.played = book.messages, book.ended - book.start
         report.latencies, report.lost = latencies(book)
         store = open_store(where)
         try:
@@ -464,9 +494,9 @@ async def run_load(
 
 
 async def _members(
-    url: str, pid: int, members: int, seconds: float, seed: int, report: Report, every: float
-) -> Bookkeeping:
-    book = Bookkeeping(stop=seconds)
+    url: str, pid: int, book: Bookkeeping, report: Report, seed: int, every: float
+) -> None:
+    members = report.members
     rng = random.Random(seed)
     sampler = asyncio.create_task(sample_memory(pid, book, report.memory, every))
     try:
@@ -487,4 +517,3 @@ async def _members(
         sampler.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await sampler
-    return book

@@ -14,15 +14,16 @@ from casino.web.load import Memory, run_load
 
 
 def test_members_at_tables_finish_hands_and_keep_the_chips() -> None:
-    report = asyncio.run(run_load(members=8, tables=2, seconds=3.0, seed=4, warmup=1, every=0.5))
+    run = run_load(members=8, tables=2, seconds=3.0, seed=4, warmup=1, every=0.5, hands=2)
+    report = asyncio.run(run)  # 3 s, and on until each table has finished 2 hands
     books = report.books
-    assert books.members == 8 and books.issued == 8 * 1000
-    assert books.hands >= 2 and books.unbalanced == 0 and books.voided <= 2
+    assert books.members == 8 and books.issued == 8 * 1000 and report.played >= 3.0
+    assert books.hands >= 2 * 2 and books.unbalanced == 0 and books.voided <= 2
     assert books.wallets == books.issued and report.conserved  # after voiding the open hands
     assert books.engine == "SQLite, journal_mode=wal, synchronous=FULL"
     assert report.database.endswith("casino.db")
     assert report.latencies and report.lost == 0 and report.messages > 0
-    assert report.status == 143  # stopped by SIGTERM, as told
+    assert report.status == 143 and report.log == []  # stopped by SIGTERM; no warning
     assert report.lines()[0] == "8 members at 2 tables for 3 s"
     if sys.platform == "linux":  # /proc: the server's memory and processor time
         assert report.memory.settled and report.memory.settled[0] > 10_000  # KiB
