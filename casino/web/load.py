@@ -199,7 +199,8 @@ class Report:
             f"(lost: {self.lost})",
             self.memory.line(),
             self.memory.cpu_line(),
-            f"server: exit status {self.status} (143: stopped by SIGTERM, as told), "
+            f"server: exit status {self.status}"
+            f"{' (stopped by SIGTERM, as told)' if self.status == 143 else ''}, "
             f"{len(self.log)} log lines (warnings, errors)",
             *(f"  {line}" for line in self.log[:LOG_SHOWN]),
         ]
