@@ -10,7 +10,7 @@ players' chips are the house's.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import ParamSpec, TypeVar
 
 from casino.web.store import HistoryEntry, Member, Store
@@ -38,6 +38,10 @@ class Bank:
         """What the member's wallet holds now (0 for an unknown member)."""
         found = await self.call(self.store.member, member)
         return 0 if found is None else found.balance
+
+    async def balances(self, members: Sequence[int]) -> dict[int, int]:
+        """What each member's wallet holds now, in one call (an unknown member: absent)."""
+        return await self.call(self.store.balances, list(members))
 
     async def member(self, member: int) -> Member | None:
         """The member, as the store has them."""

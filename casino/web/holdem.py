@@ -61,6 +61,9 @@ VERBS = {
     "fold": Verb.FOLD,
 }
 LOG_LINES = 40
+DEALT_KEPT = 100
+"""Hands whose hole cards a table remembers (for the tests; bounded: a table plays for
+months)."""
 STARTS = "{name} starts the table."
 """The one line of the table's log from the ``web`` catalog (the others are ``holdem``'s)."""
 
@@ -110,6 +113,34 @@ class Member:
         return translator("holdem", self.lang)
 
 
+@dataclass
+class LogLine:
+    """A line of the table's log: a message id and its fields, and the line as said in each
+    language it was shown in (said once per language, not once per view: a view carries
+    the last :data:`LOG_LINES` lines, and every action sends every member a view)."""
+
+    template: str
+    values: tuple[Any, ...]
+    said: dict[str, str] = field(default_factory=dict)
+
+    def text(self, tr: gettext.NullTranslations, lang: str) -> str:
+        """The line in ``lang`` (``tr``: that language's ``holdem`` catalog)."""
+        text = self.said.get(lang)
+        if text is None:
+            text = self.said[lang] = _line(tr, self.template, self.values, lang)
+        return text
+
+
+@dataclass(frozen=True)
+class Said:
+    """What every member's view of one state of a table says alike, in one language."""
+
+    log: list[str]
+    last: dict[int, str]
+    """Each seat's last action in this hand."""
+    winners: list[dict[str, Any]]
+
+
 class WebTable:
     """One table: the engine's :class:`Table`, its members, computer players in empty seats."""
 
@@ -145,14 +176,18 @@ class WebTable:
         self.waiting: int | None = None
         self.deadline: float | None = None
         """When (the clock) the waiting member's time runs out."""
-        self.log: list[tuple[str, tuple[Any, ...]]] = []
+        self.log: list[LogLine] = []
         self.joined = asyncio.Event()
         """Set while a member is seated (the table deals), clear while none is (it waits)."""
         self.hands_done = 0
         self.seq = 0
         """Lines said so far: a view's ``seq`` tells which events it includes."""
         self.refused = 0
-        self.dealt: list[dict[int, list[int]]] = []
+        self.dealt: dict[int, dict[int, list[int]]] = {}
+        """The hole cards of the last :data:`DEALT_KEPT` hands (hand number → seat → cards)."""
+        self.said_state: tuple[int, int, int, bool] | None = None
+        self.said_in: dict[str, Said] = {}
+        """The views' common parts for ``said_state``, in each language (see :meth:`said`)."""
         self.on_hand: Callable[[WebTable, int, int], None] | None = None
         """Called after each hand with the chips before and after (for the load test)."""
 
@@ -252,12 +287,12 @@ class WebTable:
         """Between hands: each member's seat takes their wallet (at most ``stack``), each
         computer player's seat without chips gets ``stack``; the stakes (account → chips)."""
         stakes: dict[int, int] = {self.bank.house: 0}
+        wallets = await self.bank.balances([m.account for m in self.members.values()])
         for index, seat in enumerate(self.table.seats):
             member = self.members.get(index)
             self.owners[index] = None if member is None else member.account
             if member is not None:
-                balance = await self.bank.balance(member.account)
-                seat.chips = min(balance, self.settings.stack)
+                seat.chips = min(wallets.get(member.account, 0), self.settings.stack)
                 if seat.chips:
                     stakes[member.account] = seat.chips
             else:
@@ -313,9 +348,18 @@ class WebTable:
         except (ConnectionError, RuntimeError):
             self.leave(member, send)
 
-    async def show_all(self) -> None:
-        """Every member's view."""
-        await asyncio.gather(*(self.show(m) for m in self.everyone))
+    async def show_all(self, but: Member | None = None) -> None:
+        """Every member's view (``but``: one who is asked to act next, and shown the table
+        with their options at once). One after the other: a send only queues the view
+        (:class:`casino.web.guard.Outbox`), it never waits for the member."""
+        for member in self.everyone:
+            if member is not but:
+                await self.show(member)
+
+    def asked_next(self, hand: Hand) -> Member | None:
+        """The member :meth:`ask` shows the table to next (their page open), if any."""
+        member = None if hand.over or hand.to_act is None else self.members.get(hand.to_act)
+        return member if member is not None and member.send is not None else None
 
     async def show(self, member: Member) -> None:
         """The member's view of the table."""
@@ -323,16 +367,16 @@ class WebTable:
 
     def say(self, template: str, *values: Any) -> None:
         """Add a line to the table's log: a message id and its fields, translated per view."""
-        self.log = [*self.log[-LOG_LINES + 1 :], (template, values)]
+        self.log = [*self.log[-LOG_LINES + 1 :], LogLine(template, values)]
         self.seq += 1
 
     def view(self, member: Member) -> dict[str, Any]:
         """What ``member`` may see: their own hole cards, the board, stacks, their options."""
         tr = member.tr
         hand = self.table.hand
+        said = self.said(tr, member.lang)
         seats = []
         shown = set(hand.shown) if hand is not None and hand.over else set()
-        last = {a.seat: a for a in hand.actions} if hand is not None else {}
         for index, seat in enumerate(self.table.seats):
             entry: dict[str, Any] = {"name": seat.name, "chips": seat.chips, "seat": index}
             if hand is not None and hand.starting[index]:
@@ -346,9 +390,8 @@ class WebTable:
                     turn=index == hand.to_act and not hand.over,
                     cards=[_card(c) for c in cards] if visible else [None] * len(cards),
                 )
-                if index in last:
-                    said = action_text(last[index], "", tr, amount=_amount(member.lang))
-                    entry["last"] = said[2:]
+                if index in said.last:
+                    entry["last"] = said.last[index]
             entry["human"] = index in self.members
             entry["mine"] = index == member.seat
             seats.append(entry)
@@ -361,13 +404,13 @@ class WebTable:
             "seats": seats,
             "board": [] if hand is None else [_card(c) for c in hand.board],
             "pot": 0 if hand is None else hand.pot_total(),
-            "log": [_line(tr, t, v, member.lang) for t, v in self.log],
+            "log": said.log,
             "legal": None,
             "lang": member.lang,
             "words": page_words("holdem", member.lang),
             "actor": None if hand is None or hand.over else hand.to_act,
             "clock": None,
-            "winners": [] if hand is None or not hand.over else _winners(hand, tr),
+            "winners": said.winners,
             "notice": self.notice(member),
             "can_start": not self.go.is_set() and member.seat in self.members,
         }
@@ -385,6 +428,34 @@ class WebTable:
                 "presets": _presets(hand, legal),
             }
         return data
+
+    def said(self, tr: gettext.NullTranslations, lang: str) -> Said:
+        """The parts of a view in ``lang`` that are the same for every member: worked out
+        once for each state of the table (its ``seq``, the hand and its actions) and
+        language, not once per member's view."""
+        hand = self.table.hand
+        state = (
+            self.seq,
+            self.table.number,
+            -1 if hand is None else len(hand.actions),
+            hand is not None and hand.over,
+        )
+        if state != self.said_state:
+            self.said_state, self.said_in = state, {}
+        said = self.said_in.get(lang)
+        if said is None:
+            last = {a.seat: a for a in hand.actions} if hand is not None else {}
+            said = self.said_in[lang] = Said(
+                [line.text(tr, lang) for line in self.log],
+                {seat: self._last_said(action, tr, lang) for seat, action in last.items()},
+                [] if hand is None or not hand.over else _winners(hand, tr),
+            )
+        return said
+
+    @staticmethod
+    def _last_said(action: Any, tr: gettext.NullTranslations, lang: str) -> str:
+        """A seat's last action as its seat shows it (without the log's ``- ``)."""
+        return action_text(action, "", tr, amount=_amount(lang))[2:]
 
     def notice(self, member: Member) -> str | None:
         """What the member is waiting for, in their language (``None``: nothing)."""
@@ -448,10 +519,12 @@ class WebTable:
         """One hand, from the deal to the settle."""
         before = sum(seat.chips for seat in self.table.seats)
         hand = self.table.start_hand(shuffled_deck(self.rng))
-        self.dealt.append({seat: list(cards) for seat, cards in enumerate(hand.hole) if cards})
+        number = self.table.number
+        self.dealt[number] = {seat: list(cards) for seat, cards in enumerate(hand.hole) if cards}
+        self.dealt.pop(number - DEALT_KEPT, None)
         names = [seat.name for seat in self.table.seats]
         self.say("--- Hand {number} · button: {name} ---", self.table.number, names[hand.button])
-        await self.show_all()
+        await self.show_all(but=self.asked_next(hand))
         while not hand.over:
             board = len(hand.board)
             seat = hand.to_act
@@ -465,7 +538,7 @@ class WebTable:
             for size in (3, 4, 5):
                 if board < size <= len(hand.board):
                     self.say("STREET", tuple(hand.board), size)
-            await self.show_all()
+            await self.show_all(but=self.asked_next(hand))
         self.say("SHOWDOWN", hand, tuple(names))
         self.table.settle()
         self.hands_done += 1

@@ -350,6 +350,19 @@ class Store:
             ).fetchone()
         return None if row is None else Member(int(row[0]), str(row[1]), int(row[2]))
 
+    def balances(self, members: Sequence[int]) -> dict[int, int]:
+        """Each member's balance (id → dollars), in one query; an id that is no member's is
+        left out."""
+        if not members:
+            return {}
+        marks = ", ".join("?" * len(members))
+        with self.transaction() as run:
+            rows = run(
+                f"SELECT id, balance FROM accounts WHERE kind = 'member' AND id IN ({marks})",
+                *members,
+            ).fetchall()
+        return {int(r[0]): int(r[1]) for r in rows}
+
     def leaderboard(self, count: int = 10) -> list[Member]:
         """The richest members, richest first (ties by name)."""
         with self.transaction() as run:

@@ -261,7 +261,7 @@ def test_a_table_stakes_each_wallet_sits_out_an_empty_one_and_waits_for_members(
             with contextlib.suppress(StoreError):  # (unless a hand holds it just now)
                 spend = store.open_game("elsewhere", "t", {zoe.id: balance, store.house: 0})
                 store.settle(spend, {store.house: balance})
-        while 0 in table.dealt[-1]:  # an empty wallet sits out
+        while 0 in table.dealt[max(table.dealt)]:  # an empty wallet sits out
             await asyncio.sleep(0)
         assert table.notice(member) in (None, "Your wallet is empty: you sit out.")
         clock.advance(SETTINGS.seat_timeout + 1)  # all members gone: the table waits

@@ -186,12 +186,12 @@ def test_two_members_play_hands_see_only_their_cards_and_chips_are_conserved() -
     for you, views in seen.items():
         other = 1 - you
         for view in views:
-            dealt = table.dealt[view["hand"] - 1] if view["hand"] else {}
+            dealt = table.dealt[view["hand"]] if view["hand"] else {}
             seat = view["seats"][other]
             if "cards" in seat and None not in seat["cards"]:  # only at a showdown
                 assert len(view["board"]) == 5 and not seat["folded"]
             elif view["hand"]:
-                theirs = {_code(card) for card in dealt[other]}
+                theirs = {_code(card) for card in dealt.get(other, [])}  # (none: sat out)
                 assert not theirs & set(json.dumps(view["seats"]).split('"'))
             mine = view["seats"][you].get("cards")
             assert mine is None or len(mine) == len(dealt.get(you, []))

@@ -147,6 +147,8 @@ def test_a_game_holds_the_stakes_and_settles_once(make: Factory) -> None:
         store.settle(game, {ana.id: 200})  # 10 short of the 210 held
     store.settle(game, {ana.id: 150, store.house: 60})
     assert [m.balance for m in map(store.member, (ana.id, bea.id)) if m] == [190, 0]
+    assert store.balances([bea.id, ana.id, store.house, 10**6]) == {ana.id: 190, bea.id: 0}
+    assert store.balances([]) == {}
     with pytest.raises(StoreError, match="is not open"):
         store.settle(game, {ana.id: 210})
     assert store.audit() == (200, 200)
