@@ -29,7 +29,7 @@ from casino.web.app import WebServer
 from casino.web.bank import Bank
 from casino.web.domino import DominoGame
 from casino.web.guard import Limits
-from casino.web.holdem import TableSettings, _line
+from casino.web.holdem import TableSettings, WebTable, _line
 from casino.web.sessions import COOKIE
 from casino.web.store import HistoryEntry, Member
 from casino.web.words import fill, money, number
@@ -112,6 +112,8 @@ def test_the_holdem_log_writes_chips_for_the_language() -> None:
         "Ana: gets back 12,490 (uncalled)\nAna: wins 20 (the pot)",
         "--- Hand 12345 · button: Ana ---",
     ]
+    last = {lang: WebTable._last_said(raised, translator("holdem", lang), lang) for lang in lines}
+    assert last == {"es": "sube a 12.500", "en": "raises to 12,500"}  # under the seat
 
 
 @pytest.mark.parametrize(
