@@ -332,18 +332,20 @@ class WebServer:
         take, a form too big) what the status means."""
         try:
             response: web.StreamResponse = await handler(request)
-        except Exception as error:
-            if isinstance(error, web.HTTPException) or _is_socket(request):
-                return self._refused(request, error)
+        except web.HTTPException as error:
+            if error.status < 400:
+                raise
+            return self._refused(request, error)
+        except Exception:
+            if _is_socket(request):  # aiohttp ends a socket itself: no page follows a handshake
+                raise
             LOG.exception("%s %s failed", request.method, request.path)
             return self._page(request, 500, "Internal Server Error", SORRY)
         return response
 
-    def _refused(self, request: web.Request, error: Exception) -> web.StreamResponse:
-        """An :class:`~aiohttp.web.HTTPException` of 400 or more as a page (any other error,
-        or a socket's, is raised again: aiohttp ends a socket itself)."""
-        if not isinstance(error, web.HTTPException) or error.status < 400:
-            raise error
+    def _refused(self, request: web.Request, error: web.HTTPException) -> web.StreamResponse:
+        """A refusal (400 or more) as a page: its ``text`` when that is a ``web`` catalog id,
+        else what its status means."""
         if _said("es", error.text or "") != error.text:
             message = str(error.text)
         elif error.status == 404:
