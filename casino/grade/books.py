@@ -14,9 +14,10 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from casino.grade.course import Material
+from casino.grade.late import Lateness
 from casino.grade.results import StudentResult
 from casino.grade.summary import summary_html as summary_html
 from casino.harness.report import points_text
@@ -29,25 +30,50 @@ def text_cell(text: str) -> str:
     return f"'{text}" if text.startswith(_FORMULA_START) else text
 
 
-def gradebook_csv(materials: Sequence[Material], results: Sequence[StudentResult]) -> str:
-    """``gradebook.csv``."""
+LATE_COLUMNS = ("days_late", "penalty", "final")
+"""The columns ``--due`` adds after ``max``."""
+
+
+def _late_cells(late: Mapping[str, Lateness] | None, result: StudentResult) -> list[str]:
+    """``days_late,penalty,final`` for a course graded with ``--due`` (empty cells for a
+    student not graded); nothing without it."""
+    if late is None:
+        return []
+    known = late.get(result.student)
+    if known is None:
+        return ["", "", ""]
+    return [str(known.days), points_text(known.penalty), points_text(known.final)]
+
+
+def gradebook_csv(
+    materials: Sequence[Material],
+    results: Sequence[StudentResult],
+    late: Mapping[str, Lateness] | None = None,
+) -> str:
+    """``gradebook.csv`` (with ``late``: :data:`LATE_COLUMNS` after ``max``)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["student", "score", "max", *(text_cell(m.path) for m in materials)])
+    added = list(LATE_COLUMNS) if late is not None else []
+    writer.writerow(["student", "score", "max", *added, *(text_cell(m.path) for m in materials)])
     for result in results:
         writer.writerow(
             [
                 text_cell(result.student),
                 points_text(result.points),
                 points_text(result.max_points),
+                *_late_cells(late, result),
                 *(points_text(score.points) for score in result.scores),
             ]
         )
     return buffer.getvalue()
 
 
-def gradebook_json(materials: Sequence[Material], results: Sequence[StudentResult]) -> str:
-    """``gradebook.json``."""
+def gradebook_json(
+    materials: Sequence[Material],
+    results: Sequence[StudentResult],
+    late: Mapping[str, Lateness] | None = None,
+) -> str:
+    """``gradebook.json`` (with ``late``: each student's ``late``, :func:`late_json`)."""
     data = {
         "max": sum(m.transcript.max_points for m in materials),
         "transcripts": [
@@ -64,8 +90,26 @@ def gradebook_json(materials: Sequence[Material], results: Sequence[StudentResul
                 "points": {score.path: score.points for score in result.scores},
                 "status": {score.path: score.status for score in result.scores},
                 "kind": {score.path: score.kind for score in result.scores},
+                **({} if late is None else {"late": late_json(late.get(result.student))}),
             }
             for result in results
         ],
     }
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def late_json(late: Lateness | None) -> dict[str, object] | None:
+    """A student's lateness in ``gradebook.json`` (``None``: not graded)."""
+    if late is None:
+        return None
+    submitted = None if late.submitted is None else late.submitted.isoformat()
+    return {
+        "due": late.due.isoformat(),
+        "extended": late.extended,
+        "submitted": submitted,
+        "source": late.source,
+        "days": late.days,
+        "raw": late.raw,
+        "penalty": late.penalty,
+        "final": late.final,
+    }

@@ -32,8 +32,19 @@ from casino.grade.course import (
 )
 from casino.grade.engines import Task, default_jobs, grade_here, grade_in_pool, grade_on_ray
 from casino.grade.intake import Intake, IntakeError, open_submissions
+from casino.grade.late import LateError, Lateness
 from casino.grade.lms import canvas_csv, moodle_csv
 from casino.grade.results import StudentResult, feedback
+from casino.grade.submitted import CommitPicker
+from casino.grade.term import (
+    Term,
+    check_lists,
+    finals,
+    late_html,
+    lateness,
+    notes,
+    read_term,
+)
 from casino.grade.work import Cached, built_nothing, cache_key, not_graded
 from casino.harness.command import find_transcripts, run_command
 from casino.harness.report import plural
@@ -128,6 +139,7 @@ def _parser(out: TextIO) -> ArgumentParser:
         help="largest file written (64)",
     )
     add("--disk", type=COUNT, default=256, metavar="MB", help="a run's folder in all (256)")
+    _term_options(parser)
     add("--network", action="store_true", help="let programs use the network")
     add(
         "--trust-submissions",
@@ -140,6 +152,15 @@ def _parser(out: TextIO) -> ArgumentParser:
 
 COUNT = whole_number(1)
 """A whole number from 1 (``--jobs``, the limits)."""
+
+
+def _term_options(parser: ArgumentParser) -> None:
+    """``--due`` and what goes with it (:mod:`casino.grade.term`)."""
+    add = parser.add_argument
+    add("--due", metavar="WHEN", help="the due date, e.g. 2019-05-31T15:00+10:00")
+    add("--late", metavar="RULE", help="nimsys, videopoker, percent:P[:LAST], points:P[:LAST], …")
+    add("--extensions", metavar="CSV", help="rows of student,new due")
+    add("--submitted", metavar="CSV", help="rows of student,time, or Moodle's worksheet")
 
 
 def _seconds(text: str) -> float:
@@ -169,18 +190,29 @@ def grade(argv: list[str], streams: Streams) -> int:
     except CourseError as error:
         streams.error(f"casino grade: {error}")
         return 1
+    try:
+        term = read_term(args.due, args.late, args.extensions, args.submitted)
+    except LateError as error:
+        raise UsageError(str(error)) from None
     out = Path(args.out)
     _prepare(out)
+    picker = None if term is None else CommitPicker(term.due_of)
     try:
         with tempfile.TemporaryDirectory(prefix="casino-intake-") as scratch:
-            intake = open_submissions(submissions, Path(scratch))
+            intake = open_submissions(submissions, Path(scratch), picker)
+            if term is not None:
+                check_lists(term, intake)
             own = {out.resolve(), *(Path(raw).resolve() for raw in args.transcripts)}
             students = [s for s in intake.students if s.folder.resolve() not in own]
             results = _grade(course, students, out, args, jobs, streams)
         problems = [not_graded(course, name, why) for name, why in intake.problems.items()]
         results = sorted([*results, *problems], key=lambda result: result.student)
-        _write(out, course, results, describe(course.sandbox), skipped)
-        written = _write_lms(out, intake, results, args.assignment)
+        late = None if term is None else lateness(term, submissions, intake, results, picker)
+        _write(out, course, results, describe(course.sandbox), skipped, (term, late))
+        written = _write_lms(out, intake, results, args.assignment, late)
+    except LateError as error:
+        streams.error(f"casino grade: {error}")
+        return 1
     except IntakeError as error:
         streams.error(f"casino grade: {error}")
         return 1
@@ -192,13 +224,22 @@ def grade(argv: list[str], streams: Streams) -> int:
     return 0
 
 
-def _write_lms(out: Path, intake: Intake, results: list[StudentResult], assignment: str) -> str:
-    """The grade import of the platform the submissions came from; its file name, or ""."""
+def _write_lms(
+    out: Path,
+    intake: Intake,
+    results: list[StudentResult],
+    assignment: str,
+    late: dict[str, Lateness] | None = None,
+) -> str:
+    """The grade import of the platform the submissions came from (the final scores after a
+    late penalty); its file name, or ""."""
+    final = None if late is None else finals(late)
     if intake.layout == "moodle":
-        write_atomic(out / "moodle.csv", moodle_csv(results, intake.identities))
+        write_atomic(out / "moodle.csv", moodle_csv(results, intake.identities, final))
         return "moodle.csv"
     if intake.layout == "canvas":
-        write_atomic(out / "canvas.csv", canvas_csv(results, intake.identities, assignment))
+        csv_text = canvas_csv(results, intake.identities, assignment, final)
+        write_atomic(out / "canvas.csv", csv_text)
         return "canvas.csv"
     return ""
 
@@ -413,14 +454,28 @@ def _known(course: Course, student: Student, cache: Cache, force: bool) -> Stude
     return Task(student, key, cached)
 
 
+Late = tuple[Term | None, dict[str, Lateness] | None]
+"""The term (``--due``) and each student's lateness, or ``(None, None)``."""
+
+
 def _write(
-    out: Path, course: Course, results: list[StudentResult], sandbox: str, skipped: tuple[str, ...]
+    out: Path,
+    course: Course,
+    results: list[StudentResult],
+    sandbox: str,
+    skipped: tuple[str, ...],
+    term: Late = (None, None),
 ) -> None:
+    rules, late = term
     for result in results:
-        write_atomic(out / "feedback" / f"{file_stem(result.student)}.txt", feedback(result))
-    write_atomic(out / "gradebook.csv", gradebook_csv(course.materials, results))
-    write_atomic(out / "gradebook.json", gradebook_json(course.materials, results))
-    write_atomic(out / "summary.html", summary_html(course.materials, results, sandbox, skipped))
+        said = [] if late is None or rules is None else notes(late, rules.rule, result.student)
+        text = feedback(result, said)
+        write_atomic(out / "feedback" / f"{file_stem(result.student)}.txt", text)
+    write_atomic(out / "gradebook.csv", gradebook_csv(course.materials, results, late))
+    write_atomic(out / "gradebook.json", gradebook_json(course.materials, results, late))
+    sections = [] if late is None or rules is None else [late_html(late, rules)]
+    page = summary_html(course.materials, results, sandbox, skipped, sections)
+    write_atomic(out / "summary.html", page)
 
 
 def _summary(results: list[StudentResult], out: Path, sandbox: str, lms: str = "") -> str:

@@ -31,8 +31,9 @@ import shutil
 import stat
 import subprocess
 import zipfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path, PurePosixPath
 
 from casino.grade.course import Student, find_students
@@ -82,10 +83,15 @@ class Intake:
     """Students that could not be taken in, and why."""
 
 
-def open_submissions(source: Path, scratch: Path) -> Intake:
+Pick = Callable[[str, Path], None]
+"""Called with a cloned repository's student and folder (its history in ``.git``) before its
+``.git`` is removed: :mod:`casino.grade.submitted` checks out the commit to grade there."""
+
+
+def open_submissions(source: Path, scratch: Path, pick: Pick | None = None) -> Intake:
     """One folder per student from ``source`` (a folder, a zip or a list of repositories);
     what has to be unpacked or cloned goes under ``scratch`` (an empty folder of the
-    grader's)."""
+    grader's). With ``pick``, repositories are cloned with their history and handed to it."""
     if source.is_dir():
         return _classify(source, scratch / "grouped")
     if not source.is_file():
@@ -94,7 +100,7 @@ def open_submissions(source: Path, scratch: Path) -> Intake:
         unzipped = scratch / "unzipped"
         _unzip(source, unzipped)
         return _classify(_inner(unzipped), scratch / "grouped")
-    return _clone_all(source, scratch / "repositories")
+    return _clone_all(source, scratch / "repositories", pick)
 
 
 def _inner(folder: Path) -> Path:
@@ -236,7 +242,7 @@ def _extract(opened: zipfile.ZipFile, member: zipfile.ZipInfo, folder: Path) -> 
         target.chmod(0o755)
 
 
-def _clone_all(listing: Path, folder: Path) -> Intake:
+def _clone_all(listing: Path, folder: Path, pick: Pick | None = None) -> Intake:
     """Clone every repository ``listing`` names (one a line) into ``folder``."""
     try:
         lines = listing.read_text(encoding="utf-8").splitlines()
@@ -250,7 +256,8 @@ def _clone_all(listing: Path, folder: Path) -> Intake:
     for source in sources:
         name = _repository_name(source, {s.name for s in intake.students} | set(intake.problems))
         target = folder / name
-        problem = _clone(source, target, base=listing.parent)
+        hook = None if pick is None else partial(pick, name)
+        problem = _clone(source, target, base=listing.parent, pick=hook)
         if problem is None:
             intake.students.append(Student(name, target))
         else:
@@ -269,13 +276,16 @@ def _repository_name(source: str, taken: set[str]) -> str:
     return name
 
 
-def _clone(source: str, target: Path, base: Path) -> str | None:
-    """``git clone --depth 1`` of ``source`` (a relative path from ``base``) into ``target``;
-    why it failed, or ``None``."""
+def _clone(
+    source: str, target: Path, base: Path, pick: Callable[[Path], None] | None = None
+) -> str | None:
+    """``git clone --depth 1`` of ``source`` (a relative path from ``base``) into ``target``
+    (its whole history for ``pick``, called before ``.git`` goes); why it failed, or ``None``."""
     if "://" not in source and not re.match(r"^[\w.-]+@[\w.-]+:", source):
         source = str((base / source).resolve())
     env = dict(os.environ, GIT_TERMINAL_PROMPT="0", GIT_ASKPASS="true", LC_ALL="C")
-    command = ["git", "clone", "--quiet", "--depth", "1", "--no-tags", "--", source, str(target)]
+    depth = [] if pick else ["--depth", "1"]
+    command = ["git", "clone", "--quiet", *depth, "--no-tags", "--", source, str(target)]
     try:
         done = subprocess.run(
             command, capture_output=True, text=True, env=env, timeout=CLONE_SECONDS, check=False
@@ -287,5 +297,7 @@ def _clone(source: str, target: Path, base: Path) -> str | None:
     if done.returncode != 0:
         lines = [line for line in done.stderr.splitlines() if line.strip()]
         return f"cannot clone it: {lines[-1].strip() if lines else f'git exited {done.returncode}'}"
+    if pick is not None:
+        pick(target)
     shutil.rmtree(target / ".git", ignore_errors=True)
     return None

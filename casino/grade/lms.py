@@ -40,12 +40,20 @@ def _comment(result: StudentResult) -> str:
     return f"{failed} of {len(result.scores)} transcripts not passed: see the feedback file"
 
 
-def _grade(result: StudentResult) -> str:
-    return "" if result.note is not None else points_text(result.points)
+def _grade(result: StudentResult, finals: Mapping[str, float] | None = None) -> str:
+    """The grade to import: the score, or the final score after a late penalty."""
+    if result.note is not None:
+        return ""
+    return points_text(finals.get(result.student, result.points) if finals else result.points)
 
 
-def moodle_csv(results: Sequence[StudentResult], identities: Mapping[str, Identity]) -> str:
-    """Moodle's grading worksheet for the students that came from Moodle."""
+def moodle_csv(
+    results: Sequence[StudentResult],
+    identities: Mapping[str, Identity],
+    finals: Mapping[str, float] | None = None,
+) -> str:
+    """Moodle's grading worksheet for the students that came from Moodle (``finals``: the
+    scores after a late penalty, :mod:`casino.grade.late`)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["Identifier", "Full name", "Grade", "Maximum Grade", "Feedback comments"])
@@ -57,7 +65,7 @@ def moodle_csv(results: Sequence[StudentResult], identities: Mapping[str, Identi
             [
                 f"Participant {who.id}",
                 text_cell(who.name),
-                _grade(result),
+                _grade(result, finals),
                 points_text(result.max_points),
                 text_cell(_comment(result)),
             ]
@@ -66,9 +74,13 @@ def moodle_csv(results: Sequence[StudentResult], identities: Mapping[str, Identi
 
 
 def canvas_csv(
-    results: Sequence[StudentResult], identities: Mapping[str, Identity], assignment: str
+    results: Sequence[StudentResult],
+    identities: Mapping[str, Identity],
+    assignment: str,
+    finals: Mapping[str, float] | None = None,
 ) -> str:
-    """Canvas's gradebook import for the students that came from Canvas."""
+    """Canvas's gradebook import for the students that came from Canvas (``finals`` as for
+    :func:`moodle_csv`)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     head = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
@@ -79,5 +91,5 @@ def canvas_csv(
         who = identities.get(result.student)
         if who is None or who.platform != "canvas":
             continue
-        writer.writerow([text_cell(who.name), who.id, "", "", "", _grade(result)])
+        writer.writerow([text_cell(who.name), who.id, "", "", "", _grade(result, finals)])
     return buffer.getvalue()

@@ -8,11 +8,12 @@ the engine, so the gradebook is the same however the course was graded.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
 from casino.harness.diff import RunVerdict
-from casino.harness.report import located, points_text, render
+from casino.harness.report import located, marks, points_text, render
 from casino.harness.session import Status, TranscriptResult
 
 Kind = Literal["pass", "diff", "crash", "timeout", "flood", "build", "error"]
@@ -269,12 +270,30 @@ def fold_repeats(text: str) -> str:
     return "\n".join(folded)
 
 
-def feedback(result: StudentResult) -> str:
+HIDDEN_NOTE = "hidden test: its input and expected output are not shown"
+"""What a student's feedback says of a hidden transcript, after its name and points."""
+
+
+def withheld_line(score: Score, name: str) -> str:
+    """A hidden transcript as a student sees it: how it went, its points and name, nothing of
+    its input, its expected output or the program's output."""
+    status = {"pass": "PASS", "fail": "FAIL"}.get(score.status, "ERROR")
+    return (
+        f"{status} {marks(score.points, score.max_points)} {name} ({score.path}): {HIDDEN_NOTE}\n"
+    )
+
+
+def feedback(
+    result: StudentResult, notes: Sequence[str] = (), withheld: Mapping[str, str] | None = None
+) -> str:
     """The student's feedback file: the score, then each transcript as the grader reports it
     — a failure opens with what it is (a crash, a time-out, a flood, or the first difference
     with its step, line and column), then the whole diff, then what the program wrote to
-    stderr — or why nothing could be run; repeated lines folded (:func:`fold_repeats`)."""
+    stderr — or why nothing could be run; repeated lines folded (:func:`fold_repeats`).
+    ``notes`` go under the score line (late work); a transcript in ``withheld`` (path → name)
+    is shown as its name and points only (:func:`withheld_line`)."""
     lines = [f"{result.student}: {points_text(result.points)}/{points_text(result.max_points)}"]
+    lines += notes
     if result.note:
         lines.append(f"not graded: {result.note}")
     if result.build_failed:
@@ -282,5 +301,9 @@ def feedback(result: StudentResult) -> str:
         lines += [f"  {line}" for line in result.build_output.splitlines()]
     text = "\n".join(lines) + "\n\n"
     if not result.build_failed and not result.note:
-        text += "".join(score.feedback for score in result.scores)
+        hidden = withheld or {}
+        text += "".join(
+            withheld_line(score, hidden[score.path]) if score.path in hidden else score.feedback
+            for score in result.scores
+        )
     return fold_repeats(text)

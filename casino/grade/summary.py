@@ -82,8 +82,10 @@ def summary_html(
     results: Sequence[StudentResult],
     sandbox: str,
     skipped: Sequence[str] = (),
+    sections: Sequence[str] = (),
 ) -> str:
-    """``summary.html``; ``skipped`` are the paths of the casino-only transcripts left out."""
+    """``summary.html``; ``skipped`` are the paths of the casino-only transcripts left out;
+    ``sections`` are more sections, already HTML (late work, similarity), put at the end."""
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -107,6 +109,7 @@ def summary_html(
         _build_failures(results),
         "<h2>Skipped transcripts (casino-only)</h2>",
         _skipped(skipped),
+        *sections,
         "</body></html>",
     ]
     return "\n".join(parts) + "\n"

@@ -1,0 +1,152 @@
+"""Late work as the seeds state it: Nimsys's 20 % per day with no mark after four days, video
+poker's 2^(n-1) points per day of delay, counted in started cycles of 24 hours; extension
+lists, submission-time lists (Moodle's worksheet) and what a bad one says."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from casino.grade.late import (
+    LateError,
+    LateRule,
+    assess,
+    days_late,
+    late_lines,
+    parse_rule,
+    parse_when,
+    read_extensions,
+    resolve,
+)
+from casino.grade.submitted import read_submitted
+
+MELBOURNE = timezone(timedelta(hours=10))
+DUE = datetime(2019, 5, 31, 15, 0, tzinfo=MELBOURNE)
+"""Project C's "3pm, Friday 31 May, 2019"."""
+
+
+def final(rule: str, raw: float, worth: float, late: timedelta) -> float:
+    known = assess(parse_rule(rule), DUE, (DUE + late, "test", False), raw, worth)
+    return known.final
+
+
+def test_nimsys_seed_example_a_mark_of_10_one_day_late_is_8() -> None:
+    # "Suppose your project gets a mark of 10 but is submitted within 1 day after the
+    # deadline, then you get 20% penalty and the mark will be 8 after penalty."
+    assert final("nimsys", 10, 11.5, timedelta(hours=23)) == pytest.approx(8)
+    # Project A's: "a mark of 5 … the mark will be 4".
+    assert final("nimsys", 5, 10, timedelta(days=1)) == pytest.approx(4)
+
+
+def test_nimsys_no_mark_after_four_days() -> None:
+    # "There will be no mark for submissions after 3pm 4 June, 2019" (the due plus 4 days).
+    assert final("nimsys", 10, 11.5, timedelta(days=4)) == pytest.approx(2)
+    assert final("nimsys", 10, 11.5, timedelta(days=4, seconds=1)) == 0
+    assert final("nimsys", 10, 11.5, timedelta(days=2, hours=1)) == pytest.approx(4)
+
+
+def test_videopoker_seed_example_two_to_the_n_minus_one_points() -> None:
+    # "reports submitted up to 1 day late will be penalized in 2^0 = 1 points …; up to 2 days
+    # late … 2^1 = 2 points", on a grade out of 20.
+    assert final("videopoker", 15, 20, timedelta(hours=24)) == pytest.approx(14)
+    assert final("videopoker", 15, 20, timedelta(hours=24, seconds=1)) == pytest.approx(13)
+    assert final("videopoker", 15, 20, timedelta(days=3)) == pytest.approx(11)
+    assert final("videopoker", 15, 20, timedelta(days=5)) == 0  # 16 points: never below 0
+    # A score out of 7 loses 2^(n-1) twentieths of it.
+    assert final("videopoker", 7, 7, timedelta(hours=30)) == pytest.approx(7 - 2 * 7 / 20)
+
+
+def test_on_time_is_no_penalty_and_days_are_started_cycles_of_24_hours() -> None:
+    assert days_late(DUE, DUE) == 0
+    assert days_late(DUE - timedelta(days=3), DUE) == 0
+    assert days_late(DUE + timedelta(seconds=1), DUE) == 1
+    assert days_late(DUE + timedelta(days=1), DUE) == 1
+    assert days_late(DUE + timedelta(days=1, microseconds=1), DUE) == 2
+    assert final("nimsys", 10, 10, timedelta(0)) == 10
+
+
+def test_formulas_for_other_courses() -> None:
+    assert final("percent:10", 8, 10, timedelta(days=3)) == pytest.approx(5.6)
+    assert final("points:0.5:2", 8, 10, timedelta(days=2)) == pytest.approx(7)
+    assert final("points:0.5:2", 8, 10, timedelta(days=3)) == 0
+    assert final("doubling:10", 10, 10, timedelta(days=2)) == pytest.approx(8)
+    assert final("none", 8, 10, timedelta(days=9)) == 8
+
+
+def test_a_platform_late_mark_without_a_time_counts_as_one_day() -> None:
+    known = assess(parse_rule("nimsys"), DUE, (None, "Canvas", True), 10, 10)
+    assert known.days == 1
+    assert known.final == pytest.approx(8)
+    assert assess(parse_rule("nimsys"), DUE, (None, "Canvas", False), 10, 10).days == 0
+
+
+def test_the_feedback_lines_say_raw_days_penalty_and_final() -> None:
+    rule = parse_rule("nimsys")
+    known = assess(rule, DUE, (DUE + timedelta(hours=30), "--submitted", False), 10, 11.5)
+    assert late_lines(known, rule) == [
+        "submitted 2019-06-01 21:00 +1000 (--submitted); due 2019-05-31 15:00 +1000",
+        "2 days late (20% of the score per day late; no mark after 4 days late): raw 10, "
+        "penalty 4, final 6/11.5",
+    ]
+
+
+@pytest.mark.parametrize(
+    "text", ["", "nimsis", "percent", "percent:x", "doubling:0", "percent:20:4:1", "=1+1"]
+)
+def test_a_rule_that_is_none_is_refused_in_one_line(text: str) -> None:
+    with pytest.raises(LateError, match=r"--late: .*"):
+        parse_rule(text)
+
+
+def test_rules_by_name_are_the_seeds() -> None:
+    assert parse_rule("nimsys") == LateRule("percent", 20, 4, "nimsys")
+    assert parse_rule("VideoPoker").kind == "doubling"
+
+
+def test_times_with_and_without_an_offset() -> None:
+    assert parse_when("2019-05-31T15:00+10:00") == DUE
+    assert parse_when("2019-05-31T05:00Z") == DUE
+    assert parse_when("2019-05-31 15:00").tzinfo is not None  # the machine's zone
+    with pytest.raises(LateError, match=r"--due: expected a date and time .* got '31/5'"):
+        parse_when("31/5")
+
+
+def test_an_extension_list_with_or_without_a_header() -> None:
+    text = (
+        "student,new due\nAda Lovelace_101, 2019-06-02T15:00+10:00\n\n202,2019-06-01T15:00+10:00\n"
+    )
+    found = read_extensions(text, "ext.csv")
+    assert found == {
+        "Ada Lovelace_101": DUE + timedelta(days=2),
+        "202": DUE + timedelta(days=1),
+    }
+    with pytest.raises(LateError, match=r"ext\.csv: line 2: expected a date"):
+        read_extensions("a,2019-06-02T15:00\nb,soon\n", "ext.csv")
+
+
+def test_a_list_naming_nobody_is_refused() -> None:
+    aliases = {"202": "turingalan_202"}
+    assert resolve(["202", "ada"], ["ada", "turingalan_202"], aliases, "x") == {
+        "202": "turingalan_202",
+        "ada": "ada",
+    }
+    with pytest.raises(LateError, match="--extensions: 'adda' is none of the students"):
+        resolve(["adda"], ["ada"], aliases, "--extensions")
+
+
+def test_moodles_grading_worksheet_gives_the_times() -> None:
+    worksheet = (
+        "\ufeffIdentifier,Full name,Email address,Status,Grade,Maximum Grade,Grade can be changed,"
+        "Last modified (submission),Last modified (grade),Feedback comments\n"
+        "Participant 101,Ada Lovelace,ada@example.org,Submitted for grading,,100.00,Yes,"
+        '"Saturday, 1 June 2019, 9:00 PM",-,\n'
+        "Participant 102,Alan Turing,alan@example.org,No submission,,100.00,Yes,-,-,\n"
+    ).lstrip("\ufeff")
+    found = read_submitted(worksheet, "worksheet.csv")
+    assert found["Participant 102"] is None
+    when = found["Participant 101"]
+    assert when is not None and when.replace(tzinfo=None) == datetime(2019, 6, 1, 21, 0)
+    assert read_submitted("ada,2019-06-01T21:00+10:00\n", "t.csv") == {
+        "ada": DUE + timedelta(hours=30)
+    }

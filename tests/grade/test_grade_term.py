@@ -1,0 +1,180 @@
+"""``casino grade --due``: a Canvas download with three late submissions and one extension, a
+Moodle download and a Git list each get the seed's penalties, shown per student in the
+gradebook, the feedback, the summary and the platform's grade import."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import zipfile
+from pathlib import Path
+
+import pytest
+from grade_support import UNSANDBOXED, write_course
+from test_grade_intake import grade
+
+GIT = shutil.which("git") is not None
+DUE = "2019-05-31T15:00+10:00"
+
+CANVAS = {
+    # student: (user id, late marker)
+    "adalovelace": (201, False),
+    "alanturing": (202, True),
+    "gracehopper": (203, True),
+    "linustorvalds": (204, True),
+    "barbaraliskov": (205, True),
+}
+CANVAS_TIMES = """\
+student,submitted
+201,2019-05-31T14:59+10:00
+202,2019-06-01T10:00+10:00
+203,2019-06-02T16:00+10:00
+204,2019-06-05T15:00+10:00
+205,2019-06-02T12:00+10:00
+"""
+"""Canvas's own times (its Submissions API's ``submitted_at``), by user id: Alan 1 day late,
+Grace 3 days (started), Linus 5 days (past Nimsys's last day), Barbara 2 days but extended."""
+
+
+def canvas(root: Path) -> Path:
+    """A Canvas download of five correct programs (4 points each), four marked late."""
+    write_course(root, {"correct": len(CANVAS)})
+    download = root / "canvas"
+    download.mkdir()
+    for number, (login, (user, late)) in enumerate(CANVAS.items()):
+        marker = "_LATE" if late else ""
+        for file in (root / "submissions" / f"correct-{number:02d}").iterdir():
+            shutil.copy(file, download / f"{login}{marker}_{user}_{9000 + user}_{file.name}")
+    shutil.rmtree(root / "submissions")
+    (root / "extensions.csv").write_text("student,new due\n205,2019-06-03T15:00+10:00\n")
+    return download
+
+
+def run(root: Path, source: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    done = grade(root, source, "--due", DUE, *UNSANDBOXED, *options)
+    assert done.returncode == 0, done.stderr
+    return done
+
+
+def book(root: Path) -> list[str]:
+    return (root / "grades" / "gradebook.csv").read_text().splitlines()
+
+
+def feedback(root: Path, student: str) -> str:
+    return (root / "grades" / "feedback" / f"{student}.txt").read_text()
+
+
+def test_a_canvas_download_with_three_late_and_one_extension(tmp_path: Path) -> None:
+    download = canvas(tmp_path)
+    (tmp_path / "times.csv").write_text(CANVAS_TIMES)
+    options = ["--late", "nimsys", "--extensions", str(tmp_path / "extensions.csv")]
+    run(tmp_path, download, *options, "--submitted", str(tmp_path / "times.csv"))
+    assert book(tmp_path) == [
+        "student,score,max,days_late,penalty,final,args.yaml,greet.yaml,state/chain.yaml",
+        "adalovelace_201,4,4,0,0,4,1,1,2",
+        "alanturing_202,4,4,1,0.8,3.2,1,1,2",
+        "barbaraliskov_205,4,4,0,0,4,1,1,2",
+        "gracehopper_203,4,4,3,2.4,1.6,1,1,2",
+        "linustorvalds_204,4,4,5,4,0,1,1,2",
+    ]
+    assert (tmp_path / "grades" / "canvas.csv").read_text().splitlines()[2:] == [
+        "adalovelace,201,,,,4",
+        "alanturing,202,,,,3.2",
+        "barbaraliskov,205,,,,4",
+        "gracehopper,203,,,,1.6",
+        "linustorvalds,204,,,,0",
+    ]
+    assert feedback(tmp_path, "gracehopper_203").splitlines()[:3] == [
+        "gracehopper_203: 4/4",
+        "submitted 2019-06-02 16:00 +1000 (--submitted); due 2019-05-31 15:00 +1000",
+        "3 days late (20% of the score per day late; no mark after 4 days late): raw 4, "
+        "penalty 2.4, final 1.6/4",
+    ]
+    assert feedback(tmp_path, "barbaraliskov_205").splitlines()[1:3] == [
+        "submitted 2019-06-02 12:00 +1000 (--submitted); due 2019-06-03 15:00 +1000 (extended)",
+        "on time: no penalty",
+    ]
+    page = (tmp_path / "grades" / "summary.html").read_text()
+    assert "<h2>Late work</h2>" in page
+    assert "<td>linustorvalds_204</td>" in page and "<td>adalovelace_201</td>" not in page
+    late = json.loads((tmp_path / "grades" / "gradebook.json").read_text())["students"][1]["late"]
+    assert (late["days"], late["final"], late["source"]) == (1, pytest.approx(3.2), "--submitted")
+
+
+def test_canvas_late_markers_alone_count_as_one_day_and_say_so(tmp_path: Path) -> None:
+    download = canvas(tmp_path)
+    run(tmp_path, download, "--late", "videopoker")
+    assert [row.split(",")[3:6] for row in book(tmp_path)[1:]] == [
+        ["0", "0", "4"],
+        *[["1", "0.2", "3.8"]] * 4,  # 2^0 points of a grade out of 20, of a score out of 4
+    ]
+    assert "Canvas marked it _LATE_; its time is unknown" in feedback(tmp_path, "alanturing_202")
+
+
+def test_a_moodle_download_takes_the_zip_times_as_a_last_resort(tmp_path: Path) -> None:
+    write_course(tmp_path, {"correct": 2})
+    times = {"Ada Lovelace_101": (2019, 5, 31, 14, 0, 0), "Alan Turing_102": (2019, 6, 1, 15, 2, 0)}
+    archive = tmp_path / "moodle.zip"
+    with zipfile.ZipFile(archive, "w") as out:
+        for number, (student, when) in enumerate(times.items()):
+            folder = tmp_path / "submissions" / f"correct-{number:02d}"
+            for file in sorted(folder.iterdir()):
+                entry = zipfile.ZipInfo(f"{student}_assignsubmission_file_/{file.name}", when)
+                out.writestr(entry, file.read_bytes())
+    shutil.rmtree(tmp_path / "submissions")
+    run(tmp_path, archive, "--due", "2019-05-31T15:00", "--late", "nimsys")
+    assert [row.split(",")[:6] for row in book(tmp_path)[1:]] == [
+        ["Ada Lovelace_101", "4", "4", "0", "0", "4"],
+        ["Alan Turing_102", "4", "4", "2", "1.6", "2.4"],
+    ]
+    assert "the newest file's time in the download: the last resort" in feedback(
+        tmp_path, "Alan Turing_102"
+    )
+    assert (tmp_path / "grades" / "moodle.csv").read_text().splitlines()[2].split(",")[2] == "2.4"
+
+
+def _commit(folder: Path, when: str, message: str) -> None:
+    env = dict(os.environ, GIT_AUTHOR_NAME="s", GIT_AUTHOR_EMAIL="s@x", GIT_COMMITTER_NAME="s")
+    env.update(GIT_COMMITTER_EMAIL="s@x", GIT_COMMITTER_DATE=when, GIT_AUTHOR_DATE=when)
+    for command in (["add", "-A"], ["commit", "-q", "--allow-empty", "-m", message]):
+        subprocess.run(["git", *command], cwd=folder, env=env, check=True)
+
+
+@pytest.mark.skipif(not GIT, reason="git is not installed")
+def test_a_git_list_grades_the_commit_at_the_due_and_late_commits_are_late(
+    tmp_path: Path,
+) -> None:
+    write_course(tmp_path, {"correct": 2})
+    early, late = (tmp_path / "repos" / name for name in ("early", "late"))
+    shutil.copytree(tmp_path / "submissions" / "correct-00", early)
+    subprocess.run(["git", "init", "-q"], cwd=early, check=True)
+    _commit(early, "2019-05-31T14:00:00+10:00", "done in time")
+    (early / "main.py").write_text("print('broken after the due')\n")
+    _commit(early, "2019-06-01T09:00:00+10:00", "broke it")
+    shutil.copytree(tmp_path / "submissions" / "correct-01", late)
+    subprocess.run(["git", "init", "-q"], cwd=late, check=True)
+    _commit(late, "2019-06-02T10:00:00+10:00", "two days late")
+    (tmp_path / "repos.txt").write_text("repos/early\nrepos/late\n")
+    run(tmp_path, tmp_path / "repos.txt", "--late", "videopoker")
+    assert [row.split(",")[:6] for row in book(tmp_path)[1:]] == [
+        ["early", "4", "4", "0", "0", "4"],  # graded as it was at the due
+        ["late", "4", "4", "2", "0.4", "3.6"],  # 2^1 points of 20, of 4
+    ]
+    assert "the last at the due; 1 later not graded" in feedback(tmp_path, "early")
+
+
+def test_a_list_naming_nobody_or_a_rule_without_due_is_one_line(tmp_path: Path) -> None:
+    download = canvas(tmp_path)
+    (tmp_path / "typo.csv").write_text("206,2019-06-03T15:00+10:00\n")
+    done = grade(tmp_path, download, "--due", DUE, "--extensions", str(tmp_path / "typo.csv"))
+    assert (done.returncode, done.stderr) == (
+        1,
+        "casino grade: --extensions: '206' is none of the students\n",
+    )
+    done = grade(tmp_path, download, "--late", "nimsys")
+    assert (done.returncode, done.stderr) == (
+        2,
+        "casino grade: --late needs --due (see casino grade --help)\n",
+    )
