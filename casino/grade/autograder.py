@@ -7,7 +7,9 @@ ROOT is Gradescope's ``/autograder`` (``source/`` holds what ``casino grade expo
 --gradescope`` packed, ``submission/`` the student's files, ``results/`` where the results go).
 The results follow Gradescope's documented ``results.json``: a ``score``, a ``tests`` list
 (``name``, ``score``, ``max_score``, ``status``, ``output``, ``visibility``) and an ``output``
-for the whole submission. Transcripts under ``transcripts/hidden/`` are ``after_published``;
+for the whole submission. Transcripts under ``transcripts/hidden/`` are ``after_published``,
+under ``after-due/`` ``after_due_date``, under ``withheld/`` (``visibility: hidden``) visible
+tests whose output is only their name and points (:data:`casino.grade.results.HIDDEN_NOTE`);
 the others ``visible``. A failed build is one failed test with the build's output (at most
 :data:`BUILD_OUTPUT_KEPT` characters), worth the whole score; the transcripts are then not run.
 """
@@ -25,9 +27,15 @@ from typing import Any
 
 from casino.cmdline import Invocation, UsageError, run_program
 from casino.files import write_atomic
+from casino.grade.results import HIDDEN_NOTE
 
 BUILD_OUTPUT_KEPT = 16_384
-VISIBILITY = {"visible": "visible", "hidden": "after_published"}
+VISIBILITY = {
+    "visible": "visible",
+    "hidden": "after_published",
+    "after-due": "after_due_date",
+    "withheld": "visible",
+}
 """The folder a transcript was packed in → Gradescope's visibility of its test."""
 
 
@@ -77,6 +85,8 @@ def replay(folder: Path, settings: dict[str, Any], submission: Path) -> list[dic
         tests: list[dict[str, Any]] = json.loads(report.read_text(encoding="utf-8"))["tests"]
     for test in tests:
         test["visibility"] = VISIBILITY[folder.name]
+        if folder.name == "withheld":
+            test["output"] = HIDDEN_NOTE
     return tests
 
 

@@ -13,6 +13,7 @@ import contextlib
 import shlex
 import tempfile
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
@@ -45,6 +46,7 @@ from casino.grade.term import (
     notes,
     read_term,
 )
+from casino.grade.visibility import withheld
 from casino.grade.work import Cached, built_nothing, cache_key, not_graded
 from casino.harness.command import find_transcripts, run_command
 from casino.harness.report import plural
@@ -363,10 +365,15 @@ def export(argv: list[str], streams: Streams) -> int:
     return 0
 
 
+STAFF = "feedback-staff"
+"""The staff copies of the feedback: every transcript in full, hidden ones too."""
+
+
 def _prepare(out: Path) -> None:
     try:
         (out / "cache").mkdir(parents=True, exist_ok=True)
         (out / "feedback").mkdir(exist_ok=True)
+        (out / STAFF).mkdir(exist_ok=True)
     except OSError as error:
         raise UsageError(f"cannot write to {out}: {error.strerror or error}") from None
 
@@ -467,10 +474,14 @@ def _write(
     term: Late = (None, None),
 ) -> None:
     rules, late = term
+    now = datetime.now(UTC)
     for result in results:
         said = [] if late is None or rules is None else notes(late, rules.rule, result.student)
-        text = feedback(result, said)
-        write_atomic(out / "feedback" / f"{file_stem(result.student)}.txt", text)
+        due = None if rules is None else rules.due_of_student(result.student, late)
+        hidden = withheld(course.materials, due, now)
+        name = f"{file_stem(result.student)}.txt"
+        write_atomic(out / "feedback" / name, feedback(result, said, hidden))
+        write_atomic(out / STAFF / name, feedback(result, said))
     write_atomic(out / "gradebook.csv", gradebook_csv(course.materials, results, late))
     write_atomic(out / "gradebook.json", gradebook_json(course.materials, results, late))
     sections = [] if late is None or rules is None else [late_html(late, rules)]

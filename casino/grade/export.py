@@ -7,6 +7,10 @@
 - ``casino/`` is casino itself (the package as installed here: it is not on PyPI);
 - ``transcripts/visible/`` and ``transcripts/hidden/``: the transcripts (``--hidden`` ones are
   shown to students only once grades are published — Gradescope's ``after_published``);
+  a transcript's own ``visibility`` (or its folder's) puts it in ``transcripts/withheld/``
+  (``hidden``: a visible test whose output is only :data:`casino.grade.results.HIDDEN_NOTE`,
+  its name and points, as in ``casino grade``'s feedback) or ``transcripts/after-due/``
+  (``after-due``: Gradescope's ``after_due_date``);
   ``reference: casino`` ones are left out, as ``casino grade`` leaves them out;
 - ``run_autograder`` builds the submission in ``/autograder/submission`` (``--build``), then
   replays each set with ``casino replay --program RUN --program-dir /autograder/submission
@@ -45,6 +49,8 @@ from casino.harness.model import Fixture, Transcript, dump_transcript
 
 FIXED_DATE = (2020, 1, 1, 0, 0, 0)
 VISIBLE, HIDDEN = "visible", "hidden"
+FOLDER_OF = {"hidden": "withheld", "after-due": "after-due"}
+"""A transcript's own visibility → the folder it is packed in (else :data:`VISIBLE`)."""
 PYTHON_DEPENDENCIES = ("pyyaml>=6", "pexpect>=4.8")
 
 SETUP_SH = """\
@@ -113,7 +119,8 @@ def transcript_files(
     """Each transcript under ``visible/`` or ``hidden/``, its fixtures beside it (named after
     it, ``STEM.fixture-N``: fixtures that lived elsewhere in the course travel with it)."""
     for material in materials:
-        where = HIDDEN if material.path in hidden else VISIBLE
+        own = FOLDER_OF.get(material.transcript.shown, VISIBLE)
+        where = HIDDEN if material.path in hidden else own
         folder = Path(where, material.path).parent
         transcript, fixtures = _shipped(material)
         yield f"{where}/{material.path}", dump_transcript(transcript).encode("utf-8")

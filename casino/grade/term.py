@@ -46,8 +46,14 @@ class Term:
     listed: dict[str, datetime | None] = field(default_factory=dict)
 
     def due_of(self, student: str) -> datetime:
-        """The student's own due (an extension, else the course's)."""
+        """The student's own due by the name the extension list gives (an extension, else
+        the course's): what a Git list's repositories are picked by."""
         return self.extensions.get(student, self.due)
+
+    def due_of_student(self, student: str, late: Mapping[str, Lateness] | None) -> datetime:
+        """The student's own due once the lists are resolved (:func:`lateness`)."""
+        known = None if late is None else late.get(student)
+        return self.due if known is None else known.due
 
 
 def _read_list(path: str, what: str) -> str:

@@ -17,6 +17,7 @@ and one or more runs; a run is the program's arguments and the steps of one sess
     stderr: ""                      # optional: exact expected stderr (compared when given)
     timeout: 10                     # optional: seconds a step may wait (default 10)
     points: 1                       # optional: weight for --score (default 1)
+    visibility: hidden              # optional: visible (default), hidden or after-due
 
 or ``runs:`` — a list of ``{args, steps, exit, stderr}`` — instead of ``args/steps/exit/stderr``.
 Keys that were absent stay ``None``, so a load → dump round trip writes back what was there.
@@ -177,6 +178,11 @@ class Transcript:
     stated, it says nothing (a folder's ``casino.yaml`` may then say it)."""
     allowed: tuple[str, ...] = ()
     """What is allowed in the end: the transcript's ``match``, else its folder's."""
+    visibility: str | None = None
+    """What a student's feedback from ``casino grade`` shows of it (:data:`VISIBILITIES`);
+    ``None``: as stated, it says nothing (a folder's ``casino.yaml`` may then say it)."""
+    shown: str = "visible"
+    """The visibility in the end: the transcript's, else its folder's, else ``visible``."""
     single: bool = True
     """Written in the single-run form (``steps`` at the top level) rather than ``runs:``."""
     path: Path | None = field(default=None, compare=False)
@@ -231,7 +237,11 @@ EXIT_RANGE = (0, 255)
 SEED_RANGE = (-(10**MAX_DIGITS) + 1, 10**MAX_DIGITS - 1)
 
 _TOP_KEYS = {"name", "program", "args", "seed", "files", "steps", "runs", "exit", "stderr"}
-_TOP_KEYS |= {"timeout", "points", "reference", "match"}
+_TOP_KEYS |= {"timeout", "points", "reference", "match", "visibility"}
+VISIBILITIES = ("visible", "hidden", "after-due")
+"""``visibility``: whether a student's feedback shows the transcript's input and expected
+output (``visible``), never does (``hidden``: its name and points only), or does once the
+student's due has passed (``after-due``)."""
 REFERENCES = ("casino",)
 """The values ``reference`` may take: whose program alone can pass the transcript."""
 _RUN_KEYS = ("args", "steps", "exit", "stderr", "points")
@@ -299,6 +309,8 @@ def load_transcript(path: str | Path) -> Transcript:
     transcript = parse_transcript(text, Path(path))
     if transcript.match is None:
         transcript = replace(transcript, allowed=folder_match(Path(path)))
+    if transcript.visibility is None:
+        transcript = replace(transcript, shown=folder_visibility(Path(path)))
     return transcript
 
 
@@ -326,14 +338,44 @@ def folder_match(path: Path) -> tuple[str, ...]:
     return ()
 
 
-def _settings_match(settings: Path) -> tuple[str, ...] | None:
-    """The ``match`` a settings file states (``None``: it states none)."""
+def folder_visibility(path: Path) -> str:
+    """The ``visibility`` the nearest folder settings file above the transcript at ``path``
+    states (found as :func:`folder_match` finds ``match``); ``visible`` when none says."""
+    folders = [path.parent, *path.parent.parents]
+    top = next((i for i, f in enumerate(folders) if f.name == "transcripts"), 0)
+    for folder in folders[: top + 1]:
+        settings = folder / FOLDER_SETTINGS
+        if settings.is_file():
+            data = _settings(settings)
+            if "visibility" in data:
+                return _visibility_value(data["visibility"], f"{settings}: ")
+    return "visible"
+
+
+def _visibility_value(value: Any, where: str) -> str:
+    if value not in VISIBILITIES:
+        raise TranscriptError(
+            f"{where}'visibility' must be one of {', '.join(VISIBILITIES)}, not {value!r}"
+        )
+    return str(value)
+
+
+def _settings(settings: Path) -> dict[str, Any]:
+    """A folder's settings file, read and checked for its keys."""
     try:
         data = load_text(read_capped(settings, MAX_TRANSCRIPT_BYTES).decode("utf-8"))
     except (ValueError, TextError) as problem:
         raise TranscriptError(f"{settings}: {problem}") from None
-    if not isinstance(data, dict) or set(data) - {"match"}:
-        raise TranscriptError(f"{settings}: a folder's settings file holds only 'match: [...]'")
+    if not isinstance(data, dict) or set(data) - {"match", "visibility"}:
+        raise TranscriptError(
+            f"{settings}: a folder's settings file holds only 'match: [...]' and 'visibility'"
+        )
+    return data
+
+
+def _settings_match(settings: Path) -> tuple[str, ...] | None:
+    """The ``match`` a settings file states (``None``: it states none)."""
+    data = _settings(settings)
     if "match" not in data:
         return None
     where = _at(data, "match")
@@ -403,6 +445,8 @@ def _transcript(data: Any, path: Path) -> Transcript:
         points=_number(data, "points", POINTS_RANGE),
         match=match,
         allowed=match or (),
+        visibility=_visibility(data),
+        shown=_visibility(data) or "visible",
         single=single,
         path=path,
     )
@@ -438,6 +482,15 @@ def match_kinds(value: Any, error: Callable[[str], Exception]) -> tuple[str, ...
         if item not in MATCH_KINDS:
             raise error(f"'match' must be a list of {kinds}, not {item!r}")
     return tuple(kind for kind in MATCH_KINDS if kind in items)
+
+
+def _visibility(data: dict[str, Any]) -> str | None:
+    """``visibility: visible | hidden | after-due``."""
+    value = _text(data, "visibility")
+    if value is not None and value not in VISIBILITIES:
+        problem = f"'visibility' must be one of {', '.join(VISIBILITIES)}, not {value!r}"
+        raise _Invalid(problem, _at(data, "visibility"))
+    return value
 
 
 def _reference(data: dict[str, Any]) -> str | None:
@@ -643,6 +696,7 @@ def dump_transcript(transcript: Transcript) -> str:
     _put(data, "timeout", _plain_number(transcript.timeout))
     _put(data, "points", _plain_number(transcript.points))
     _put(data, "match", None if transcript.match is None else list(transcript.match))
+    _put(data, "visibility", transcript.visibility)
     return dump_text(data)
 
 
