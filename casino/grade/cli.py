@@ -36,6 +36,7 @@ from casino.grade.intake import Intake, IntakeError, open_submissions
 from casino.grade.late import LateError, Lateness
 from casino.grade.lms import canvas_csv, moodle_csv
 from casino.grade.results import StudentResult, feedback
+from casino.grade.similarity import SimilarityError
 from casino.grade.submitted import CommitPicker
 from casino.grade.term import (
     Term,
@@ -142,6 +143,9 @@ def _parser(out: TextIO) -> ArgumentParser:
     )
     add("--disk", type=COUNT, default=256, metavar="MB", help="a run's folder in all (256)")
     _term_options(parser)
+    add("--similarity", action="store_true", help="compare every pair of submissions")
+    add("--template", metavar="DIR", help="starter code left out of --similarity")
+    add("--archive", metavar="DIR", help="earlier years' submissions for --similarity")
     add("--network", action="store_true", help="let programs use the network")
     add(
         "--trust-submissions",
@@ -196,6 +200,7 @@ def grade(argv: list[str], streams: Streams) -> int:
         term = read_term(args.due, args.late, args.extensions, args.submitted)
     except LateError as error:
         raise UsageError(str(error)) from None
+    _check_similarity(args)
     out = Path(args.out)
     _prepare(out)
     picker = None if term is None else CommitPicker(term.due_of)
@@ -207,12 +212,13 @@ def grade(argv: list[str], streams: Streams) -> int:
             own = {out.resolve(), *(Path(raw).resolve() for raw in args.transcripts)}
             students = [s for s in intake.students if s.folder.resolve() not in own]
             results = _grade(course, students, out, args, jobs, streams)
+            similar = _similarity(out, students, args)
         problems = [not_graded(course, name, why) for name, why in intake.problems.items()]
         results = sorted([*results, *problems], key=lambda result: result.student)
         late = None if term is None else lateness(term, submissions, intake, results, picker)
-        _write(out, course, results, describe(course.sandbox), skipped, (term, late))
+        _write(out, course, results, describe(course.sandbox), skipped, (term, late), similar)
         written = _write_lms(out, intake, results, args.assignment, late)
-    except LateError as error:
+    except (LateError, SimilarityError) as error:
         streams.error(f"casino grade: {error}")
         return 1
     except IntakeError as error:
@@ -224,6 +230,37 @@ def grade(argv: list[str], streams: Streams) -> int:
     streams.stdout.write(_summary(results, out, describe(course.sandbox), written))
     streams.stdout.write(counts_line(results, len(course.materials), len(skipped)) + "\n")
     return 0
+
+
+def _check_similarity(args: argparse.Namespace) -> None:
+    """Refuse, before anything is graded, what ``--similarity`` could not do."""
+    given = [name for name in ("template", "archive") if getattr(args, name) is not None]
+    if not args.similarity:
+        if given:
+            raise UsageError(f"--{given[0]} goes with --similarity")
+        return
+    for name in given:
+        if not Path(getattr(args, name)).is_dir():
+            raise UsageError(f"--{name}: no such folder: {getattr(args, name)}")
+    from casino.grade.similarity import available
+
+    if not available():
+        raise UsageError(
+            "--similarity needs copydetect: pip install -e '.[similarity]' in casino's folder"
+        )
+
+
+def _similarity(out: Path, students: list[Student], args: argparse.Namespace) -> str:
+    """With ``--similarity``: compare every pair, write the ranked list and the side-by-side
+    pages (:mod:`casino.grade.similarity`); the summary's section about them, or ""."""
+    if not args.similarity:
+        return ""
+    from casino.grade.similarity import summary_section, write_similarity
+
+    template = None if args.template is None else Path(args.template)
+    archive = None if args.archive is None else Path(args.archive)
+    folders = [(student.name, student.folder) for student in students]
+    return summary_section(write_similarity(out, folders, template, archive))
 
 
 def _write_lms(
@@ -472,7 +509,10 @@ def _write(
     sandbox: str,
     skipped: tuple[str, ...],
     term: Late = (None, None),
+    similar: str = "",
 ) -> None:
+    """Every student's feedback (and its staff copy), the gradebooks and the summary page
+    (with the late work and the similar pairs, when asked for)."""
     rules, late = term
     now = datetime.now(UTC)
     for result in results:
@@ -485,6 +525,7 @@ def _write(
     write_atomic(out / "gradebook.csv", gradebook_csv(course.materials, results, late))
     write_atomic(out / "gradebook.json", gradebook_json(course.materials, results, late))
     sections = [] if late is None or rules is None else [late_html(late, rules)]
+    sections += [similar] if similar else []
     page = summary_html(course.materials, results, sandbox, skipped, sections)
     write_atomic(out / "summary.html", page)
 

@@ -1,0 +1,446 @@
+"""Copied code: ``casino grade --similarity`` compares every pair of submissions.
+
+The comparison is copydetect's (https://github.com/blingenf/copydetect, the optional
+``[similarity]`` extra): each source file is tokenized with Pygments (so a renamed variable or
+function, a change of layout or comments changes nothing), cut into k-grams of
+:data:`NOISE` tokens, and winnowed as MOSS does (Schleimer, Wilkerson and Aiken, 2003); two
+files share what their fingerprints share. casino adds what a course needs around it:
+
+- a **submission** is compared, not a file: for each of a student's source files, the most it
+  shares with any one file of the other student (so a renamed file is still found), summed
+  over the student's files and divided by the tokens they have. A pair's similarity is the
+  larger of its two sides (a short program copied into a long one shows on the short side);
+- **starter code** (``--template DIR``: what the course handed out) is left out: every k-gram
+  of the template's files is removed from every submission's fingerprints (copydetect's
+  *boilerplate*), so a starter file every student kept makes no pair similar;
+- **earlier years** (``--archive DIR``: a folder of last years' submissions, one folder each)
+  are compared with this year's, never with one another, and named ``archive/NAME``;
+- the results: ``similarity.csv`` (every pair that shares anything, most similar first) and
+  ``similarity/index.html`` (the ranked list), with a side-by-side page per pair at or above
+  :data:`SHOWN_AT` (``similarity/pair-N.html``: both submissions' files that share code, the
+  shared code marked), linked from the summary page.
+
+Only files whose extension is a programming language's (:data:`SOURCE_SUFFIXES`) are compared,
+at most :data:`MAX_FILE_BYTES` each; a file that is not UTF-8 is read with replacement
+characters. The order is fixed (similarity, then names), so the same course gives the same files.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from hashlib import blake2b
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from casino.files import write_atomic
+from casino.harness.report import plural
+
+NOISE = 25
+"""Tokens in a k-gram: a match shorter than this is never counted (copydetect's default)."""
+GUARANTEE = 30
+"""A match at least this long is always found (the winnowing window is GUARANTEE − NOISE + 1)."""
+SHOWN_AT = 0.3
+"""A pair at or above this similarity gets a side-by-side page."""
+MAX_FILE_BYTES = 1 << 20
+SOURCE_SUFFIXES = frozenset(
+    {".java", ".py", ".c", ".h", ".cc", ".cpp", ".hpp", ".cs", ".js", ".ts", ".go", ".rs"}
+    | {".rb", ".kt", ".scala", ".swift", ".php", ".pl", ".hs", ".ml", ".sh", ".m", ".lua"}
+    | {".r", ".jl", ".dart"}
+)
+"""What is compared: the extensions of programming languages' source files."""
+ARCHIVE = "archive/"
+"""How a submission of an earlier year is named."""
+
+
+class SimilarityError(Exception):
+    """The comparison cannot be made (copydetect missing, a folder unreadable): one line."""
+
+
+def available() -> bool:
+    """Whether copydetect can be imported here (without importing it)."""
+    import importlib.util
+
+    return importlib.util.find_spec("copydetect") is not None
+
+
+def _copydetect() -> Any:
+    try:
+        from copydetect import detector
+    except ImportError:
+        raise SimilarityError(
+            "--similarity needs copydetect: pip install -e '.[similarity]' in casino's folder"
+        ) from None
+    return detector
+
+
+@dataclass(frozen=True)
+class Source:
+    """One source file of a submission, fingerprinted."""
+
+    path: str
+    """Its path inside the submission."""
+    print: Any
+    """copydetect's ``CodeFingerprint``."""
+
+
+@dataclass(frozen=True)
+class Submission:
+    """A submission's source files."""
+
+    name: str
+    sources: tuple[Source, ...]
+
+    @property
+    def tokens(self) -> int:
+        """The tokens its files have that fingerprints cover (starter code left out)."""
+        return sum(int(source.print.token_coverage) for source in self.sources)
+
+
+@dataclass(frozen=True)
+class Shared:
+    """What one file of a pair shares with the other submission's file that shares most."""
+
+    left: str
+    right: str
+    left_slices: tuple[tuple[int, int], ...]
+    right_slices: tuple[tuple[int, int], ...]
+    tokens: int
+
+
+@dataclass(frozen=True)
+class Pair:
+    """Two submissions and what they share."""
+
+    left: str
+    right: str
+    left_share: float
+    right_share: float
+    shared: tuple[Shared, ...]
+
+    @property
+    def similarity(self) -> float:
+        """The larger share."""
+        return max(self.left_share, self.right_share)
+
+
+def source_files(folder: Path) -> Iterator[tuple[str, str]]:
+    """Each source file under ``folder`` (links not followed, hidden folders left out): its
+    path inside the folder and its text."""
+    for here, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(files):
+            path = Path(here, name)
+            if path.suffix.lower() not in SOURCE_SUFFIXES or path.is_symlink():
+                continue
+            try:
+                with open(path, "rb") as handle:
+                    data = handle.read(MAX_FILE_BYTES)
+            except OSError:
+                continue
+            yield path.relative_to(folder).as_posix(), data.decode("utf-8", "replace")
+
+
+@dataclass(frozen=True)
+class Fingerprint:
+    """A file's fingerprints, with the attributes copydetect's ``compare_files`` reads."""
+
+    raw_code: str
+    filtered_code: str
+    offsets: Any
+    hashes: set[int]
+    hash_idx: dict[int, list[int]]
+    k: int
+    token_coverage: int
+
+
+def kgram_hashes(text: str, k: int) -> Any:
+    """The hash of every k-gram of ``text``: 8 bytes of BLAKE2b, the same in every process
+    (copydetect's own uses Python's ``hash()``, salted per process, so which fingerprints
+    winnowing keeps, and so the similarities, would change from one run to the next)."""
+    import numpy as np
+
+    values = [
+        int.from_bytes(blake2b(text[at : at + k].encode(), digest_size=8).digest(), "little")
+        - (1 << 63)
+        for at in range(len(text) - k + 1)
+    ]
+    return np.array(values, dtype=np.int64)
+
+
+def _fingerprint(detector: Any, path: str, text: str, boilerplate: Any, window: int) -> Any:
+    """copydetect's ``CodeFingerprint`` of ``text``, its k-grams hashed by :func:`kgram_hashes`:
+    Pygments' tokens with names, numbers and strings made one symbol each
+    (``filter_code``), winnowed (``winnow``), the starter code's hashes taken out."""
+    import numpy as np
+    from copydetect import utils
+
+    filtered, offsets = utils.filter_code(text, path)
+    hashes, idx = utils.winnow(kgram_hashes(filtered, NOISE), window, remove_duplicates=False)
+    if boilerplate is not None and len(boilerplate):
+        keep = ~np.isin(hashes, boilerplate)
+        hashes, idx = hashes[keep], idx[keep]
+    where: dict[int, list[int]] = {}
+    for value, at in zip(hashes.tolist(), idx.tolist(), strict=True):
+        where.setdefault(value, []).append(at)
+    coverage = int(utils.get_token_coverage(where, NOISE, len(filtered)))
+    return Fingerprint(text, filtered, offsets, set(where), where, NOISE, coverage)
+
+
+def template_hashes(detector: Any, folder: Path | None) -> Any:
+    """Every k-gram hash of the starter code (a window of 1: all of them)."""
+    import numpy as np
+
+    found: list[Any] = []
+    if folder is not None:
+        for path, text in source_files(folder):
+            found.extend(_fingerprint(detector, path, text, None, 1).hashes)
+    return np.unique(np.array(found, dtype=np.int64))
+
+
+def load(detector: Any, name: str, folder: Path, boilerplate: Any) -> Submission:
+    """A submission's source files, fingerprinted with the starter code left out."""
+    window = GUARANTEE - NOISE + 1
+    sources = tuple(
+        Source(path, _fingerprint(detector, path, text, boilerplate, window))
+        for path, text in source_files(folder)
+    )
+    return Submission(name, sources)
+
+
+def compare(detector: Any, left: Submission, right: Submission) -> Pair:
+    """What ``left`` and ``right`` share (each file against the other's that shares most)."""
+    best_left = _best(detector, left, right)
+    best_right = _best(detector, right, left)
+    shared = tuple(
+        Shared(a.path, b.path, _slices(mine), _slices(theirs), tokens)
+        for a, b, tokens, mine, theirs in best_left
+    )
+    left_tokens = sum(item[2] for item in best_left)
+    right_tokens = sum(item[2] for item in best_right)
+    return Pair(
+        left.name,
+        right.name,
+        min(1.0, left_tokens / left.tokens) if left.tokens else 0.0,
+        min(1.0, right_tokens / right.tokens) if right.tokens else 0.0,
+        shared,
+    )
+
+
+def _best(detector: Any, mine: Submission, theirs: Submission) -> list[tuple[Any, ...]]:
+    """For each of ``mine``'s files that shares anything: the file of ``theirs`` sharing
+    most, the tokens, and both sides' copied slices."""
+    found = []
+    for a in mine.sources:
+        best: tuple[Any, ...] | None = None
+        for b in theirs.sources:
+            tokens, _, (slices_a, slices_b) = detector.compare_files(a.print, b.print)
+            if tokens > 0 and (best is None or tokens > best[2]):
+                best = (a, b, int(tokens), slices_a, slices_b)
+        if best is not None:
+            found.append(best)
+    return found
+
+
+def _slices(array: Any) -> tuple[tuple[int, int], ...]:
+    """copydetect's 2×N array of starts and ends as pairs."""
+    if len(array) == 0 or len(array[0]) == 0:
+        return ()
+    return tuple((int(s), int(e)) for s, e in zip(array[0], array[1], strict=True))
+
+
+def rank(
+    students: Sequence[tuple[str, Path]],
+    template: Path | None = None,
+    archive: Path | None = None,
+) -> tuple[list[Pair], dict[str, dict[str, str]]]:
+    """Every pair of ``students`` (name, folder) and of a student and an earlier year's
+    submission that shares anything, most similar first; and each submission's source texts
+    (for the side-by-side pages)."""
+    detector = _copydetect()
+    boilerplate = template_hashes(detector, template)
+    current = [load(detector, name, folder, boilerplate) for name, folder in students]
+    earlier = [
+        load(detector, ARCHIVE + name, folder, boilerplate) for name, folder in _archive(archive)
+    ]
+    pairs = []
+    for index, left in enumerate(current):
+        for right in [*current[index + 1 :], *earlier]:
+            pair = compare(detector, left, right)
+            if pair.shared:
+                pairs.append(pair)
+    pairs.sort(key=lambda p: (-round(p.similarity, 6), p.left, p.right))
+    texts = {
+        submission.name: {source.path: source.print.raw_code for source in submission.sources}
+        for submission in [*current, *earlier]
+    }
+    return pairs, texts
+
+
+def _archive(folder: Path | None) -> list[tuple[str, Path]]:
+    if folder is None:
+        return []
+    if not folder.is_dir():
+        raise SimilarityError(f"--archive: no such folder: {folder}")
+    return sorted(
+        (entry.name, Path(entry.path))
+        for entry in os.scandir(folder)
+        if entry.is_dir(follow_symlinks=False) and not entry.name.startswith(".")
+    )
+
+
+def percent(share: float) -> str:
+    """``87%``."""
+    return f"{share * 100:.0f}%"
+
+
+def similarity_csv(pairs: Sequence[Pair]) -> str:
+    """``similarity.csv``: rank, both names, both shares, the larger, the page."""
+    from casino.grade.books import text_cell
+
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["rank", "student", "other", "share", "other_share", "similarity", "page"])
+    for number, pair in enumerate(pairs, 1):
+        page = _page_name(number) if pair.similarity >= SHOWN_AT else ""
+        writer.writerow(
+            [
+                number,
+                text_cell(pair.left),
+                text_cell(pair.right),
+                f"{pair.left_share:.3f}",
+                f"{pair.right_share:.3f}",
+                f"{pair.similarity:.3f}",
+                page and f"similarity/{page}",
+            ]
+        )
+    return buffer.getvalue()
+
+
+def _page_name(number: int) -> str:
+    return f"pair-{number}.html"
+
+
+_STYLE = (
+    "body{font-family:sans-serif;margin:1em}table{border-collapse:collapse}"
+    "td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}"
+    ".side{display:flex;gap:1em}.side>div{flex:1;min-width:0}"
+    "pre{background:#f7f7f7;padding:4px;overflow-x:auto;font-size:12px}mark{background:#fd7}"
+)
+_HEAD = (
+    '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+    '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
+    "style-src 'unsafe-inline'\"><title>{title}</title><style>" + _STYLE + "</style></head><body>"
+)
+
+
+def index_html(pairs: Sequence[Pair], compared: int, template: bool, archive: int) -> str:
+    """``similarity/index.html``: the ranked list."""
+    e = html.escape
+    parts = [
+        _HEAD.replace("{title}", "casino grade: similarity"),
+        "<h1>Similar submissions</h1>",
+        f"<p>{plural(compared, 'submission')} compared pair by pair with copydetect "
+        f"(winnowed {NOISE}-token fingerprints)"
+        f"{', and with ' + plural(archive, 'earlier submission') if archive else ''}; "
+        f"starter code {'left out (--template)' if template else 'not given'}. "
+        f"A pair's similarity is the larger share of one side's code found in the other; "
+        f"pairs at {percent(SHOWN_AT)} or more link to a side-by-side page.</p>",
+    ]
+    if not pairs:
+        return "\n".join([*parts, "<p>No two submissions share code.</p></body></html>\n"])
+    parts.append(
+        "<table><tr><th>#</th><th>submission</th><th>other</th><th>similarity</th>"
+        "<th>shares</th></tr>"
+    )
+    for number, pair in enumerate(pairs, 1):
+        label = percent(pair.similarity)
+        if pair.similarity >= SHOWN_AT:
+            label = f'<a href="{quote(_page_name(number))}">{label}</a>'
+        shares = f"{percent(pair.left_share)} / {percent(pair.right_share)}"
+        parts.append(
+            f"<tr><td>{number}</td><td>{e(pair.left)}</td><td>{e(pair.right)}</td>"
+            f"<td>{label}</td><td>{shares}</td></tr>"
+        )
+    return "\n".join([*parts, "</table></body></html>\n"])
+
+
+def pair_html(number: int, pair: Pair, texts: dict[str, dict[str, str]]) -> str:
+    """A side-by-side page: each file of the pair that shares code, the shared code marked."""
+    e = html.escape
+    title = f"{pair.left} and {pair.right}: {percent(pair.similarity)}"
+    parts = [
+        _HEAD.replace("{title}", e(title)),
+        f'<p><a href="index.html">all pairs</a></p><h1>#{number}: {e(title)}</h1>',
+        f"<p>{e(pair.left)}: {percent(pair.left_share)} of its code is in {e(pair.right)}; "
+        f"{e(pair.right)}: {percent(pair.right_share)} of its code is in {e(pair.left)}.</p>",
+    ]
+    for shared in pair.shared:
+        left = _marked(texts[pair.left][shared.left], shared.left_slices)
+        right = _marked(texts[pair.right][shared.right], shared.right_slices)
+        parts += [
+            f"<h2>{e(shared.left)} ↔ {e(shared.right)} ({shared.tokens} tokens)</h2>",
+            f'<div class="side"><div><h3>{e(pair.left)}/{e(shared.left)}</h3><pre>{left}</pre>'
+            f"</div><div><h3>{e(pair.right)}/{e(shared.right)}</h3><pre>{right}</pre></div></div>",
+        ]
+    return "\n".join([*parts, "</body></html>\n"])
+
+
+def _marked(text: str, slices: Sequence[tuple[int, int]]) -> str:
+    """``text`` HTML-escaped with the ``slices`` (character ranges) in ``<mark>``."""
+    out, at = [], 0
+    for start, end in sorted(slices):
+        start, end = max(start, at), min(end, len(text))
+        if start >= end:
+            continue
+        out += [html.escape(text[at:start]), "<mark>", html.escape(text[start:end]), "</mark>"]
+        at = end
+    out.append(html.escape(text[at:]))
+    return "".join(out)
+
+
+def write_similarity(
+    out: Path,
+    students: Sequence[tuple[str, Path]],
+    template: Path | None = None,
+    archive: Path | None = None,
+) -> list[Pair]:
+    """Compare, then write ``similarity.csv``, ``similarity/index.html`` and a page per pair
+    at or above :data:`SHOWN_AT`; the ranked pairs."""
+    pairs, texts = rank(students, template, archive)
+    earlier = len(_archive(archive))
+    folder = out / "similarity"
+    folder.mkdir(parents=True, exist_ok=True)
+    for stale in folder.glob("pair-*.html"):
+        stale.unlink()
+    write_atomic(out / "similarity.csv", similarity_csv(pairs))
+    page = index_html(pairs, len(students), template is not None, earlier)
+    write_atomic(folder / "index.html", page)
+    for number, pair in enumerate(pairs, 1):
+        if pair.similarity >= SHOWN_AT:
+            write_atomic(folder / _page_name(number), pair_html(number, pair, texts))
+    return pairs
+
+
+def summary_section(pairs: Sequence[Pair], top: int = 5) -> str:
+    """The summary page's section: the most similar pairs, linked to the full list."""
+    e = html.escape
+    lines = [
+        "<h2>Similar submissions</h2>",
+        '<p><a href="similarity/index.html">every pair, ranked</a> '
+        f"({plural(len(pairs), 'pair')} sharing code; similarity.csv)</p>",
+    ]
+    if pairs:
+        lines.append("<ol>")
+        for number, pair in enumerate(pairs[:top], 1):
+            text = f"{e(pair.left)} and {e(pair.right)}: {percent(pair.similarity)}"
+            if pair.similarity >= SHOWN_AT:
+                text = f'<a href="similarity/{quote(_page_name(number))}">{text}</a>'
+            lines.append(f"<li>{text}</li>")
+        lines.append("</ol>")
+    return "\n".join(lines)

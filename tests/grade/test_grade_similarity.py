@@ -1,0 +1,156 @@
+"""``casino grade --similarity``: in a test course, two renamed copies of one program (every
+name changed, the file renamed) are the top pair; a starter file every student kept makes
+every pair similar until ``--template`` leaves it out; earlier years (``--archive``) are
+compared with this year's; the ranked list and the side-by-side pages are written and linked
+from the summary. The programs are in ``tests/grade/similar/``."""
+
+from __future__ import annotations
+
+import csv
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from grade_support import ROOT, RUN, UNSANDBOXED, write_course
+from test_grade_intake import grade
+
+from casino.grade.similarity import SHOWN_AT, rank, write_similarity
+
+pytest.importorskip("copydetect")
+
+PROGRAMS = Path(__file__).parent / "similar"
+RENAMES = {
+    "players": "people",
+    "stones": "pebbles",
+    "bound": "limit",
+    "winningMove": "bestTake",
+    "take": "amount",
+    "turn": "who",
+    "loop": "run",
+    "Nimsys": "Game",
+}
+
+
+def renamed(text: str) -> str:
+    """``text`` with every name of :data:`RENAMES` changed, as a student hiding a copy would."""
+    words = rf"\b({'|'.join(RENAMES)})\b"
+    return re.sub(words, lambda match: RENAMES[match[0]], text)
+
+
+def course(root: Path) -> list[tuple[str, Path]]:
+    """Four students, each with the course's ``Starter.java``: ada wrote ``Nimsys.java``, alan
+    handed in a renamed copy of it as ``Game.java``, grace and linus wrote their own."""
+    own = {
+        "ada": ("Nimsys.java", (PROGRAMS / "Original.java").read_text()),
+        "alan": ("Game.java", renamed((PROGRAMS / "Original.java").read_text())),
+        "grace": ("Nimsys.java", (PROGRAMS / "Rankings.java").read_text()),
+        "linus": ("Nimsys.java", (PROGRAMS / "Echo.java").read_text()),
+    }
+    (root / "template").mkdir()
+    shutil.copy(PROGRAMS / "Starter.java", root / "template")
+    students = []
+    for name, (file, text) in own.items():
+        folder = root / "submissions" / name
+        folder.mkdir(parents=True)
+        (folder / file).write_text(text)
+        shutil.copy(PROGRAMS / "Starter.java", folder)
+        students.append((name, folder))
+    return students
+
+
+def test_two_renamed_copies_are_the_top_pair_and_starter_code_is_left_out(tmp_path: Path) -> None:
+    students = course(tmp_path)
+    kept, _ = rank(students)
+    assert (kept[0].left, kept[0].right) == ("ada", "alan")
+    assert kept[0].similarity > 0.9
+    # Without --template the starter file every student kept makes every pair share code.
+    assert len(kept) == 6 and all(pair.similarity > 0.3 for pair in kept)
+    pairs, _ = rank(students, tmp_path / "template")
+    assert [(pair.left, pair.right) for pair in pairs] == [("ada", "alan")]
+    assert [(s.left, s.right) for s in pairs[0].shared] == [("Nimsys.java", "Game.java")]
+    assert pairs[0].left_share > 0.9 and pairs[0].right_share > 0.9
+
+
+def test_earlier_years_are_compared_with_this_years_only(tmp_path: Path) -> None:
+    students = course(tmp_path)
+    archive = tmp_path / "2018"
+    for name in ("old-grace", "old-grace-again"):
+        (archive / name).mkdir(parents=True)
+        shutil.copy(PROGRAMS / "Rankings.java", archive / name / "Main.java")
+    pairs, _ = rank(students, tmp_path / "template", archive)
+    # All at 100 % (the renamed copy too: names are one token to the comparison), so in name
+    # order; the two archived ones, identical to each other, are not a pair.
+    assert [(pair.left, pair.right) for pair in pairs] == [
+        ("ada", "alan"),
+        ("grace", "archive/old-grace"),
+        ("grace", "archive/old-grace-again"),
+    ]
+    assert [pair.similarity for pair in pairs] == [pytest.approx(1)] * 3
+
+
+def test_the_ranked_list_and_side_by_side_pages(tmp_path: Path) -> None:
+    students = course(tmp_path)
+    pairs = write_similarity(tmp_path / "out", students)
+    rows = list(csv.reader((tmp_path / "out" / "similarity.csv").open()))
+    assert rows[0] == ["rank", "student", "other", "share", "other_share", "similarity", "page"]
+    assert rows[1][:3] == ["1", "ada", "alan"] and rows[1][6] == "similarity/pair-1.html"
+    assert len(rows) == 1 + len(pairs) == 7
+    index = (tmp_path / "out" / "similarity" / "index.html").read_text()
+    assert '<a href="pair-1.html">' in index
+    page = (tmp_path / "out" / "similarity" / "pair-1.html").read_text()
+    assert "Nimsys.java ↔ Game.java" in page
+    assert "<mark>" in page and "bestTake" in page and "winningMove" in page
+    assert "&lt;String&gt;" in page and "<String>" not in page  # the code is escaped
+    pages = sorted(p.name for p in (tmp_path / "out" / "similarity").glob("pair-*.html"))
+    shown = sum(pair.similarity >= SHOWN_AT for pair in pairs)
+    assert len(pages) == shown
+
+
+def test_casino_grade_similarity_links_it_from_the_summary(tmp_path: Path) -> None:
+    write_course(tmp_path, {})  # the transcripts
+    course(tmp_path)
+    argv = [sys.executable, "-m", "casino", "grade", str(tmp_path / "submissions"), "--jobs=1"]
+    argv += ["--transcripts", str(tmp_path / "transcripts"), "--run", RUN, *UNSANDBOXED]
+    argv += ["--out", str(tmp_path / "grades"), "--similarity"]
+    argv += ["--template", str(tmp_path / "template")]  # no --build: javac is not the point
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    done = subprocess.run(argv, capture_output=True, text=True, env=env, check=False)
+    assert done.returncode == 0, done.stderr
+    out = tmp_path / "grades"
+    summary = (out / "summary.html").read_text()
+    assert '<a href="similarity/index.html">every pair, ranked</a> (1 pair sharing' in summary
+    assert '<a href="similarity/pair-1.html">ada and alan: ' in summary
+    assert (out / "similarity" / "pair-1.html").is_file()
+
+
+def test_template_without_similarity_or_a_missing_folder_is_one_line(tmp_path: Path) -> None:
+    write_course(tmp_path, {"correct": 1})
+    done = grade(tmp_path, tmp_path / "submissions", "--template", str(tmp_path))
+    assert (done.returncode, done.stderr) == (
+        2,
+        "casino grade: --template goes with --similarity (see casino grade --help)\n",
+    )
+    done = grade(tmp_path, tmp_path / "submissions", "--similarity", "--archive", "nowhere")
+    assert (done.returncode, done.stderr) == (
+        2,
+        "casino grade: --archive: no such folder: nowhere (see casino grade --help)\n",
+    )
+
+
+def test_the_same_course_gives_the_same_list_whatever_the_hash_seed(tmp_path: Path) -> None:
+    course(tmp_path)
+    script = (
+        "import sys; from pathlib import Path; from casino.grade.similarity import "
+        "write_similarity as w; root = Path(sys.argv[1]); "
+        "w(root / sys.argv[2], [(p.name, p) for p in sorted((root / 'submissions').iterdir())])"
+    )
+    for seed in ("1", "2"):
+        env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONHASHSEED=seed)
+        command = [sys.executable, "-c", script, str(tmp_path), f"out-{seed}"]
+        subprocess.run(command, env=env, check=True)
+    first, second = ((tmp_path / f"out-{s}" / "similarity.csv").read_text() for s in "12")
+    assert first == second and first.count("\n") == 7
