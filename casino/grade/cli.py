@@ -73,7 +73,18 @@ Each program runs in a sandbox of its own (bubblewrap: it sees only its submissi
 folder, no network, no other process); where the machine cannot, casino refuses unless
 --trust-submissions is given. The summary says what was in effect.
 
-Results, under --out: gradebook.csv, gradebook.json, feedback/STUDENT.txt, summary.html.
+Results, under --out: gradebook.csv, gradebook.json, feedback/STUDENT.txt (a transcript
+marked `visibility: hidden` shows there as its name and points only; feedback-staff/ holds
+everything), summary.html.
+
+--due WHEN adds each student's days late, penalty and final score under a --late rule
+(nimsys: 20% of the score per day, nothing after 4 days; videopoker: 2^(n-1) points of a
+grade out of 20; percent:P[:LAST], points:P[:LAST], doubling:SCALE[:LAST]); --extensions
+gives students their own due; --submitted the platform's times (else a Git commit's, Canvas's
+_LATE_ marker, or the files' own as the last resort). --similarity compares every pair of
+submissions (copydetect; --template leaves the starter code out, --archive adds earlier
+years): similarity.csv and similarity/ pages, linked from the summary.
+
 A re-run reuses every score whose submission, transcript and settings have not changed
 (cache/ under --out); --force regrades everything.
 
@@ -228,6 +239,8 @@ def grade(argv: list[str], streams: Streams) -> int:
         streams.error(f"casino grade: cannot write the results to {out}: {error.strerror or error}")
         return 1
     streams.stdout.write(_summary(results, out, describe(course.sandbox), written))
+    if similar:
+        streams.stdout.write(f"similarity: {out / 'similarity' / 'index.html'}\n")
     streams.stdout.write(counts_line(results, len(course.materials), len(skipped)) + "\n")
     return 0
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+import re
 import subprocess
 import zipfile
 from collections.abc import Callable, Iterator, Mapping
@@ -42,6 +43,8 @@ FILE_TIME = "the newest file's time in the download: the last resort, give --sub
 CANVAS_LATE = "Canvas marked it _LATE_; its time is unknown, so it counts as 1 day"
 CANVAS_ON_TIME = "Canvas did not mark it late"
 NO_TIME = "no time found: counted as on time"
+CANVAS_LATE_FILE = re.compile(r"^[^_]+_late_\d+_\d+_", re.IGNORECASE)
+"""A file Canvas marked late: ``login_LATE_12345_67890_Main.java``."""
 MOODLE_TIME = "%A, %d %B %Y, %I:%M %p"
 """How Moodle's worksheet writes a time (``Friday, 31 May 2019, 3:05 PM``)."""
 
@@ -102,7 +105,7 @@ def download_times(source: Path, intake: Intake) -> dict[str, When]:
         if student is None:
             continue
         if intake.layout == "canvas":
-            if "_late_" in parts[-1].lower():
+            if CANVAS_LATE_FILE.match(parts[-1]):
                 marked.add(student)
         elif student not in newest or when > newest[student]:
             newest[student] = when

@@ -59,8 +59,10 @@ class Term:
 def _read_list(path: str, what: str) -> str:
     try:
         return read_text(path, LIST_BYTES, encoding="utf-8-sig")
-    except (OSError, ValueError) as error:
-        raise LateError(f"{what}: cannot read {path}: {error}") from None
+    except UnicodeDecodeError:
+        raise LateError(f"{what}: cannot read {path}: not UTF-8 text") from None
+    except OSError as error:
+        raise LateError(f"{what}: cannot read {path}: {error.strerror or error}") from None
 
 
 def read_term(
