@@ -410,7 +410,16 @@ def export(argv: list[str], streams: Streams) -> int:
         )
     else:
         folder = Path(args.github_classroom)
-        write_github_classroom(folder, (*visible, *hidden), settings)
+        everything = (*visible, *hidden)
+        shipped = tuple(m for m in everything if m.transcript.shown == "visible")
+        if len(shipped) < len(everything):
+            streams.error(
+                f"casino grade export: left out "
+                f"{plural(len(everything) - len(shipped), 'transcript')} marked visibility: "
+                "hidden or after-due (GitHub Classroom runs the tests in the student's own "
+                "repository, where the student can read them)"
+            )
+        write_github_classroom(folder, shipped, settings)
         streams.stdout.write(f"wrote {folder / '.github'} and {folder / '.casino'}\n")
     return 0
 

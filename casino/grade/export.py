@@ -120,7 +120,7 @@ def transcript_files(
     it, ``STEM.fixture-N``: fixtures that lived elsewhere in the course travel with it)."""
     for material in materials:
         own = FOLDER_OF.get(material.transcript.shown, VISIBLE)
-        where = HIDDEN if material.path in hidden else own
+        where = HIDDEN if material.path in hidden and own == VISIBLE else own
         folder = Path(where, material.path).parent
         transcript, fixtures = _shipped(material)
         yield f"{where}/{material.path}", dump_transcript(transcript).encode("utf-8")

@@ -134,6 +134,19 @@ def test_a_moodle_download_takes_the_zip_times_as_a_last_resort(tmp_path: Path) 
     )
     assert (tmp_path / "grades" / "moodle.csv").read_text().splitlines()[2].split(",")[2] == "2.4"
 
+    # Moodle's own worksheet wins over the zip's times; an extension by participant number.
+    (tmp_path / "worksheet.csv").write_text(
+        "Identifier,Full name,Status,Last modified (submission),Grade\n"
+        'Participant 102,Alan Turing,Submitted,"Monday, 3 June 2019, 3:30 PM",\n'
+    )
+    (tmp_path / "extensions.csv").write_text("Participant 102,2019-06-01T15:00\n")
+    more = ["--submitted", str(tmp_path / "worksheet.csv")]
+    more += ["--extensions", str(tmp_path / "extensions.csv")]
+    run(tmp_path, archive, "--due", "2019-05-31T15:00", "--late", "nimsys", *more)
+    assert book(tmp_path)[2].split(",")[:6] == ["Alan Turing_102", "4", "4", "3", "2.4", "1.6"]
+    assert "(--submitted); due 2019-06-01 15:00" in feedback(tmp_path, "Alan Turing_102")
+    assert "(extended)" in feedback(tmp_path, "Alan Turing_102")
+
 
 def _commit(folder: Path, when: str, message: str) -> None:
     env = dict(os.environ, GIT_AUTHOR_NAME="s", GIT_AUTHOR_EMAIL="s@x", GIT_COMMITTER_NAME="s")

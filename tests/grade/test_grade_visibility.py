@@ -116,3 +116,23 @@ def test_the_gradescope_export_carries_the_visibility(tmp_path: Path) -> None:
 
 def _student(root: Path) -> Path:
     return root / "submissions" / "wrong_space-00"
+
+
+def test_github_classroom_is_given_no_hidden_transcript(tmp_path: Path) -> None:
+    write_course(tmp_path, {})
+    hide(tmp_path)
+    template = tmp_path / "template"
+    argv = [sys.executable, "-m", "casino", "grade", "export", "--github-classroom"]
+    argv += [str(template), "--transcripts", str(tmp_path / "transcripts"), "--run", RUN]
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    done = subprocess.run(argv, capture_output=True, text=True, env=env, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == (
+        "casino grade export: left out 2 transcripts marked visibility: hidden or after-due "
+        "(GitHub Classroom runs the tests in the student's own repository, where the student "
+        "can read them)\n"
+    )
+    shipped = [p for p in template.rglob("*") if p.is_file() and "casino/casino" not in str(p)]
+    texts = [p.read_text(errors="replace") for p in shipped]
+    assert any("3 args" in text for text in texts)  # the visible transcript is there
+    assert not any("hello Ada" in text or "saved 7" in text for text in texts)
