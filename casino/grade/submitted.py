@@ -17,7 +17,8 @@ In order of trust:
    holds no submission time (every entry has the time the zip was made), so a marked
    submission with no time from 1. counts as 1 day late, and says so; an unmarked one is on time.
 4. **The files' own times, as the last resort**, said so in the feedback: the newest file's time
-   in the zip (Moodle writes each file's stored time there) or in the folder.
+   in the zip or in the folder (what that time is depends on who made the zip; a zip's times
+   have no zone and are read in the machine's).
 """
 
 from __future__ import annotations
