@@ -184,7 +184,8 @@ class CommitPicker:
         later = commits.index(before[0])
         if later:
             _git(folder, "checkout", "--quiet", "--detach", chosen)
-            said = f"commit {chosen[:10]}, the last at the due; {later} later not graded"
+            more = f"{later} later commit{'' if later == 1 else 's'}"
+            said = f"commit {chosen[:10]}, the last at the due; {more} not graded"
         else:
             said = f"commit {chosen[:10]}"
         self.times[student] = (when, said, False)

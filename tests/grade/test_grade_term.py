@@ -175,7 +175,7 @@ def test_a_git_list_grades_the_commit_at_the_due_and_late_commits_are_late(
         ["early", "4", "4", "0", "0", "4"],  # graded as it was at the due
         ["late", "4", "4", "2", "0.4", "3.6"],  # 2^1 points of 20, of 4
     ]
-    assert "the last at the due; 1 later not graded" in feedback(tmp_path, "early")
+    assert "the last at the due; 1 later commit not graded" in feedback(tmp_path, "early")
 
 
 def test_a_list_naming_nobody_or_a_rule_without_due_is_one_line(tmp_path: Path) -> None:
