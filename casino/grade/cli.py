@@ -156,7 +156,7 @@ def _parser(out: TextIO) -> ArgumentParser:
     _term_options(parser)
     add("--similarity", action="store_true", help="compare every pair of submissions")
     add("--template", metavar="DIR", help="starter code left out of --similarity")
-    add("--archive", metavar="DIR", help="earlier years' submissions for --similarity")
+    add("--archive", metavar="SUBMISSIONS", help="earlier years' ones, for --similarity")
     add("--network", action="store_true", help="let programs use the network")
     add(
         "--trust-submissions",
@@ -252,9 +252,10 @@ def _check_similarity(args: argparse.Namespace) -> None:
         if given:
             raise UsageError(f"--{given[0]} goes with --similarity")
         return
-    for name in given:
-        if not Path(getattr(args, name)).is_dir():
-            raise UsageError(f"--{name}: no such folder: {getattr(args, name)}")
+    if args.template is not None and not Path(args.template).is_dir():
+        raise UsageError(f"--template: no such folder: {args.template}")
+    if args.archive is not None and not Path(args.archive).exists():
+        raise UsageError(f"--archive: no such folder or file: {args.archive}")
     from casino.grade.similarity import available
 
     if not available():
@@ -271,9 +272,13 @@ def _similarity(out: Path, students: list[Student], args: argparse.Namespace) ->
     from casino.grade.similarity import summary_section, write_similarity
 
     template = None if args.template is None else Path(args.template)
-    archive = None if args.archive is None else Path(args.archive)
     folders = [(student.name, student.folder) for student in students]
-    return summary_section(write_similarity(out, folders, template, archive))
+    with tempfile.TemporaryDirectory(prefix="casino-archive-") as scratch:
+        earlier = []
+        if args.archive is not None:
+            archived = open_submissions(Path(args.archive), Path(scratch))
+            earlier = [(student.name, student.folder) for student in archived.students]
+        return summary_section(write_similarity(out, folders, template, earlier))
 
 
 def _write_lms(

@@ -13,8 +13,10 @@ files share what their fingerprints share. casino adds what a course needs aroun
 - **starter code** (``--template DIR``: what the course handed out) is left out: every k-gram
   of the template's files is removed from every submission's fingerprints (copydetect's
   *boilerplate*), so a starter file every student kept makes no pair similar;
-- **earlier years** (``--archive DIR``: a folder of last years' submissions, one folder each)
-  are compared with this year's, never with one another, and named ``archive/NAME``;
+- **earlier years** (``--archive``: last years' submissions, read as SUBMISSIONS is, by
+  :func:`casino.grade.intake.open_submissions`: a folder of folders, a zip, a Moodle or Canvas
+  download, a Git list) are compared with this year's, never with one another, and named
+  ``archive/NAME``;
 - the results: ``similarity.csv`` (every pair that shares anything, most similar first) and
   ``similarity/index.html`` (the ranked list), with a side-by-side page per pair at or above
   :data:`SHOWN_AT` (``similarity/pair-N.html``: both submissions' files that share code, the
@@ -257,7 +259,7 @@ def _slices(array: Any) -> tuple[tuple[int, int], ...]:
 def rank(
     students: Sequence[tuple[str, Path]],
     template: Path | None = None,
-    archive: Path | None = None,
+    earlier: Sequence[tuple[str, Path]] = (),
 ) -> tuple[list[Pair], dict[str, dict[str, str]]]:
     """Every pair of ``students`` (name, folder) and of a student and an earlier year's
     submission that shares anything, most similar first; and each submission's source texts
@@ -265,26 +267,23 @@ def rank(
     detector = _copydetect()
     boilerplate = template_hashes(detector, template)
     current = [load(detector, name, folder, boilerplate) for name, folder in students]
-    earlier = [
-        load(detector, ARCHIVE + name, folder, boilerplate) for name, folder in _archive(archive)
-    ]
+    old = [load(detector, ARCHIVE + name, folder, boilerplate) for name, folder in earlier]
     pairs = []
     for index, left in enumerate(current):
-        for right in [*current[index + 1 :], *earlier]:
+        for right in [*current[index + 1 :], *old]:
             pair = compare(detector, left, right)
             if pair.shared:
                 pairs.append(pair)
     pairs.sort(key=lambda p: (-round(p.similarity, 6), p.left, p.right))
     texts = {
         submission.name: {source.path: source.print.raw_code for source in submission.sources}
-        for submission in [*current, *earlier]
+        for submission in [*current, *old]
     }
     return pairs, texts
 
 
-def _archive(folder: Path | None) -> list[tuple[str, Path]]:
-    if folder is None:
-        return []
+def folders_in(folder: Path) -> list[tuple[str, Path]]:
+    """The submissions of a plain folder of folders (hidden ones left out), by name."""
     if not folder.is_dir():
         raise SimilarityError(f"--archive: no such folder: {folder}")
     return sorted(
@@ -408,18 +407,17 @@ def write_similarity(
     out: Path,
     students: Sequence[tuple[str, Path]],
     template: Path | None = None,
-    archive: Path | None = None,
+    earlier: Sequence[tuple[str, Path]] = (),
 ) -> list[Pair]:
     """Compare, then write ``similarity.csv``, ``similarity/index.html`` and a page per pair
     at or above :data:`SHOWN_AT`; the ranked pairs."""
-    pairs, texts = rank(students, template, archive)
-    earlier = len(_archive(archive))
+    pairs, texts = rank(students, template, earlier)
     folder = out / "similarity"
     folder.mkdir(parents=True, exist_ok=True)
     for stale in folder.glob("pair-*.html"):
         stale.unlink()
     write_atomic(out / "similarity.csv", similarity_csv(pairs))
-    page = index_html(pairs, len(students), template is not None, earlier)
+    page = index_html(pairs, len(students), template is not None, len(earlier))
     write_atomic(folder / "index.html", page)
     for number, pair in enumerate(pairs, 1):
         if pair.similarity >= SHOWN_AT:

@@ -12,13 +12,14 @@ import re
 import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
 from grade_support import ROOT, RUN, UNSANDBOXED, write_course
 from test_grade_intake import grade
 
-from casino.grade.similarity import SHOWN_AT, rank, write_similarity
+from casino.grade.similarity import SHOWN_AT, folders_in, rank, write_similarity
 
 pytest.importorskip("copydetect")
 
@@ -81,7 +82,7 @@ def test_earlier_years_are_compared_with_this_years_only(tmp_path: Path) -> None
     for name in ("old-grace", "old-grace-again"):
         (archive / name).mkdir(parents=True)
         shutil.copy(PROGRAMS / "Rankings.java", archive / name / "Main.java")
-    pairs, _ = rank(students, tmp_path / "template", archive)
+    pairs, _ = rank(students, tmp_path / "template", folders_in(archive))
     # All at 100 % (the renamed copy too: names are one token to the comparison), so in name
     # order; the two archived ones, identical to each other, are not a pair.
     assert [(pair.left, pair.right) for pair in pairs] == [
@@ -113,17 +114,22 @@ def test_the_ranked_list_and_side_by_side_pages(tmp_path: Path) -> None:
 def test_casino_grade_similarity_links_it_from_the_summary(tmp_path: Path) -> None:
     write_course(tmp_path, {})  # the transcripts
     course(tmp_path)
+    last_year = tmp_path / "2018.zip"  # read as SUBMISSIONS are: a zip of folders here
+    with zipfile.ZipFile(last_year, "w") as archive:
+        archive.write(PROGRAMS / "Rankings.java", "old-grace/Main.java")
     argv = [sys.executable, "-m", "casino", "grade", str(tmp_path / "submissions"), "--jobs=1"]
     argv += ["--transcripts", str(tmp_path / "transcripts"), "--run", RUN, *UNSANDBOXED]
     argv += ["--out", str(tmp_path / "grades"), "--similarity"]
-    argv += ["--template", str(tmp_path / "template")]  # no --build: javac is not the point
+    argv += ["--template", str(tmp_path / "template"), "--archive", str(last_year)]
+    # (no --build: javac is not the point here)
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     done = subprocess.run(argv, capture_output=True, text=True, env=env, check=False)
     assert done.returncode == 0, done.stderr
     out = tmp_path / "grades"
     summary = (out / "summary.html").read_text()
-    assert '<a href="similarity/index.html">every pair, ranked</a> (1 pair sharing' in summary
+    assert '<a href="similarity/index.html">every pair, ranked</a> (2 pairs sharing' in summary
     assert '<a href="similarity/pair-1.html">ada and alan: ' in summary
+    assert '<a href="similarity/pair-2.html">grace and archive/old-grace: ' in summary
     assert (out / "similarity" / "pair-1.html").is_file()
 
 
@@ -137,7 +143,7 @@ def test_template_without_similarity_or_a_missing_folder_is_one_line(tmp_path: P
     done = grade(tmp_path, tmp_path / "submissions", "--similarity", "--archive", "nowhere")
     assert (done.returncode, done.stderr) == (
         2,
-        "casino grade: --archive: no such folder: nowhere (see casino grade --help)\n",
+        "casino grade: --archive: no such folder or file: nowhere (see casino grade --help)\n",
     )
 
 
