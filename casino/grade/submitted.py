@@ -182,8 +182,14 @@ class CommitPicker:
             return
         chosen, when = before[0]
         later = commits.index(before[0])
+        if later and _git(folder, "checkout", "--quiet", "--detach", chosen) is None:
+            head, at = commits[0]
+            said = (
+                f"commit {head[:10]}: the last at the due, {chosen[:10]}, could not be checked out"
+            )
+            self.times[student] = (at, said, False)
+            return
         if later:
-            _git(folder, "checkout", "--quiet", "--detach", chosen)
             more = f"{later} later commit{'' if later == 1 else 's'}"
             said = f"commit {chosen[:10]}, the last at the due; {more} not graded"
         else:
@@ -193,7 +199,7 @@ class CommitPicker:
 
 def _commits(folder: Path) -> list[tuple[str, datetime]]:
     """The commits of HEAD, newest first: hash and committer time."""
-    done = _git(folder, "log", "--first-parent", "--format=%H %cI", "HEAD")
+    done = _git(folder, "log", "--first-parent", "--format=%H %cI", "HEAD") or ""
     commits = []
     for line in done.splitlines():
         sha, _, when = line.partition(" ")
@@ -201,12 +207,16 @@ def _commits(folder: Path) -> list[tuple[str, datetime]]:
     return sorted(commits, key=lambda commit: commit[1], reverse=True)
 
 
-def _git(folder: Path, *args: str) -> str:
+def _git(folder: Path, *args: str) -> str | None:
+    """What ``git ARGS`` printed in ``folder``; ``None`` if it failed."""
     env = dict(os.environ, LC_ALL="C", GIT_TERMINAL_PROMPT="0")
-    done = subprocess.run(
-        ["git", "-C", str(folder), *args], capture_output=True, text=True, env=env, check=False
-    )
-    return done.stdout if done.returncode == 0 else ""
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(folder), *args], capture_output=True, text=True, env=env, check=False
+        )
+    except OSError:
+        return None
+    return done.stdout if done.returncode == 0 else None
 
 
 def submission_times(
