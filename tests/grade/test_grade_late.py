@@ -4,10 +4,14 @@ lists, submission-time lists (Moodle's worksheet) and what a bad one says."""
 
 from __future__ import annotations
 
+import os
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 
 import pytest
 
+from casino.grade.course import Student
+from casino.grade.intake import Intake
 from casino.grade.late import (
     LateError,
     LateRule,
@@ -19,7 +23,13 @@ from casino.grade.late import (
     read_extensions,
     resolve,
 )
-from casino.grade.submitted import read_submitted
+from casino.grade.submitted import (
+    CANVAS_LATE,
+    CANVAS_ON_TIME,
+    FILE_TIME,
+    download_times,
+    read_submitted,
+)
 
 MELBOURNE = timezone(timedelta(hours=10))
 DUE = datetime(2019, 5, 31, 15, 0, tzinfo=MELBOURNE)
@@ -150,3 +160,25 @@ def test_moodles_grading_worksheet_gives_the_times() -> None:
     assert read_submitted("ada,2019-06-01T21:00+10:00\n", "t.csv") == {
         "ada": DUE + timedelta(hours=30)
     }
+
+
+def test_canvas_late_marker_is_read_from_its_place_in_the_name(tmp_path: Path) -> None:
+    for name in ("ada_201_9001_my_late_work_1_2.py", "alan_LATE_202_9002_main.py"):
+        (tmp_path / name).write_text("print()\n")
+    students = [Student("ada_201", tmp_path), Student("alan_202", tmp_path)]
+    found = download_times(tmp_path, Intake("canvas", students))
+    assert found == {
+        "ada_201": (None, CANVAS_ON_TIME, False),
+        "alan_202": (None, CANVAS_LATE, True),
+    }
+
+
+def test_a_folder_s_newest_file_time_is_the_last_resort(tmp_path: Path) -> None:
+    for name, stamp in (("a.py", 1_000_000_000), ("b.py", 1_500_000_000)):
+        (tmp_path / "ada" / name).parent.mkdir(exist_ok=True)
+        (tmp_path / "ada" / name).write_text("x\n")
+        os.utime(tmp_path / "ada" / name, (stamp, stamp))
+    found = download_times(tmp_path, Intake("folders", [Student("ada", tmp_path / "ada")]))
+    when, source, marked = found["ada"]
+    assert when is not None and when.timestamp() == 1_500_000_000
+    assert (source, marked) == (FILE_TIME, False)
