@@ -155,17 +155,23 @@ def read_extensions(text: str, name: str) -> dict[str, datetime]:
 
 
 def resolve(
-    keys: Iterable[str], students: Iterable[str], aliases: Mapping[str, str], what: str
+    keys: Iterable[str],
+    students: Iterable[str],
+    aliases: Mapping[str, str],
+    what: str,
+    strict: bool = True,
 ) -> dict[str, str]:
     """Each key (a student's name, or an alias: a platform id or name) → the student it
-    names; :class:`LateError` naming a key that names nobody (a typo must not pass)."""
+    names; a key that names nobody is :class:`LateError` (a typo must not pass), or left out
+    when not ``strict`` (a platform's list of every participant)."""
     names = set(students)
     resolved = {}
     for key in keys:
         student = key if key in names else aliases.get(key)
-        if student is None:
+        if student is not None:
+            resolved[key] = student
+        elif strict:
             raise LateError(f"{what}: {key!r} is none of the students")
-        resolved[key] = student
     return resolved
 
 

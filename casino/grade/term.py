@@ -90,11 +90,11 @@ def _options(*values: str | None) -> list[tuple[str, str | None]]:
 
 
 def check_lists(term: Term, intake: Intake) -> None:
-    """Refuse (:class:`LateError`) a list that names someone who is not a student, before
-    anything is graded."""
+    """Refuse (:class:`LateError`) an extension for someone who is not a student, before
+    anything is graded. (``--submitted`` may name more: a platform's worksheet lists every
+    participant, those who handed nothing in too.)"""
     students = [student.name for student in intake.students] + list(intake.problems)
     resolve(term.extensions, students, aliases(intake), "--extensions")
-    resolve(term.listed, students, aliases(intake), "--submitted")
 
 
 def lateness(
@@ -113,7 +113,7 @@ def lateness(
     }
     listed = {
         student: term.listed[key]
-        for key, student in resolve(term.listed, students, others, "--submitted").items()
+        for key, student in resolve(term.listed, students, others, "", strict=False).items()
     }
     commits = picker.times if picker is not None else {}
     times = submission_times(source, intake, listed, commits)

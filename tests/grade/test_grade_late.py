@@ -182,3 +182,7 @@ def test_a_folder_s_newest_file_time_is_the_last_resort(tmp_path: Path) -> None:
     when, source, marked = found["ada"]
     assert when is not None and when.timestamp() == 1_500_000_000
     assert (source, marked) == (FILE_TIME, False)
+
+
+def test_a_platform_list_may_name_more_than_the_download() -> None:
+    assert resolve(["Participant 103", "ada"], ["ada"], {}, "", strict=False) == {"ada": "ada"}

@@ -138,6 +138,8 @@ def test_a_moodle_download_takes_the_zip_times_as_a_last_resort(tmp_path: Path) 
     (tmp_path / "worksheet.csv").write_text(
         "Identifier,Full name,Status,Last modified (submission),Grade\n"
         'Participant 102,Alan Turing,Submitted,"Monday, 3 June 2019, 3:30 PM",\n'
+        "Participant 103,Grace Hopper,No submission,-,\n"  # every participant is listed
+        'Participant 104,Edsger Dijkstra,Submitted,"Monday, 3 June 2019, 1:00 PM",\n'
     )
     (tmp_path / "extensions.csv").write_text("Participant 102,2019-06-01T15:00\n")
     more = ["--submitted", str(tmp_path / "worksheet.csv")]
