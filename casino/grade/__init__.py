@@ -8,5 +8,10 @@
 - :mod:`~casino.grade.engines`: in this process, a local process pool, or a Ray cluster;
 - :mod:`~casino.grade.books`: the gradebook (CSV, JSON); :mod:`~casino.grade.summary`: the
   staff summary page;
+- the term around it: :mod:`~casino.grade.late` (late rules, days late),
+  :mod:`~casino.grade.submitted` (when each submission was handed in),
+  :mod:`~casino.grade.term` (due, extensions, what a score becomes),
+  :mod:`~casino.grade.visibility` (hidden transcripts), :mod:`~casino.grade.similarity`
+  (copied code);
 - :mod:`~casino.grade.cli`: the command line.
 """
