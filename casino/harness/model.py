@@ -39,6 +39,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from casino.errors import CasinoError
+from casino.harness.playspec import Play, parse_play
 from casino.harness.yamltext import FlowList, TextError, dump_text, load_text, position
 
 DEFAULT_TIMEOUT = 10.0
@@ -177,6 +178,9 @@ class Transcript:
     stated, it says nothing (a folder's ``casino.yaml`` may then say it)."""
     allowed: tuple[str, ...] = ()
     """What is allowed in the end: the transcript's ``match``, else its folder's."""
+    play: Play | None = None
+    """Games casino plays against the program (``play:``; :mod:`casino.harness.playspec`):
+    the transcript then has one run with no steps."""
     single: bool = True
     """Written in the single-run form (``steps`` at the top level) rather than ``runs:``."""
     path: Path | None = field(default=None, compare=False)
@@ -231,7 +235,7 @@ EXIT_RANGE = (0, 255)
 SEED_RANGE = (-(10**MAX_DIGITS) + 1, 10**MAX_DIGITS - 1)
 
 _TOP_KEYS = {"name", "program", "args", "seed", "files", "steps", "runs", "exit", "stderr"}
-_TOP_KEYS |= {"timeout", "points", "reference", "match"}
+_TOP_KEYS |= {"timeout", "points", "reference", "match", "play"}
 REFERENCES = ("casino",)
 """The values ``reference`` may take: whose program alone can pass the transcript."""
 _RUN_KEYS = ("args", "steps", "exit", "stderr", "points")
@@ -382,7 +386,10 @@ def _transcript(data: Any, path: Path) -> Transcript:
         raise _Invalid("'name' must be one non-empty line", _at(data, "name"))
     single = "runs" not in data
     runs: tuple[Run, ...]
-    if single:
+    play = _play(data)
+    if play is not None:
+        runs = (Run(steps=(), args=_args(data, data["args"]) if "args" in data else None),)
+    elif single:
         runs = (_run(data),)
     else:
         clash = [key for key in _RUN_KEYS if key in data and key != "points"]
@@ -403,6 +410,7 @@ def _transcript(data: Any, path: Path) -> Transcript:
         points=_number(data, "points", POINTS_RANGE),
         match=match,
         allowed=match or (),
+        play=play,
         single=single,
         path=path,
     )
@@ -418,6 +426,19 @@ def _check_run_points(data: dict[str, Any], runs: tuple[Run, ...]) -> None:
     if all(stated) and "points" in data:
         problem = "'points' is stated in every run: the transcript's own 'points' must go"
         raise _Invalid(problem, _at(data, "points"))
+
+
+def _play(data: dict[str, Any]) -> Play | None:
+    """``play:`` (games casino plays against the program), which takes the place of the steps."""
+    if "play" not in data:
+        return None
+    clash = [key for key in ("steps", "runs", "exit", "stderr", "match") if key in data]
+    if clash:
+        raise _Invalid(f"'{clash[0]}' cannot go with 'play'", _at(data, clash[0]))
+    try:
+        return parse_play(data["play"])
+    except ValueError as problem:
+        raise _Invalid(str(problem), _at(data, "play")) from None
 
 
 def _match(data: dict[str, Any]) -> tuple[str, ...] | None:
@@ -636,7 +657,9 @@ def dump_transcript(transcript: Transcript) -> str:
     _put(data, "seed", transcript.seed)
     if transcript.files is not None:
         data["files"] = {name: _content_data(content) for name, content in transcript.files}
-    if transcript.single:
+    if transcript.play is not None:
+        data["play"] = _play_data(transcript.play)
+    elif transcript.single:
         data.update(run_data[0])
     else:
         data["runs"] = run_data
@@ -644,6 +667,13 @@ def dump_transcript(transcript: Transcript) -> str:
     _put(data, "points", _plain_number(transcript.points))
     _put(data, "match", None if transcript.match is None else list(transcript.match))
     return dump_text(data)
+
+
+def _play_data(play: Play) -> dict[str, Any]:
+    data = play.to_data()
+    if isinstance(data["stones"], list):
+        data["stones"] = FlowList(data["stones"])
+    return data
 
 
 def _run_data(run: Run) -> dict[str, Any]:

@@ -1,0 +1,130 @@
+"""The ``play:`` block of a transcript: games casino plays against the program, live.
+
+::
+
+    name: the advanced game's AI, moving first, beats a random rival every time
+    program: nimsys
+    seed: 2019                      # the rival's choices (and the program's --seed / CASINO_SEED)
+    play:
+      game: nimsys-advanced         # the game adapter (ADAPTERS)
+      first: ai                     # who moves first: ai | rival
+      rival: random                 # random | perfect | erring
+      stones: 1-11                  # the sizes played: a list of whole numbers, or a range A-B
+      games: 10                     # games at each size
+    points: 0.5
+
+A transcript with ``play:`` has no ``steps`` or ``runs`` (it may have ``args``, ``files``,
+``seed``, ``timeout``, ``points``). How the games are played and judged:
+:mod:`casino.harness.play`. This module only reads and writes the block.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+ADAPTERS: dict[str, str] = {
+    "nimsys-advanced": "casino.nim.duel:AdvancedGame",
+}
+"""Game adapter name → ``module:class`` (a :class:`casino.duel.GameAdapter`), imported only
+when a play runs: the harness knows the games by name."""
+
+RIVALS = ("random", "perfect", "erring")
+"""How casino chooses the rival's moves (:func:`casino.harness.play.choose`)."""
+FIRSTS = ("ai", "rival")
+MAX_SIZE = 1000
+"""The largest size (stones) a play may ask for."""
+MAX_GAMES = 10_000
+"""Games in one play at most (sizes × games each)."""
+KEYS = ("game", "first", "rival", "stones", "games")
+_WHOLE = re.compile(r"[0-9]{1,4}")
+_RANGE = re.compile(r"([0-9]{1,4})-([0-9]{1,4})")
+
+
+@dataclass(frozen=True)
+class Play:
+    """Games to play: the adapter, who moves first, the rival's way of playing, the sizes and
+    how many games at each."""
+
+    game: str
+    first: str
+    rival: str
+    sizes: tuple[int, ...]
+    games: int
+    sizes_text: str | list[str] = ""
+    """``stones`` as written (kept so that a dump writes it back the same way)."""
+
+    @property
+    def ai_first(self) -> bool:
+        """Whether the program's AI moves first."""
+        return self.first == "ai"
+
+    @property
+    def total(self) -> int:
+        """How many games are played in all."""
+        return len(self.sizes) * self.games
+
+    def describe(self) -> str:
+        """``first: ai, rival: random, stones: 1-11, 10 games each``."""
+        sizes = self.sizes_text if isinstance(self.sizes_text, str) else ", ".join(self.sizes_text)
+        each = f"{self.games} game{'' if self.games == 1 else 's'} each"
+        return f"first: {self.first}, rival: {self.rival}, stones: {sizes}, {each}"
+
+    def to_data(self) -> dict[str, Any]:
+        """The block as YAML data (every scalar a string, as the loader reads it)."""
+        return {
+            "game": self.game,
+            "first": self.first,
+            "rival": self.rival,
+            "stones": self.sizes_text,
+            "games": str(self.games),
+        }
+
+
+def parse_play(value: Any) -> Play:
+    """The ``play:`` block ``value`` as a :class:`Play`; ``ValueError`` (one line) if it is not."""
+    if not isinstance(value, dict):
+        raise ValueError(f"'play' must be a mapping with {', '.join(KEYS)}")
+    unknown = sorted(set(value) - set(KEYS))
+    if unknown:
+        raise ValueError(f"play: unknown key {unknown[0]!r} (expected {', '.join(KEYS)})")
+    missing = [key for key in KEYS if key not in value]
+    if missing:
+        raise ValueError(f"play: {missing[0]!r} is missing")
+    game = _choice(value, "game", tuple(ADAPTERS))
+    first = _choice(value, "first", FIRSTS)
+    rival = _choice(value, "rival", RIVALS)
+    sizes = _sizes(value["stones"])
+    games = value["games"]
+    if not isinstance(games, str) or not _WHOLE.fullmatch(games) or int(games) < 1:
+        raise ValueError("play: 'games' must be a whole number of at least 1")
+    if len(sizes) * int(games) > MAX_GAMES:
+        raise ValueError(f"play: more than {MAX_GAMES} games in all (stones × games)")
+    return Play(game, first, rival, sizes, int(games), value["stones"])
+
+
+def _choice(value: dict[str, Any], key: str, choices: tuple[str, ...]) -> str:
+    chosen = value[key]
+    if not isinstance(chosen, str) or chosen not in choices:
+        raise ValueError(f"play: {key!r} must be one of {', '.join(choices)}, not {chosen!r}")
+    return chosen
+
+
+def _sizes(stones: Any) -> tuple[int, ...]:
+    """``1-11`` or ``[3, 5, 7]``: whole numbers from 1 to :data:`MAX_SIZE`, each once."""
+    problem = f"play: 'stones' must be a range A-B or a list of whole numbers from 1 to {MAX_SIZE}"
+    if isinstance(stones, str) and (bounds := _RANGE.fullmatch(stones)):
+        low, high = int(bounds.group(1)), int(bounds.group(2))
+        sizes = tuple(range(low, high + 1))
+        if not 1 <= low <= high <= MAX_SIZE:
+            raise ValueError(problem)
+        return sizes
+    if not isinstance(stones, list) or not stones:
+        raise ValueError(problem)
+    if not all(isinstance(size, str) and _WHOLE.fullmatch(size) for size in stones):
+        raise ValueError(problem)
+    sizes = tuple(int(size) for size in stones)
+    if not all(1 <= size <= MAX_SIZE for size in sizes) or len(set(sizes)) < len(sizes):
+        raise ValueError(problem + ", each once")
+    return sizes

@@ -1,0 +1,187 @@
+"""The advanced game (Kayles) played against a Nimsys program through its console.
+
+An adapter of :mod:`casino.duel`: casino types the commands a course's tester would — two players,
+then ``startadvancedgame`` once per game — reads each board the program prints, and plays the
+human player's side itself. What it types::
+
+    addplayer rival,Rival,Casino        # the rival, a human player whose moves casino types
+    addaiplayer ai,Robot,Deep            # the program's AI player
+    startadvancedgame 7,ai,rival         # (or 7,rival,ai when the AI moves second)
+    3 2                                   # the rival's moves, at "Casino's turn - which to remove?"
+    exit
+
+What it reads (the assignment's format, read leniently: spaces, ``\\r`` and letter case at the
+edges do not matter, since the bonus is about the AI, not the text):
+
+- a board ``7 stones left: <1,*> <2,x> …`` (the stones from the ``<position,*|x>`` marks);
+- ``Deep's turn - which to remove?`` — the turn of the player with that given name, asked about
+  the board just shown;
+- ``Invalid move.`` (the move typed was refused);
+- ``Game Over`` then ``Deep Robot wins!``;
+- ``$`` alone on the last line: the command prompt.
+
+Every other line (``Initial stone count: 7``, ``Player 1: …``, blank lines) is skipped. The rules
+are casino's own (:mod:`casino.nim.kayles`, :mod:`casino.nim.strategy`): a position is winning
+for the player to move exactly when the XOR of its rows' Grundy values is not 0.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import reduce
+from operator import xor
+
+from casino.duel import Board, Screen, Side, Unreadable, Waiting
+from casino.nim.kayles import KaylesGame, KaylesMove
+from casino.nim.strategy import grundy
+
+Stones = tuple[bool, ...]
+"""A position: ``stones[i]`` is whether stone ``i + 1`` is still there."""
+
+
+@dataclass(frozen=True)
+class Names:
+    """The two players casino adds: a username, a family name and a given name each."""
+
+    ai: tuple[str, str, str] = ("ai", "Robot", "Deep")
+    rival: tuple[str, str, str] = ("rival", "Rival", "Casino")
+
+    def of(self, side: Side) -> tuple[str, str, str]:
+        """The names of ``side``."""
+        return self.ai if side is Side.AI else self.rival
+
+    def full(self, side: Side) -> str:
+        """``Deep Robot``: the given name, then the family name (as ``… wins!`` shows it)."""
+        _, family, given = self.of(side)
+        return f"{given} {family}"
+
+
+_BOARD = re.compile(r"(\d+)\s+stones?\s+left\s*:(.*)", re.IGNORECASE)
+_STONE = re.compile(r"<\s*(\d+)\s*,\s*([*xX])\s*>")
+_TURN = re.compile(r"(.+?)'s\s+turn\s*-\s*which\s+to\s+remove\s*\??", re.IGNORECASE)
+_INVALID = re.compile(r"invalid\s+move\.?", re.IGNORECASE)
+_OVER = re.compile(r"game\s+over", re.IGNORECASE)
+_WINS = re.compile(r"(.+?)\s+wins\s*!?", re.IGNORECASE)
+
+
+class AdvancedGame:
+    """Nimsys's advanced game (Project C, section 2.6) as a :class:`casino.duel.GameAdapter`."""
+
+    def __init__(self, names: Names | None = None) -> None:
+        self.names = names or Names()
+
+    def opening(self) -> Sequence[str]:
+        """Add the rival (a human player) and the AI player."""
+        return (
+            "addplayer " + ",".join(self.names.rival),
+            "addaiplayer " + ",".join(self.names.ai),
+        )
+
+    def start(self, size: int, ai_first: bool) -> str:
+        """``startadvancedgame size,first,second`` (player 1 moves first)."""
+        ai, rival = self.names.ai[0], self.names.rival[0]
+        first, second = (ai, rival) if ai_first else (rival, ai)
+        return f"startadvancedgame {size},{first},{second}"
+
+    def closing(self) -> Sequence[str]:
+        """``exit``."""
+        return ("exit",)
+
+    def read(self, text: str) -> Screen[Stones] | None:
+        """The boards, turns, refusals and end of game in ``text``; complete once it ends with
+        the rival's turn or the ``$`` prompt."""
+        lines = [line.strip() for line in text.replace("\r", "").split("\n")]
+        while lines and not lines[-1]:
+            lines.pop()
+        if not lines:
+            return None
+        last = lines[-1]
+        if last == "$":
+            waiting = Waiting.COMMAND
+        elif (turn := _TURN.fullmatch(last)) and self._side(turn.group(1)) is Side.RIVAL:
+            waiting = Waiting.MOVE
+        else:
+            return None
+        return self._screen(lines, waiting)
+
+    def _screen(self, lines: list[str], waiting: Waiting) -> Screen[Stones]:
+        boards: list[Board[Stones]] = []
+        position: Stones | None = None
+        refused, over, winner = False, False, None
+        for line in lines:
+            if board := _BOARD.fullmatch(line):
+                position = _stones(line, board)
+            elif turn := _TURN.fullmatch(line):
+                if position is None:
+                    raise Unreadable(f"a turn with no board before it: {line!r}")
+                side = self._side(turn.group(1))
+                if side is None:
+                    raise Unreadable(f"the turn of a player casino did not add: {line!r}")
+                boards.append(Board(position, side))
+                position = None
+            elif _INVALID.fullmatch(line):
+                refused = True
+            elif _OVER.fullmatch(line):
+                over = True
+            elif over and winner is None and (wins := _WINS.fullmatch(line)):
+                winner = self._winner(wins.group(1), line)
+        if over and winner is None:
+            raise Unreadable("'Game Over' with no '… wins!' line after it")
+        return Screen(tuple(boards), waiting, refused, winner)
+
+    def _side(self, given: str) -> Side | None:
+        """The side whose given name is ``given`` (any case)."""
+        for side in Side:
+            if given.strip().casefold() == self.names.of(side)[2].casefold():
+                return side
+        return None
+
+    def _winner(self, name: str, line: str) -> Side:
+        for side in Side:
+            if " ".join(name.split()).casefold() == self.names.full(side).casefold():
+                return side
+        raise Unreadable(f"the winner is a player casino did not add: {line!r}")
+
+    def initial(self, size: int) -> Stones:
+        """``size`` stones, all there."""
+        return KaylesGame.start(size).stones
+
+    def moves(self, position: Stones) -> Sequence[KaylesMove]:
+        """One stone, or two adjacent ones, still there."""
+        return KaylesGame(position).legal_moves()
+
+    def after(self, position: Stones, move: KaylesMove) -> Stones:
+        """The stones left after ``move``."""
+        return KaylesGame(position).take(move).stones
+
+    def winning(self, position: Stones) -> bool:
+        """Whether the XOR of the rows' Grundy values is not 0."""
+        return value(position) != 0
+
+    def winner(self, position: Stones, mover: Side) -> Side | None:
+        """``mover`` if one move of theirs takes the last stones (taking the last stone wins)."""
+        game = KaylesGame(position)
+        return mover if any(game.take(move).over for move in game.legal_moves()) else None
+
+    def format(self, move: KaylesMove) -> str:
+        """``position count``, as the assignment types it."""
+        return str(move)
+
+
+def value(position: Stones) -> int:
+    """The XOR of the Grundy values of the rows of adjacent stones in ``position``."""
+    rows = "".join("*" if stone else " " for stone in position).split()
+    return reduce(xor, (grundy(len(row)) for row in rows), 0)
+
+
+def _stones(line: str, board: re.Match[str]) -> Stones:
+    """The stones a board line shows, in position order, each position once from 1."""
+    marks = _STONE.findall(board.group(2))
+    if not marks or [int(number) for number, _ in marks] != list(range(1, len(marks) + 1)):
+        raise Unreadable(f"a board casino cannot read: {line!r}")
+    stones = tuple(mark == "*" for _, mark in marks)
+    if sum(stones) != int(board.group(1)):
+        raise Unreadable(f"a board whose count is not its stones: {line!r}")
+    return stones
