@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import importlib
 import random
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import Enum
@@ -61,6 +62,7 @@ from casino.harness.runners.base import (
     Runner,
     Target,
     TargetError,
+    flood_problem,
     seed_argv,
     signal_problem,
 )
@@ -481,7 +483,7 @@ def _ended(status: int | None) -> str:
 
 def _converse(console: LiveConsole, referee: Referee, timeout: float) -> str | None:
     """Answer each screen; why the program had to be stopped (``None``: it was not)."""
-    since = 0
+    since, bound = 0, _GameBound(timeout)
     while True:
         text = console.text
         line = referee.decide(text[since:], blocked=False)
@@ -489,9 +491,40 @@ def _converse(console: LiveConsole, referee: Referee, timeout: float) -> str | N
             return None
         if isinstance(line, Wait):
             if console.read(timeout):
+                if (problem := bound.passed(referee, len(console.text))) is not None:
+                    return problem
                 continue
             if console.problem is not None or console.closed:
                 return console.problem
             return f"timed out: waited {timeout:g} s for {referee.expecting()}; it was stopped"
         since = len(text)
+        bound.note(referee, since)
         console.send(line)
+
+
+class _GameBound:
+    """Each game's own bounds: ``timeout`` × (size + 2) seconds, :func:`game_output` bytes."""
+
+    def __init__(self, timeout: float) -> None:
+        self.timeout = timeout
+        self.number = 0
+        self.started = 0.0
+        self.start = 0
+
+    def note(self, referee: Referee, offset: int) -> None:
+        """A line is about to be typed at ``offset``: a new game starts the clock again."""
+        game = referee.game
+        if game is not None and game.number != self.number:
+            self.number, self.started, self.start = game.number, time.monotonic(), offset
+
+    def passed(self, referee: Referee, length: int) -> str | None:
+        """Why the game in progress is stopped (``None``: it is within its bounds)."""
+        game = referee.game
+        if game is None or game.number != self.number:
+            return None
+        seconds = self.timeout * (game.size + 2)
+        if time.monotonic() - self.started > seconds:
+            return f"timed out: game {game.number} took more than {seconds:g} s; it was stopped"
+        if length - self.start > game_output(game.size):
+            return f"{flood_problem(game_output(game.size))} in game {game.number}"
+        return None
