@@ -672,7 +672,9 @@ def dump_transcript(transcript: Transcript) -> str:
 def _play_data(play: Play) -> dict[str, Any]:
     data = play.to_data()
     if isinstance(data["stones"], list):
-        data["stones"] = FlowList(data["stones"])
+        flow: list[Any] = FlowList()  # on one line: stones: [3, 5, 7]
+        flow.extend(data["stones"])
+        data["stones"] = flow
     return data
 
 

@@ -372,18 +372,18 @@ def judged(referee: Referee) -> TextComparison:
 
 
 def _lost_lines(referee: Referee) -> Iterator[str]:
-    lost = [r for r in referee.records if r.lost]
+    """The games lost (the first :data:`LISTED`, then a count), the one that went wrong, and
+    the games not played."""
     total = len(referee.sizes)
+    lost = [r for r in referee.records if r.lost and r.problem is None]
     for record in lost[:LISTED]:
-        stones = f"{record.size} stone{'' if record.size == 1 else 's'}"
-        moves = ", ".join(record.moves) or "no move"
-        if record.problem is not None:
-            yield f"game {record.number} of {total} ({stones}) went wrong: {record.problem}"
-            yield f" (moves: {moves}); the play stopped there\n"
-        else:
-            yield f"game {record.number} of {total} ({stones}) lost: {moves}\n"
+        yield f"game {record.number} of {total} ({_stones(record.size)}) lost: {_moves(record)}\n"
     if len(lost) > LISTED:
         yield f"… and {len(lost) - LISTED} more games lost\n"
+    for record in referee.records:
+        if record.problem is not None:
+            yield f"game {record.number} of {total} ({_stones(record.size)}) went wrong: "
+            yield f"{record.problem} (moves: {_moves(record)}); the play stopped there\n"
     if referee.stopped is not None:
         yield f"no game was played: {referee.stopped}\n"
     first, unplayed = len(referee.records) + 1, total - len(referee.records)
@@ -391,6 +391,14 @@ def _lost_lines(referee: Referee) -> Iterator[str]:
         yield f"games {first} to {total} not played\n"
     elif unplayed == 1:
         yield f"game {total} not played\n"
+
+
+def _stones(size: int) -> str:
+    return f"{size} stone{'' if size == 1 else 's'}"
+
+
+def _moves(record: GameRecord) -> str:
+    return ", ".join(record.moves) or "no move"
 
 
 # ----------------------------------------------------------------------------- playing

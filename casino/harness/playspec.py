@@ -72,13 +72,15 @@ class Play:
         return f"first: {self.first}, rival: {self.rival}, stones: {sizes}, {each}"
 
     def to_data(self) -> dict[str, Any]:
-        """The block as YAML data (every scalar a string, as the loader reads it)."""
+        """The block as YAML data: ``stones`` as it was written (a range, or a list of whole
+        numbers), ``games`` a whole number."""
+        stones = self.sizes_text
         return {
             "game": self.game,
             "first": self.first,
             "rival": self.rival,
-            "stones": self.sizes_text,
-            "games": str(self.games),
+            "stones": stones if isinstance(stones, str) else [int(size) for size in stones],
+            "games": self.games,
         }
 
 
