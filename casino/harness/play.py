@@ -80,10 +80,11 @@ STEP = "the games played"
 """Where a play's report says the difference is."""
 
 
-def load_adapter(name: str) -> GameAdapter[Any, Any]:
-    """The game adapter called ``name`` (:data:`~casino.harness.playspec.ADAPTERS`)."""
+def load_adapter(name: str, options: tuple[tuple[str, int], ...] = ()) -> GameAdapter[Any, Any]:
+    """The game adapter called ``name`` (:data:`~casino.harness.playspec.ADAPTERS`), made
+    with ``options`` (its settings from the play block)."""
     module, _, cls = ADAPTERS[name].partition(":")
-    adapter: GameAdapter[Any, Any] = getattr(importlib.import_module(module), cls)()
+    adapter: GameAdapter[Any, Any] = getattr(importlib.import_module(module), cls)(**dict(options))
     return adapter
 
 
@@ -422,7 +423,7 @@ def play_games(
     """Play ``transcript``'s games against ``target`` in ``cwd`` (its files already there)."""
     play = transcript.play
     assert play is not None
-    referee = Referee(load_adapter(play.game), play, transcript.seed)
+    referee = Referee(load_adapter(play.game, play.options), play, transcript.seed)
     limits = play_limits(play, transcript.step_timeout)
     job = Job(target, transcript.runs[0], cwd, transcript.seed, transcript.step_timeout, sandbox)
     if runner.name == "inproc":

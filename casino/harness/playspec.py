@@ -13,6 +13,8 @@
       games: 10                     # games at each size
     points: 0.5
 
+``game: nimsys-original`` (ordinary Nim) takes ``bound: N`` too, the upper bound of a move.
+
 A transcript with ``play:`` has no ``steps`` or ``runs`` (it may have ``args``, ``files``,
 ``seed``, ``timeout``, ``points``). How the games are played and judged:
 :mod:`casino.harness.play`. This module only reads and writes the block.
@@ -26,9 +28,14 @@ from typing import Any
 
 ADAPTERS: dict[str, str] = {
     "nimsys-advanced": "casino.nim.duel:AdvancedGame",
+    "nimsys-original": "casino.nim.duel:OriginalGame",
 }
 """Game adapter name → ``module:class`` (a :class:`casino.duel.GameAdapter`), imported only
 when a play runs: the harness knows the games by name."""
+
+OPTIONS: dict[str, tuple[str, ...]] = {"nimsys-original": ("bound",)}
+"""The settings an adapter takes from the block, each a whole number from 1 to
+:data:`MAX_SIZE` and required (``bound``: ordinary Nim's upper bound)."""
 
 RIVALS = ("random", "perfect", "erring")
 """How casino chooses the rival's moves (:func:`casino.harness.play.choose`)."""
@@ -54,6 +61,8 @@ class Play:
     games: int
     sizes_text: str | list[str] = ""
     """``stones`` as written (kept so that a dump writes it back the same way)."""
+    options: tuple[tuple[str, int], ...] = ()
+    """The adapter's settings (:data:`OPTIONS`), by name."""
 
     @property
     def ai_first(self) -> bool:
@@ -66,10 +75,12 @@ class Play:
         return len(self.sizes) * self.games
 
     def describe(self) -> str:
-        """``first: ai, rival: random, stones: 1-11, 10 games each``."""
+        """``first: ai, rival: random, stones: 1-11, 10 games each`` (and the adapter's
+        settings, ``bound: 3``, before the games)."""
         sizes = self.sizes_text if isinstance(self.sizes_text, str) else ", ".join(self.sizes_text)
         each = f"{self.games} game{'' if self.games == 1 else 's'} each"
-        return f"first: {self.first}, rival: {self.rival}, stones: {sizes}, {each}"
+        settings = "".join(f", {key}: {number}" for key, number in self.options)
+        return f"first: {self.first}, rival: {self.rival}, stones: {sizes}{settings}, {each}"
 
     def to_data(self) -> dict[str, Any]:
         """The block as YAML data: ``stones`` as it was written (a range, or a list of whole
@@ -81,6 +92,7 @@ class Play:
             "rival": self.rival,
             "stones": stones if isinstance(stones, str) else [int(size) for size in stones],
             "games": self.games,
+            **dict(self.options),
         }
 
 
@@ -88,13 +100,14 @@ def parse_play(value: Any) -> Play:
     """The ``play:`` block ``value`` as a :class:`Play`; ``ValueError`` (one line) if it is not."""
     if not isinstance(value, dict):
         raise ValueError(f"'play' must be a mapping with {', '.join(KEYS)}")
-    unknown = sorted(set(value) - set(KEYS))
+    game = _choice(value, "game", tuple(ADAPTERS)) if "game" in value else ""
+    keys = (*KEYS, *OPTIONS.get(game, ()))
+    unknown = sorted(set(value) - set(keys))
     if unknown:
-        raise ValueError(f"play: unknown key {unknown[0]!r} (expected {', '.join(KEYS)})")
-    missing = [key for key in KEYS if key not in value]
+        raise ValueError(f"play: unknown key {unknown[0]!r} (expected {', '.join(keys)})")
+    missing = [key for key in keys if key not in value]
     if missing:
         raise ValueError(f"play: {missing[0]!r} is missing")
-    game = _choice(value, "game", tuple(ADAPTERS))
     first = _choice(value, "first", FIRSTS)
     rival = _choice(value, "rival", RIVALS)
     sizes = _sizes(value["stones"])
@@ -103,7 +116,17 @@ def parse_play(value: Any) -> Play:
         raise ValueError("play: 'games' must be a whole number of at least 1")
     if len(sizes) * int(games) > MAX_GAMES:
         raise ValueError(f"play: more than {MAX_GAMES} games in all (stones × games)")
-    return Play(game, first, rival, sizes, int(games), value["stones"])
+    options = tuple((key, _setting(value, key)) for key in OPTIONS.get(game, ()))
+    return Play(game, first, rival, sizes, int(games), value["stones"], options)
+
+
+def _setting(value: dict[str, Any], key: str) -> int:
+    setting = value[key]
+    if not isinstance(setting, str) or not _WHOLE.fullmatch(setting):
+        raise ValueError(f"play: {key!r} must be a whole number from 1 to {MAX_SIZE}")
+    if not 1 <= int(setting) <= MAX_SIZE:
+        raise ValueError(f"play: {key!r} must be a whole number from 1 to {MAX_SIZE}")
+    return int(setting)
 
 
 def _choice(value: dict[str, Any], key: str, choices: tuple[str, ...]) -> str:

@@ -1,8 +1,10 @@
-"""The advanced game (Kayles) played against a Nimsys program through its console.
+"""Nimsys's two games played against a Nimsys program through its console.
 
-An adapter of :mod:`casino.duel`: casino types the commands a course's tester would — two players,
-then ``startadvancedgame`` once per game — reads each board the program prints, and plays the
-human player's side itself. What it types::
+:class:`AdvancedGame` (the advanced game, Kayles, the bonus of section 2.6) and
+:class:`OriginalGame` (ordinary Nim with an upper bound, section 2.5's AI) are adapters of
+:mod:`casino.duel`. For the advanced game, casino types the commands a course's tester would —
+two players, then ``startadvancedgame`` once per game — reads each board the program prints,
+and plays the human player's side itself. What it types::
 
     addplayer rival,Rival,Casino        # the rival, a human player whose moves casino types
     addaiplayer ai,Robot,Deep            # the program's AI player
@@ -23,6 +25,10 @@ edges do not matter, since the bonus is about the AI, not the text):
 Every other line (``Initial stone count: 7``, ``Player 1: …``, blank lines) is skipped. The rules
 are casino's own (:mod:`casino.nim.kayles`, :mod:`casino.nim.strategy`): a position is winning
 for the player to move exactly when the XOR of its rows' Grundy values is not 0.
+
+The original game is read alike, with ``startgame size,bound,first,second``, boards
+``7 stones left: * * * * * * *`` and turns ``Deep's turn - remove how many?``; taking the last
+stone loses, so the player to move wins exactly when the count left is not ``k(bound + 1) + 1``.
 """
 
 from __future__ import annotations
@@ -32,13 +38,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import reduce
 from operator import xor
+from typing import Generic, TypeVar
 
 from casino.duel import Board, Screen, Side, Unreadable, Waiting
 from casino.nim.kayles import KaylesGame, KaylesMove
 from casino.nim.strategy import grundy
 
 Stones = tuple[bool, ...]
-"""A position: ``stones[i]`` is whether stone ``i + 1`` is still there."""
+"""A position of the advanced game: ``stones[i]`` is whether stone ``i + 1`` is still there."""
+P = TypeVar("P", Stones, int)
 
 
 @dataclass(frozen=True)
@@ -60,14 +68,16 @@ class Names:
 
 _BOARD = re.compile(r"(\d+)\s+stones?\s+left\s*:(.*)", re.IGNORECASE)
 _STONE = re.compile(r"<\s*(\d+)\s*,\s*([*xX])\s*>")
-_TURN = re.compile(r"(.+?)'s\s+turn\s*-\s*which\s+to\s+remove\s*\??", re.IGNORECASE)
-_INVALID = re.compile(r"invalid\s+move\.?", re.IGNORECASE)
+_INVALID = re.compile(r"invalid\s+move\b", re.IGNORECASE)
 _OVER = re.compile(r"game\s+over", re.IGNORECASE)
 _WINS = re.compile(r"(.+?)\s+wins\s*!?", re.IGNORECASE)
 
 
-class AdvancedGame:
-    """Nimsys's advanced game (Project C, section 2.6) as a :class:`casino.duel.GameAdapter`."""
+class _Console(Generic[P]):
+    """What both games share: the players, the commands around the games, reading a screen."""
+
+    turn: re.Pattern[str]
+    """A turn line (its group 1: the given name)."""
 
     def __init__(self, names: Names | None = None) -> None:
         self.names = names or Names()
@@ -79,17 +89,16 @@ class AdvancedGame:
             "addaiplayer " + ",".join(self.names.ai),
         )
 
-    def start(self, size: int, ai_first: bool) -> str:
-        """``startadvancedgame size,first,second`` (player 1 moves first)."""
+    def players(self, ai_first: bool) -> str:
+        """``ai,rival`` or ``rival,ai``: player 1 moves first."""
         ai, rival = self.names.ai[0], self.names.rival[0]
-        first, second = (ai, rival) if ai_first else (rival, ai)
-        return f"startadvancedgame {size},{first},{second}"
+        return f"{ai},{rival}" if ai_first else f"{rival},{ai}"
 
     def closing(self) -> Sequence[str]:
         """``exit``."""
         return ("exit",)
 
-    def read(self, text: str) -> Screen[Stones] | None:
+    def read(self, text: str) -> Screen[P] | None:
         """The boards, turns, refusals and end of game in ``text``; complete once it ends with
         the rival's turn or the ``$`` prompt."""
         lines = [line.strip() for line in text.replace("\r", "").split("\n")]
@@ -100,20 +109,24 @@ class AdvancedGame:
         last = lines[-1]
         if last == "$":
             waiting = Waiting.COMMAND
-        elif (turn := _TURN.fullmatch(last)) and self._side(turn.group(1)) is Side.RIVAL:
+        elif (turn := self.turn.fullmatch(last)) and self._side(turn.group(1)) is Side.RIVAL:
             waiting = Waiting.MOVE
         else:
             return None
         return self._screen(lines, waiting)
 
-    def _screen(self, lines: list[str], waiting: Waiting) -> Screen[Stones]:
-        boards: list[Board[Stones]] = []
-        position: Stones | None = None
+    def position(self, line: str, board: re.Match[str]) -> P:
+        """The position a board line shows (:class:`Unreadable` if it shows none)."""
+        raise NotImplementedError
+
+    def _screen(self, lines: list[str], waiting: Waiting) -> Screen[P]:
+        boards: list[Board[P]] = []
+        position: P | None = None
         refused, over, winner = False, False, None
         for line in lines:
             if board := _BOARD.fullmatch(line):
-                position = _stones(line, board)
-            elif turn := _TURN.fullmatch(line):
+                position = self.position(line, board)
+            elif turn := self.turn.fullmatch(line):
                 if position is None:
                     raise Unreadable(f"a turn with no board before it: {line!r}")
                 side = self._side(turn.group(1))
@@ -121,7 +134,7 @@ class AdvancedGame:
                     raise Unreadable(f"the turn of a player casino did not add: {line!r}")
                 boards.append(Board(position, side))
                 position = None
-            elif _INVALID.fullmatch(line):
+            elif _INVALID.match(line):
                 refused = True
             elif _OVER.fullmatch(line):
                 over = True
@@ -143,6 +156,26 @@ class AdvancedGame:
             if " ".join(name.split()).casefold() == self.names.full(side).casefold():
                 return side
         raise Unreadable(f"the winner is a player casino did not add: {line!r}")
+
+
+class AdvancedGame(_Console[Stones]):
+    """Nimsys's advanced game (Project C, section 2.6) as a :class:`casino.duel.GameAdapter`."""
+
+    turn = re.compile(r"(.+?)'s\s+turn\s*-\s*which\s+to\s+remove\s*\??", re.IGNORECASE)
+
+    def start(self, size: int, ai_first: bool) -> str:
+        """``startadvancedgame size,first,second``."""
+        return f"startadvancedgame {size},{self.players(ai_first)}"
+
+    def position(self, line: str, board: re.Match[str]) -> Stones:
+        """The stones a board line shows, in position order, each position once from 1."""
+        marks = _STONE.findall(board.group(2))
+        if not marks or [int(number) for number, _ in marks] != list(range(1, len(marks) + 1)):
+            raise Unreadable(f"a board casino cannot read: {line!r}")
+        stones = tuple(mark == "*" for _, mark in marks)
+        if sum(stones) != int(board.group(1)):
+            raise Unreadable(f"a board whose count is not its stones: {line!r}")
+        return stones
 
     def initial(self, size: int) -> Stones:
         """``size`` stones, all there."""
@@ -176,12 +209,50 @@ def value(position: Stones) -> int:
     return reduce(xor, (grundy(len(row)) for row in rows), 0)
 
 
-def _stones(line: str, board: re.Match[str]) -> Stones:
-    """The stones a board line shows, in position order, each position once from 1."""
-    marks = _STONE.findall(board.group(2))
-    if not marks or [int(number) for number, _ in marks] != list(range(1, len(marks) + 1)):
-        raise Unreadable(f"a board casino cannot read: {line!r}")
-    stones = tuple(mark == "*" for _, mark in marks)
-    if sum(stones) != int(board.group(1)):
-        raise Unreadable(f"a board whose count is not its stones: {line!r}")
-    return stones
+class OriginalGame(_Console[int]):
+    """Nimsys's original game (ordinary Nim, taking the last stone loses) with upper bound
+    ``bound``, as a :class:`casino.duel.GameAdapter`; a position is the count left."""
+
+    turn = re.compile(r"(.+?)'s\s+turn\s*-\s*remove\s+how\s+many\s*\??", re.IGNORECASE)
+
+    def __init__(self, bound: int = 3, names: Names | None = None) -> None:
+        super().__init__(names)
+        if bound < 1:
+            raise ValueError(f"the upper bound must be at least 1, not {bound}")
+        self.bound = bound
+
+    def start(self, size: int, ai_first: bool) -> str:
+        """``startgame size,bound,first,second``."""
+        return f"startgame {size},{self.bound},{self.players(ai_first)}"
+
+    def position(self, line: str, board: re.Match[str]) -> int:
+        """The count a board line shows (one ``*`` per stone)."""
+        count = int(board.group(1))
+        if board.group(2).split() != ["*"] * count:
+            raise Unreadable(f"a board whose count is not its stones: {line!r}")
+        return count
+
+    def initial(self, size: int) -> int:
+        """``size`` stones."""
+        return size
+
+    def moves(self, position: int) -> Sequence[int]:
+        """One stone up to the bound (or what is left)."""
+        return list(range(1, min(self.bound, position) + 1))
+
+    def after(self, position: int, move: int) -> int:
+        """The count left after taking ``move``."""
+        return position - move
+
+    def winning(self, position: int) -> bool:
+        """Not ``k(bound + 1) + 1`` left; with none left, the player to move has won already
+        (the other took the last stone)."""
+        return position == 0 or (position - 1) % (self.bound + 1) != 0
+
+    def winner(self, position: int, mover: Side) -> Side | None:
+        """Whoever takes the last stone loses: the other player, if ``mover`` can take all."""
+        return mover.other if 1 <= position <= self.bound else None
+
+    def format(self, move: int) -> str:
+        """The count, as typed."""
+        return str(move)

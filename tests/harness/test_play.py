@@ -293,3 +293,18 @@ def test_the_in_process_runner_plays_only_casinos_programs(tmp_path: Path) -> No
     result = check(load_transcript(path), InProcessRunner(), Target(None, ("cat",)))
     assert result.status is Status.ERROR
     assert result.error == f"{path}: the in-process runner runs casino's own programs only"
+
+
+def test_the_original_game_is_played_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    text = PLAY.replace("nimsys-advanced", "nimsys-original").replace("STONES", "1-12")
+    path = write_transcript(tmp_path / "p.yaml", text.replace("  games:", "  bound: 3\n  games:"))
+    transcript = load_transcript(path)
+    assert transcript.play is not None and transcript.play.options == (("bound", 3),)
+    assert "stones: 1-12, bound: 3, 2 games each" in transcript.play.describe()
+    result = check(transcript, InProcessRunner(), Target("nimsys"))
+    assert result.status is Status.PASS, result.verdicts[0].output.actual
+    monkeypatch.setattr(ai.NimAIPlayer, "remove_stone", lambda self, left, bound: 1)
+    one = check(transcript, InProcessRunner(), Target("nimsys"))
+    assert "game 5 of 24 (3 stones) lost: ai 1, rival 1, ai 1" in one.verdicts[0].output.actual
+    with pytest.raises(TranscriptError, match="play: 'bound' is missing"):
+        parse_transcript(text, path)

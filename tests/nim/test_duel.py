@@ -8,7 +8,7 @@ import itertools
 import pytest
 
 from casino.duel import Board, Screen, Side, Unreadable, Waiting
-from casino.nim.duel import AdvancedGame, value
+from casino.nim.duel import AdvancedGame, OriginalGame, value
 from casino.nim.kayles import KaylesGame
 from casino.nim.strategy import kayles_move
 
@@ -105,3 +105,26 @@ def test_the_rules_are_kayles_and_casinos_strategy_wins_from_every_winning_posit
                 assert not GAME.winning(GAME.after(stones, kayles_move(stones)))
             ends = any(not any(GAME.after(stones, m)) for m in moves)
             assert GAME.winner(stones, Side.RIVAL) == (Side.RIVAL if ends else None)
+
+
+ORIGINAL = OriginalGame(bound=3)
+
+
+def test_the_original_game_is_read_alike_and_taking_the_last_stone_loses() -> None:
+    assert ORIGINAL.start(7, ai_first=False) == "startgame 7,3,rival,ai"
+    screen = (
+        "\nInitial stone count: 7\nMaximum stone removal: 3\n"
+        "Player 1: Casino Rival\nPlayer 2: Deep Robot\n"
+        "\n7 stones left: * * * * * * *\nCasino's turn - remove how many?\n"
+        "\nInvalid move. You must remove between 1 and 3 stones.\n"
+        "\n7 stones left: * * * * * * *\nCasino's turn - remove how many?\n"
+    )
+    boards = (Board(7, Side.RIVAL), Board(7, Side.RIVAL))
+    assert ORIGINAL.read(screen) == Screen(boards, Waiting.MOVE, refused=True)
+    with pytest.raises(Unreadable, match="count is not its stones"):
+        ORIGINAL.read("\n7 stones left: * *\nCasino's turn - remove how many?\n")
+    assert [ORIGINAL.winning(n) for n in range(10)] == [n == 0 or n % 4 != 1 for n in range(10)]
+    assert list(ORIGINAL.moves(2)) == [1, 2] and ORIGINAL.after(7, 3) == 4
+    assert [ORIGINAL.winner(n, Side.AI) for n in (1, 3, 4)] == [Side.RIVAL, Side.RIVAL, None]
+    with pytest.raises(ValueError, match="at least 1"):
+        OriginalGame(bound=0)
