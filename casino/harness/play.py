@@ -49,7 +49,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from casino.duel import GameAdapter, Screen, Side, Unreadable, Waiting
+from casino.duel import Board, GameAdapter, Screen, Side, Unreadable, Waiting
 from casino.harness.diff import Difference, RunVerdict, TextComparison, compare_text
 from casino.harness.model import Transcript
 from casino.harness.playspec import ADAPTERS, Play
@@ -254,7 +254,7 @@ class Referee:
         game = self.game
         assert game is not None
         if screen.refused:
-            raise Unreadable(f"the program refused the legal move {self.typed}")
+            raise Unreadable(self._refusal(game, screen))
         for board in screen.boards:
             self._follow(game, board.position, board.turn)
         if screen.winner is not None:
@@ -276,12 +276,22 @@ class Referee:
         self.to_move = Side.AI
         return self.typed
 
+    def _refusal(self, game: GameRecord, screen: Screen[Any]) -> str:
+        """Whose move the program refused: the rival's just typed (a legal one), if it shows
+        the rival the position before it again, else one of its own AI's."""
+        ours = bool(game.moves) and game.moves[-1] == f"rival {self.typed}"
+        again = bool(screen.boards) and screen.boards[0] == Board(self.before, Side.RIVAL)
+        if ours and again:
+            return f"the program refused the rival's legal move {self.typed}"
+        return "the program refused a move (its own AI's: casino's were legal)"
+
     def _follow(self, game: GameRecord, shown: Any, turn: Side) -> None:
         """Check a board against the game so far; a board after the AI's turn tells its move."""
         if self.position is None:
             if shown != self.adapter.initial(game.size) or turn is not self.to_move:
                 first = "the AI" if self.to_move is Side.AI else "the rival"
-                raise Unreadable(f"the first board is not {game.size} stones with {first} to move")
+                problem = f"the first board is not the start of a game of {game.size}"
+                raise Unreadable(f"{problem} with {first} to move")
         elif turn is self.to_move:
             if shown != self.position:
                 after = f"move {game.moves[-1]!r}" if game.moves else "the first board"

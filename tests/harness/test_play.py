@@ -259,6 +259,12 @@ for line in sys.stdin:
             print("\\n1 stones left: <1,x> <2,*> <3,x>\\nCasino's turn - which to remove?")
             sys.stdout.flush()
             sys.stdin.readline()
+        if mode == "refuse":
+            board = "\\n1 stones left: <1,*> <2,x> <3,x>\\nCasino's turn - which to remove?"
+            print(board, flush=True)
+            sys.stdin.readline()
+            print("\\nInvalid move.\\n" + board, flush=True)
+            sys.stdin.readline()
         print("\\nGame Over\\n" + ("Casino Rival" if mode == "liar" else "Deep Robot") + " wins!")
     print("\\n$", end="", flush=True)
 """
@@ -271,6 +277,7 @@ for line in sys.stdin:
         ("jump", "game 1 of 2 (3 stones) went wrong: the board after the AI's turn does not"),
         ("liar", "game 1 of 2 (3 stones) went wrong: the program says the rival won, but"),
         ("quit", "game 1 of 2 (3 stones) went wrong: the program ended (exit status 3)"),
+        ("refuse", "went wrong: the program refused the rival's legal move 1 1 (moves: ai 2 2"),
         ("silent", "timed out: waited 0.5 s for the rival's turn or the end of game 1"),
     ],
 )
