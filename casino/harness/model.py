@@ -18,7 +18,9 @@ and one or more runs; a run is the program's arguments and the steps of one sess
     timeout: 10                     # optional: seconds a step may wait (default 10)
     points: 1                       # optional: weight for --score (default 1)
 
-or ``runs:`` — a list of ``{args, steps, exit, stderr}`` — instead of ``args/steps/exit/stderr``.
+or ``runs:`` — a list of ``{args, steps, exit, stderr}`` — instead of ``args/steps/exit/stderr``;
+or ``play:`` — games casino plays against the program live (:mod:`casino.harness.playspec`) —
+instead of steps.
 Keys that were absent stay ``None``, so a load → dump round trip writes back what was there.
 
 A transcript may come from anyone, so loading is bounded (the limits are the constants below):
