@@ -20,6 +20,7 @@ from __future__ import annotations
 import codecs
 import contextlib
 import os
+import select
 import selectors
 import signal
 import subprocess
@@ -104,6 +105,7 @@ class LivePipe:
         self.problem: str | None = None
         self.closed = False
         self.limits = limits
+        self.timeout = job.timeout
         self.deadline = time.monotonic() + (limits.seconds or float("inf"))
         self.out = Kept(limits.output)
         self.err = Kept(limits.stderr_kept)
@@ -183,11 +185,25 @@ class LivePipe:
         return True
 
     def send(self, line: str) -> None:
-        """Write ``line`` and a newline (a program that stopped reading is not an error)."""
+        """Write ``line`` and a newline (a program that has ended is not an error). Its stdin
+        does not block: a program that leaves a full pipe unread for the step timeout is
+        stopped (:attr:`problem`)."""
         assert self.process.stdin
-        with contextlib.suppress(OSError):
-            self.process.stdin.write((line + "\n").encode("utf-8"))
-            self.process.stdin.flush()
+        data = (line + "\n").encode("utf-8")
+        fd = self.process.stdin.fileno()
+        os.set_blocking(fd, False)
+        end = time.monotonic() + self.timeout
+        while data and self.problem is None:
+            try:
+                data = data[os.write(fd, data) :]
+            except BlockingIOError:
+                remaining = end - time.monotonic()
+                if remaining <= 0:
+                    self.problem = f"timed out: it read no input for {self.timeout:g} s"
+                else:
+                    select.select([], [fd], [], remaining)
+            except OSError:
+                return
 
     def end_input(self) -> None:
         """Close its stdin."""
