@@ -74,6 +74,8 @@ GAME_OUTPUT_BASE = 4096
 """Bytes every game may print, whatever its size."""
 GAME_OUTPUT_PER_SQUARE = 16
 """…plus this many per (size + 2)²: a board per move, each as long as the size."""
+PLAY_OUTPUT_MAX = 16 << 20
+"""Bytes a whole play may print at most, however many games it has."""
 LISTED = 10
 """Lost games listed one by one in the report; the rest are counted."""
 STEP = "the games played"
@@ -97,7 +99,7 @@ def play_limits(play: Play, timeout: float) -> Limits:
     """The whole play's limits: the sum of its games' (and a margin for opening and closing)."""
     sizes = [size for size in play.sizes for _ in range(play.games)]
     return Limits(
-        output=sum(map(game_output, sizes)) + GAME_OUTPUT_BASE,
+        output=min(sum(map(game_output, sizes)) + GAME_OUTPUT_BASE, PLAY_OUTPUT_MAX),
         stderr_kept=STDERR_KEPT,
         stderr=STDERR_MARGIN,
         seconds=timeout * (sum(size + 2 for size in sizes) + 4),
@@ -504,19 +506,18 @@ def _converse(console: LiveConsole, referee: Referee, timeout: float) -> str | N
     """Answer each screen; why the program had to be stopped (``None``: it was not)."""
     since, bound = 0, _GameBound(timeout)
     while True:
-        text = console.text
-        line = referee.decide(text[since:], blocked=False)
+        line = referee.decide(console.since(since), blocked=False)
         if line is None:
             return None
         if isinstance(line, Wait):
             if console.read(timeout):
-                if (problem := bound.passed(referee, len(console.text))) is not None:
+                if (problem := bound.passed(referee, console.size)) is not None:
                     return problem
                 continue
             if console.problem is not None or console.closed:
                 return console.problem
             return f"timed out: waited {timeout:g} s for {referee.expecting()}; it was stopped"
-        since = len(text)
+        since = console.size
         bound.note(referee, since)
         console.send(line)
 

@@ -9,7 +9,7 @@
       game: nimsys-advanced         # the game adapter (ADAPTERS)
       first: ai                     # who moves first: ai | rival
       rival: random                 # random | perfect | erring
-      stones: 1-11                  # the sizes played: a list of whole numbers, or a range A-B
+      stones: 1-11                  # the sizes: a list of whole numbers, or a range A-B (1-100)
       games: 10                     # games at each size
     points: 0.5
 
@@ -40,13 +40,13 @@ OPTIONS: dict[str, tuple[str, ...]] = {"nimsys-original": ("bound",)}
 RIVALS = ("random", "perfect", "erring")
 """How casino chooses the rival's moves (:func:`casino.harness.play.choose`)."""
 FIRSTS = ("ai", "rival")
-MAX_SIZE = 1000
-"""The largest size (stones) a play may ask for."""
+MAX_SIZE = 100
+"""The largest size (stones) a play may ask for (the assignment's bonus plays at most 11)."""
 MAX_GAMES = 10_000
 """Games in one play at most (sizes × games each)."""
 KEYS = ("game", "first", "rival", "stones", "games")
-_WHOLE = re.compile(r"[0-9]{1,4}")
-_RANGE = re.compile(r"([0-9]{1,4})-([0-9]{1,4})")
+_WHOLE = re.compile(r"[0-9]{1,5}")
+_RANGE = re.compile(r"([0-9]{1,5})-([0-9]{1,5})")
 
 
 @dataclass(frozen=True)

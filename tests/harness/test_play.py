@@ -170,8 +170,9 @@ def test_a_play_transcript_loads_and_dumps_back(tmp_path: Path) -> None:
     ("change", "problem"),
     [
         (("stones: STONES", "stones: 0-3"), "play: 'stones' must be a range A-B or a list"),
-        (("stones: STONES", "stones: [2, 2]"), "from 1 to 1000, each once"),
+        (("stones: STONES", "stones: [2, 2]"), "from 1 to 100, each once"),
         (("stones: STONES", "stones: 3-1"), "play: 'stones' must be a range A-B or a list"),
+        (("stones: STONES", "stones: 1-101"), "whole numbers from 1 to 100"),
         (('games: "2"', "games: 0"), "play: 'games' must be a whole number of at least 1"),
         (('games: "2"', "games: 9999"), "play: more than 10000 games in all"),
         (("rival: perfect", "rival: clever"), "play: 'rival' must be one of random, perfect"),

@@ -17,6 +17,7 @@ why. Both end everything the program started (:class:`~casino.harness.runners.pr
 
 from __future__ import annotations
 
+import bisect
 import codecs
 import contextlib
 import os
@@ -67,6 +68,15 @@ class LiveConsole(Protocol):
         """Everything it printed so far (within the output cap)."""
         ...
 
+    @property
+    def size(self) -> int:
+        """How many characters it printed so far (within the output cap)."""
+        ...
+
+    def since(self, offset: int) -> str:
+        """What it printed from character ``offset`` on."""
+        ...
+
     def read(self, seconds: float) -> bool:
         """Wait up to ``seconds`` for more output; ``False`` on silence, at its end, or once a
         limit is passed."""
@@ -110,6 +120,8 @@ class LivePipe:
         self.out = Kept(limits.output)
         self.err = Kept(limits.stderr_kept)
         self._text: list[str] = []
+        self._starts = [0]
+        """Where each chunk of :attr:`_text` starts, then the size of all of them."""
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self._contained = Containment()
         self._back: RunFolder | None = job.run_folder()
@@ -148,6 +160,21 @@ class LivePipe:
         """What it printed so far."""
         return "".join(self._text)
 
+    @property
+    def size(self) -> int:
+        """Characters printed so far."""
+        return self._starts[-1]
+
+    def since(self, offset: int) -> str:
+        """What it printed from ``offset`` on (the chunks from there: no copy of the rest)."""
+        first = max(0, bisect.bisect_right(self._starts, offset) - 1)
+        return "".join(self._text[first:])[offset - self._starts[first] :]
+
+    def _add(self, text: str) -> None:
+        if text:
+            self._text.append(text)
+            self._starts.append(self._starts[-1] + len(text))
+
     def read(self, seconds: float) -> bool:
         """Read what comes within ``seconds`` (stderr too); ``True`` once stdout brought some."""
         end = min(time.monotonic() + seconds, self.deadline)
@@ -171,13 +198,13 @@ class LivePipe:
             self._selector.unregister(fd)
             if stdout:
                 self.closed = True
-                self._text.append(self._decoder.decode(b"", final=True))
+                self._add(self._decoder.decode(b"", final=True))
             return False
         kept = self.out if stdout else self.err
         before = len(kept.data)
         kept.add(chunk)
         if stdout:
-            self._text.append(self._decoder.decode(bytes(kept.data[before:])))
+            self._add(self._decoder.decode(bytes(kept.data[before:])))
             if kept.total > self.limits.output:
                 self.problem = flood_problem(self.limits.output)
         elif kept.total > self.limits.stderr:
@@ -272,6 +299,15 @@ class LiveTerminal:
     def text(self) -> str:
         """What it printed so far (echo and ``\\r\\n`` undone)."""
         return self.talk.screen.text
+
+    @property
+    def size(self) -> int:
+        """Characters printed so far."""
+        return len(self.talk.screen.text)
+
+    def since(self, offset: int) -> str:
+        """What it printed from ``offset`` on."""
+        return self.talk.screen.text[offset:]
 
     def read(self, seconds: float) -> bool:
         """Read what the terminal shows within ``seconds``."""
