@@ -464,11 +464,14 @@ def _in_process(runner: Runner, job: Job, referee: Referee, limits: Limits) -> O
     def lines() -> Iterator[str]:
         seen = 0
         while True:
-            text = out.getvalue()
-            line = referee.decide(text[seen:], blocked=True)
+            end = out.tell()  # what was printed since the last line, read without a copy of all
+            out.seek(seen)
+            text = out.read()
+            out.seek(end)
+            line = referee.decide(text, blocked=True)
             if not isinstance(line, str):
                 return
-            seen = len(text)
+            seen = end
             yield line
 
     argv = [*seed_argv(job.seed), *job.run.argv]
