@@ -265,6 +265,9 @@ class Referee:
                 raise Unreadable("the game ended but the program does not show its prompt")
             self.phase = Phase.OPENING
             return self._next_command()
+        if screen.waiting is Waiting.COMMAND and self.position is None:
+            started = self.adapter.start(game.size, self.play.ai_first)
+            raise Unreadable(f"the game did not start: {started!r} showed no board")
         if screen.waiting is Waiting.COMMAND:
             raise Unreadable("the program left the game with no winner")
         if self.position is None or self.to_move is not Side.RIVAL:
@@ -366,7 +369,7 @@ def judged(referee: Referee) -> TextComparison:
     uncounted = sum(1 for r in records if r.problem is None and not r.could_win)
     could = len(counted) + unplayed
     won = sum(1 for r in counted if r.winner is Side.AI)
-    head = f"{len(referee.sizes)} games ({play.describe()})\n"
+    head = f"{_count(len(referee.sizes), 'game')} ({play.describe()})\n"
     if uncounted:
         head += (
             f"not counted: {uncounted} game{'' if uncounted == 1 else 's'} in which the rival "
@@ -406,8 +409,12 @@ def _lost_lines(referee: Referee) -> Iterator[str]:
         yield f"game {total} not played\n"
 
 
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
 def _stones(size: int) -> str:
-    return f"{size} stone{'' if size == 1 else 's'}"
+    return _count(size, "stone")
 
 
 def _moves(record: GameRecord) -> str:

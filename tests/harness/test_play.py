@@ -23,6 +23,8 @@ from casino.nim.duel import value
 
 BONUS = sorted((ROOT / "transcripts" / "nimsys" / "project-c").glob("ai-bonus-*.yaml"))
 PYTHON = shlex.quote(sys.executable)
+OWN = (InProcessRunner(), Target("nimsys"))
+"""casino's own Nimsys, in process."""
 
 PLAY = """\
 name: a short play
@@ -316,3 +318,14 @@ def test_the_original_game_is_played_too(tmp_path: Path, monkeypatch: pytest.Mon
     assert "game 5 of 24 (3 stones) lost: ai 1, rival 1, ai 1" in one.verdicts[0].output.actual
     with pytest.raises(TranscriptError, match="play: 'bound' is missing"):
         parse_transcript(text, path)
+
+
+def test_a_program_without_the_game_fails_at_its_start(tmp_path: Path) -> None:
+    text = PLAY.replace("STONES", "[3]").replace("seed: 7", "args: [--stage, b]")
+    result = check(load_transcript(write_transcript(tmp_path / "b.yaml", text)), *OWN)
+    assert result.status is Status.FAIL
+    assert result.verdicts[0].output.actual.splitlines()[2:] == [
+        "game 1 of 2 (3 stones) went wrong: the game did not start: 'startadvancedgame 3,ai,rival'"
+        " showed no board (moves: no move); the play stopped there",
+        "game 2 not played",
+    ]
