@@ -16,7 +16,7 @@ rival's move, types it, and judges who won. Everything that depends on the game 
 - :meth:`GameAdapter.format`: a move as the program wants it typed.
 
 Game code implements it structurally (``casino.nim.duel``) and uses only the standard library;
-the harness knows adapters by name (``casino.harness.play.ADAPTERS``).
+the harness knows adapters by name (``casino.harness.playspec.ADAPTERS``).
 """
 
 from __future__ import annotations
