@@ -257,6 +257,9 @@ for line in sys.stdin:
             sys.exit(3)
         if mode == "silent":
             sys.stdin.readline()
+        if mode == "flood":
+            print("x" * 10000, flush=True)
+            sys.stdin.readline()
         print("\\n3 stones left: <1,*> <2,*> <3,*>\\nDeep's turn - which to remove?")
         if mode == "jump":
             print("\\n1 stones left: <1,x> <2,*> <3,x>\\nCasino's turn - which to remove?")
@@ -282,6 +285,7 @@ for line in sys.stdin:
         ("quit", "game 1 of 2 (3 stones) went wrong: the program ended (exit status 3)"),
         ("refuse", "went wrong: the program refused the rival's legal move 1 1 (moves: ai 2 2"),
         ("silent", "timed out: waited 0.5 s for the rival's turn or the end of game 1"),
+        ("flood", "game 1 of 2 (3 stones) went wrong: stopped: it printed more than 4496 bytes"),
     ],
 )
 def test_a_program_that_goes_wrong_loses_that_game_and_the_play_stops(
