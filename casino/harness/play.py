@@ -183,6 +183,8 @@ class Referee:
         self.position: Any = None
         """The last position known, and who moves there."""
         self.to_move = Side.AI
+        self.shown = False
+        """Whether the program has shown a board of the game in progress."""
         self.before: Any = None
         """The position before the rival's last move."""
         self.rng = random.Random()
@@ -243,14 +245,23 @@ class Referee:
     def _start_game(self) -> str:
         number = len(self.records) + 1
         size = self.sizes[number - 1]
-        self.records.append(GameRecord(number, size))
+        game = GameRecord(number, size)
+        self.records.append(game)
         self.phase = Phase.GAME
-        self.position = None
+        self.position = self.adapter.initial(size)
         self.to_move = Side.AI if self.play.ai_first else Side.RIVAL
+        self.shown = False
         self.rng = random.Random(f"{self.seed}:{number}")
         self.erred = False
         self.typed = None
+        self._ai_may_win(game)
         return self.adapter.start(size, self.play.ai_first)
+
+    def _ai_may_win(self, game: GameRecord) -> None:
+        """Note it when the AI is to move in a position it can win from (whether or not the
+        program shows that board: a game it could win counts whatever it prints)."""
+        if self.to_move is Side.AI and self.adapter.winning(self.position):
+            game.could_win = True
 
     def _in_game(self, screen: Screen[Any]) -> str | None:
         game = self.game
@@ -265,12 +276,12 @@ class Referee:
                 raise Unreadable("the game ended but the program does not show its prompt")
             self.phase = Phase.OPENING
             return self._next_command()
-        if screen.waiting is Waiting.COMMAND and self.position is None:
+        if screen.waiting is Waiting.COMMAND and not self.shown:
             started = self.adapter.start(game.size, self.play.ai_first)
             raise Unreadable(f"the game did not start: {started!r} showed no board")
         if screen.waiting is Waiting.COMMAND:
             raise Unreadable("the program left the game with no winner")
-        if self.position is None or self.to_move is not Side.RIVAL:
+        if self.to_move is not Side.RIVAL:
             raise Unreadable("the program asks for the rival's move out of turn")
         move, erred = choose(self.adapter, self.position, self.play.rival, self.rng, self.erred)
         self.erred |= erred
@@ -279,6 +290,7 @@ class Referee:
         self.before = self.position
         self.position = self.adapter.after(self.position, move)
         self.to_move = Side.AI
+        self._ai_may_win(game)
         return self.typed
 
     def _refusal(self, game: GameRecord, screen: Screen[Any]) -> str:
@@ -291,16 +303,11 @@ class Referee:
         return "the program refused a move (its own AI's: casino's were legal)"
 
     def _follow(self, game: GameRecord, shown: Any, turn: Side) -> None:
-        """Check a board against the game so far; a board after the AI's turn tells its move."""
-        if self.position is None:
-            if shown != self.adapter.initial(game.size) or turn is not self.to_move:
-                first = "the AI" if self.to_move is Side.AI else "the rival"
-                problem = f"the first board is not the start of a game of {game.size}"
-                raise Unreadable(f"{problem} with {first} to move")
-        elif turn is self.to_move:
+        """Check a board against the game so far; a board after the AI's turn tells its move
+        (a program may leave out the boards of its AI's turns)."""
+        if turn is self.to_move:
             if shown != self.position:
-                after = f"move {game.moves[-1]!r}" if game.moves else "the first board"
-                raise Unreadable(f"the board after {after} is not the position it left")
+                raise Unreadable(self._not_the_position(game))
         elif self.to_move is Side.AI:  # the AI has moved
             move = self._move_to(shown)
             if move is None:
@@ -308,9 +315,15 @@ class Referee:
             game.moves.append(f"ai {self.adapter.format(move)}")
         else:
             raise Unreadable("the program gave the AI the turn before the rival moved")
-        self.position, self.to_move = shown, turn
-        if turn is Side.AI and self.adapter.winning(shown):
-            game.could_win = True
+        self.position, self.to_move, self.shown = shown, turn, True
+        self._ai_may_win(game)
+
+    def _not_the_position(self, game: GameRecord) -> str:
+        if not self.shown and not game.moves:
+            first = "the AI" if self.play.ai_first else "the rival"
+            return f"the first board is not the start of a game of {game.size} with {first} to move"
+        after = f"move {game.moves[-1]!r}" if game.moves else "the first board"
+        return f"the board after {after} is not the position it left"
 
     def _move_to(self, shown: Any) -> Any:
         """The move that takes the current position to ``shown`` (``None``: none does)."""
@@ -320,8 +333,6 @@ class Referee:
     def _end(self, game: GameRecord, announced: Side) -> None:
         """The game is over: the announced winner must be the one the rules give, for the
         player who could end it from the last position."""
-        if self.position is None:
-            raise Unreadable("the game ended before any board was shown")
         if not self.adapter.moves(self.position):  # the rival's move just typed ended it
             winner = self.adapter.winner(self.before, Side.RIVAL)
         elif self.to_move is Side.AI:

@@ -257,6 +257,12 @@ for line in sys.stdin:
             sys.exit(3)
         if mode == "silent":
             sys.stdin.readline()
+        if mode == "hidden":  # no board for the AI's turns: it takes stone 1, then loses
+            print("\\n2 stones left: <1,x> <2,*> <3,*>\\nCasino's turn - which to remove?")
+            sys.stdout.flush()
+            sys.stdin.readline()
+            print("\\nGame Over\\nCasino Rival wins!\\n\\n$", end="", flush=True)
+            continue
         if mode == "flood":
             print("x" * 10000, flush=True)
             sys.stdin.readline()
@@ -333,3 +339,12 @@ def test_a_program_without_the_game_fails_at_its_start(tmp_path: Path) -> None:
         " showed no board (moves: no move); the play stopped there",
         "game 2 not played",
     ]
+
+
+def test_a_game_counts_even_if_the_program_never_shows_its_ais_boards(tmp_path: Path) -> None:
+    (tmp_path / "stand_in.py").write_text(STAND_IN)
+    path = write_transcript(tmp_path / "p.yaml", PLAY.replace("STONES", "[3]"))
+    command = f"{PYTHON} {shlex.quote(str(tmp_path / 'stand_in.py'))} hidden"
+    result = run_cli("replay", "--program", command, path)
+    assert "won by the AI: 0 of the 2 it could win" in result.out
+    assert "game 2 of 2 (3 stones) lost: ai 1 1, rival 2 2" in result.out
