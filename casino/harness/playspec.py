@@ -22,9 +22,11 @@ A transcript with ``play:`` has no ``steps`` or ``runs`` (it may have ``args``, 
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
+
+from casino.errors import ParseError
+from casino.numbers import parse_count
 
 ADAPTERS: dict[str, str] = {
     "nimsys-advanced": "casino.nim.duel:AdvancedGame",
@@ -45,8 +47,6 @@ MAX_SIZE = 100
 MAX_GAMES = 10_000
 """Games in one play at most (sizes × games each)."""
 KEYS = ("game", "first", "rival", "stones", "games")
-_WHOLE = re.compile(r"[0-9]{1,5}")
-_RANGE = re.compile(r"([0-9]{1,5})-([0-9]{1,5})")
 
 
 @dataclass(frozen=True)
@@ -111,22 +111,30 @@ def parse_play(value: Any) -> Play:
     first = _choice(value, "first", FIRSTS)
     rival = _choice(value, "rival", RIVALS)
     sizes = _sizes(value["stones"])
-    games = value["games"]
-    if not isinstance(games, str) or not _WHOLE.fullmatch(games) or int(games) < 1:
-        raise ValueError("play: 'games' must be a whole number of at least 1")
-    if len(sizes) * int(games) > MAX_GAMES:
+    games = _whole(
+        value["games"], MAX_GAMES, f"play: 'games' must be a whole number from 1 to {MAX_GAMES}"
+    )
+    if len(sizes) * games > MAX_GAMES:
         raise ValueError(f"play: more than {MAX_GAMES} games in all (stones × games)")
-    options = tuple((key, _setting(value, key)) for key in OPTIONS.get(game, ()))
-    return Play(game, first, rival, sizes, int(games), value["stones"], options)
+    options = tuple(
+        (
+            key,
+            _whole(
+                value[key], MAX_SIZE, f"play: {key!r} must be a whole number from 1 to {MAX_SIZE}"
+            ),
+        )
+        for key in OPTIONS.get(game, ())
+    )
+    return Play(game, first, rival, sizes, games, value["stones"], options)
 
 
-def _setting(value: dict[str, Any], key: str) -> int:
-    setting = value[key]
-    if not isinstance(setting, str) or not _WHOLE.fullmatch(setting):
-        raise ValueError(f"play: {key!r} must be a whole number from 1 to {MAX_SIZE}")
-    if not 1 <= int(setting) <= MAX_SIZE:
-        raise ValueError(f"play: {key!r} must be a whole number from 1 to {MAX_SIZE}")
-    return int(setting)
+def _whole(text: Any, most: int, problem: str) -> int:
+    """``text`` as a whole number from 1 to ``most`` (:func:`casino.numbers.parse_count`);
+    ``ValueError(problem)`` if it is not one."""
+    try:
+        return parse_count(text, most) if isinstance(text, str) else parse_count("", most)
+    except ParseError:
+        raise ValueError(problem) from None
 
 
 def _choice(value: dict[str, Any], key: str, choices: tuple[str, ...]) -> str:
@@ -139,17 +147,15 @@ def _choice(value: dict[str, Any], key: str, choices: tuple[str, ...]) -> str:
 def _sizes(stones: Any) -> tuple[int, ...]:
     """``1-11`` or ``[3, 5, 7]``: whole numbers from 1 to :data:`MAX_SIZE`, each once."""
     problem = f"play: 'stones' must be a range A-B or a list of whole numbers from 1 to {MAX_SIZE}"
-    if isinstance(stones, str) and (bounds := _RANGE.fullmatch(stones)):
-        low, high = int(bounds.group(1)), int(bounds.group(2))
-        sizes = tuple(range(low, high + 1))
-        if not 1 <= low <= high <= MAX_SIZE:
+    if isinstance(stones, str):
+        low, dash, high = stones.partition("-")
+        first, last = _whole(low, MAX_SIZE, problem), _whole(high, MAX_SIZE, problem)
+        if not dash or first > last:
             raise ValueError(problem)
-        return sizes
+        return tuple(range(first, last + 1))
     if not isinstance(stones, list) or not stones:
         raise ValueError(problem)
-    if not all(isinstance(size, str) and _WHOLE.fullmatch(size) for size in stones):
-        raise ValueError(problem)
-    sizes = tuple(int(size) for size in stones)
-    if not all(1 <= size <= MAX_SIZE for size in sizes) or len(set(sizes)) < len(sizes):
+    sizes = tuple(_whole(size, MAX_SIZE, problem) for size in stones)
+    if len(set(sizes)) < len(sizes):
         raise ValueError(problem + ", each once")
     return sizes

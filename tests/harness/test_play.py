@@ -175,7 +175,7 @@ def test_a_play_transcript_loads_and_dumps_back(tmp_path: Path) -> None:
         (("stones: STONES", "stones: [2, 2]"), "from 1 to 100, each once"),
         (("stones: STONES", "stones: 3-1"), "play: 'stones' must be a range A-B or a list"),
         (("stones: STONES", "stones: 1-101"), "whole numbers from 1 to 100"),
-        (('games: "2"', "games: 0"), "play: 'games' must be a whole number of at least 1"),
+        (('games: "2"', "games: 0"), "play: 'games' must be a whole number from 1 to 10000"),
         (('games: "2"', "games: 9999"), "play: more than 10000 games in all"),
         (("rival: perfect", "rival: clever"), "play: 'rival' must be one of random, perfect"),
         (("first: ai", "first: both"), "play: 'first' must be one of ai, rival, not 'both'"),
