@@ -111,21 +111,16 @@ def parse_play(value: Any) -> Play:
     first = _choice(value, "first", FIRSTS)
     rival = _choice(value, "rival", RIVALS)
     sizes = _sizes(value["stones"])
-    games = _whole(
-        value["games"], MAX_GAMES, f"play: 'games' must be a whole number from 1 to {MAX_GAMES}"
-    )
+    games = _setting(value, "games", MAX_GAMES)
     if len(sizes) * games > MAX_GAMES:
         raise ValueError(f"play: more than {MAX_GAMES} games in all (stones × games)")
-    options = tuple(
-        (
-            key,
-            _whole(
-                value[key], MAX_SIZE, f"play: {key!r} must be a whole number from 1 to {MAX_SIZE}"
-            ),
-        )
-        for key in OPTIONS.get(game, ())
-    )
+    options = tuple((key, _setting(value, key, MAX_SIZE)) for key in OPTIONS.get(game, ()))
     return Play(game, first, rival, sizes, games, value["stones"], options)
+
+
+def _setting(value: dict[str, Any], key: str, most: int) -> int:
+    """``value[key]``, a whole number from 1 to ``most``."""
+    return _whole(value[key], most, f"play: {key!r} must be a whole number from 1 to {most}")
 
 
 def _whole(text: Any, most: int, problem: str) -> int:
