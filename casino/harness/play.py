@@ -383,8 +383,8 @@ def judged(referee: Referee) -> TextComparison:
     head = f"{_count(len(referee.sizes), 'game')} ({play.describe()})\n"
     if uncounted:
         head += (
-            f"not counted: {uncounted} game{'' if uncounted == 1 else 's'} in which the rival "
-            "never left the AI a position it could win\n"
+            f"not counted: {_count(uncounted, 'game')} in which the rival never left the AI a "
+            "position it could win\n"
         )
     expected = head + f"won by the AI: {could} of the {could} it could win\n"
     actual = head + f"won by the AI: {won} of the {could} it could win\n"
