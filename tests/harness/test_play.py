@@ -96,7 +96,8 @@ def _score(output: str) -> str:
     return line.removeprefix("score: ").removesuffix("/1.5")
 
 
-@pytest.mark.parametrize("variant", sorted(VARIANTS))
+@pytest.mark.parametrize("variant", ["first-stone", "weak-second"])  # perfect: 1.5, in
+# test_own_programs_as_program.py (casino's Nimsys passes its folder through a pipe and a pty)
 def test_the_bonus_through_a_pipe_is_what_the_course_gives(variant: str, tmp_path: Path) -> None:
     command = _program(tmp_path, VARIANTS[variant])
     result = run_cli("replay", "--score", "--program", command, *BONUS)
