@@ -43,6 +43,7 @@ from typing import Generic, TypeVar
 from casino.duel import Board, Screen, Side, Unreadable, Waiting
 from casino.nim.kayles import KaylesGame, KaylesMove
 from casino.nim.strategy import grundy
+from casino.numbers import quoted
 
 Stones = tuple[bool, ...]
 """A position of the advanced game: ``stones[i]`` is whether stone ``i + 1`` is still there."""
@@ -66,8 +67,12 @@ class Names:
         return f"{given} {family}"
 
 
-_BOARD = re.compile(r"(\d+)\s+stones?\s+left\s*:(.*)", re.IGNORECASE)
-_STONE = re.compile(r"<\s*(\d+)\s*,\s*([*xX])\s*>")
+LONGEST = 2048
+"""Characters of a line read (a board of 100 stones is under 800): the rest of a longer line
+is not looked at, so that no pattern ever runs over a flood."""
+_BOARD = re.compile(r"(\d{1,6})\s+stones?\s+left\s*:(.*)", re.IGNORECASE)
+_STONE = re.compile(r"<\s*(\d{1,6})\s*,\s*([*xX])\s*>")
+"""(Numbers of at most 6 digits: a longer one is no board, and never reaches ``int()``.)"""
 _INVALID = re.compile(r"invalid\s+move\b", re.IGNORECASE)
 _OVER = re.compile(r"game\s+over", re.IGNORECASE)
 _WINS = re.compile(r"(.+?)\s+wins\s*!?", re.IGNORECASE)
@@ -101,7 +106,7 @@ class _Console(Generic[P]):
     def read(self, text: str) -> Screen[P] | None:
         """The boards, turns, refusals and end of game in ``text``; complete once it ends with
         the rival's turn or the ``$`` prompt."""
-        lines = [line.strip() for line in text.replace("\r", "").split("\n")]
+        lines = [line.strip()[:LONGEST] for line in text.replace("\r", "").split("\n")]
         while lines and not lines[-1]:
             lines.pop()
         if not lines:
@@ -128,10 +133,10 @@ class _Console(Generic[P]):
                 position = self.position(line, board)
             elif turn := self.turn.fullmatch(line):
                 if position is None:
-                    raise Unreadable(f"a turn with no board before it: {line!r}")
+                    raise Unreadable(f"a turn with no board before it: {quoted(line)}")
                 side = self._side(turn.group(1))
                 if side is None:
-                    raise Unreadable(f"the turn of a player casino did not add: {line!r}")
+                    raise Unreadable(f"the turn of a player casino did not add: {quoted(line)}")
                 boards.append(Board(position, side))
                 position = None
             elif _INVALID.match(line):
@@ -155,7 +160,7 @@ class _Console(Generic[P]):
         for side in Side:
             if " ".join(name.split()).casefold() == self.names.full(side).casefold():
                 return side
-        raise Unreadable(f"the winner is a player casino did not add: {line!r}")
+        raise Unreadable(f"the winner is a player casino did not add: {quoted(line)}")
 
 
 class AdvancedGame(_Console[Stones]):
@@ -171,10 +176,10 @@ class AdvancedGame(_Console[Stones]):
         """The stones a board line shows, in position order, each position once from 1."""
         marks = _STONE.findall(board.group(2))
         if not marks or [int(number) for number, _ in marks] != list(range(1, len(marks) + 1)):
-            raise Unreadable(f"a board casino cannot read: {line!r}")
+            raise Unreadable(f"a board casino cannot read: {quoted(line)}")
         stones = tuple(mark == "*" for _, mark in marks)
         if sum(stones) != int(board.group(1)):
-            raise Unreadable(f"a board whose count is not its stones: {line!r}")
+            raise Unreadable(f"a board whose count is not its stones: {quoted(line)}")
         return stones
 
     def initial(self, size: int) -> Stones:
@@ -229,7 +234,7 @@ class OriginalGame(_Console[int]):
         """The count a board line shows (one ``*`` per stone)."""
         count = int(board.group(1))
         if board.group(2).split() != ["*"] * count:
-            raise Unreadable(f"a board whose count is not its stones: {line!r}")
+            raise Unreadable(f"a board whose count is not its stones: {quoted(line)}")
         return count
 
     def initial(self, size: int) -> int:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from casino.duel import Board, Screen, Side, Unreadable, Waiting
 from casino.nim.duel import AdvancedGame, OriginalGame, value
@@ -128,3 +130,40 @@ def test_the_original_game_is_read_alike_and_taking_the_last_stone_loses() -> No
     assert [ORIGINAL.winner(n, Side.AI) for n in (1, 3, 4)] == [Side.RIVAL, Side.RIVAL, None]
     with pytest.raises(ValueError, match="at least 1"):
         OriginalGame(bound=0)
+
+
+PIECES = [
+    "\n",
+    "$",
+    "Game Over",
+    "Deep Robot wins!",
+    "Casino Rival wins!",
+    "Nobody wins!",
+    "Casino's turn - which to remove?",
+    "Deep's turn - which to remove?",
+    "Deep's turn - remove how many?",
+    "Luke's turn - which to remove?",
+    "Invalid move.",
+    "3 stones left: <1,*> <2,*> <3,*>",
+    "2 stones left: <1,x> <2,*> <3,*>",
+    "3 stones left: * * *",
+    "9" * 5000 + " stones left: <1,*>",
+    "1 stones left: <" + "1" * 5000 + ",*>",
+    " " * 3000,
+    "'s " * 1000,
+    "\r",
+]
+
+
+@given(st.lists(st.sampled_from(PIECES), max_size=12), st.sampled_from([GAME, ORIGINAL]))
+@settings(max_examples=300)
+def test_whatever_a_program_prints_is_a_screen_not_yet_one_or_unreadable(
+    pieces: list[str], game: AdvancedGame | OriginalGame
+) -> None:
+    text = "\n".join(pieces)
+    try:
+        screen = game.read(text)
+    except Unreadable as problem:
+        assert "\n" not in str(problem) and len(str(problem)) < 200
+        return
+    assert screen is None or isinstance(screen, Screen)
