@@ -69,6 +69,7 @@ from casino.harness.runners.base import (
 from casino.harness.runners.inproc import Capture, InProcessRunner, call_main
 from casino.harness.runners.live import CannotStart, LiveConsole, start
 from casino.harness.runners.sandbox import Sandbox
+from casino.numbers import quoted
 
 GAME_OUTPUT_BASE = 4096
 """Bytes every game may print, whatever its size."""
@@ -366,7 +367,7 @@ class Referee:
 def _tail(text: str) -> str:
     """The last line of ``text`` that is not blank, quoted (or that it printed nothing)."""
     lines = [line for line in text.splitlines() if line.strip()]
-    return repr(lines[-1]) if lines else "nothing"
+    return quoted(lines[-1]) if lines else "nothing"
 
 
 # ------------------------------------------------------------------------------ the verdict
