@@ -66,6 +66,18 @@ class Names:
         _, family, given = self.of(side)
         return f"{given} {family}"
 
+    def side(self, name: str) -> Side | None:
+        """The side ``name`` names, in any case and spacing: the given name (as the assignment
+        names a turn), the full name (as it names a winner), or either the other way round or
+        the username (as some programs do)."""
+        said = " ".join(name.split()).casefold()
+        for side in Side:
+            username, family, given = self.of(side)
+            known = (username, given, family, f"{given} {family}", f"{family} {given}")
+            if said in {other.casefold() for other in known}:
+                return side
+        return None
+
 
 LONGEST = 2048
 """Characters of a line read (a board of 100 stones is under 800): the rest of a longer line
@@ -149,18 +161,14 @@ class _Console(Generic[P]):
             raise Unreadable("'Game Over' with no '… wins!' line after it")
         return Screen(tuple(boards), waiting, refused, winner)
 
-    def _side(self, given: str) -> Side | None:
-        """The side whose given name is ``given`` (any case)."""
-        for side in Side:
-            if given.strip().casefold() == self.names.of(side)[2].casefold():
-                return side
-        return None
+    def _side(self, name: str) -> Side | None:
+        return self.names.side(name)
 
     def _winner(self, name: str, line: str) -> Side:
-        for side in Side:
-            if " ".join(name.split()).casefold() == self.names.full(side).casefold():
-                return side
-        raise Unreadable(f"the winner is a player casino did not add: {quoted(line)}")
+        side = self.names.side(name)
+        if side is None:
+            raise Unreadable(f"the winner is a player casino did not add: {quoted(line)}")
+        return side
 
 
 class AdvancedGame(_Console[Stones]):

@@ -167,3 +167,11 @@ def test_whatever_a_program_prints_is_a_screen_not_yet_one_or_unreadable(
         assert "\n" not in str(problem) and len(str(problem)) < 200
         return
     assert screen is None or isinstance(screen, Screen)
+
+
+def test_a_player_is_known_by_any_of_its_names() -> None:
+    by_username = "\n2 stones left: <1,*> <2,*>\nrival's turn - which to remove?\n"
+    assert GAME.read(by_username) == Screen((Board((True, True), Side.RIVAL),), Waiting.MOVE)
+    for winner in ("Deep Robot", "ROBOT  DEEP", "deep", "ai"):
+        screen = GAME.read(f"\nGame Over\n{winner} wins!\n\n$")
+        assert screen is not None and screen.winner is Side.AI
