@@ -16,8 +16,8 @@ What it reads (the assignment's format, read leniently: spaces, ``\\r`` and lett
 edges do not matter, since the bonus is about the AI, not the text):
 
 - a board ``7 stones left: <1,*> <2,x> …`` (the stones from the ``<position,*|x>`` marks);
-- ``Deep's turn - which to remove?`` — the turn of the player with that given name, asked about
-  the board just shown;
+- ``Deep's turn - which to remove?`` — the turn of the player with that given name (or another
+  of its names: full, family, username), asked about the board just shown;
 - ``Invalid move.`` (the move typed was refused);
 - ``Game Over`` then ``Deep Robot wins!``;
 - ``$`` alone on the last line: the command prompt.
