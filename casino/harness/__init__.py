@@ -4,5 +4,7 @@
 programs in-process, or against any command through a pipe or a pseudo-terminal, and reports
 the first differing step with its line and column; ``casino record`` captures a session;
 ``casino replay --update`` blesses the current output; the pytest plugin makes every transcript
-a test item. See ``casino/harness/README.md`` for the format and every choice made.
+a test item; a ``play:`` transcript has casino play the rival's side of real games against a
+program's AI and judge who won. See ``casino/harness/README.md`` for the format and every choice
+made.
 """

@@ -19,7 +19,9 @@ and one or more runs; a run is the program's arguments and the steps of one sess
     points: 1                       # optional: weight for --score (default 1)
     visibility: hidden              # optional: visible (default), hidden or after-due
 
-or ``runs:`` — a list of ``{args, steps, exit, stderr}`` — instead of ``args/steps/exit/stderr``.
+or ``runs:`` — a list of ``{args, steps, exit, stderr}`` — instead of ``args/steps/exit/stderr``;
+or ``play:`` — games casino plays against the program live (:mod:`casino.harness.playspec`) —
+instead of steps.
 Keys that were absent stay ``None``, so a load → dump round trip writes back what was there.
 
 A transcript may come from anyone, so loading is bounded (the limits are the constants below):
@@ -40,6 +42,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from casino.errors import CasinoError
+from casino.harness.playspec import Play, parse_play
 from casino.harness.yamltext import FlowList, TextError, dump_text, load_text, position
 
 DEFAULT_TIMEOUT = 10.0
@@ -183,6 +186,9 @@ class Transcript:
     ``None``: as stated, it says nothing (a folder's ``casino.yaml`` may then say it)."""
     shown: str = "visible"
     """The visibility in the end: the transcript's, else its folder's, else ``visible``."""
+    play: Play | None = None
+    """Games casino plays against the program (``play:``; :mod:`casino.harness.playspec`):
+    the transcript then has one run with no steps."""
     single: bool = True
     """Written in the single-run form (``steps`` at the top level) rather than ``runs:``."""
     path: Path | None = field(default=None, compare=False)
@@ -237,7 +243,7 @@ EXIT_RANGE = (0, 255)
 SEED_RANGE = (-(10**MAX_DIGITS) + 1, 10**MAX_DIGITS - 1)
 
 _TOP_KEYS = {"name", "program", "args", "seed", "files", "steps", "runs", "exit", "stderr"}
-_TOP_KEYS |= {"timeout", "points", "reference", "match", "visibility"}
+_TOP_KEYS |= {"timeout", "points", "reference", "match", "visibility", "play"}
 VISIBILITIES = ("visible", "hidden", "after-due")
 """``visibility``: whether a student's feedback shows the transcript's input and expected
 output (``visible``), never does (``hidden``: its name and points only), or does once the
@@ -424,7 +430,10 @@ def _transcript(data: Any, path: Path) -> Transcript:
         raise _Invalid("'name' must be one non-empty line", _at(data, "name"))
     single = "runs" not in data
     runs: tuple[Run, ...]
-    if single:
+    play = _play(data)
+    if play is not None:
+        runs = (Run(steps=(), args=_args(data, data["args"]) if "args" in data else None),)
+    elif single:
         runs = (_run(data),)
     else:
         clash = [key for key in _RUN_KEYS if key in data and key != "points"]
@@ -447,6 +456,7 @@ def _transcript(data: Any, path: Path) -> Transcript:
         allowed=match or (),
         visibility=_visibility(data),
         shown=_visibility(data) or "visible",
+        play=play,
         single=single,
         path=path,
     )
@@ -462,6 +472,19 @@ def _check_run_points(data: dict[str, Any], runs: tuple[Run, ...]) -> None:
     if all(stated) and "points" in data:
         problem = "'points' is stated in every run: the transcript's own 'points' must go"
         raise _Invalid(problem, _at(data, "points"))
+
+
+def _play(data: dict[str, Any]) -> Play | None:
+    """``play:`` (games casino plays against the program), which takes the place of the steps."""
+    if "play" not in data:
+        return None
+    clash = [key for key in ("steps", "runs", "exit", "stderr", "match") if key in data]
+    if clash:
+        raise _Invalid(f"'{clash[0]}' cannot go with 'play'", _at(data, clash[0]))
+    try:
+        return parse_play(data["play"])
+    except ValueError as problem:
+        raise _Invalid(str(problem), _at(data, "play")) from None
 
 
 def _match(data: dict[str, Any]) -> tuple[str, ...] | None:
@@ -689,7 +712,9 @@ def dump_transcript(transcript: Transcript) -> str:
     _put(data, "seed", transcript.seed)
     if transcript.files is not None:
         data["files"] = {name: _content_data(content) for name, content in transcript.files}
-    if transcript.single:
+    if transcript.play is not None:
+        data["play"] = _play_data(transcript.play)
+    elif transcript.single:
         data.update(run_data[0])
     else:
         data["runs"] = run_data
@@ -698,6 +723,15 @@ def dump_transcript(transcript: Transcript) -> str:
     _put(data, "match", None if transcript.match is None else list(transcript.match))
     _put(data, "visibility", transcript.visibility)
     return dump_text(data)
+
+
+def _play_data(play: Play) -> dict[str, Any]:
+    data = play.to_data()
+    if isinstance(data["stones"], list):
+        flow: list[Any] = FlowList()  # on one line: stones: [3, 5, 7]
+        flow.extend(data["stones"])
+        data["stones"] = flow
+    return data
 
 
 def _run_data(run: Run) -> dict[str, Any]:

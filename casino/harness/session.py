@@ -24,6 +24,7 @@ from casino.harness.model import (
     load_transcript,
     read_capped,
 )
+from casino.harness.play import play_games
 from casino.harness.runners import make_runner
 from casino.harness.runners.base import Job, Outcome, Runner, Target, TargetError
 from casino.harness.runners.sandbox import Sandbox
@@ -162,16 +163,25 @@ def check(
         return TranscriptResult(
             path, Status.SKIP, transcript.name, error=SKIP_NOTE, max_points=transcript.max_points
         )
+    outcomes: tuple[Outcome, ...]
+    verdicts: tuple[RunVerdict, ...] = ()
     try:
-        outcomes = play(transcript, runner, target, sandbox)
+        if transcript.play is not None:
+            with scratch_directory("casino-") as cwd:
+                write_files(transcript, cwd)
+                played = play_games(transcript, runner, target, cwd, sandbox)
+            outcomes, verdicts = (played.outcome,), (played.verdict,)
+        else:
+            outcomes = play(transcript, runner, target, sandbox)
     except (TranscriptError, TargetError) as error:
         message = str(error) if isinstance(error, TranscriptError) else f"{path}: {error}"
         return TranscriptResult(
             path, Status.ERROR, transcript.name, error=message, max_points=transcript.max_points
         )
     allowed = tuple(k for k in MATCH_KINDS if k in transcript.allowed or k in match)
-    pairs = zip(transcript.runs, outcomes, strict=True)
-    verdicts = tuple(compare_run(run, outcome, allowed) for run, outcome in pairs)
+    if transcript.play is None:
+        pairs = zip(transcript.runs, outcomes, strict=True)
+        verdicts = tuple(compare_run(run, outcome, allowed) for run, outcome in pairs)
     passed = tuple(verdict.passed for verdict in verdicts)
     return TranscriptResult(
         path=path,

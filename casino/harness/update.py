@@ -95,7 +95,10 @@ def _bless_group(group: list[Output], chunk: str) -> list[Output]:
 
 
 def bless(transcript: Transcript, outcomes: tuple[Outcome, ...]) -> Transcript:
-    """``transcript`` with every run blessed (:class:`CannotBless` names the run if needed)."""
+    """``transcript`` with every run blessed (:class:`CannotBless` names the run if needed;
+    a ``play:`` transcript has no output to bless: its verdict is who won)."""
+    if transcript.play is not None:
+        raise CannotBless("its games are played live and judged by who won: nothing to bless")
     runs = []
     for number, (run, outcome) in enumerate(zip(transcript.runs, outcomes, strict=True), 1):
         try:

@@ -4,10 +4,10 @@ each program gets the score it deserves, run by run, alternative by alternative.
 The students are casino's own programs, each changed the way a real submission differs:
 
 - Nimsys (``transcripts/nimsys/project-c/``, 11.5 marks: 10 for the project, 1.5 for the
-  advanced-game bonus): complete; complete but for the bonus (``startadvancedgame`` does
-  nothing); one that forgets its players between runs (so it passes 3 of the 5 chained runs of
-  the course's autotester, and 2 of the 3 of the published tests); one whose AI picks the other
-  winning move; one that prints a space after ``wins!``.
+  advanced-game bonus, played live against the AI): complete; complete but for the bonus
+  (``startadvancedgame`` does nothing); one that forgets its players between runs (so it passes
+  3 of the 5 chained runs of the course's autotester, and 2 of the 3 of the published tests);
+  one whose AI picks the other winning move; one that prints a space after ``wins!``.
 - Five-card draw (``transcripts/draw/play5carddraw/``): casino's own, and one that prints the
   starter's set of valid characters in another of its orders.
 - Video poker (``transcripts/videopoker/double-bonus/``): casino's own, and one that refuses a
@@ -139,10 +139,13 @@ def _feedback(root: Path, out: str, student: str) -> list[str]:
 PROJECT_C = {
     "score": 0,
     "max": 0,
-    "conformance-autotester-chained.yaml": 4.5,
+    "ai-bonus-first-vs-perfect.yaml": 0.5,
+    "ai-bonus-first-vs-random.yaml": 0.5,
+    "ai-bonus-second-vs-random.yaml": 0.5,
+    "conformance-autotester-chained.yaml": 4,
     "conformance-project-c-chained.yaml": 3,
-    "seed-c-advanced-game-ai.yaml": 0.5,
-    "seed-c-advanced-invalid-moves.yaml": 0.5,
+    "seed-c-advanced-game-ai.yaml": 0,
+    "seed-c-advanced-invalid-moves.yaml": 0,
     "seed-c-ai-player.yaml": 1,
     "seed-c-invalid-input.yaml": 1,
     "seed-c-rankings-ties.yaml": 1,
@@ -200,9 +203,7 @@ def test_a_program_complete_but_for_the_bonus_loses_the_bonus_only(
 ) -> None:
     root, book = nimsys
     expected = _row(
-        conformance_autotester_chained=4,
-        seed_c_advanced_game_ai=0,
-        seed_c_advanced_invalid_moves=0,
+        ai_bonus_first_vs_perfect=0, ai_bonus_first_vs_random=0, ai_bonus_second_vs_random=0
     )
     assert _book(book["no-bonus"]) == expected
     assert expected["score"] == "10"
@@ -210,7 +211,7 @@ def test_a_program_complete_but_for_the_bonus_loses_the_bonus_only(
     assert lines[0] == "no-bonus: 10/11.5"
     chain = [line for line in lines if line.startswith("  run ") and "[" in line][:5]
     assert chain == [f"  run {n} of 5: PASS [1/1]" for n in range(1, 5)] + [
-        "  run 5 of 5: FAIL [0/0.5]"
+        "  run 5 of 5: FAIL [0/0]"
     ]
 
 
@@ -218,7 +219,7 @@ def test_a_program_that_forgets_its_players_keeps_the_runs_it_passes(
     nimsys: tuple[Path, dict[str, dict[str, str]]],
 ) -> None:
     root, book = nimsys
-    expected = _row(conformance_autotester_chained=2.5, conformance_project_c_chained=2)
+    expected = _row(conformance_autotester_chained=2, conformance_project_c_chained=2)
     assert _book(book["forgets"]) == expected
     assert expected["score"] == "8.5"
     lines = _feedback(root, "grades", "forgets")
@@ -228,7 +229,7 @@ def test_a_program_that_forgets_its_players_keeps_the_runs_it_passes(
         "  run 2 of 5: FAIL [0/1]",
         "  run 3 of 5: FAIL [0/1]",
         "  run 4 of 5: PASS [1/1]",
-        "  run 5 of 5: PASS [0.5/0.5]",
+        "  run 5 of 5: PASS [0/0]",
         "  run 1 of 3: PASS [1/1]",
         "  run 2 of 3: FAIL [0/1]",
         "  run 3 of 3: PASS [1/1]",
@@ -242,13 +243,11 @@ def test_trailing_spaces_fail_by_default_and_are_named_in_the_feedback(
     expected = _row(  # every transcript and run that ends a game prints "wins! "
         conformance_autotester_chained=1,
         conformance_project_c_chained=2,
-        seed_c_advanced_game_ai=0,
-        seed_c_advanced_invalid_moves=0,
         seed_c_ai_player=0,
         seed_c_invalid_input=0,
-    )
+    )  # (the played bonus judges who won, not the text: it keeps its 1.5)
     assert _book(book["trailing"]) == expected
-    assert expected["score"] == "4"
+    assert expected["score"] == "5.5"
     lines = _feedback(root, "grades", "trailing")
     assert "  output differs only in trailing spaces on 1 line" in lines
     assert "  run 4 of 5: output differs only in trailing spaces on 1 line" in lines
@@ -268,7 +267,7 @@ def test_a_folder_that_allows_trailing_spaces_gives_them_full_marks(
     assert _book(book["trailing"]) == _row()
     lines = _feedback(root, "loose", "trailing")
     assert (
-        "PASS [0.5/0.5] Project C 2.6: Invalid move. for a position beyond 10, a count of 3, a "
+        "PASS [0/0] Project C 2.6: Invalid move. for a position beyond 10, a count of 3, a "
         "removed stone, a pair with a gap; the game then played out "
         "(seed-c-advanced-invalid-moves.yaml) (match: trailing-space)"
     ) in lines

@@ -88,6 +88,9 @@ def test_project_c_gives_the_advanced_game_the_bonus_share_of_the_course() -> No
     total = sum(Fraction(t.max_points) for t in project.values())
     bonus = Fraction(0)
     for transcript in project.values():
+        if transcript.play is not None:  # the AI played live: the bonus, as the course grades it
+            bonus += Fraction(transcript.max_points)
+            continue
         for run, worth in zip(transcript.runs, transcript.run_points, strict=True):
             if any(line.startswith("startadvancedgame") for line in run.inputs):
                 bonus += Fraction(worth)
@@ -170,7 +173,9 @@ def branches(transcript: Transcript, monkeypatch: pytest.MonkeyPatch) -> Iterato
             todo += [[*given, choice] for choice in chooser.branch]
 
 
-@pytest.mark.parametrize("name", [n for n in PASSABLE if n.startswith("nimsys/")])
+@pytest.mark.parametrize(
+    "name", [n for n, t in PASSABLE.items() if n.startswith("nimsys/") and t.play is None]
+)
 def test_every_game_a_correct_ai_may_play_passes(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -6,6 +6,9 @@
   for ``--program``.
 - ``pty``: a pseudo-terminal driven with pexpect: waits for each ``out`` before typing the next
   ``in``; the terminal's echo and ``\\r\\n`` are normalised away.
+
+Played games (``play:`` transcripts) use the same pipe and terminal as live consoles, each line
+chosen from what the program has just printed (:mod:`casino.harness.runners.live`).
 """
 
 from __future__ import annotations
