@@ -68,7 +68,7 @@ UP_CARDS = "uses the other players' up cards"
 
 POINTS: dict[str, float] = {
     CONNECTS: 15,
-    LOGIN: 10,
+    LOGIN: 5,
     LEGAL: 40,
     TIMELY: 30,
     CLOSES: 10,
@@ -77,7 +77,9 @@ POINTS: dict[str, float] = {
     SPADE: 10,
     UP_CARDS: 20,
 }
-"""Every rubric line and its points, in report order."""
+"""Every rubric line and its points, in report order: 160, the seed's automatic lines (Part 1
+connects 15 and replies 35, Part 2 replies 50, intelligent play 40, up cards 20; the mapping is
+in ``docs/stud.md``)."""
 
 
 def _bets(action: wire.Action) -> bool:
