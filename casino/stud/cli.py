@@ -39,7 +39,7 @@ from casino.stud.dealer import DealerSettings, Observer, Seat, TableConfig, run_
 from casino.stud.player import PlayerSession, play
 from casino.stud.report import FORMATS, text_report
 from casino.stud.screen import HistoryWriter, LiveScreen, LogObserver, Observers
-from casino.stud.tournament import run_tournament
+from casino.stud.tournament import bot_template, run_tournament
 
 if TYPE_CHECKING:
     from casino.stud.classroom import ClassSetup
@@ -214,21 +214,30 @@ def player_main(invocation: Invocation) -> int:
 
 
 def tournament_main(invocation: Invocation) -> int:
-    """``casino stud tournament --bot CMD … [--hands H] [--seed S]``."""
+    """``casino stud tournament --bot CMD … [--hands H] [--seed S]``, or a class's Casino
+    Day: ``casino stud tournament SUBMISSIONS --run CMD [--build CMD] [--out DIR]``."""
     streams = invocation.streams
     parser = invocation.parser(
         description="A Casino Day on 127.0.0.1: a dealer and one process per --bot.\n"
         f"CMD is a shipped strategy ({', '.join(sorted(STRATEGIES))}) or a command line\n"
-        "with {host} and {port}, e.g. 'java Poker {host} {port}'.",
+        "with {host} and {port}, e.g. 'java Poker {host} {port}'. With SUBMISSIONS (and\n"
+        "any --bot), a class's Casino Day: the standings in tournament.csv under --out.",
+        epilog=CLASS_EPILOG,
     )
-    parser.add_argument("--bot", action="append", required=True, metavar="CMD")
+    parser.add_argument("--bot", action="append", default=[], metavar="CMD")
     parser.add_argument("--wait", type=_seconds, default=30.0, help="seconds for all to log in")
     _table_options(parser, 2000)
+    _class_options(parser)
     args = parser.parse_args(invocation.argv)
-    if len(args.bot) < 2:
-        raise UsageError("give at least two --bot")
     out = streams.stdout
     clock = MonotonicClock()
+    shown = LiveScreen(out, clock) if out.isatty() else _Silent()
+    if _a_class(args, bots_make_a_class=False):
+        return _guarded(
+            lambda: _with_history(args, lambda seen: _casino_day(args, out, seen), shown)
+        )
+    if len(args.bot) < 2:
+        raise UsageError("give at least two --bot")
 
     def run(observer: Observer | None) -> int:
         settings = _settings(args, len(args.bot), 0, args.wait)
@@ -236,8 +245,39 @@ def tournament_main(invocation: Invocation) -> int:
         _ranking(seats, out)
         return 0
 
-    shown = LiveScreen(out, clock) if out.isatty() else _Silent()
     return _guarded(lambda: _with_history(args, run, shown))
+
+
+def _casino_day(args: argparse.Namespace, out: TextIO, observer: Observer | None) -> int:
+    """A class's Casino Day: every player at one table, the standings under ``--out``."""
+    from casino.stud.casinoday import DayConfig, casino_day, standings_csv, standings_json
+    from casino.stud.classroom import prepare, scratch_folder
+
+    setup, sandbox = _class_setup(args)
+    target = _out_folder(args.out)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    table = TableConfig(hands=args.hands, reply_timeout=args.reply_timeout)
+    config = DayConfig(table, args.stack, seed, args.wait)
+    source = Path(args.submissions) if args.submissions is not None else None
+    with scratch_folder() as scratch:
+        entries = prepare(source, setup, _bots(args.bot, bot_template), scratch)
+        rows = asyncio.run(casino_day(entries, config, MonotonicClock(), observer))
+    try:
+        write_atomic(target / "tournament.csv", standings_csv(rows))
+        write_atomic(target / "tournament.json", standings_json(rows, config))
+    except OSError as error:
+        why = error.strerror or error
+        raise CasinoError(f"cannot write the results to {target}: {why}") from None
+    out.write("standings:\n")
+    width = max([7, *(len(row.student) for row in rows)])
+    for row in rows:
+        place = "-" if row.rank is None else str(row.rank)
+        chips = "" if row.chips is None else str(row.chips)
+        note = f"  ({row.removed})" if row.removed else ""
+        out.write(f"{place:>3}  {row.student:<{width}}  {chips:>6}  {row.hands:>5} hands{note}\n")
+    out.write(f"seed {seed}; sandbox: {sandbox}\n")
+    out.write(f"gradebook: {target / 'tournament.csv'} (and tournament.json)\n")
+    return 0
 
 
 class _Silent:
@@ -306,15 +346,17 @@ def _class_options(parser: ArgumentParser) -> None:
     parser.add_argument("--network", action="store_true", help="let them use the network")
 
 
-def _a_class(args: argparse.Namespace) -> bool:
-    """Whether the command line is about a class (and it is a sound one)."""
+def _a_class(args: argparse.Namespace, bots_make_a_class: bool = True) -> bool:
+    """Whether the command line is about a class (and it is a sound one): SUBMISSIONS or
+    ``--out`` given, or (``bots_make_a_class``: ``check``) more than one ``--bot``."""
     if args.submissions is None and (args.run or args.build):
         raise UsageError("--run and --build go with SUBMISSIONS")
     if args.submissions is not None and not args.run:
         raise UsageError("SUBMISSIONS needs --run CMD (with {host} and {port})")
     if args.submissions is None and not args.bot:
         raise UsageError("give --bot CMD, or SUBMISSIONS with --run CMD")
-    return args.submissions is not None or len(args.bot) > 1 or args.out is not None
+    several = bots_make_a_class and len(args.bot) > 1
+    return args.submissions is not None or several or args.out is not None
 
 
 def _check_one(args: argparse.Namespace, out: TextIO) -> int:
@@ -378,15 +420,17 @@ NO_SANDBOX = (
 )
 
 
-def _bots(specs: list[str], command: Callable[[str], list[str]]) -> list[tuple[str, list[str]]]:
+def _bots(
+    specs: list[str], command: Callable[[str, int], list[str]]
+) -> list[tuple[str, list[str]]]:
     """Each ``--bot`` with a name of its own (the spec, numbered when given twice)."""
     named: list[tuple[str, list[str]]] = []
-    for spec in specs:
+    for index, spec in enumerate(specs):
         name, number = spec, 1
         while name in {taken for taken, _ in named}:
             number += 1
             name = f"{spec} ({number})"
-        named.append((name, command(spec)))
+        named.append((name, command(spec, index)))
     return named
 
 
@@ -415,7 +459,9 @@ def _check_class(args: argparse.Namespace, out: TextIO) -> int:
     target = _out_folder(args.out, "feedback")
     source = Path(args.submissions) if args.submissions is not None else None
     with scratch_folder() as scratch:
-        entries = prepare(source, setup, _bots(args.bot, _check_command), scratch)
+        entries = prepare(
+            source, setup, _bots(args.bot, lambda spec, _: _check_command(spec)), scratch
+        )
         clock, limits = MonotonicClock(), checking.Limits()
         graded = asyncio.run(check_class(entries, clock, limits, args.jobs))
     try:

@@ -2,7 +2,8 @@
 
 A player in a sandbox without network (a network namespace of its own: nothing but its own
 loopback) cannot reach a dealer on the machine's loopback. This script runs inside the sandbox,
-in front of the player: it listens on the sandbox's own ``127.0.0.1`` (any free port), starts
+in front of the player: it listens on the sandbox's own ``127.0.0.1`` (any free port; the
+loopback brought up first where it is down), starts
 the player with ``{host}`` and ``{port}`` replaced by that address, and carries each connection
 the player opens, byte for byte both ways, to the dealer's Unix socket (a file in the run
 folder, which the sandbox shares: a Unix socket named by a path is reached through the file
@@ -17,7 +18,9 @@ Usage: ``python3 relay.py SOCKET PROGRAM [ARG …]``; casino runs it as ``python
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import socket
+import struct
 import subprocess
 import sys
 import threading
@@ -26,6 +29,21 @@ import time
 LOOPBACK = "127.0.0.1"
 DRAIN_SECONDS = 2.0
 """How long, once the player has ended, the relay lets its connections deliver what is left."""
+
+
+SIOCGIFFLAGS = 0x8913
+SIOCSIFFLAGS = 0x8914
+IFF_UP = 0x1
+
+
+def loopback_up() -> None:
+    """Bring the loopback interface up if it is down (a namespace made by ``unshare`` starts
+    so; bubblewrap's is up already). Where it cannot, nothing changes."""
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        request = struct.pack("16sH22x", b"lo", 0)
+        flags = struct.unpack("16sH22x", fcntl.ioctl(probe, SIOCGIFFLAGS, request))[1]
+        if not flags & IFF_UP:
+            fcntl.ioctl(probe, SIOCSIFFLAGS, struct.pack("16sH22x", b"lo", flags | IFF_UP))
 
 
 def _pump(source: socket.socket, sink: socket.socket) -> None:
@@ -68,6 +86,7 @@ def main(argv: list[str]) -> int:
         sys.stderr.write("usage: relay SOCKET PROGRAM [ARG ...]\n")
         return 2
     path, command = argv[0], argv[1:]
+    loopback_up()
     server = socket.create_server((LOOPBACK, 0))
     port = str(server.getsockname()[1])
     command = [word.replace("{host}", LOOPBACK).replace("{port}", port) for word in command]

@@ -4,7 +4,8 @@ that sees only /usr can run it): ``python3 poker.py HOST PORT [NAME]``.
 It bets the most it may with a pair or better or a spade in the hole above 10, matches a bet
 otherwise only when it is free, and closes the socket after ``done``. The tests make students
 of it by setting ``FAULT``: ``always-match`` (matches every bet it can), ``crash-at-bet2``
-(an exception at ``bet2``), ``no-dealer`` (exits before it connects).
+(an exception at ``bet2``), ``no-dealer`` (exits before it connects), ``garbage`` (answers
+every bet with ``bet:lots``).
 """
 
 import socket
@@ -26,6 +27,8 @@ def reply(parts: list[str]) -> str:
     strong = len(set(ranks)) < len(ranks) or (mine[0].endswith("S") and ranks[0] >= 9)
     if to_match > stack:
         return "fold"
+    if FAULT == "garbage":
+        return "bet:lots"
     if FAULT == "always-match":
         return f"bet:{to_match}"
     if strong:

@@ -1,0 +1,284 @@
+"""Casino Day for a class: every player of :func:`casino.stud.classroom.prepare` at one table,
+and the standings in a gradebook.
+
+Each player gets a listener of its own (a loopback port, and for a sandboxed player the Unix
+socket its relay reaches: :mod:`casino.stud.launch`), so a connection is known by where it
+arrived, never by what it claims at ``login``; a second connection of the same player is told
+``done:`` and closed. Every player is started at once and has ``wait`` seconds to connect
+and log in; one that does not build, cannot run, exits, never connects or fails its login is
+left out with its reason, and the others play (in the order of the class, so the same seed
+and the same players give the same game). The table is the dealer's own
+(:class:`casino.stud.dealer.Table`): a player that answers late, illegally, garbage or not at
+all is removed with its reason and the game goes on. At the end every player is stopped.
+
+The standings: each player that played, best first as the dealer ranks them (who lasted
+longest, then the biggest stack), with its chips, the hands it survived and, if it was removed
+before the end, why; then every player that did not play, with why.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import csv
+import io
+import json
+import random
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from casino.clock import Clock
+from casino.errors import CasinoError
+from casino.grade.books import text_cell
+from casino.harness.runners.base import STDERR_KEPT
+from casino.net.guard import Limits
+from casino.net.listener import Listener
+from casino.net.stream import FrameStream, bound_port, serve
+from casino.stud import protocol as wire
+from casino.stud.classroom import Entry, shown_paths
+from casino.stud.dealer import (
+    GAME_OVER,
+    Observer,
+    QuietObserver,
+    Removed,
+    Seat,
+    Table,
+    TableConfig,
+    log_in,
+    turn_away,
+)
+from casino.stud.launch import serve_unix
+
+
+@dataclass(frozen=True)
+class DayConfig:
+    """The table and how long the players have to come."""
+
+    table: TableConfig
+    stack: int = 100
+    seed: int = 0
+    wait: float = 30.0
+    """Seconds every player has to connect and log in."""
+    grace: float = 2.0
+    """Seconds a player has to leave by itself after ``done`` before it is stopped."""
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One row of the standings."""
+
+    student: str
+    rank: int | None
+    """Its place (``None``: it did not play)."""
+    avatar: str = ""
+    chips: int | None = None
+    hands: int = 0
+    """Hands it survived (played to their end while it was at the table)."""
+    removed: str = ""
+    """Why it left before the end, or why it did not play."""
+    stderr: str = ""
+    """The start of what it wrote to stderr (its paths shown as ``<submission>``)."""
+
+
+@dataclass
+class _Player:
+    index: int
+    entry: Entry
+    arrived: asyncio.Future[FrameStream]
+    process: asyncio.subprocess.Process | None = None
+    stderr: bytes = b""
+
+
+async def casino_day(
+    entries: Sequence[Entry], config: DayConfig, clock: Clock, observer: Observer | None = None
+) -> list[Standing]:
+    """Play Casino Day among ``entries``; the standings, best first."""
+    watcher = observer or QuietObserver()
+    loop = asyncio.get_running_loop()
+    players = [
+        _Player(index, entry, loop.create_future())
+        for index, entry in enumerate(entries)
+        if entry.launch is not None
+    ]
+    left_out = {index: entry.problem for index, entry in enumerate(entries) if entry.launch is None}
+    servers: list[Listener] = []
+    readers: list[asyncio.Task[None]] = []
+    try:
+        for player in players:
+            port = await _listen(player, servers, clock, config)
+            try:
+                assert player.entry.launch is not None
+                player.process = await player.entry.launch.start(port, asyncio.subprocess.PIPE)
+            except CasinoError as error:
+                left_out[player.index] = str(error)
+                continue
+            readers.append(asyncio.create_task(_read_stderr(player)))
+        came = [p for p in players if p.index not in left_out]
+        results = await asyncio.gather(*(_come(p, clock, config) for p in came))
+        seated: list[tuple[_Player, wire.LoginReply]] = []
+        for player, result in zip(came, results, strict=True):
+            if isinstance(result, str):
+                left_out[player.index] = result
+            else:
+                seated.append((player, result))
+        ranking = await _play(seated, config, clock, watcher)
+    finally:
+        for server in servers:
+            server.close()
+        await _stop_all(players, config.grace)
+        for reader in readers:
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(reader, config.grace)
+    return _standings(entries, players, ranking, left_out)
+
+
+async def _listen(player: _Player, servers: list[Listener], clock: Clock, config: DayConfig) -> int:
+    """A listener (or two, relayed) of ``player``'s own; the loopback port."""
+    timeout = config.table.reply_timeout
+
+    async def accept(stream: FrameStream) -> None:
+        if player.arrived.done():
+            await turn_away(stream, "one connection per player", clock, timeout)
+            return
+        player.arrived.set_result(stream)
+        await stream.wait_closed()
+
+    limits = Limits(send_timeout=timeout)
+    servers.append(await serve(accept, limits=limits, clock=clock))
+    port = bound_port(servers[-1])
+    launch = player.entry.launch
+    if launch is not None and launch.relayed:
+        servers.append(await serve_unix(accept, launch.socket_path, limits))
+    return port
+
+
+async def _come(player: _Player, clock: Clock, config: DayConfig) -> wire.LoginReply | str:
+    """``player``'s login, or why it has none (it exited, did not come in time, or its login
+    reply was bad)."""
+    try:
+        return await asyncio.wait_for(_log_in(player, clock, config), config.wait)
+    except TimeoutError:
+        if player.arrived.done():
+            return f"no login within {config.wait:g} s"
+        return f"the player did not connect within {config.wait:g} s"
+
+
+async def _log_in(player: _Player, clock: Clock, config: DayConfig) -> wire.LoginReply | str:
+    assert player.process is not None
+    exited = asyncio.ensure_future(player.process.wait())
+    try:
+        waits: set[asyncio.Future[Any]] = {player.arrived, exited}
+        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        exited.cancel()
+    if not player.arrived.done():
+        return f"the player exited with status {player.process.returncode} without connecting"
+    stream = player.arrived.result()
+    timeout = config.table.reply_timeout
+    try:
+        return await log_in(stream, clock, timeout)
+    except Removed as problem:
+        await turn_away(stream, str(problem), clock, timeout)
+        return f"login: {problem}"
+
+
+async def _play(
+    seated: list[tuple[_Player, wire.LoginReply]],
+    config: DayConfig,
+    clock: Clock,
+    watcher: Observer,
+) -> dict[int, tuple[int, Seat]]:
+    """Play the table; each seated player's index → (rank, seat)."""
+    seats = [
+        Seat(number, login.id, login.avatar, config.stack, player.arrived.result())
+        for number, (player, login) in enumerate(seated)
+    ]
+    index_of = [player.index for player, _ in seated]
+    if len(seats) < 2:
+        for seat in seats:
+            seat.left = "no game: fewer than two players came"
+            await turn_away(seat.connection, seat.left, clock, config.table.reply_timeout)
+        return {index_of[seat.number]: (0, seat) for seat in seats}
+    table = Table(seats, config.table, clock, random.Random(config.seed), watcher)
+    ranking = await table.play()
+    return {index_of[seat.number]: (place, seat) for place, seat in enumerate(ranking, 1)}
+
+
+async def _read_stderr(player: _Player) -> None:
+    """Keep the first :data:`STDERR_KEPT` bytes of the player's stderr."""
+    assert player.process is not None and player.process.stderr is not None
+    with contextlib.suppress(ConnectionError, OSError):
+        while chunk := await player.process.stderr.read(65536):
+            player.stderr += chunk[: max(0, STDERR_KEPT - len(player.stderr))]
+
+
+async def _stop_all(players: Sequence[_Player], grace: float) -> None:
+    """Let every player leave for ``grace`` seconds, then end the rest."""
+    processes = [p.process for p in players if p.process is not None]
+    if processes:
+        await asyncio.wait([asyncio.ensure_future(p.wait()) for p in processes], timeout=grace)
+    for process in processes:
+        with contextlib.suppress(ProcessLookupError):
+            process.kill()
+        await process.wait()
+
+
+def _standings(
+    entries: Sequence[Entry],
+    players: Sequence[_Player],
+    ranking: dict[int, tuple[int, Seat]],
+    left_out: dict[int, str],
+) -> list[Standing]:
+    stderr = {p.index: p.stderr.decode("utf-8", "replace") for p in players}
+    rows = []
+    for index, entry in enumerate(entries):
+        err = shown_paths(stderr.get(index, ""), entry.launch)
+        if index in ranking:
+            place, seat = ranking[index]
+            why = "" if seat.left in (None, GAME_OVER) else seat.left
+            rank = place or None
+            rows.append(
+                Standing(entry.name, rank, seat.avatar, seat.stack, seat.left_after, why, err)
+            )
+        else:
+            rows.append(Standing(entry.name, None, removed=left_out.get(index, ""), stderr=err))
+    played = sorted((r for r in rows if r.rank is not None), key=lambda r: r.rank or 0)
+    return played + [r for r in rows if r.rank is None]
+
+
+# ---------------------------------------------------------------- the gradebook
+
+
+COLUMNS = ("rank", "student", "avatar", "chips", "hands survived", "removed")
+
+
+def standings_csv(rows: Sequence[Standing]) -> str:
+    """``tournament.csv``: one row per player (rank and chips empty for one that did not
+    play)."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    for row in rows:
+        writer.writerow(
+            [
+                "" if row.rank is None else row.rank,
+                text_cell(row.student),
+                text_cell(row.avatar),
+                "" if row.chips is None else row.chips,
+                row.hands,
+                text_cell(row.removed),
+            ]
+        )
+    return buffer.getvalue()
+
+
+def standings_json(rows: Sequence[Standing], config: DayConfig) -> str:
+    """``tournament.json``: the same, each player's stderr, and the game's settings."""
+    data = {
+        "seed": config.seed,
+        "stack": config.stack,
+        "hands": config.table.hands,
+        "players": [asdict(row) for row in rows],
+    }
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,103 @@
+"""Casino Day for a class: ``casino stud tournament SUBMISSIONS`` takes a class in as
+``casino grade`` does, builds and sandboxes every player, seats those that come, plays, and
+writes the standings: one row per player, broken ones with their reason.
+
+The class: students' players in plain Python (``classbots/poker.py`` with a fault each) and one
+in Java (``java/Poker.java``, built with javac), each with the ``build.sh`` and ``run.sh`` the
+course asks for.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from casino.harness.runners.sandbox import isolation_works
+from casino.programs import run_captured
+from casino.stud.cli import main
+
+HERE = Path(__file__).parent
+POKER = (HERE / "classbots" / "poker.py").read_text(encoding="utf-8")
+pytestmark = [
+    pytest.mark.skipif(not isolation_works(), reason="bubblewrap cannot run here"),
+    pytest.mark.skipif(shutil.which("javac") is None, reason="javac not found: a JDK is needed"),
+]
+
+
+def python_student(folder: Path, fault: str = "", broken: bool = False) -> None:
+    folder.mkdir(parents=True)
+    text = POKER.replace('FAULT = ""', f"FAULT = {fault!r}") + ("def (:\n" if broken else "")
+    (folder / "poker.py").write_text(text, encoding="utf-8")
+    (folder / "build.sh").write_text("python3 -m py_compile poker.py\n", encoding="utf-8")
+    (folder / "run.sh").write_text('exec python3 "$(dirname "$0")/poker.py" "$@"\n')
+
+
+def java_student(folder: Path) -> None:
+    folder.mkdir(parents=True)
+    shutil.copy(HERE / "java" / "Poker.java", folder / "Poker.java")
+    (folder / "build.sh").write_text("javac -d build Poker.java\n", encoding="utf-8")
+    run = 'cd "$(dirname "$0")" && exec java -cp build Poker "$@" Frank\n'
+    (folder / "run.sh").write_text(run, encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def casino_day(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    root = tmp_path_factory.mktemp("day")
+    submissions = root / "submissions"
+    python_student(submissions / "alice")
+    python_student(submissions / "bob", "garbage")
+    python_student(submissions / "carol", broken=True)
+    python_student(submissions / "dave", "crash-at-bet2")
+    python_student(submissions / "erin", "no-dealer")
+    java_student(submissions / "frank")
+    out = root / "grades"
+    argv = ["tournament", str(submissions), "--build", "sh build.sh"]
+    argv += ["--run", "sh run.sh {host} {port}", "--out", str(out)]
+    argv += ["--hands", "40", "--seed", "3", "--wait", "60", "--reply-timeout", "5"]
+    done = run_captured(main, argv)
+    assert done.status == 0, done.err
+    return out, done.out
+
+
+def test_six_players_one_broken_six_rows(casino_day: tuple[Path, str]) -> None:
+    out, printed = casino_day
+    rows = list(csv.DictReader(io.StringIO((out / "tournament.csv").read_text(encoding="utf-8"))))
+    assert list(rows[0]) == ["rank", "student", "avatar", "chips", "hands survived", "removed"]
+    by_name = {row["student"]: row for row in rows}
+    assert sorted(by_name) == ["alice", "bob", "carol", "dave", "erin", "frank"]
+    # Four came and played, best first; two never sat down, last, without a rank.
+    assert [row["rank"] for row in rows] == ["1", "2", "3", "4", "", ""]
+    assert [row["student"] for row in rows[4:]] == ["carol", "erin"]
+    assert by_name["carol"]["removed"] == "the build failed"
+    erin = by_name["erin"]["removed"]
+    assert erin == "the player exited with status 1 without connecting"
+    assert sum(int(row["chips"]) for row in rows[:4]) == 4 * 100  # chips are conserved
+    ranked = [(-int(row["hands survived"]), -int(row["chips"])) for row in rows[:4]]
+    assert ranked == sorted(ranked)  # who lasted longest, then the biggest stack
+    assert by_name["frank"]["avatar"] == "Frank"  # the Java player, built and sandboxed
+    assert by_name["bob"]["removed"].startswith("unparsable reply 'bet:lots' to bet1:")
+    assert by_name["dave"]["removed"] == "disconnected (the connection was closed)"
+    for name in ("alice", "frank"):
+        assert (by_name[name]["removed"], by_name[name]["hands survived"]) == ("", "40")
+    assert "gradebook: " in printed and "network cut off but for the dealer" in printed
+
+
+def test_the_json_keeps_each_player_s_stderr_and_the_seed(casino_day: tuple[Path, str]) -> None:
+    out, _ = casino_day
+    data = json.loads((out / "tournament.json").read_text(encoding="utf-8"))
+    assert (data["seed"], data["stack"], data["hands"]) == (3, 100, 40)
+    stderr = {player["student"]: player["stderr"] for player in data["players"]}
+    assert "ValueError: cannot read 'bet2:" in stderr["dave"]
+    assert 'File "<submission>/poker.py"' in stderr["dave"]
+    assert stderr["erin"] == "no dealer for me\n"
+    assert stderr["alice"] == ""
+
+
+def test_a_casino_day_needs_players(tmp_path: Path) -> None:
+    done = run_captured(main, ["tournament", "--out", str(tmp_path)])
+    assert done.status == 2 and "give --bot CMD, or SUBMISSIONS with --run CMD" in done.err
