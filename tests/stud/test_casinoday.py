@@ -101,3 +101,23 @@ def test_the_json_keeps_each_player_s_stderr_and_the_seed(casino_day: tuple[Path
 def test_a_casino_day_needs_players(tmp_path: Path) -> None:
     done = run_captured(main, ["tournament", "--out", str(tmp_path)])
     assert done.status == 2 and "give --bot CMD, or SUBMISSIONS with --run CMD" in done.err
+
+
+def test_trusted_players_play_without_bubblewrap_still_cut_off(tmp_path: Path) -> None:
+    # --trust-submissions: no sandbox of their own; the network is cut as casino grade cuts it
+    # where the system allows it (the relay then brings the loopback up), else left open.
+    submissions = tmp_path / "submissions"
+    python_student(submissions / "ann")
+    python_student(submissions / "ben", "always-match")
+    out = tmp_path / "grades"
+    argv = ["tournament", str(submissions), "--run", "sh run.sh {host} {port}", "--out", str(out)]
+    argv += ["--hands", "5", "--seed", "1", "--reply-timeout", "5", "--trust-submissions"]
+    done = run_captured(main, argv)
+    assert done.status == 0, done.err
+    rows = list(csv.DictReader(io.StringIO((out / "tournament.csv").read_text(encoding="utf-8"))))
+    assert sorted((row["student"], row["hands survived"], row["removed"]) for row in rows) == [
+        ("ann", "5", ""),
+        ("ben", "5", ""),
+    ]
+    assert sum(int(row["chips"]) for row in rows) == 200
+    assert "none of its own (--trust-submissions)" in done.out
