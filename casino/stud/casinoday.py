@@ -39,6 +39,7 @@ from casino.stud import protocol as wire
 from casino.stud.classroom import Entry, shown_paths
 from casino.stud.dealer import (
     GAME_OVER,
+    MAX_PLAYERS,
     Observer,
     QuietObserver,
     Removed,
@@ -71,6 +72,9 @@ class Standing:
     student: str
     rank: int | None
     """Its place (``None``: it did not play)."""
+    table: int | None = None
+    """The table it played at (1, 2 …; more than one when the class is over
+    :data:`~casino.stud.dealer.MAX_PLAYERS`)."""
     avatar: str = ""
     chips: int | None = None
     hands: int = 0
@@ -188,21 +192,42 @@ async def _play(
     config: DayConfig,
     clock: Clock,
     watcher: Observer,
-) -> dict[int, tuple[int, Seat]]:
-    """Play the table; each seated player's index → (rank, seat)."""
-    seats = [
-        Seat(number, login.id, login.avatar, config.stack, player.arrived.result())
-        for number, (player, login) in enumerate(seated)
-    ]
-    index_of = [player.index for player, _ in seated]
-    if len(seats) < 2:
-        for seat in seats:
+) -> dict[int, tuple[int, int, Seat]]:
+    """Play the tables at once; each seated player's index → (rank, table, seat)."""
+    count = -(-len(seated) // MAX_PLAYERS)
+    groups = [seated[table::count] for table in range(count)]
+    if len(seated) < 2:
+        for player, login in seated:
+            seat = Seat(0, login.id, login.avatar, config.stack, player.arrived.result())
             seat.left = "no game: fewer than two players came"
             await turn_away(seat.connection, seat.left, clock, config.table.reply_timeout)
-        return {index_of[seat.number]: (0, seat) for seat in seats}
-    table = Table(seats, config.table, clock, random.Random(config.seed), watcher)
-    ranking = await table.play()
-    return {index_of[seat.number]: (place, seat) for place, seat in enumerate(ranking, 1)}
+            return {player.index: (0, 1, seat)}
+        return {}
+    played = await asyncio.gather(
+        *(_table(group, number, config, clock, watcher) for number, group in enumerate(groups))
+    )
+    everyone = [entry for table in played for entry in table]
+    everyone.sort(key=lambda e: (-e[2].left_after, -e[2].stack, e[1], e[2].number))
+    return {
+        index: (place, table + 1, seat) for place, (index, table, seat) in enumerate(everyone, 1)
+    }
+
+
+async def _table(
+    group: list[tuple[_Player, wire.LoginReply]],
+    number: int,
+    config: DayConfig,
+    clock: Clock,
+    watcher: Observer,
+) -> list[tuple[int, int, Seat]]:
+    """Play table ``number`` (from 0) to its end; each player's index, the table, its seat."""
+    seats = [
+        Seat(n, login.id, login.avatar, config.stack, player.arrived.result())
+        for n, (player, login) in enumerate(group)
+    ]
+    rng = random.Random(config.seed + number)
+    ranking = await Table(seats, config.table, clock, rng, watcher).play()
+    return [(group[seat.number][0].index, number, seat) for seat in ranking]
 
 
 async def _read_stderr(player: _Player) -> None:
@@ -227,7 +252,7 @@ async def _stop_all(players: Sequence[_Player], grace: float) -> None:
 def _standings(
     entries: Sequence[Entry],
     players: Sequence[_Player],
-    ranking: dict[int, tuple[int, Seat]],
+    ranking: dict[int, tuple[int, int, Seat]],
     left_out: dict[int, str],
 ) -> list[Standing]:
     stderr = {p.index: p.stderr.decode("utf-8", "replace") for p in players}
@@ -235,11 +260,19 @@ def _standings(
     for index, entry in enumerate(entries):
         err = shown_paths(stderr.get(index, ""), entry.launch)
         if index in ranking:
-            place, seat = ranking[index]
+            place, table, seat = ranking[index]
             why = "" if seat.left in (None, GAME_OVER) else seat.left
-            rank = place or None
             rows.append(
-                Standing(entry.name, rank, seat.avatar, seat.stack, seat.left_after, why, err)
+                Standing(
+                    entry.name,
+                    place or None,
+                    table,
+                    seat.avatar,
+                    seat.stack,
+                    seat.left_after,
+                    why,
+                    err,
+                )
             )
         else:
             rows.append(Standing(entry.name, None, removed=left_out.get(index, ""), stderr=err))
@@ -250,7 +283,7 @@ def _standings(
 # ---------------------------------------------------------------- the gradebook
 
 
-COLUMNS = ("rank", "student", "avatar", "chips", "hands survived", "removed")
+COLUMNS = ("rank", "student", "table", "avatar", "chips", "hands survived", "removed")
 
 
 def standings_csv(rows: Sequence[Standing]) -> str:
@@ -264,6 +297,7 @@ def standings_csv(rows: Sequence[Standing]) -> str:
             [
                 "" if row.rank is None else row.rank,
                 text_cell(row.student),
+                "" if row.table is None else row.table,
                 text_cell(row.avatar),
                 "" if row.chips is None else row.chips,
                 row.hands,

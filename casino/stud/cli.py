@@ -35,7 +35,14 @@ from casino.net.stream import LOOPBACK
 from casino.stud import check as checking
 from casino.stud import protocol as wire
 from casino.stud.bots import BASELINES, STRATEGIES
-from casino.stud.dealer import DealerSettings, Observer, Seat, TableConfig, run_dealer
+from casino.stud.dealer import (
+    MAX_PLAYERS,
+    DealerSettings,
+    Observer,
+    Seat,
+    TableConfig,
+    run_dealer,
+)
 from casino.stud.player import PlayerSession, play
 from casino.stud.report import FORMATS, text_report
 from casino.stud.screen import HistoryWriter, LiveScreen, LogObserver, Observers
@@ -153,8 +160,8 @@ def dealer_main(invocation: Invocation) -> int:
     )
     _table_options(parser, None)
     args = parser.parse_args(invocation.argv)
-    if args.players < 2:
-        raise UsageError("--players must be at least 2")
+    if not 2 <= args.players <= MAX_PLAYERS:
+        raise UsageError(f"--players must be from 2 to {MAX_PLAYERS} (52 cards, 3 each)")
     out = streams.stdout
     clock = MonotonicClock()
     shown: Observer = LiveScreen(out, clock) if out.isatty() else LogObserver(out)
@@ -236,8 +243,8 @@ def tournament_main(invocation: Invocation) -> int:
         return _guarded(
             lambda: _with_history(args, lambda seen: _casino_day(args, out, seen), shown)
         )
-    if len(args.bot) < 2:
-        raise UsageError("give at least two --bot")
+    if not 2 <= len(args.bot) <= MAX_PLAYERS:
+        raise UsageError(f"give from 2 to {MAX_PLAYERS} --bot (52 cards, 3 each)")
 
     def run(observer: Observer | None) -> int:
         settings = _settings(args, len(args.bot), 0, args.wait)
@@ -270,11 +277,15 @@ def _casino_day(args: argparse.Namespace, out: TextIO, observer: Observer | None
         raise CasinoError(f"cannot write the results to {target}: {why}") from None
     out.write("standings:\n")
     width = max([7, *(len(row.student) for row in rows)])
+    tables = len({row.table for row in rows if row.table is not None}) > 1
     for row in rows:
         place = "-" if row.rank is None else str(row.rank)
         chips = "" if row.chips is None else str(row.chips)
         note = f"  ({row.removed})" if row.removed else ""
-        out.write(f"{place:>3}  {row.student:<{width}}  {chips:>6}  {row.hands:>5} hands{note}\n")
+        where = f"  table {row.table or '-'}" if tables else ""
+        out.write(
+            f"{place:>3}  {row.student:<{width}}{where}  {chips:>6}  {row.hands:>5} hands{note}\n"
+        )
     out.write(f"seed {seed}; sandbox: {sandbox}\n")
     out.write(f"gradebook: {target / 'tournament.csv'} (and tournament.json)\n")
     return 0

@@ -84,6 +84,8 @@ class Seat:
         return self.left is None
 
 
+MAX_PLAYERS = 17
+"""The most players one table deals to: three cards each from one deck of 52."""
 GAME_OVER = "game over"
 """Why the players still at the table at the end leave it."""
 

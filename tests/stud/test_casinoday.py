@@ -67,7 +67,16 @@ def casino_day(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
 def test_six_players_one_broken_six_rows(casino_day: tuple[Path, str]) -> None:
     out, printed = casino_day
     rows = list(csv.DictReader(io.StringIO((out / "tournament.csv").read_text(encoding="utf-8"))))
-    assert list(rows[0]) == ["rank", "student", "avatar", "chips", "hands survived", "removed"]
+    assert list(rows[0]) == [
+        "rank",
+        "student",
+        "table",
+        "avatar",
+        "chips",
+        "hands survived",
+        "removed",
+    ]
+    assert [row["table"] for row in rows] == ["1", "1", "1", "1", "", ""]
     by_name = {row["student"]: row for row in rows}
     assert sorted(by_name) == ["alice", "bob", "carol", "dave", "erin", "frank"]
     # Four came and played, best first; two never sat down, last, without a rank.
@@ -121,3 +130,24 @@ def test_trusted_players_play_without_bubblewrap_still_cut_off(tmp_path: Path) -
     ]
     assert sum(int(row["chips"]) for row in rows) == 200
     assert "none of its own (--trust-submissions)" in done.out
+
+
+def test_a_class_over_seventeen_plays_at_two_tables(tmp_path: Path) -> None:
+    # One deck deals three cards to 17 players at most: 18 play at two tables of 9, at once,
+    # and are ranked together.
+    submissions = tmp_path / "submissions"
+    for number in range(18):
+        python_student(submissions / f"s{number:02}", "always-match" if number % 2 else "")
+    out = tmp_path / "grades"
+    argv = ["tournament", str(submissions), "--run", "sh run.sh {host} {port}", "--out", str(out)]
+    argv += ["--hands", "3", "--seed", "1", "--reply-timeout", "5", "--wait", "120"]
+    done = run_captured(main, argv)
+    assert done.status == 0, done.err
+    rows = list(csv.DictReader(io.StringIO((out / "tournament.csv").read_text(encoding="utf-8"))))
+    assert [row["rank"] for row in rows] == [str(n) for n in range(1, 19)]
+    tables = {row["student"]: row["table"] for row in rows}
+    assert tables == {f"s{n:02}": str(n % 2 + 1) for n in range(18)}  # dealt in turn
+    assert sum(int(row["chips"]) for row in rows) == 18 * 100
+    ranked = [(-int(row["hands survived"]), -int(row["chips"])) for row in rows]
+    assert ranked == sorted(ranked)  # one ranking over both tables
+    assert " table 2 " in done.out
