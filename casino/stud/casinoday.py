@@ -240,13 +240,13 @@ async def _read_stderr(player: _Player) -> None:
 
 async def _stop_all(players: Sequence[_Player], grace: float) -> None:
     """Let every player leave for ``grace`` seconds, then end the rest."""
-    processes = [p.process for p in players if p.process is not None]
-    if processes:
-        await asyncio.wait([asyncio.ensure_future(p.wait()) for p in processes], timeout=grace)
-    for process in processes:
-        with contextlib.suppress(ProcessLookupError):
-            process.kill()
-        await process.wait()
+    await asyncio.gather(
+        *(
+            p.entry.launch.stop(p.process, grace)
+            for p in players
+            if p.process is not None and p.entry.launch is not None
+        )
+    )
 
 
 def _standings(

@@ -530,7 +530,7 @@ async def _session(
             finally:
                 await stream.close()
     finally:
-        await _stop(process, limits.close if closed else 0.0)
+        await launch.stop(process, limits.close if closed else 0.0)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(reading, limits.close)
         log.seconds = clock.now() - start
@@ -548,15 +548,6 @@ async def _read_stderr(pipe: asyncio.StreamReader, log: SessionLog) -> None:
             log.stderr = kept.decode("utf-8", "replace")
     except (ConnectionError, OSError):
         return
-
-
-async def _stop(process: asyncio.subprocess.Process, grace: float) -> None:
-    """Let the player exit on its own for ``grace`` seconds, then end it."""
-    with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(process.wait(), grace)
-    with contextlib.suppress(ProcessLookupError):
-        process.kill()
-    await process.wait()
 
 
 async def _arrival(

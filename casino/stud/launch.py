@@ -26,6 +26,7 @@ import contextlib
 import os
 import shlex
 import shutil
+import signal
 import socket
 import sys
 from dataclasses import dataclass
@@ -107,6 +108,12 @@ class Launch:
         assert self.run_folder is not None
         return self.sandbox.confine(words, env or dict(os.environ), self.run_folder, self.folder)
 
+    @property
+    def grouped(self) -> bool:
+        """Whether it starts in a process group of its own (a submission: whatever it starts
+        is ended with it; a command typed here stays in the terminal's group, as typed)."""
+        return self.run_folder is not None
+
     async def start(self, port: int, stderr: int | None) -> asyncio.subprocess.Process:
         """Start it (stdin and stdout closed, ``stderr`` as asked); :class:`CasinoError` in
         one line if it cannot run."""
@@ -121,9 +128,22 @@ class Launch:
                 env=env,
                 cwd=self.run_folder,
                 preexec_fn=preexec,
+                start_new_session=self.grouped,
             )
         except OSError as error:
             raise CasinoError(f"cannot run {self.shown}: {error.strerror or error}") from None
+
+    async def stop(self, process: asyncio.subprocess.Process, grace: float) -> None:
+        """Let ``process`` exit on its own for ``grace`` seconds, then end it, and with it
+        (:attr:`grouped`) whatever it started and left behind (the player behind a relay)."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(process.wait(), grace)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            if self.grouped:
+                os.killpg(process.pid, signal.SIGKILL)
+            else:
+                process.kill()
+        await process.wait()
 
 
 async def serve_unix(
