@@ -241,8 +241,14 @@ def _e(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
+def feedback_stem(name: str) -> str:
+    """The name of a player's feedback file: ``casino grade``'s (:func:`file_stem`), a ``/``
+    (a ``--bot`` command's path) written ``_``."""
+    return file_stem(name.replace("/", "_"))
+
+
 def _feedback_link(name: str) -> str:
-    return f'<a href="feedback/{_e(quote(file_stem(name)))}.txt">{_e(name)}</a>'
+    return f'<a href="feedback/{_e(quote(feedback_stem(name)))}.txt">{_e(name)}</a>'
 
 
 def summary_html(graded: Sequence[Graded], sandbox: str) -> str:
@@ -288,7 +294,7 @@ def summary_html(graded: Sequence[Graded], sandbox: str) -> str:
 def write_books(out: Path, graded: Sequence[Graded], sandbox: str) -> None:
     """Every file of the class under ``out`` (atomically)."""
     for one in graded:
-        write_atomic(out / "feedback" / f"{file_stem(one.entry.name)}.txt", feedback(one))
+        write_atomic(out / "feedback" / f"{feedback_stem(one.entry.name)}.txt", feedback(one))
     write_atomic(out / "gradebook.csv", gradebook_csv(graded))
     write_atomic(out / "gradebook.json", gradebook_json(graded))
     write_atomic(out / "summary.html", summary_html(graded, sandbox))

@@ -408,7 +408,10 @@ def _class_setup(args: argparse.Namespace) -> tuple[ClassSetup, str]:
         isolate_network=not args.network and (isolate or network_isolation_works()),
         isolate=isolate,
     )
-    return ClassSetup(run, args.build, sandbox, args.build_timeout), _described(describe(sandbox))
+    shown = _described(describe(sandbox)) if args.submissions is not None else ""
+    if args.bot:
+        shown += f"{'; ' if shown else ''}--bot players run as typed, without one"
+    return ClassSetup(run, args.build, sandbox, args.build_timeout), shown
 
 
 def _described(sandbox: str) -> str:

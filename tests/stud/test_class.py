@@ -165,3 +165,20 @@ def test_submissions_that_cannot_be_read_are_one_line(tmp_path: Path) -> None:
     done = run_captured(main, [*argv, "--trust-submissions"])
     assert done.status == 1
     assert done.err == f"stud check: no such folder or file: {tmp_path / 'nope.zip'}\n"
+
+
+def test_several_bots_are_a_class_each_named_by_its_command(tmp_path: Path) -> None:
+    player = tmp_path / "poker.py"
+    player.write_text(POKER, encoding="utf-8")
+    bot = f"python3 {player} {{host}} {{port}}"
+    out = tmp_path / "grades"
+    done = run_captured(main, ["check", "--bot", bot, "--bot", bot, "--out", str(out)])
+    assert done.status == 0, done.err
+    rows = list(csv.reader(io.StringIO((out / "gradebook.csv").read_text(encoding="utf-8"))))
+    assert [row[0] for row in rows[1:]] == [bot, f"{bot} (2)"]
+    assert "sandbox: --bot players run as typed, without one\n" in done.out
+    stem = bot.replace("/", "_")
+    assert sorted(p.name for p in (out / "feedback").iterdir()) == [
+        f"{stem} (2).txt",
+        f"{stem}.txt",
+    ]
