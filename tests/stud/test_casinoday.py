@@ -121,14 +121,16 @@ def test_trusted_players_play_without_bubblewrap_still_cut_off(tmp_path: Path) -
     out = tmp_path / "grades"
     argv = ["tournament", str(submissions), "--run", "sh run.sh {host} {port}", "--out", str(out)]
     argv += ["--hands", "5", "--seed", "1", "--reply-timeout", "5", "--trust-submissions"]
-    done = run_captured(main, argv)
+    done = run_captured(main, [*argv, "--bot", "pair-or-fold"])  # a baseline joins the class
     assert done.status == 0, done.err
     rows = list(csv.DictReader(io.StringIO((out / "tournament.csv").read_text(encoding="utf-8"))))
     assert sorted((row["student"], row["hands survived"], row["removed"]) for row in rows) == [
         ("ann", "5", ""),
         ("ben", "5", ""),
+        ("pair-or-fold", "5", ""),
     ]
-    assert sum(int(row["chips"]) for row in rows) == 200
+    assert sum(int(row["chips"]) for row in rows) == 300
+    assert {row["avatar"] for row in rows} == {"pyplayer", "pair-or-fold-0"}
     assert "none of its own (--trust-submissions)" in done.out
 
 
