@@ -149,12 +149,15 @@ async def _listen(player: _Player, servers: list[Listener], clock: Clock, config
         await stream.wait_closed()
 
     limits = Limits(send_timeout=timeout)
-    servers.append(await serve(accept, limits=limits, clock=clock))
-    port = bound_port(servers[-1])
     launch = player.entry.launch
-    if launch is not None and launch.relayed:
-        servers.append(await serve_unix(accept, launch.socket_path, limits))
-    return port
+    try:
+        tcp = await serve(accept, limits=limits, clock=clock)
+        servers.append(tcp)
+        if launch is not None and launch.relayed:
+            servers.append(await serve_unix(accept, launch.socket_path, limits))
+    except OSError as error:  # the machine's trouble (no descriptors, a path too long)
+        raise CasinoError(f"the dealer cannot listen: {error.strerror or error}") from None
+    return bound_port(tcp)
 
 
 async def _come(player: _Player, clock: Clock, config: DayConfig) -> wire.LoginReply | str:

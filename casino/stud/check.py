@@ -469,7 +469,7 @@ async def check_player(command: Sequence[str] | Launch, clock: Clock, limits: Li
     except OSError as error:
         for server in servers:
             server.close()
-        raise CasinoError(f"cannot listen on {HOST}: {error.strerror or error}") from None
+        raise CasinoError(f"the tester cannot listen: {error.strerror or error}") from None
     port = bound_port(servers[0])
     logs: list[SessionLog] = []
     missing: SessionLog | None = None
