@@ -31,6 +31,7 @@ import socket
 import sys
 from dataclasses import dataclass
 from functools import lru_cache
+from importlib import resources
 from pathlib import Path
 
 from casino.errors import CasinoError
@@ -46,8 +47,9 @@ SOCKET_NAME = ".casino-dealer.sock"
 
 @lru_cache(maxsize=1)
 def relay_source() -> str:
-    """The relay's source, run as ``python3 -c`` (the sandbox sees no casino)."""
-    return Path(__file__).with_name("relay.py").read_text(encoding="utf-8")
+    """The relay's source, run as ``python3 -c`` (the sandbox sees no casino); read as a
+    resource, so that it is found in the single-file ``casino.pyz`` too."""
+    return resources.files("casino.stud").joinpath("relay.py").read_text(encoding="utf-8")
 
 
 def sandbox_python() -> str:
