@@ -116,7 +116,7 @@ def test_trusted_players_play_without_bubblewrap_still_cut_off(tmp_path: Path) -
     # --trust-submissions: no sandbox of their own; the network is cut as casino grade cuts it
     # where the system allows it (the relay then brings the loopback up), else left open.
     submissions = tmp_path / "submissions"
-    python_student(submissions / "ann")
+    python_student(submissions / "ann", "connect-twice")
     python_student(submissions / "ben", "always-match")
     out = tmp_path / "grades"
     argv = ["tournament", str(submissions), "--run", "sh run.sh {host} {port}", "--out", str(out)]
@@ -131,6 +131,10 @@ def test_trusted_players_play_without_bubblewrap_still_cut_off(tmp_path: Path) -
     ]
     assert sum(int(row["chips"]) for row in rows) == 300
     assert {row["avatar"] for row in rows} == {"pyplayer", "pair-or-fold-0"}
+    # a player is known by where it connects: ann's second connection is turned away
+    data = json.loads((out / "tournament.json").read_text(encoding="utf-8"))
+    ann = next(player for player in data["players"] if player["student"] == "ann")
+    assert ann["stderr"] == "second connection: done:one connection per player\n"
     assert "none of its own (--trust-submissions)" in done.out
 
 

@@ -5,7 +5,8 @@ It bets the most it may with a pair or better or a spade in the hole above 10, m
 otherwise only when it is free, and closes the socket after ``done``. The tests make students
 of it by setting ``FAULT``: ``always-match`` (matches every bet it can), ``crash-at-bet2``
 (an exception at ``bet2``), ``no-dealer`` (exits before it connects), ``garbage`` (answers
-every bet with ``bet:lots``).
+every bet with ``bet:lots``), ``connect-twice`` (opens a second connection once logged in on
+the first, and prints on stderr what it is told there).
 """
 
 import socket
@@ -36,6 +37,16 @@ def reply(parts: list[str]) -> str:
     return "bet:0" if to_match == 0 else "fold"
 
 
+def second(host: str, port: int) -> None:
+    """Open another connection and print the first frame it is sent."""
+    with socket.create_connection((host, port)) as sock:
+        stream = sock.makefile("rb")
+        head = stream.read(2)
+        if len(head) == 2:
+            text = stream.read(struct.unpack(">H", head)[0]).decode()
+            print(f"second connection: {text}", file=sys.stderr)
+
+
 def main() -> None:
     if FAULT == "no-dealer":
         sys.exit("no dealer for me")
@@ -51,6 +62,8 @@ def main() -> None:
             parts = text.split(":")
             if text == "login":
                 answer = f"{name}:{name}"
+                if FAULT == "connect-twice":
+                    second(host, port)
             elif parts[0] == "bet2" and FAULT == "crash-at-bet2":
                 raise ValueError(f"cannot read {text!r}")
             elif parts[0] in ("bet1", "bet2"):
