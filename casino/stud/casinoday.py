@@ -98,7 +98,6 @@ async def casino_day(
     entries: Sequence[Entry], config: DayConfig, clock: Clock, observer: Observer | None = None
 ) -> list[Standing]:
     """Play Casino Day among ``entries``; the standings, best first."""
-    watcher = observer or QuietObserver()
     loop = asyncio.get_running_loop()
     players = [
         _Player(index, entry, loop.create_future())
@@ -110,31 +109,42 @@ async def casino_day(
     readers: list[asyncio.Task[None]] = []
     try:
         for player in players:
-            port = await _listen(player, servers, clock, config)
-            try:
-                assert player.entry.launch is not None
-                player.process = await player.entry.launch.start(port, asyncio.subprocess.PIPE)
-            except CasinoError as error:
-                left_out[player.index] = str(error)
-                continue
-            readers.append(asyncio.create_task(_read_stderr(player)))
-        came = [p for p in players if p.index not in left_out]
-        results = await asyncio.gather(*(_come(p, clock, config) for p in came))
-        seated: list[tuple[_Player, wire.LoginReply]] = []
-        for player, result in zip(came, results, strict=True):
-            if isinstance(result, str):
-                left_out[player.index] = result
+            why = await _start(player, servers, clock, config)
+            if why:
+                left_out[player.index] = why
             else:
-                seated.append((player, result))
-        ranking = await _play(seated, config, clock, watcher)
+                readers.append(asyncio.create_task(_read_stderr(player)))
+        seated = await _seat([p for p in players if p.index not in left_out], clock, config)
+        left_out |= {p.index: why for p, why in seated if isinstance(why, str)}
+        logged = [(p, login) for p, login in seated if not isinstance(login, str)]
+        ranking = await _play(logged, config, clock, observer or QuietObserver())
     finally:
         for server in servers:
             server.close()
         await _stop_all(players, config.grace)
         for reader in readers:
-            with contextlib.suppress(asyncio.TimeoutError):
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(reader, config.grace)
     return _standings(entries, players, ranking, left_out)
+
+
+async def _start(player: _Player, servers: list[Listener], clock: Clock, config: DayConfig) -> str:
+    """Listen for ``player`` and start it; why it could not start (``""``: it did)."""
+    port = await _listen(player, servers, clock, config)
+    assert player.entry.launch is not None
+    try:
+        player.process = await player.entry.launch.start(port, asyncio.subprocess.PIPE)
+    except CasinoError as error:
+        return str(error)
+    return ""
+
+
+async def _seat(
+    players: list[_Player], clock: Clock, config: DayConfig
+) -> list[tuple[_Player, wire.LoginReply | str]]:
+    """Every player's login (or why it has none), all waited for at once."""
+    results = await asyncio.gather(*(_come(p, clock, config) for p in players))
+    return list(zip(players, results, strict=True))
 
 
 async def _listen(player: _Player, servers: list[Listener], clock: Clock, config: DayConfig) -> int:

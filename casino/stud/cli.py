@@ -49,6 +49,7 @@ from casino.stud.screen import HistoryWriter, LiveScreen, LogObserver, Observers
 from casino.stud.tournament import bot_template, run_tournament
 
 if TYPE_CHECKING:
+    from casino.stud.casinoday import Standing
     from casino.stud.classroom import ClassSetup
 
 USAGE = "usage: stud [-h] {dealer,player,tournament,check} ..."
@@ -256,7 +257,8 @@ def tournament_main(invocation: Invocation) -> int:
 
 
 def _casino_day(args: argparse.Namespace, out: TextIO, observer: Observer | None) -> int:
-    """A class's Casino Day: every player at one table, the standings under ``--out``."""
+    """A class's Casino Day: every player that comes at the table (or tables), the standings
+    under ``--out``."""
     from casino.stud.casinoday import DayConfig, casino_day, standings_csv, standings_json
     from casino.stud.classroom import prepare, scratch_folder
 
@@ -275,7 +277,15 @@ def _casino_day(args: argparse.Namespace, out: TextIO, observer: Observer | None
     except OSError as error:
         why = error.strerror or error
         raise CasinoError(f"cannot write the results to {target}: {why}") from None
-    out.write("standings:\n")
+    out.write(_standings_text(rows))
+    out.write(f"seed {seed}; sandbox: {sandbox}\n")
+    out.write(f"gradebook: {target / 'tournament.csv'} (and tournament.json)\n")
+    return 0
+
+
+def _standings_text(rows: Sequence[Standing]) -> str:
+    """The standings as printed: place, student, (table,) chips, hands, why it left."""
+    lines = ["standings:"]
     width = max([7, *(len(row.student) for row in rows)])
     tables = len({row.table for row in rows if row.table is not None}) > 1
     for row in rows:
@@ -283,12 +293,10 @@ def _casino_day(args: argparse.Namespace, out: TextIO, observer: Observer | None
         chips = "" if row.chips is None else str(row.chips)
         note = f"  ({row.removed})" if row.removed else ""
         where = f"  table {row.table or '-'}" if tables else ""
-        out.write(
-            f"{place:>3}  {row.student:<{width}}{where}  {chips:>6}  {row.hands:>5} hands{note}\n"
+        lines.append(
+            f"{place:>3}  {row.student:<{width}}{where}  {chips:>6}  {row.hands:>5} hands{note}"
         )
-    out.write(f"seed {seed}; sandbox: {sandbox}\n")
-    out.write(f"gradebook: {target / 'tournament.csv'} (and tournament.json)\n")
-    return 0
+    return "\n".join(lines) + "\n"
 
 
 class _Silent:
