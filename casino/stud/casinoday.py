@@ -207,15 +207,13 @@ async def _play(
     watcher: Observer,
 ) -> dict[int, tuple[int, int, Seat]]:
     """Play the tables at once; each seated player's index → (rank, table, seat)."""
+    if len(seated) < 2:
+        return {
+            player.index: (0, 1, await _alone(player, login, config, clock))
+            for player, login in seated
+        }
     count = -(-len(seated) // MAX_PLAYERS)
     groups = [seated[table::count] for table in range(count)]
-    if len(seated) < 2:
-        for player, login in seated:
-            seat = Seat(0, login.id, login.avatar, config.stack, player.arrived.result())
-            seat.left = "no game: fewer than two players came"
-            await turn_away(seat.connection, seat.left, clock, config.table.reply_timeout)
-            return {player.index: (0, 1, seat)}
-        return {}
     played = await asyncio.gather(
         *(_table(group, number, config, clock, watcher) for number, group in enumerate(groups))
     )
@@ -224,6 +222,17 @@ async def _play(
     return {
         index: (place, table + 1, seat) for place, (index, table, seat) in enumerate(everyone, 1)
     }
+
+
+async def _alone(player: _Player, login: wire.LoginReply, config: DayConfig, clock: Clock) -> Seat:
+    """The seat of the only player who came, told there is no game."""
+    seat = Seat(0, login.id, login.avatar, config.stack, player.arrived.result())
+    seat.left = NO_GAME
+    await turn_away(seat.connection, NO_GAME, clock, config.table.reply_timeout)
+    return seat
+
+
+NO_GAME = "no game: fewer than two players came"
 
 
 async def _table(

@@ -157,3 +157,17 @@ def test_a_class_over_seventeen_plays_at_two_tables(tmp_path: Path) -> None:
     ranked = [(-int(row["hands survived"]), -int(row["chips"])) for row in rows]
     assert ranked == sorted(ranked)  # one ranking over both tables
     assert " table 2 " in done.out
+
+
+def test_one_player_alone_is_told_there_is_no_game(tmp_path: Path) -> None:
+    submissions = tmp_path / "submissions"
+    python_student(submissions / "ann")
+    python_student(submissions / "ben", broken=True)
+    out = tmp_path / "grades"
+    argv = ["tournament", str(submissions), "--build", "sh build.sh", "--out", str(out)]
+    done = run_captured(main, [*argv, "--run", "sh run.sh {host} {port}", "--trust-submissions"])
+    assert done.status == 0, done.err
+    assert (out / "tournament.csv").read_text(encoding="utf-8").splitlines()[1:] == [
+        ",ann,1,pyplayer,100,0,no game: fewer than two players came",
+        ",ben,,,,0,the build failed",
+    ]
