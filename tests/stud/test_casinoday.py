@@ -13,6 +13,7 @@ import csv
 import io
 import json
 import shutil
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -170,4 +171,27 @@ def test_one_player_alone_is_told_there_is_no_game(tmp_path: Path) -> None:
     assert (out / "tournament.csv").read_text(encoding="utf-8").splitlines()[1:] == [
         ",ann,1,pyplayer,100,0,no game: fewer than two players came",
         ",ben,,,,0,the build failed",
+    ]
+
+
+def test_a_canvas_download_zipped_is_taken_in_as_casino_grade_takes_it(tmp_path: Path) -> None:
+    # Canvas's "Download Submissions": flat files, login_userid_submissionid_name (LATE too)
+    download = tmp_path / "download"
+    download.mkdir()
+    for prefix, fault in (("ann_101_9001", ""), ("ben_LATE_102_9002", "always-match")):
+        python_student(tmp_path / prefix, fault)
+        for name in ("poker.py", "run.sh"):
+            (tmp_path / prefix / name).rename(download / f"{prefix}_{name}")
+    archive = tmp_path / "submissions.zip"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        for path in sorted(download.iterdir()):
+            zipped.write(path, f"download/{path.name}")
+    out = tmp_path / "grades"
+    argv = ["tournament", str(archive), "--run", "sh run.sh {host} {port}", "--out", str(out)]
+    done = run_captured(main, [*argv, "--hands", "3", "--trust-submissions"])
+    assert done.status == 0, done.err
+    rows = list(csv.DictReader(io.StringIO((out / "tournament.csv").read_text(encoding="utf-8"))))
+    assert sorted((row["student"], row["hands survived"]) for row in rows) == [
+        ("ann_101", "3"),
+        ("ben_102", "3"),
     ]
