@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import shlex
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -33,8 +32,10 @@ from dataclasses import dataclass, field
 from casino.clock import Clock
 from casino.errors import CasinoError
 from casino.harness.runners.base import STDERR_KEPT
+from casino.net.listener import Listener
 from casino.net.stream import LOOPBACK, ConnectionClosed, FrameStream, bound_port, serve
 from casino.stud import protocol as wire
+from casino.stud.launch import Launch, serve_unix
 
 HOST = LOOPBACK
 REPLY_LIMIT = 1.0
@@ -68,7 +69,7 @@ UP_CARDS = "uses the other players' up cards"
 
 POINTS: dict[str, float] = {
     CONNECTS: 15,
-    LOGIN: 10,
+    LOGIN: 5,
     LEGAL: 40,
     TIMELY: 30,
     CLOSES: 10,
@@ -77,7 +78,9 @@ POINTS: dict[str, float] = {
     SPADE: 10,
     UP_CARDS: 20,
 }
-"""Every rubric line and its points, in report order."""
+"""Every rubric line and its points, in report order: 160, the seed's automatic lines (Part 1
+connects 15 and replies 35, Part 2 replies 50, intelligent play 40, up cards 20; the mapping is
+in ``docs/stud.md``)."""
 
 
 def _bets(action: wire.Action) -> bool:
@@ -447,8 +450,10 @@ async def _play(session: _Session) -> bool:
 # ---------------------------------------------------------------- the program
 
 
-async def check_player(command: Sequence[str], clock: Clock, limits: Limits) -> Checked:
-    """Run the player ``command`` (``{host}``/``{port}`` replaced) through every session."""
+async def check_player(command: Sequence[str] | Launch, clock: Clock, limits: Limits) -> Checked:
+    """Run the player ``command`` (``{host}``/``{port}`` replaced; or a submission's
+    :class:`~casino.stud.launch.Launch`, sandboxed) through every session."""
+    launch = command if isinstance(command, Launch) else Launch(tuple(command))
     arrived: asyncio.Queue[FrameStream] = asyncio.Queue()
     finished = asyncio.Event()
 
@@ -456,12 +461,16 @@ async def check_player(command: Sequence[str], clock: Clock, limits: Limits) -> 
         await arrived.put(stream)
         await finished.wait()
 
+    servers: list[Listener] = []
     try:
-        server = await serve(accept)
+        servers.append(await serve(accept))
+        if launch.relayed:
+            servers.append(await serve_unix(accept, launch.socket_path))
     except OSError as error:
-        raise CasinoError(f"cannot listen on {HOST}: {error.strerror or error}") from None
-    port = bound_port(server)
-    argv = [part.replace("{host}", HOST).replace("{port}", str(port)) for part in command]
+        for server in servers:
+            server.close()
+        raise CasinoError(f"the tester cannot listen: {error.strerror or error}") from None
+    port = bound_port(servers[0])
     logs: list[SessionLog] = []
     missing: SessionLog | None = None
     try:
@@ -470,11 +479,12 @@ async def check_player(command: Sequence[str], clock: Clock, limits: Limits) -> 
                 logs.append(_not_run(number, group, missing))
                 continue
             await _drop_stale(arrived)
-            logs.append(await _session(number, group, argv, arrived, clock, limits))
+            logs.append(await _session(number, group, (launch, port), arrived, clock, limits))
             missing = None if logs[-1].connected else logs[-1]
     finally:
         finished.set()
-        server.close()
+        for server in servers:
+            server.close()
         await _drop_stale(arrived)
     return Checked(score(logs), logs)
 
@@ -494,22 +504,16 @@ async def _drop_stale(arrived: asyncio.Queue[FrameStream]) -> None:
 async def _session(
     number: int,
     group: Group,
-    argv: list[str],
+    player: tuple[Launch, int],
     arrived: asyncio.Queue[FrameStream],
     clock: Clock,
     limits: Limits,
 ) -> SessionLog:
-    """Start the player, play ``group`` with it, stop it; what happened."""
+    """Start the player (its launch, the tester's port), play ``group`` with it, stop it;
+    what happened."""
     log = SessionLog(number, group)
-    try:
-        process = await asyncio.create_subprocess_exec(
-            *argv,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.DEVNULL,
-            stderr=asyncio.subprocess.PIPE,
-        )
-    except OSError as error:
-        raise CasinoError(f"cannot run {shlex.join(argv)}: {error.strerror or error}") from None
+    launch, port = player
+    process = await launch.start(port, asyncio.subprocess.PIPE)
     assert process.stderr is not None
     reading = asyncio.ensure_future(_read_stderr(process.stderr, log))
     start = clock.now()
@@ -526,7 +530,7 @@ async def _session(
             finally:
                 await stream.close()
     finally:
-        await _stop(process, limits.close if closed else 0.0)
+        await launch.stop(process, limits.close if closed else 0.0)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(reading, limits.close)
         log.seconds = clock.now() - start
@@ -544,15 +548,6 @@ async def _read_stderr(pipe: asyncio.StreamReader, log: SessionLog) -> None:
             log.stderr = kept.decode("utf-8", "replace")
     except (ConnectionError, OSError):
         return
-
-
-async def _stop(process: asyncio.subprocess.Process, grace: float) -> None:
-    """Let the player exit on its own for ``grace`` seconds, then end it."""
-    with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(process.wait(), grace)
-    with contextlib.suppress(ProcessLookupError):
-        process.kill()
-    await process.wait()
 
 
 async def _arrival(

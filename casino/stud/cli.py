@@ -17,7 +17,7 @@ import shlex
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from casino.clock import MonotonicClock
 from casino.cmdline import (
@@ -35,11 +35,22 @@ from casino.net.stream import LOOPBACK
 from casino.stud import check as checking
 from casino.stud import protocol as wire
 from casino.stud.bots import BASELINES, STRATEGIES
-from casino.stud.dealer import DealerSettings, Observer, Seat, TableConfig, run_dealer
+from casino.stud.dealer import (
+    MAX_PLAYERS,
+    DealerSettings,
+    Observer,
+    Seat,
+    TableConfig,
+    run_dealer,
+)
 from casino.stud.player import PlayerSession, play
 from casino.stud.report import FORMATS, text_report
 from casino.stud.screen import HistoryWriter, LiveScreen, LogObserver, Observers
-from casino.stud.tournament import run_tournament
+from casino.stud.tournament import bot_template, run_tournament
+
+if TYPE_CHECKING:
+    from casino.stud.casinoday import Standing
+    from casino.stud.classroom import ClassSetup
 
 USAGE = "usage: stud [-h] {dealer,player,tournament,check} ..."
 
@@ -150,8 +161,8 @@ def dealer_main(invocation: Invocation) -> int:
     )
     _table_options(parser, None)
     args = parser.parse_args(invocation.argv)
-    if args.players < 2:
-        raise UsageError("--players must be at least 2")
+    if not 2 <= args.players <= MAX_PLAYERS:
+        raise UsageError(f"--players must be from 2 to {MAX_PLAYERS} (52 cards, 3 each)")
     out = streams.stdout
     clock = MonotonicClock()
     shown: Observer = LiveScreen(out, clock) if out.isatty() else LogObserver(out)
@@ -211,21 +222,30 @@ def player_main(invocation: Invocation) -> int:
 
 
 def tournament_main(invocation: Invocation) -> int:
-    """``casino stud tournament --bot CMD … [--hands H] [--seed S]``."""
+    """``casino stud tournament --bot CMD … [--hands H] [--seed S]``, or a class's Casino
+    Day: ``casino stud tournament SUBMISSIONS --run CMD [--build CMD] [--out DIR]``."""
     streams = invocation.streams
     parser = invocation.parser(
         description="A Casino Day on 127.0.0.1: a dealer and one process per --bot.\n"
         f"CMD is a shipped strategy ({', '.join(sorted(STRATEGIES))}) or a command line\n"
-        "with {host} and {port}, e.g. 'java Poker {host} {port}'.",
+        "with {host} and {port}, e.g. 'java Poker {host} {port}'. With SUBMISSIONS (and\n"
+        "any --bot), a class's Casino Day: the standings in tournament.csv under --out.",
+        epilog=CLASS_EPILOG,
     )
-    parser.add_argument("--bot", action="append", required=True, metavar="CMD")
+    parser.add_argument("--bot", action="append", default=[], metavar="CMD")
     parser.add_argument("--wait", type=_seconds, default=30.0, help="seconds for all to log in")
     _table_options(parser, 2000)
+    _class_options(parser)
     args = parser.parse_args(invocation.argv)
-    if len(args.bot) < 2:
-        raise UsageError("give at least two --bot")
     out = streams.stdout
     clock = MonotonicClock()
+    shown = LiveScreen(out, clock) if out.isatty() else _Silent()
+    if _a_class(args, bots_make_a_class=False):
+        return _guarded(
+            lambda: _with_history(args, lambda seen: _casino_day(args, out, seen), shown)
+        )
+    if not 2 <= len(args.bot) <= MAX_PLAYERS:
+        raise UsageError(f"give from 2 to {MAX_PLAYERS} --bot (52 cards, 3 each)")
 
     def run(observer: Observer | None) -> int:
         settings = _settings(args, len(args.bot), 0, args.wait)
@@ -233,8 +253,50 @@ def tournament_main(invocation: Invocation) -> int:
         _ranking(seats, out)
         return 0
 
-    shown = LiveScreen(out, clock) if out.isatty() else _Silent()
     return _guarded(lambda: _with_history(args, run, shown))
+
+
+def _casino_day(args: argparse.Namespace, out: TextIO, observer: Observer | None) -> int:
+    """A class's Casino Day: every player that comes at the table (or tables), the standings
+    under ``--out``."""
+    from casino.stud.casinoday import DayConfig, casino_day, standings_csv, standings_json
+    from casino.stud.classroom import prepare, scratch_folder
+
+    setup, sandbox = _class_setup(args)
+    target = _out_folder(args.out)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    table = TableConfig(hands=args.hands, reply_timeout=args.reply_timeout)
+    config = DayConfig(table, args.stack, seed, args.wait)
+    source = Path(args.submissions) if args.submissions is not None else None
+    with scratch_folder() as scratch:
+        entries = prepare(source, setup, _bots(args.bot, bot_template), scratch)
+        rows = asyncio.run(casino_day(entries, config, MonotonicClock(), observer))
+    try:
+        write_atomic(target / "tournament.csv", standings_csv(rows))
+        write_atomic(target / "tournament.json", standings_json(rows, config))
+    except OSError as error:
+        why = error.strerror or error
+        raise CasinoError(f"cannot write the results to {target}: {why}") from None
+    out.write(_standings_text(rows))
+    out.write(f"seed {seed}; sandbox: {sandbox}\n")
+    out.write(f"gradebook: {target / 'tournament.csv'} (and tournament.json)\n")
+    return 0
+
+
+def _standings_text(rows: Sequence[Standing]) -> str:
+    """The standings as printed: place, student, (table,) chips, hands, why it left."""
+    lines = ["standings:"]
+    width = max([7, *(len(row.student) for row in rows)])
+    tables = len({row.table for row in rows if row.table is not None}) > 1
+    for row in rows:
+        place = "-" if row.rank is None else str(row.rank)
+        chips = "" if row.chips is None else str(row.chips)
+        note = f"  ({row.removed})" if row.removed else ""
+        where = f"  table {row.table or '-'}" if tables else ""
+        lines.append(
+            f"{place:>3}  {row.student:<{width}}{where}  {chips:>6}  {row.hands:>5} hands{note}"
+        )
+    return "\n".join(lines) + "\n"
 
 
 class _Silent:
@@ -249,37 +311,195 @@ class _Silent:
 
 
 def check_main(invocation: Invocation) -> int:
-    """``casino stud check --bot CMD [--report json|junit|gradescope]``."""
+    """``casino stud check --bot CMD [--report …]``, or a class: ``casino stud check
+    SUBMISSIONS --run CMD [--build CMD] [--out DIR]`` (and/or several ``--bot``)."""
     streams = invocation.streams
     parser = invocation.parser(
-        description="The automatic tester: score a player program on the seed's rubric.\n"
+        description="The automatic tester: score player programs on the seed's rubric.\n"
         "CMD is a command line with {host} and {port}, e.g. 'java Poker {host} {port}'\n"
         f"(or a shipped strategy: {', '.join(sorted(STRATEGIES))}). The program is started\n"
         f"once per probe group ({len(checking.GROUPS)} sessions), so a hang-up costs that "
-        "group alone;\nthe rubric and its points are in docs/stud.md. Status 0: full marks.",
+        "group alone;\nthe rubric and its points are in docs/stud.md. One --bot: a report, "
+        "status 0 for full marks.\nA class (SUBMISSIONS, or several --bot): each player "
+        "tested, a gradebook,\nfeedback and a summary under --out, status 0 once done.",
+        epilog=CLASS_EPILOG,
     )
-    parser.add_argument("--bot", required=True, metavar="CMD", help="the player program")
+    parser.add_argument("--bot", action="append", default=[], metavar="CMD", help="a player")
     parser.add_argument("--report", choices=sorted(FORMATS), help="also write a report file")
     parser.add_argument("--report-file", metavar="F", help="where (default per format)")
+    _class_options(parser)
+    parser.add_argument("--jobs", type=_positive, default=2, help="players tested at once (2)")
     args = parser.parse_args(invocation.argv)
     if args.report_file and not args.report:
         raise UsageError("--report-file goes with --report json|junit|gradescope")
-
-    def run() -> int:
-        command = _check_command(args.bot)
-        checked = asyncio.run(checking.check_player(command, MonotonicClock(), checking.Limits()))
-        streams.stdout.write(text_report(checked))
+    if _a_class(args):
         if args.report:
-            formatter, default = FORMATS[args.report]
-            target = Path(args.report_file or default)
-            try:
-                write_atomic(target, formatter(checked))
-            except OSError as error:
-                raise CasinoError(f"cannot write {target}: {error.strerror or error}") from None
-            streams.stdout.write(f"{args.report} report: {target}\n")
-        return 0 if checked.passed else 1
+            raise UsageError("--report is for one --bot; a class gets a gradebook under --out")
+        return _guarded(lambda: _check_class(args, streams.stdout))
+    return _guarded(lambda: _check_one(args, streams.stdout))
 
-    return _guarded(run)
+
+CLASS_EPILOG = """\
+SUBMISSIONS is what casino grade takes: a folder of one folder per student, a zip of them,
+Moodle's or Canvas's bulk download, or a file listing Git repositories. Each is copied, built
+once with --build (through sh) and started with --run, written as typed in its folder, in a
+sandbox of its own (bubblewrap; no network: it reaches the dealer through a loopback relay in
+its sandbox, docs/stud.md); --trust-submissions runs them without. --bot players run as typed.
+"""
+
+
+def _class_options(parser: ArgumentParser) -> None:
+    """The options of a class of submissions (``check`` and ``tournament``)."""
+    parser.add_argument(
+        "submissions", nargs="?", metavar="SUBMISSIONS", help="a class's submissions"
+    )
+    parser.add_argument("--run", metavar="CMD", help="each submission's player command")
+    parser.add_argument("--build", metavar="CMD", help="run once per submission")
+    parser.add_argument("--out", metavar="DIR", help="where a class's files go (grades)")
+    parser.add_argument(
+        "--build-timeout", type=_seconds, default=120.0, metavar="S", help="for the build (120)"
+    )
+    parser.add_argument(
+        "--trust-submissions", action="store_true", help="run them without their own sandbox"
+    )
+    parser.add_argument("--network", action="store_true", help="let them use the network")
+
+
+def _a_class(args: argparse.Namespace, bots_make_a_class: bool = True) -> bool:
+    """Whether the command line is about a class (and it is a sound one): SUBMISSIONS or
+    ``--out`` given, or (``bots_make_a_class``: ``check``) more than one ``--bot``."""
+    if args.submissions is None and (args.run or args.build):
+        raise UsageError("--run and --build go with SUBMISSIONS")
+    if args.submissions is not None and not args.run:
+        raise UsageError("SUBMISSIONS needs --run CMD (with {host} and {port})")
+    if args.submissions is None and not args.bot:
+        raise UsageError("give --bot CMD, or SUBMISSIONS with --run CMD")
+    several = bots_make_a_class and len(args.bot) > 1
+    return args.submissions is not None or several or args.out is not None
+
+
+def _check_one(args: argparse.Namespace, out: TextIO) -> int:
+    command = _check_command(args.bot[0])
+    checked = asyncio.run(checking.check_player(command, MonotonicClock(), checking.Limits()))
+    out.write(text_report(checked))
+    if args.report:
+        formatter, default = FORMATS[args.report]
+        target = Path(args.report_file or default)
+        try:
+            write_atomic(target, formatter(checked))
+        except OSError as error:
+            raise CasinoError(f"cannot write {target}: {error.strerror or error}") from None
+        out.write(f"{args.report} report: {target}\n")
+    return 0 if checked.passed else 1
+
+
+def _class_setup(args: argparse.Namespace) -> tuple[ClassSetup, str]:
+    """How the submissions are built and run, and the sandbox in one line."""
+    from casino.grade.cli import describe
+    from casino.harness.runners.sandbox import Sandbox, isolation_works, network_isolation_works
+    from casino.stud.classroom import ClassSetup
+
+    try:
+        run = tuple(shlex.split(args.run or ""))
+    except ValueError as error:
+        raise UsageError(f"--run: {error}") from None
+    if args.submissions is not None and not run:
+        raise UsageError("--run needs a command")
+    isolate = not args.trust_submissions
+    if isolate and args.submissions is not None and not isolation_works():
+        raise CasinoError(NO_SANDBOX)
+    sandbox = Sandbox(
+        cpu_seconds=CLASS_CPU_SECONDS,
+        memory=CLASS_MEMORY,
+        processes=CLASS_PROCESSES,
+        file_size=CLASS_FILE_SIZE,
+        isolate_network=not args.network and (isolate or network_isolation_works()),
+        isolate=isolate,
+    )
+    shown = _described(describe(sandbox)) if args.submissions is not None else ""
+    if args.bot:
+        shown += f"{'; ' if shown else ''}--bot players run as typed, without one"
+    return ClassSetup(run, args.build, sandbox, args.build_timeout), shown
+
+
+def _described(sandbox: str) -> str:
+    """``casino grade``'s line about the sandbox, as it is for a player: its run folder is
+    not a size-capped copy (the dealer's socket is in it), and a cut network leaves it the
+    relay to the dealer (``docs/stud.md``)."""
+    parts = [part for part in sandbox.split("; ") if not part.startswith("run folder up to")]
+    relay = "network cut off but for the dealer (loopback relay)"
+    return "; ".join(relay if part.startswith("network cut off") else part for part in parts)
+
+
+CLASS_CPU_SECONDS = 600
+"""CPU seconds a player may use in one run (a whole tournament is one run)."""
+CLASS_MEMORY = 1 << 30
+CLASS_PROCESSES = 256
+CLASS_FILE_SIZE = 64 << 20
+NO_SANDBOX = (
+    "this machine cannot run the players in a sandbox (bubblewrap, `bwrap`, with user "
+    "namespaces); give --trust-submissions to run them without one"
+)
+
+
+def _bots(
+    specs: list[str], command: Callable[[str, int], list[str]]
+) -> list[tuple[str, list[str]]]:
+    """Each ``--bot`` with a name of its own (the spec, numbered when given twice)."""
+    named: list[tuple[str, list[str]]] = []
+    for index, spec in enumerate(specs):
+        name, number = spec, 1
+        while name in {taken for taken, _ in named}:
+            number += 1
+            name = f"{spec} ({number})"
+        named.append((name, command(spec, index)))
+    return named
+
+
+def _out_folder(given: str | None, *inside: str) -> Path:
+    """``--out`` (``grades`` by default) and the folders in it, made before any work."""
+    target = Path(given or "grades")
+    try:
+        for name in ("", *inside):
+            (target / name).mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise CasinoError(f"cannot write to {target}: {error.strerror or error}") from None
+    return target
+
+
+def _check_class(args: argparse.Namespace, out: TextIO) -> int:
+    from casino.harness.report import points_text
+    from casino.stud.classroom import (
+        MAX_POINTS,
+        check_class,
+        prepare,
+        scratch_folder,
+        write_books,
+    )
+
+    setup, sandbox = _class_setup(args)
+    target = _out_folder(args.out, "feedback")
+    source = Path(args.submissions) if args.submissions is not None else None
+    with scratch_folder() as scratch:
+        entries = prepare(
+            source, setup, _bots(args.bot, lambda spec, _: _check_command(spec)), scratch
+        )
+        clock, limits = MonotonicClock(), checking.Limits()
+        graded = asyncio.run(check_class(entries, clock, limits, args.jobs))
+    try:
+        write_books(target, graded, sandbox)
+    except OSError as error:
+        why = error.strerror or error
+        raise CasinoError(f"cannot write the results to {target}: {why}") from None
+    for one in graded:
+        note = f"  ({one.note})" if one.note else ""
+        out.write(f"{one.entry.name}: {points_text(one.score)}/{points_text(MAX_POINTS)}{note}\n")
+    out.write(
+        f"tested {len(graded)} player{'' if len(graded) == 1 else 's'}; sandbox: {sandbox}\n"
+        f"gradebook: {target / 'gradebook.csv'} (and gradebook.json)\n"
+        f"feedback: {target / 'feedback'}/STUDENT.txt\nsummary: {target / 'summary.html'}\n"
+    )
+    return 0
 
 
 def _check_command(spec: str) -> list[str]:

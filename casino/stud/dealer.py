@@ -84,6 +84,12 @@ class Seat:
         return self.left is None
 
 
+MAX_PLAYERS = 17
+"""The most players one table deals to: three cards each from one deck of 52."""
+GAME_OVER = "game over"
+"""Why the players still at the table at the end leave it."""
+
+
 @dataclass(frozen=True)
 class TableConfig:
     """The table's rules and limits."""
@@ -169,7 +175,7 @@ class Table:
                 break
             await self.play_hand()
         for seat in self.playing():
-            await self.remove(seat, "game over")
+            await self.remove(seat, GAME_OVER)
         return self.ranking()
 
     def playing(self) -> list[Seat]:
@@ -195,7 +201,7 @@ class Table:
             return
         seat.left = reason
         seat.left_after = self.hands_played
-        if reason != "game over":
+        if reason != GAME_OVER:
             self.observer.event(f"{seat.avatar} leaves: {reason}")
         with contextlib.suppress(ConnectionClosed, TimeoutError):
             await self.clock.within(
@@ -353,7 +359,7 @@ async def log_in(connection: Connection, clock: Clock, timeout: float) -> wire.L
         raise Removed(str(error)) from None
 
 
-async def _turn_away(connection: Connection, reason: str, clock: Clock, timeout: float) -> None:
+async def turn_away(connection: Connection, reason: str, clock: Clock, timeout: float) -> None:
     """Send ``done:<reason>`` (never waiting on a peer that does not read) and hang up."""
     with contextlib.suppress(ConnectionClosed, TimeoutError):
         await clock.within(connection.send(f"done:{reason}"), timeout)
@@ -384,7 +390,7 @@ async def gather(
             reply = await log_in(connection, clock, timeout)
         except Removed as problem:
             log.warn("login", f"a login failed: {problem}")
-            await _turn_away(connection, str(problem), clock, timeout)
+            await turn_away(connection, str(problem), clock, timeout)
             waiting.discard(connection)
             return
         seated.put_nowait((connection, reply))
@@ -410,7 +416,7 @@ async def gather(
             task.cancel()
         await asyncio.gather(taker, *logins, return_exceptions=True)
         for connection in waiting:
-            await _turn_away(connection, "the table is full", clock, timeout)
+            await turn_away(connection, "the table is full", clock, timeout)
     return seats
 
 

@@ -37,14 +37,22 @@ HOST = "127.0.0.1"
 
 def bot_command(spec: str, port: int, index: int) -> list[str]:
     """The argv that runs bot ``spec`` against a dealer on loopback ``port``."""
+    return [
+        part.replace("{host}", HOST).replace("{port}", str(port))
+        for part in bot_template(spec, index)
+    ]
+
+
+def bot_template(spec: str, index: int) -> list[str]:
+    """The command of bot ``spec`` (the ``index``-th), ``{host}`` and ``{port}`` in it."""
     if spec in STRATEGIES:
         return [
             sys.executable,
             "-m",
             "casino.stud",
             "player",
-            HOST,
-            str(port),
+            "{host}",
+            "{port}",
             "--strategy",
             spec,
             "--id",
@@ -54,7 +62,7 @@ def bot_command(spec: str, port: int, index: int) -> list[str]:
             "--seed",
             str(index),
         ]
-    return [part.replace("{host}", HOST).replace("{port}", str(port)) for part in shlex.split(spec)]
+    return shlex.split(spec)
 
 
 async def run_tournament(

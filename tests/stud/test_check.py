@@ -89,7 +89,7 @@ def full_but(**lost: float) -> dict[str, float]:
 
 
 def test_the_rubric_adds_up_and_splits_evenly() -> None:
-    assert sum(POINTS.values()) == 165
+    assert sum(POINTS.values()) == 160
     assert len(GROUPS) == 10
     for line in (LEGAL, TIMELY, CLOSES):
         assert all(line in group.lines for group in GROUPS)
@@ -105,17 +105,17 @@ def test_our_player_gets_full_marks_and_a_json_report(tmp_path: Path) -> None:
     assert done.status == 0, done.out
     verdicts = [line for line in done.out.splitlines() if line.startswith(("PASS", "FAIL"))]
     assert verdicts == [f"PASS [{points:g}/{points:g}] {name}" for name, points in POINTS.items()]
-    assert done.out.endswith(f"score: 165/165\njson report: {target}\n")
+    assert done.out.endswith(f"score: 160/160\njson report: {target}\n")
     data = json.loads(target.read_text(encoding="utf-8"))
-    assert (data["score"], data["max_score"], data["failed"]) == (165, 165, 0)
+    assert (data["score"], data["max_score"], data["failed"]) == (160, 160, 0)
 
 
 def test_a_player_that_logs_in_and_never_answers_scores_no_legality_and_no_time() -> None:
     # Every session: login answered, the first request never; the tester gives up after its
-    # patience, says done, and the player leaves: 15 + 10 + 10 (closes) = 35.
+    # patience, says done, and the player leaves: 15 + 5 (login) + 10 (closes) = 30.
     checked = check(misbehaving("login-only"), Limits(patience=1.5))
     assert scores(checked) == full_but(legal=0, timely=0, three=0, hopeless=0, spade=0, up_cards=0)
-    assert sum(scores(checked).values()) == 35
+    assert sum(scores(checked).values()) == 30
     for line in (LEGAL, TIMELY, *INTELLIGENCE):
         assert problems(checked, line) == ["not answered"]
     report = text_report(checked)
@@ -123,11 +123,11 @@ def test_a_player_that_logs_in_and_never_answers_scores_no_legality_and_no_time(
         "session 3 of 10 (a stack that cannot match): no reply to "
         "'bet1:3:20:8:4C:9D:up:9D:JH:QS' within 1.5 s; 1 more request not asked\n" in report
     )
-    assert report.endswith("score: 35/165\n")
+    assert report.endswith("score: 30/160\n")
 
 
 def test_a_hang_up_at_the_second_login_costs_that_session_alone() -> None:
-    # Session 1 is lost: login 10, and its shares of legality 4, time 3 and closing 1.
+    # Session 1 is lost: login 5, and its shares of legality 4, time 3 and closing 1.
     checked = check(misbehaving("hang-up-at-second-login"))
     assert scores(checked) == full_but(login=0, legal=36, timely=27, closes=9)
     for line in (LOGIN, LEGAL, TIMELY, CLOSES):
@@ -138,7 +138,7 @@ def test_a_hang_up_at_the_second_login_costs_that_session_alone() -> None:
         "(the connection was closed); 1 request not asked\n"
     )
     assert report.count("hung up") == 1 and note in report
-    assert report.endswith("score: 147/165\n")
+    assert report.endswith("score: 147/160\n")
 
 
 def test_a_bet_over_the_stack_at_the_7th_request_costs_one_legality_share() -> None:
@@ -163,7 +163,7 @@ CRASHED = [2, 4, 5, 6, 7, 8, 10]
 def test_a_python_player_that_crashes_at_bet2_has_its_traceback_in_every_report() -> None:
     checked = check(misbehaving("crash-at-bet2"))
     assert scores(checked) == crash_scores()
-    assert sum(scores(checked).values()) == 59
+    assert sum(scores(checked).values()) == 54
     assert problems(checked, LEGAL) == [
         "not answered in sessions 2, 4, 5, 6, 7, 8 and 10 (see below)"
     ]
@@ -254,10 +254,10 @@ def test_always_call_fails_exactly_the_intelligence_lines_each_failure_once(
 
 def test_reports_through_the_harness_writers(always_call: Checked) -> None:
     data = json.loads(FORMATS["json"][0](always_call))
-    assert (data["score"], data["max_score"], data["failed"]) == (105, 165, 4)
+    assert (data["score"], data["max_score"], data["failed"]) == (100, 160, 4)
     assert {t["status"] for t in data["transcripts"]} == {"pass", "fail"}
     grades = json.loads(FORMATS["gradescope"][0](always_call))
-    assert grades["score"] == 105
+    assert grades["score"] == 100
     spade = next(t for t in grades["tests"] if t["name"] == SPADE)
     assert spade["status"] == "failed" and "got 'bet:0'" in spade["output"]
     suite = ET.fromstring(FORMATS["junit"][0](always_call)).find("testsuite")
@@ -277,7 +277,7 @@ def test_random_legal_is_legal_and_timely_but_not_intelligent() -> None:
     marks = scores(check(ours("random-legal")))
     assert [marks[line] for line in (CONNECTS, LOGIN, LEGAL, TIMELY, CLOSES)] == [
         15,
-        10,
+        5,
         40,
         30,
         10,
@@ -297,7 +297,7 @@ def test_a_command_that_never_connects_fails_everything_cleanly() -> None:
         "session 2 of 10 (the seed's examples): not run: the player did not connect in session 1\n"
         in done.out
     )
-    assert done.out.endswith("score: 0/165\n")
+    assert done.out.endswith("score: 0/160\n")
 
 
 def test_an_unknown_program_is_one_line(tmp_path: Path) -> None:

@@ -163,3 +163,12 @@ def test_a_tournament_whose_dealer_cannot_listen_is_one_line(
         done.err
         == "stud tournament: the dealer cannot listen on 127.0.0.1:0: Too many open files\n"
     )
+
+
+def test_a_table_deals_to_seventeen_players_at_most() -> None:
+    done = run_captured(main, ["dealer", "--port", "0", "--players", "18"])
+    assert done.status == 2
+    assert done.err.startswith("stud dealer: --players must be from 2 to 17 (52 cards, 3 each)")
+    done = run_captured(main, ["tournament", *["--bot", "ours"] * 18])
+    assert done.status == 2
+    assert "give from 2 to 17 --bot (52 cards, 3 each)" in done.err

@@ -1,0 +1,311 @@
+"""A class of players: taken in and built as ``casino grade`` takes in and builds a course,
+then run through the automatic tester one by one, into a gradebook.
+
+:func:`prepare` turns SUBMISSIONS (a folder of folders, a zip, a Moodle or Canvas download,
+a list of Git repositories: :func:`casino.grade.intake.open_submissions`) and ``--bot``
+commands into :class:`Entry` values, one per player: each submission is copied into a folder
+of its own (:func:`casino.grade.course.copy_submission`) and built there once with ``--build``
+(:func:`casino.grade.work.build`: through ``sh``, bounded, in the course's sandbox), and
+``--run`` is the player's command written for that folder. A player that cannot be taken in
+or does not build is an entry with its reason, and its row says so; the others go on.
+
+:func:`check_class` runs :func:`casino.stud.check.check_player` on every entry (a few at a
+time), each player sandboxed (:mod:`casino.stud.launch`: the network cut, the dealer reached
+through a loopback relay). :func:`write_books` writes what ``casino grade`` writes:
+``gradebook.csv``, ``gradebook.json``, ``feedback/STUDENT.txt`` and ``summary.html``.
+``--bot`` commands are staff's own (casino's strategies, a reference player) and run as typed,
+without a sandbox.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import csv
+import html
+import io
+import json
+import tempfile
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import quote
+
+from casino.clock import Clock
+from casino.errors import CasinoError
+from casino.files import write_atomic
+from casino.grade.books import text_cell
+from casino.grade.course import Course, TooLargeSubmission, copy_submission, file_stem
+from casino.grade.intake import IntakeError, open_submissions
+from casino.grade.results import SUBMISSION
+from casino.grade.work import build
+from casino.harness.report import plural, points_text
+from casino.harness.runners.folders import remove_tree
+from casino.harness.runners.sandbox import Sandbox
+from casino.stud.check import POINTS, Checked, Limits, check_player
+from casino.stud.launch import Launch
+from casino.stud.report import text_report
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One player of the class: how to start it, or why it cannot be."""
+
+    name: str
+    launch: Launch | None
+    problem: str = ""
+    """Why it is not played (it could not be taken in, its build failed)."""
+    build_output: str = ""
+    """What a failed build printed."""
+
+
+@dataclass(frozen=True)
+class ClassSetup:
+    """How a class's submissions are turned into players."""
+
+    run: tuple[str, ...]
+    """``--run``: the player's command, ``{host}``/``{port}`` in it."""
+    build: str | None = None
+    sandbox: Sandbox | None = None
+    build_timeout: float = 120.0
+
+
+def prepare(
+    source: Path | None, setup: ClassSetup, bots: Sequence[tuple[str, list[str]]], scratch: Path
+) -> list[Entry]:
+    """Every player: ``bots`` (a name and its command, run as typed) first, then each
+    submission of ``source`` in name order, copied, built, under ``scratch``.
+    :class:`CasinoError` when ``source`` cannot be read at all."""
+    entries = [Entry(name, Launch(tuple(command))) for name, command in bots]
+    if source is None:
+        return entries
+    try:
+        intake = open_submissions(source, scratch / "intake")
+    except IntakeError as error:
+        raise CasinoError(str(error)) from None
+    found = [(s.name, s.folder) for s in intake.students]
+    lost = [Entry(name, None, why) for name, why in intake.problems.items()]
+    made = [
+        _entry(name, folder, setup, scratch / f"player-{n}")
+        for n, (name, folder) in enumerate(found)
+    ]
+    return entries + sorted(made + lost, key=lambda entry: entry.name)
+
+
+def _entry(name: str, source: Path, setup: ClassSetup, place: Path) -> Entry:
+    """Copy and build one submission; its entry."""
+    folder, run_folder = place / "submission", place / "run"
+    try:
+        folder.mkdir(parents=True)
+        run_folder.mkdir()
+        copy_submission(source, folder)
+    except TooLargeSubmission as error:
+        return Entry(name, None, str(error))
+    except OSError as error:
+        return Entry(name, None, f"the submission cannot be copied: {error.strerror or error}")
+    if setup.build is not None:
+        course = Course((), (), setup.build, "pipe", setup.sandbox, setup.build_timeout)
+        failure = build(course, folder)
+        if failure is not None:
+            return Entry(name, None, "the build failed", failure)
+    return Entry(name, Launch(setup.run, folder, setup.sandbox, run_folder))
+
+
+# ---------------------------------------------------------------- the tester, for a class
+
+
+@dataclass(frozen=True)
+class Graded:
+    """One player's check: the tester's verdict, or why it was not tested."""
+
+    entry: Entry
+    checked: Checked | None
+    note: str = ""
+
+    @property
+    def points(self) -> dict[str, float]:
+        """Each rubric line's points (0 each when not tested)."""
+        if self.checked is None:
+            return dict.fromkeys(POINTS, 0.0)
+        return {result.name: result.points for result in self.checked.results}
+
+    @property
+    def score(self) -> float:
+        """Points earned."""
+        return sum(self.points.values())
+
+
+MAX_POINTS = sum(POINTS.values())
+
+
+async def check_class(
+    entries: Sequence[Entry], clock: Clock, limits: Limits, jobs: int = 1
+) -> list[Graded]:
+    """The tester on every entry, ``jobs`` players at a time; results in entry order."""
+    gate = asyncio.Semaphore(max(1, jobs))
+
+    async def one(entry: Entry) -> Graded:
+        if entry.launch is None:
+            return Graded(entry, None, entry.problem)
+        async with gate:
+            try:
+                checked = await check_player(entry.launch, clock, limits)
+            except CasinoError as error:
+                return Graded(entry, None, str(error))
+        connects = checked.results[0]  # "connects to the dealer": why it never played
+        return Graded(entry, checked, "" if connects.passed else connects.problems[0])
+
+    return list(await asyncio.gather(*(one(entry) for entry in entries)))
+
+
+# ---------------------------------------------------------------- what a class gets
+
+
+def gradebook_csv(graded: Sequence[Graded]) -> str:
+    """``gradebook.csv``: ``student,score,max``, a column per rubric line, then ``note``."""
+    rows = [["student", "score", "max", *POINTS, "note"]]
+    for one in graded:
+        points = one.points
+        rows.append(
+            [
+                text_cell(one.entry.name),
+                points_text(one.score),
+                points_text(MAX_POINTS),
+                *(points_text(points[line]) for line in POINTS),
+                text_cell(one.note),
+            ]
+        )
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerows(rows)
+    return buffer.getvalue()
+
+
+def gradebook_json(graded: Sequence[Graded]) -> str:
+    """``gradebook.json``: the same, with each line's worth."""
+    data = {
+        "max": MAX_POINTS,
+        "lines": [{"name": name, "max_points": points} for name, points in POINTS.items()],
+        "students": [
+            {
+                "student": one.entry.name,
+                "score": one.score,
+                "max": MAX_POINTS,
+                "points": one.points,
+                "tested": one.checked is not None,
+                "note": one.note,
+            }
+            for one in graded
+        ],
+    }
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def feedback(one: Graded) -> str:
+    """``feedback/STUDENT.txt``: the score, then the tester's report, or why there is none
+    (with what a failed build printed)."""
+    head = f"{one.entry.name}: {points_text(one.score)}/{points_text(MAX_POINTS)}\n"
+    if one.checked is not None:
+        return shown_paths(head + "\n" + text_report(one.checked), one.entry.launch)
+    text = head + f"not tested: {one.note}\n"
+    if one.entry.build_output:
+        text += "What the build printed:\n"
+        text += "".join(f"  {line}\n" for line in one.entry.build_output.splitlines())
+    return text
+
+
+RUN_FOLDER = "<run>"
+"""How a player's run folder is shown in its feedback (its submission is ``<submission>``,
+as ``casino grade`` shows it): the feedback does not change from one run to the next."""
+
+
+def shown_paths(text: str, launch: Launch | None) -> str:
+    """``text`` with the player's temporary folders written as ``<submission>`` and
+    ``<run>`` (a stack trace names them)."""
+    if launch is None:
+        return text
+    for folder, shown in ((launch.folder, SUBMISSION), (launch.run_folder, RUN_FOLDER)):
+        if folder is not None:
+            text = text.replace(str(folder), shown)
+    return text
+
+
+_STYLE = (
+    "body{font:14px/1.4 sans-serif;margin:1.5em}table{border-collapse:collapse}"
+    "td,th{border:1px solid #ccc;padding:2px 8px;text-align:left}th{background:#f3f3f3}"
+    "td.pass{background:#e6f4e6}td.fail{background:#fbe9e7}"
+)
+_POLICY = "default-src 'none'; style-src 'unsafe-inline'"
+
+
+def _e(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def feedback_stem(name: str) -> str:
+    """The name of a player's feedback file: ``casino grade``'s (:func:`file_stem`), a ``/``
+    (a ``--bot`` command's path) written ``_``."""
+    return file_stem(name.replace("/", "_"))
+
+
+def _feedback_link(name: str) -> str:
+    return f'<a href="feedback/{_e(quote(feedback_stem(name)))}.txt">{_e(name)}</a>'
+
+
+def summary_html(graded: Sequence[Graded], sandbox: str) -> str:
+    """``summary.html``: one row per player, a cell per rubric line, each player linked to its
+    feedback file; self-contained and inert, as ``casino grade``'s."""
+    heads = "".join(
+        f"<th>{_e(name)} ({points_text(points)})</th>" for name, points in POINTS.items()
+    )
+    rows = []
+    for one in graded:
+        points = one.points
+        cells = "".join(
+            f'<td class="{"pass" if points[line] == worth else "fail"}">'
+            f"{points_text(points[line])}</td>"
+            for line, worth in POINTS.items()
+        )
+        link = _feedback_link(one.entry.name)
+        rows.append(
+            f"<tr><td>{link}</td><td>{points_text(one.score)}/{points_text(MAX_POINTS)}</td>"
+            f"{cells}<td>{_e(one.note)}</td></tr>"
+        )
+    full = sum(one.score == MAX_POINTS for one in graded)
+    return (
+        "\n".join(
+            [
+                "<!DOCTYPE html>",
+                '<html lang="en"><head><meta charset="utf-8">',
+                f'<meta http-equiv="Content-Security-Policy" content="{_POLICY}">',
+                "<title>casino stud check: summary</title>",
+                f"<style>{_STYLE}</style></head><body>",
+                "<h1>Three-card stud: the automatic tester</h1>",
+                f"<p>{_e(plural(len(graded), 'player'))}; {full} with full marks.</p>",
+                f"<p>Sandbox: {_e(sandbox)}</p>",
+                f"<table><tr><th>player</th><th>score</th>{heads}<th>note</th></tr>",
+                *rows,
+                "</table></body></html>",
+            ]
+        )
+        + "\n"
+    )
+
+
+def write_books(out: Path, graded: Sequence[Graded], sandbox: str) -> None:
+    """Every file of the class under ``out`` (atomically)."""
+    for one in graded:
+        write_atomic(out / "feedback" / f"{feedback_stem(one.entry.name)}.txt", feedback(one))
+    write_atomic(out / "gradebook.csv", gradebook_csv(graded))
+    write_atomic(out / "gradebook.json", gradebook_json(graded))
+    write_atomic(out / "summary.html", summary_html(graded, sandbox))
+
+
+@contextlib.contextmanager
+def scratch_folder() -> Iterator[Path]:
+    """The folder a class is copied, built and run in (removed at the end, whatever the
+    players left in it)."""
+    folder = Path(tempfile.mkdtemp(prefix="casino-stud-class-"))
+    try:
+        yield folder
+    finally:
+        remove_tree(folder)
