@@ -93,6 +93,8 @@ def spawn(job: Job, stderr_path: str, back: RunFolder | None = None) -> pexpect.
         fd = os.open(stderr_path, os.O_WRONLY)
         os.dup2(fd, 2)
         os.close(fd)
+        if back is not None:  # ptyprocess keeps it open but, unlike subprocess, not across exec
+            os.set_inheritable(back.fd, True)
         if limit is not None:
             limit()
 
