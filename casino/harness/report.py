@@ -56,7 +56,8 @@ def marks(earned: float, worth: float) -> str:
 
 
 def headline(result: TranscriptResult, *, score: bool = False) -> str:
-    """``PASS name (path)``, ``FAIL name (path)``, ``SKIP name (path): why`` or
+    """``PASS name (path)``, ``FAIL name (path)``, ``PARTIAL name (path)`` (a run kept its
+    behaviour points only), ``SKIP name (path): why`` or
     ``ERROR path: problem``; ``(match: trailing-space)`` at the end when near misses were
     allowed."""
     shown = f" {marks(result.points, result.max_points)}" if score else ""
@@ -65,7 +66,15 @@ def headline(result: TranscriptResult, *, score: bool = False) -> str:
     if result.status is Status.SKIP:
         return f"SKIP {result.name} ({result.path}): {result.error}"
     allowed = f" (match: {', '.join(result.allowed)})" if result.allowed else ""
-    return f"{result.status.value}{shown} {result.name} ({result.path}){allowed}"
+    word = "PARTIAL" if result.kind == "behaviour" and not result.passed else result.status.value
+    return f"{word}{shown} {result.name} ({result.path}){allowed}"
+
+
+def verdict_word(verdict: RunVerdict) -> str:
+    """``PASS``, ``PARTIAL`` (behaviour points kept, format lost) or ``FAIL``."""
+    if verdict.passed:
+        return "PASS"
+    return "PARTIAL" if verdict.kind == "behaviour" else "FAIL"
 
 
 def details(result: TranscriptResult, *, score: bool = False) -> str:
@@ -80,7 +89,7 @@ def details(result: TranscriptResult, *, score: bool = False) -> str:
         if chain:
             worth = result.run_points[number - 1] if result.run_points else 0.0
             points = f" {marks(result.run_earned(number - 1), worth)}" if score else ""
-            lines.append(f"run {number} of {count}: {'PASS' if verdict.passed else 'FAIL'}{points}")
+            lines.append(f"run {number} of {count}: {verdict_word(verdict)}{points}")
         if not verdict.passed:
             lines += run_details(verdict, prefix, f" (run {number})" if count > 1 else "")
         elif verdict.output.note:
@@ -96,6 +105,8 @@ def render(result: TranscriptResult, *, score: bool = False) -> str:
 def run_details(verdict: RunVerdict, prefix: str, suffix: str) -> list[str]:
     """The lines describing one failed run (a near miss named in words above its diff)."""
     lines = []
+    if verdict.why:
+        lines.append(f"{prefix}{verdict.why}")
     if verdict.problem:
         lines.append(f"{prefix}{verdict.problem}")
     if verdict.output.difference is not None:

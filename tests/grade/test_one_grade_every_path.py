@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from grade_support import ROOT, SANDBOXED
 
-from casino.harness.model import Transcript, load_transcript
+from casino.harness.model import Transcript, is_settings_file, load_transcript
 from casino.harness.runners import make_runner
 from casino.harness.runners.base import Target
 from casino.harness.runners.sandbox import Sandbox
@@ -23,7 +23,9 @@ from casino.programs import PROGRAMS
 SYSTEM_PYTHON = "/usr/bin/python3"
 """A Python the sandbox can see (it shows only ``/usr`` of the machine)."""
 CHAINS = sorted(
-    path for path in (ROOT / "transcripts").rglob("*.yaml") if load_transcript(path).runs[1:]
+    path
+    for path in (ROOT / "transcripts").rglob("*.yaml")
+    if not is_settings_file(path) and load_transcript(path).runs[1:]
 )
 """Every shipped transcript of two or more runs."""
 SANDBOXES = [None, Sandbox(isolate=True)] if SANDBOXED else [None]
