@@ -1,7 +1,10 @@
 """What a course keeps from a grading, under ``--out``.
 
-- ``gradebook.csv``: ``student,score,max`` then one column of points per transcript (its path);
-- ``gradebook.json``: the same, with each transcript's name and worth;
+- ``gradebook.csv``: ``student,score,max`` then one column of points per transcript (its path),
+  then, when a transcript has a rubric or allows a near miss, ``not exact``: each transcript
+  that earned points without its exact text, how and why (:func:`not_exact`);
+- ``gradebook.json``: the same, with each transcript's name and worth, and per transcript its
+  ``verdict`` (``exact``, ``allowed``, ``behaviour``, ``fail``, ``error``) and ``why``;
 - ``feedback/STUDENT.txt``: what the student sees (:func:`casino.grade.results.feedback`);
 - ``summary.html``: one page for staff (:mod:`casino.grade.summary`).
 
@@ -33,7 +36,9 @@ def gradebook_csv(materials: Sequence[Material], results: Sequence[StudentResult
     """``gradebook.csv``."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["student", "score", "max", *(text_cell(m.path) for m in materials)])
+    paths = [text_cell(m.path) for m in materials]
+    lenient = any(m.transcript.grading or m.transcript.allowed for m in materials)
+    writer.writerow(["student", "score", "max", *paths, *(["not exact"] if lenient else [])])
     for result in results:
         writer.writerow(
             [
@@ -41,9 +46,24 @@ def gradebook_csv(materials: Sequence[Material], results: Sequence[StudentResult
                 points_text(result.points),
                 points_text(result.max_points),
                 *(points_text(score.points) for score in result.scores),
+                *([text_cell(not_exact(result))] if lenient else []),
             ]
         )
     return buffer.getvalue()
+
+
+VERDICT_WORDS = {"allowed": "passed with an allowance", "behaviour": "behaviour points only"}
+"""How the gradebook names the verdicts that earned points without the exact text."""
+
+
+def not_exact(result: StudentResult) -> str:
+    """``a.yaml: behaviour points only (it differs in wording; …); b.yaml: passed with an
+    allowance (…)``: each transcript that earned points without its exact text."""
+    return "; ".join(
+        f"{score.path}: {VERDICT_WORDS[score.verdict]} ({'; '.join(score.why)})"
+        for score in result.scores
+        if score.verdict in VERDICT_WORDS
+    )
 
 
 def gradebook_json(materials: Sequence[Material], results: Sequence[StudentResult]) -> str:
@@ -64,6 +84,8 @@ def gradebook_json(materials: Sequence[Material], results: Sequence[StudentResul
                 "points": {score.path: score.points for score in result.scores},
                 "status": {score.path: score.status for score in result.scores},
                 "kind": {score.path: score.kind for score in result.scores},
+                "verdict": {score.path: score.verdict for score in result.scores},
+                "why": {score.path: list(score.why) for score in result.scores if score.why},
             }
             for result in results
         ],
