@@ -23,6 +23,7 @@ from functools import cached_property
 from typing import Any
 
 from casino.harness import regex
+from casino.harness.yamltext import FlowList
 
 MAX_FACT_RULES = 200
 """A folder states at most this many words and patterns in all."""
@@ -170,13 +171,13 @@ def facts_data(facts: Facts) -> dict[str, Any]:
     """The facts as written in YAML (only the keys that say something)."""
     data: dict[str, Any] = {}
     if facts.numbers:
-        data["numbers"] = "true"
+        data["numbers"] = True
     if facts.all_words:
         data["words"] = "all"
     elif facts.words:
-        data["words"] = list(facts.words)
+        data["words"] = FlowList(facts.words)
     if facts.patterns:
-        data["patterns"] = list(facts.patterns)
+        data["patterns"] = FlowList(facts.patterns)
     return data
 
 
