@@ -7,7 +7,8 @@ Each carries, per transcript, the same failure text as the console report. The w
   [{"path", "name", "status": "pass|fail|error|skip", "score", "max_score", "seconds",
   "output"}]}``; ``score``/``max_score`` leave skipped transcripts out. A chain (``runs:``)
   also has ``"runs": [{"run": 1, "of": 5, "status": "pass|fail", "score", "max_score"}]``, and
-  a transcript allowed near misses ``"match": ["trailing-space", …]``.
+  a transcript allowed near misses ``"match": ["trailing-space", …]``; one that earned points
+  without its exact text ``"verdict": "allowed|behaviour"`` and ``"why": [...]``.
 - ``junit``: ``<testsuites><testsuite name="casino replay" …><testcase classname name file
   time>`` with a ``<failure>``, ``<error>`` or ``<skipped>`` holding the report text (a failed
   chain's text lists each run, ``run N of M: PASS|FAIL``).
@@ -59,6 +60,11 @@ class Case:
     """A chain's runs, each scored on its own (empty for a single run)."""
     match: tuple[str, ...] = ()
     """The near misses it allowed (``match``)."""
+    verdict: str = ""
+    """How it was judged when it earned points without its exact text (``allowed``,
+    ``behaviour``; :attr:`TranscriptResult.kind`), else empty."""
+    why: tuple[str, ...] = ()
+    """Why, run by run (:attr:`TranscriptResult.why`)."""
 
     @property
     def counted(self) -> bool:
@@ -112,6 +118,8 @@ def case_of(result: TranscriptResult) -> Case:
         title=f"{name} ({result.path})",
         runs=_run_cases(result),
         match=result.allowed,
+        verdict=result.kind if result.kind in ("allowed", "behaviour") else "",
+        why=result.why,
     )
 
 
@@ -172,6 +180,9 @@ def _json_extras(case: Case) -> dict[str, object]:
         ]
     if case.match:
         extras["match"] = list(case.match)
+    if case.verdict:
+        extras["verdict"] = case.verdict
+        extras["why"] = list(case.why)
     return extras
 
 
