@@ -72,7 +72,7 @@ def headline(result: TranscriptResult, *, score: bool = False) -> str:
 
 def verdict_word(verdict: RunVerdict) -> str:
     """``PASS``, ``PARTIAL`` (behaviour points kept, format lost) or ``FAIL``."""
-    if verdict.passed:
+    if verdict.passed or verdict.credit >= 1:  # a rubric without a format share: all points
         return "PASS"
     return "PARTIAL" if verdict.kind == "behaviour" else "FAIL"
 
