@@ -52,17 +52,18 @@ def gradebook_csv(materials: Sequence[Material], results: Sequence[StudentResult
     return buffer.getvalue()
 
 
-VERDICT_WORDS = {"allowed": "passed with an allowance", "behaviour": "behaviour points only"}
-"""How the gradebook names the verdicts that earned points without the exact text."""
+NOT_EXACT = ("allowed", "behaviour")
+"""The verdicts that earn points without the exact text."""
 
 
 def not_exact(result: StudentResult) -> str:
-    """``a.yaml: behaviour points only (it differs in wording; …); b.yaml: passed with an
-    allowance (…)``: each transcript that earned points without its exact text."""
-    return "; ".join(
-        f"{score.path}: {VERDICT_WORDS[score.verdict]} ({'; '.join(score.why)})"
+    """``a.yaml: behaviour only: it differs in wording; every fact is right | b.yaml: passed
+    with match: trailing-space; …``: each transcript that earned points without its exact
+    text, and why (run by run for a chain)."""
+    return " | ".join(
+        f"{score.path}: {'; '.join(score.why)}"
         for score in result.scores
-        if score.verdict in VERDICT_WORDS
+        if score.verdict in NOT_EXACT
     )
 
 
