@@ -97,6 +97,13 @@ def test_casino_grade(course: Path, runner: str) -> None:
     assert {row["student"]: row["score"] for row in book["students"]} == STUDENTS
     verdicts = {row["student"]: row["verdict"]["greet.yaml"] for row in book["students"]}
     assert verdicts == {"correct-00": "exact", "wrong_space-00": "behaviour", "crash-00": "exact"}
+    why = "behaviour only: it differs in wording; every fact is right"
+    feedback = (out / "feedback" / "wrong_space-00.txt").read_text().splitlines()
+    start = feedback.index("PARTIAL [0.75/1] greets (greet.yaml)")
+    assert feedback[start + 1] == f"  {why}"
+    summary = (out / "summary.html").read_text()
+    row = summary[summary.index('<table id="exactness">') :].split("</tr>")[2]
+    assert "greet.yaml</td><td>2</td><td>0</td><td>1</td>" in row and why in row
 
 
 def test_casino_replay_score(course: Path) -> None:
