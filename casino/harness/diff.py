@@ -498,7 +498,9 @@ def compare_run(
         return verdict
     facts = grading.facts
     try:
-        if stderr is not None and facts.of(stderr.expected) != facts.of(stderr.actual):
+        if stderr is not None and facts.of(stderr.expected, trusted=True) != facts.of(
+            stderr.actual
+        ):
             behaviour = Behaviour(grading.rubric.format_share, 1, 0, "stderr: its facts differ")
         else:
             behaviour = judge_behaviour(run.steps, outcome.output, grading)
@@ -525,10 +527,10 @@ def judge_behaviour(steps: tuple[Step, ...], actual: str, grading: Grading) -> B
         if isinstance(step, OutRe):
             walk.pattern(step.pattern, label)
         elif isinstance(step, OutAny):
-            walk.expect([grading.facts.of(text) for text in step.texts], label)
+            walk.expect([grading.facts.of(text, trusted=True) for text in step.texts], label)
         else:
             for paragraph in re.split(r"\n[ \t]*\n", step.text):
-                walk.expect([grading.facts.of(paragraph)], label)
+                walk.expect([grading.facts.of(paragraph, trusted=True)], label)
     if walk.parts == 0:
         same = not walk.found and near_miss(output_pieces(steps), actual, _ALL_KINDS) is not None
         return Behaviour(share, 1, int(same), None if same else "the text differs")

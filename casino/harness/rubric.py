@@ -77,10 +77,12 @@ class Facts:
             parts.append(f"(?P<a>{_LETTERS})")
         return re.compile("|".join(parts) or "(?!)")
 
-    def find(self, text: str) -> list[Fact]:
-        """The facts of ``text``, in order (a pattern that does not finish within the regex
-        budget raises :class:`casino.harness.regex.PatternTimeout`)."""
-        if self.patterns:
+    def find(self, text: str, *, trusted: bool = False) -> list[Fact]:
+        """The facts of ``text``, in order. A program's output (not ``trusted``) is searched
+        with the patterns in a child process (:mod:`casino.harness.regex`): one that does not
+        finish within the budget raises :class:`casino.harness.regex.PatternTimeout`. A
+        transcript's own text is ``trusted``: searched here."""
+        if self.patterns and not trusted:
             return regex.bounded(lambda: self._find(text), "facts", regex.BUDGET_SECONDS)
         return self._find(text)
 
@@ -96,9 +98,9 @@ class Facts:
             return format(Decimal(found.group()).normalize(), "f")
         return found.group()
 
-    def of(self, text: str) -> list[str]:
-        """The facts of ``text`` in their canonical forms."""
-        return [fact.text for fact in self.find(text)]
+    def of(self, text: str, *, trusted: bool = False) -> list[str]:
+        """The facts of ``text`` in their canonical forms (``trusted``: see :meth:`find`)."""
+        return [fact.text for fact in self.find(text, trusted=trusted)]
 
 
 EVERY_WORD_AND_NUMBER = Facts(numbers=True, all_words=True)
