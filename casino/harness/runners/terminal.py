@@ -272,14 +272,26 @@ class Conversation:
                 return f"timed out: waited {self.timeout:g} s for {label}; it was stopped"
             if waited is Wait.ENDED:
                 return None
-            if waited is Wait.DIVERGED and expected is not None:
-                self.stop_at_difference(expected)
-                return self.problem
-            if waited is Wait.DIVERGED or segment.line is None:
+            if waited is Wait.DIVERGED:
+                return self.play_out([s.line.text for s in plan[index:] if s.line is not None])
+            if segment.line is None:
                 break
             self.send(segment.line.text)
+        return self.play_out([])
+
+    def play_out(self, lines: list[str]) -> str | None:
+        """Type ``lines`` (the rest of the input, each once the previous one is echoed), end
+        the input and read until the program ends: once its output can no longer match, the
+        run still ends as it would through a pipe, having read all its input — its files
+        too, which the next run of a chain reads, and the facts a rubric grades. Returns why
+        it had to be stopped, if it had to be."""
+        self.diverged = self.diverged or bool(lines)
+        for line in lines:
+            if self.closed or self.problem is not None:
+                break
+            self.send(line)
         self.end_input()
-        if self.read_until_end(expected=expected) or self.diverged:
+        if self.read_until_end():
             return self.problem
         return self.problem or (
             f"timed out: it did not end within {self.timeout:g} s after its input ended"
