@@ -33,8 +33,8 @@ SANDBOXES = [None, Sandbox(isolate=True)] if SANDBOXED else [None]
 KEEP = """\
 [ -f saved.txt ] && cat saved.txt
 read line
-echo "$line" > saved.txt
 echo "got $line"
+echo "$line" > saved.txt
 """
 """Saves its input in a file and prints it at its next run."""
 KEEP_CHAIN = """\
@@ -89,6 +89,22 @@ def test_a_file_written_by_one_run_reaches_the_next(
     transcript = load_transcript(readable / "chain.yaml")
     target = Target(None, ("sh", "keep.sh"), readable)
     assert graded(transcript, runner, target, sandbox) == [(True, 0.5), (True, 0.5)]
+
+
+@pytest.mark.parametrize("sandbox", SANDBOXES, ids=lambda s: "sandboxed" if s else "trusted")
+@pytest.mark.parametrize("runner", ["pipe", "pty"])
+def test_a_run_that_differs_still_leaves_its_file_for_the_next(
+    readable: Path, runner: str, sandbox: Sandbox | None
+) -> None:
+    """It ends its lines with ``\r\n`` and saves its input after answering: through a
+    terminal too, it is not stopped at the difference, so the next run reads what it saved and
+    each run keeps its behaviour points (the rubric's 9/10)."""
+    answer = 'printf "got %s\\r\\n" "$line"\nsleep 0.2  # then it saves, as a program saves at exit'
+    (readable / "crlf.sh").write_text(KEEP.replace('echo "got $line"', answer))
+    (readable / "crlf.yaml").write_text(KEEP_CHAIN + "rubric: {format: 1, behaviour: 9}\n")
+    transcript = load_transcript(readable / "crlf.yaml")
+    target = Target(None, ("sh", "crlf.sh"), readable)
+    assert graded(transcript, runner, target, sandbox) == [(False, 0.45), (False, 0.45)]
 
 
 @pytest.fixture(scope="module")
