@@ -5,7 +5,8 @@ Honest variants of casino's own programs, run through a pipe as a student's woul
 exactly the score the assignment's rubric gives: a video poker program worded otherwise loses
 the format points only (IST: 0.5 of 5.5), one that advises a wrong hold loses that part's
 behaviour points too; a Nimsys with ``\\r\\n``, a trailing space after ``Game Over`` or no final
-newline loses the format points only (1 of 10).
+newline loses the format points only (1 of 10); five-card draw, whose rubric has no format line,
+gives a program worded otherwise every point.
 """
 
 from __future__ import annotations
@@ -202,3 +203,11 @@ def test_update_and_record_keep_a_transcripts_rubric(tmp_path: Path) -> None:
     done = run_cli("record", "--stdin", session, "--force", "-o", path, "demo")
     assert done.status == 0, done.err
     assert path.read_text().endswith(keys) and "1 + 1" in path.read_text()
+
+
+def test_five_card_draw_has_no_format_line_so_its_facts_earn_every_point() -> None:
+    command = f'{PYTHON} -m casino.draw "$@" | sed "s/==> /=> /"'
+    folder = ROOT / "transcripts" / "draw" / "play5carddraw"
+    result = _graded(folder, command, ["fold-first-round.yaml"])["fold-first-round.yaml"]
+    assert (result.passed, result.points, result.kind) == (True, 1.0, "behaviour")
+    assert result.why == ("behaviour only: it differs in wording; every fact is right",)
