@@ -200,10 +200,14 @@ def _diff_visible(line: str) -> str:
 
 
 def summary(results: list[TranscriptResult], *, score: bool = False) -> str:
-    """``3 passed, 1 failed, 1 error, 2 skipped (7 transcripts)`` and, with ``score``, the
-    total (skipped transcripts count towards neither side of it)."""
+    """``3 passed, 1 failed, 1 error, 2 skipped (7 transcripts)`` (``2 failed (1 partial)``
+    when some kept behaviour points only) and, with ``score``, the total (skipped transcripts
+    count towards neither side of it)."""
     counts = {status: sum(r.status is status for r in results) for status in Status}
     parts = [f"{counts[Status.PASS]} passed", f"{counts[Status.FAIL]} failed"]
+    partial = sum(r.status is Status.FAIL and r.kind == "behaviour" for r in results)
+    if partial:  # failed, but kept behaviour points by the rubric
+        parts[1] += f" ({partial} partial)"
     if counts[Status.ERROR]:
         errors = counts[Status.ERROR]
         parts.append(f"{errors} error{'' if errors == 1 else 's'}")

@@ -100,6 +100,23 @@ def test_video_poker_worded_otherwise_loses_the_format_points_only() -> None:
         assert result.why == ("behaviour only: it differs in wording; every fact is right",)
 
 
+def test_replay_says_partial_and_scores_the_behaviour_share(tmp_path: Path) -> None:
+    settings = "rubric: {format: 1, behaviour: 3}\nfacts: {numbers: true}\n"
+    write_transcript(tmp_path / "casino.yaml", settings)
+    text = 'name: sum\nprogram: demo\nsteps:\n  - in: add 2 3\n  - out: "2 + 3 = 5\\n"\n'
+    path = write_transcript(tmp_path / "t.yaml", text)
+    program = tmp_path / "sum.sh"
+    program.write_text("read line\necho '2 plus 3 is 5'\n")
+    result = run_cli("replay", "--score", "--program", f"sh {program}", path)
+    lines = result.out.splitlines()
+    assert lines[:2] == [
+        f"PARTIAL [0.75/1] sum ({path})",
+        "  behaviour only: it differs in wording; every fact is right",
+    ]
+    assert lines[-2:] == ["0 passed, 1 failed (1 partial) (1 transcript)", "score: 0.75/1"]
+    assert result.status == 1
+
+
 def test_video_poker_advising_a_wrong_hold_loses_that_parts_behaviour_too() -> None:
     command = f'{PYTHON} -m casino.videopoker "$@" | sed -e "s/hold cards 1 4/hold cards 1 5/"'
     result = _graded(VIDEOPOKER, command, ["course-example-with-rebet.yaml"])
