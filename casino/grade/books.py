@@ -1,7 +1,10 @@
 """What a course keeps from a grading, under ``--out``.
 
-- ``gradebook.csv``: ``student,score,max`` then one column of points per transcript (its path);
-- ``gradebook.json``: the same, with each transcript's name and worth;
+- ``gradebook.csv``: ``student,score,max`` then one column of points per transcript (its path),
+  then, when a transcript has a rubric or allows a near miss, ``not exact``: each transcript
+  that earned points without its exact text, how and why (:func:`not_exact`);
+- ``gradebook.json``: the same, with each transcript's name and worth, and per transcript its
+  ``verdict`` (``exact``, ``allowed``, ``behaviour``, ``fail``, ``error``) and ``why``;
 - ``feedback/STUDENT.txt``: what the student sees (:func:`casino.grade.results.feedback`);
 - ``summary.html``: one page for staff (:mod:`casino.grade.summary`).
 
@@ -54,7 +57,11 @@ def gradebook_csv(
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     added = list(LATE_COLUMNS) if late is not None else []
-    writer.writerow(["student", "score", "max", *added, *(text_cell(m.path) for m in materials)])
+    paths = [text_cell(m.path) for m in materials]
+    lenient = any(m.transcript.grading or m.transcript.allowed for m in materials)
+    writer.writerow(
+        ["student", "score", "max", *added, *paths, *(["not exact"] if lenient else [])]
+    )
     for result in results:
         writer.writerow(
             [
@@ -63,9 +70,25 @@ def gradebook_csv(
                 points_text(result.max_points),
                 *_late_cells(late, result),
                 *(points_text(score.points) for score in result.scores),
+                *([text_cell(not_exact(result))] if lenient else []),
             ]
         )
     return buffer.getvalue()
+
+
+NOT_EXACT = ("allowed", "behaviour")
+"""The verdicts that earn points without the exact text."""
+
+
+def not_exact(result: StudentResult) -> str:
+    """``a.yaml: behaviour only: it differs in wording; every fact is right | b.yaml: passed
+    with match: trailing-space; …``: each transcript that earned points without its exact
+    text, and why (run by run for a chain)."""
+    return " | ".join(
+        f"{score.path}: {'; '.join(score.why)}"
+        for score in result.scores
+        if score.verdict in NOT_EXACT
+    )
 
 
 def gradebook_json(
@@ -91,6 +114,8 @@ def gradebook_json(
                 "status": {score.path: score.status for score in result.scores},
                 "kind": {score.path: score.kind for score in result.scores},
                 **({} if late is None else {"late": late_json(late.get(result.student))}),
+                "verdict": {score.path: score.verdict for score in result.scores},
+                "why": {score.path: list(score.why) for score in result.scores if score.why},
             }
             for result in results
         ],

@@ -127,6 +127,8 @@ def load_material(path: Path, shown: str) -> Material:
     parts = [part for pair in fixtures for part in (pair[0].encode(), pair[1])]
     if transcript.allowed:  # a folder's casino.yaml changes the verdict: regrade when it does
         parts.append(("match:" + ",".join(transcript.allowed)).encode())
+    if transcript.grading:  # and so does its rubric
+        parts.append(repr(transcript.grading).encode())
     digest = _digest(raw, *parts)
     transcript = dataclasses.replace(transcript, path=Path(shown))
     return Material(transcript, tuple(fixtures), digest)

@@ -20,10 +20,14 @@
   the compiler's output; the transcripts are then not run.
 
 ``--github-classroom DIR`` writes what a GitHub Classroom template repository needs:
-``.github/workflows/classroom.yml`` (one ``autograding-command-grader`` step per transcript,
-then the grading reporter), ``.github/classroom/autograding.json`` (the same tests in the older
-``education/autograding`` form) and ``.casino/`` (casino and the transcripts). A transcript
-there earns its points when every run of it passes (the command grader gives all or nothing).
+``.github/workflows/classroom.yml`` (one step per transcript, then the grading reporter),
+``.github/classroom/autograding.json`` (the same tests in the older ``education/autograding``
+form) and ``.casino/`` (casino and the transcripts). Each step replays its transcript with
+``--score --report classroom`` and hands the reporter that payload as its ``result`` output
+(:func:`classroom_step`): a test per run of a chain, each with the points ``casino grade``
+gives it (a rubric's behaviour share too), so Classroom's total is ``casino grade``'s. The
+older form has only pass or fail: there a transcript earns its points when every run of it
+passes.
 
 Every file is written atomically; the zip's entries have fixed dates, so the same course gives
 the same bytes.
@@ -129,7 +133,9 @@ def transcript_files(
 
 
 def _shipped(material: Material) -> tuple[Transcript, list[tuple[str, bytes]]]:
-    """The transcript with each fixture renamed to sit beside it, and those fixtures."""
+    """The transcript with each fixture renamed to sit beside it, and those fixtures; what
+    its folder's ``casino.yaml`` said (``match``, ``rubric``, ``facts``) written into it, since
+    the folder does not travel."""
     by_path = dict(material.fixtures)
     stem = Path(material.path).stem
     files, shipped = [], []
@@ -139,7 +145,16 @@ def _shipped(material: Material) -> tuple[Transcript, list[tuple[str, bytes]]]:
             shipped.append((local, by_path[content.path]))
             content = Fixture(local)
         files.append((name, content))
-    return dataclasses.replace(material.transcript, files=tuple(files) or None), shipped
+    transcript = material.transcript
+    grading = transcript.grading
+    settled = dataclasses.replace(
+        transcript,
+        files=tuple(files) or None,
+        match=transcript.allowed or None,
+        rubric=grading.rubric if grading else None,
+        facts=grading.facts if grading else None,
+    )
+    return settled, shipped
 
 
 def _dependencies() -> str:
@@ -209,11 +224,46 @@ def classroom_tests(materials: Sequence[Material], settings: Settings) -> list[d
                 "id": _step_id(number),
                 "name": material.transcript.name,
                 "command": shell,
+                "script": classroom_step(material, settings, _step_id(number)),
                 "timeout": max(1, math.ceil(seconds / 60)),
                 "points": material.transcript.max_points,
             }
         )
     return tests
+
+
+def classroom_step(material: Material, settings: Settings, step: str) -> str:
+    """The bash script of one workflow step: build, replay the transcript with ``--score
+    --report classroom``, and hand the payload to the reporter as the step's ``result``
+    output; a build that fails (or a replay that writes nothing) is one failed test worth
+    the transcript's points. The step itself always succeeds (the reporter needs every
+    step's output)."""
+    payload = f".casino/{step}.json"
+    replay = [
+        "python", "-P", "-m", "casino", "replay", "--runner", settings.runner, "--score",
+        "--report", "classroom", "--report-file", payload,
+        "--program", settings.run, f".casino/transcripts/{material.path}",
+    ]  # fmt: skip
+    run = f"{settings.build} && {shlex.join(replay)}" if settings.build else shlex.join(replay)
+    failed = {
+        "version": 1,
+        "status": "fail",
+        "max_score": material.transcript.max_points,
+        "tests": [
+            {
+                "name": material.transcript.name,
+                "status": "fail",
+                "score": 0,
+                "message": "not run: the build failed",
+            }
+        ],
+    }
+    return (
+        f"rm -f {payload}\n"
+        f"( {run} ) || true\n"
+        f"[ -s {payload} ] || printf '%s' {shlex.quote(json.dumps(failed))} > {payload}\n"
+        f'echo "result=$(base64 -w0 {payload})" >> "$GITHUB_OUTPUT"\n'
+    )
 
 
 def classroom_workflow(tests: Sequence[dict[str, object]]) -> str:
@@ -228,13 +278,9 @@ def classroom_workflow(tests: Sequence[dict[str, object]]) -> str:
             {
                 "name": test["name"],
                 "id": test["id"],
-                "uses": "classroom-resources/autograding-command-grader@v1",
-                "with": {
-                    "test-name": test["name"],
-                    "command": test["command"],
-                    "timeout": test["timeout"],
-                    "max-score": test["points"],
-                },
+                "shell": "bash",
+                "timeout-minutes": test["timeout"],
+                "run": test["script"],
             }
         )
     ids = [str(test["id"]) for test in tests]

@@ -52,6 +52,13 @@ class Score:
     """The runs (1-based) that failed, for a transcript of several ``runs:``."""
     stderr_line: str = ""
     """For a crash: the line of stderr that says what went wrong (:func:`stderr_headline`)."""
+    verdict: str = "fail"
+    """``exact``, ``allowed`` (passed thanks to a ``match:`` allowance), ``behaviour`` (kept
+    its behaviour points only, by the folder's rubric), ``fail`` or ``error``
+    (:attr:`casino.harness.session.TranscriptResult.kind`)."""
+    why: tuple[str, ...] = ()
+    """Why each run that was not exact but earned points did (an allowance's note, or
+    ``behaviour only: …``)."""
 
     @classmethod
     def of(cls, result: TranscriptResult, digest: str = "", folder: str | None = None) -> Score:
@@ -77,6 +84,8 @@ class Score:
             kind=kind,
             failed_runs=failing_runs(result),
             stderr_line=stderr,
+            verdict=result.kind,
+            why=result.why,
         )
 
 
@@ -240,7 +249,11 @@ def _score(data: dict[str, Any]) -> Score:
     (``KeyError``), so that the student is graded again."""
     if data["kind"] not in KINDS:
         raise TypeError(f"unknown kind {data['kind']!r}")
-    return Score(**{**data, "failed_runs": tuple(data["failed_runs"])})
+    why = tuple(str(line) for line in data.get("why", ()))
+    verdict = data.get("verdict", "exact" if data["status"] == "pass" else data["status"])
+    return Score(
+        **{**data, "failed_runs": tuple(data["failed_runs"]), "why": why, "verdict": verdict}
+    )
 
 
 FOLD_AT = 3

@@ -99,6 +99,8 @@ def summary_html(
         f"<p>Sandbox: {_e(sandbox)}</p>",
         "<h2>Transcripts, most failed first</h2>",
         _transcripts(materials, results),
+        "<h2>Points without the exact text</h2>",
+        _exactness(materials, results),
         "<h2>Failure kinds</h2>",
         _kinds(results),
         "<h2>Students</h2>",
@@ -172,6 +174,33 @@ def _transcripts(materials: Sequence[Material], results: Sequence[StudentResult]
             f"<td>{points_text(transcript.max_points)}</td>"
             f"<td>{count} of {len(ran)}</td><td>{_e(_how(failed))}</td>"
             f"<td>{_e(_failing_runs(failed, runs))}</td><td>{_differences(failed)}</td></tr>"
+        )
+    return "\n".join([*lines, "</table></div>"])
+
+
+NOT_EXACT = {"allowed": "with an allowance", "behaviour": "behaviour only"}
+"""The verdicts that earn points without the exact text, as the summary names them."""
+
+
+def _exactness(materials: Sequence[Material], results: Sequence[StudentResult]) -> str:
+    """Per transcript: how many students passed it exactly, how many with an allowance
+    (``match:``), how many kept only its behaviour points (its rubric), and the most common
+    reasons why."""
+    ran = _ran(results)
+    lines = [
+        '<div class="wide"><table id="exactness"><tr><th>#</th><th>transcript</th>'
+        "<th>exact</th><th>with an allowance</th><th>behaviour only</th>"
+        "<th>most common reasons</th></tr>"
+    ]
+    for index, material in enumerate(materials):
+        scores = [r.scores[index] for r in ran]
+        count = Counter(score.verdict for score in scores)
+        reasons = ranked((why for s in scores if s.verdict in NOT_EXACT for why in s.why), COMMON)
+        shown = "".join(f"<pre>{_e(text)}</pre><small>{n} of them</small>" for text, n in reasons)
+        lines.append(
+            f'<tr><td><a href="#t{index + 1}">{index + 1}</a></td><td>{_e(material.path)}</td>'
+            f"<td>{count['exact']}</td><td>{count['allowed']}</td><td>{count['behaviour']}</td>"
+            f"<td>{shown}</td></tr>"
         )
     return "\n".join([*lines, "</table></div>"])
 
@@ -254,6 +283,9 @@ def _students(materials: Sequence[Material], results: Sequence[StudentResult]) -
 def _cell(score: Score, material: Material) -> str:
     where = runs_text(score.failed_runs, len(material.transcript.runs))
     more = f"<br><small>{_e(where)}</small>" if where else ""
+    if score.verdict in NOT_EXACT:
+        why = _e("; ".join(score.why))
+        more += f'<br><small title="{why}">{NOT_EXACT[score.verdict]}</small>'
     return f'<td class="{score.kind}">{LABELS[score.kind]}{more}</td>'
 
 

@@ -144,6 +144,7 @@ def _zero(material: Material, why: str, kind: Kind) -> Score:
         why,
         material.digest,
         kind,
+        verdict=status,
     )
 
 

@@ -178,7 +178,7 @@ def _check_replay(args: argparse.Namespace, options: Options) -> None:
     if options.runner == "inproc" and options.command:
         raise UsageError("the inproc runner runs casino's own programs: use pipe or pty")
     if args.report_file and not args.report:
-        raise UsageError("--report-file goes with --report json|junit|gradescope")
+        raise UsageError(f"--report-file goes with --report {'|'.join(FORMATS)}")
     if args.update:
         if args.jobs > 1:
             raise UsageError("--update rewrites files: it runs with --jobs 1 only")

@@ -35,6 +35,7 @@ from functools import lru_cache
 
 from casino.harness import regex
 from casino.harness.model import In, Out, OutAny, Output, OutRe, Run, Step, step_label
+from casino.harness.rubric import Fact, Facts, Grading
 from casino.harness.runners.base import Outcome, signal_problem
 
 Piece = tuple[int, Output]
@@ -66,6 +67,31 @@ class TextComparison:
 
 
 @dataclass(frozen=True)
+class Behaviour:
+    """How a run that is not exact did on its facts (:func:`judge_behaviour`)."""
+
+    format_share: float
+    """The part of the run's points that needs the exact text (the rubric's)."""
+    parts: int
+    """Parts of the expected output holding facts (a paragraph of an ``out``, an ``out_any``,
+    an ``out_re``), each worth an even share of the behaviour points."""
+    right: int
+    """Parts whose facts the program printed, in order."""
+    wrong: str | None = None
+    """The first wrong part in words (``step 3 (out): expected hold 1 4, got hold 1 5``)."""
+
+    @property
+    def kept(self) -> float:
+        """The share of the behaviour points kept (0 to 1)."""
+        return self.right / self.parts if self.parts else 0.0
+
+    @property
+    def credit(self) -> float:
+        """The share of the run's points kept."""
+        return (1 - self.format_share) * self.kept
+
+
+@dataclass(frozen=True)
 class RunVerdict:
     """How one run went against its part of the transcript."""
 
@@ -81,6 +107,8 @@ class RunVerdict:
     failure, never compared)."""
     stderr_dropped: int = 0
     """Bytes of stderr the runner did not keep."""
+    behaviour: Behaviour | None = None
+    """How its facts went, when it did not pass and is graded by a rubric."""
 
     @property
     def exit_differs(self) -> bool:
@@ -97,6 +125,35 @@ class RunVerdict:
             and not self.exit_differs
             and self.problem is None
         )
+
+    @property
+    def credit(self) -> float:
+        """The share of the run's points earned: 1 if it passed, its behaviour share when a
+        rubric grades it and its facts were right, else 0."""
+        if self.passed:
+            return 1.0
+        return 0.0 if self.behaviour is None else self.behaviour.credit
+
+    @property
+    def kind(self) -> str:
+        """``exact``, ``allowed`` (passed with a ``match:`` allowance), ``behaviour`` (kept
+        behaviour points only) or ``fail``."""
+        if self.passed:
+            return "allowed" if self.output.note else "exact"
+        return "behaviour" if self.credit > 0 else "fail"
+
+    @property
+    def why(self) -> str | None:
+        """Why a pass needed an allowance, or why a run kept only behaviour points."""
+        if self.kind == "allowed":
+            return self.output.note
+        if self.behaviour is None or self.kind != "behaviour":
+            return None
+        if self.behaviour.right == self.behaviour.parts:
+            wording = self.output.note or "differs in wording"
+            return f"behaviour only: it {wording.removeprefix('it ')}; every fact is right"
+        right = f"{self.behaviour.right} of {self.behaviour.parts} parts' facts right"
+        return f"behaviour only: {right}; first wrong: {self.behaviour.wrong}"
 
 
 def position(text: str, offset: int) -> tuple[int, int]:
@@ -421,11 +478,14 @@ def _lines_needing(
     return count or None
 
 
-def compare_run(run: Run, outcome: Outcome, allowed: tuple[str, ...] = ()) -> RunVerdict:
+def compare_run(
+    run: Run, outcome: Outcome, allowed: tuple[str, ...] = (), grading: Grading | None = None
+) -> RunVerdict:
     """The verdict on one run: output, stated stderr, stated exit status, and any problem;
-    the output also passes with a near miss of a kind ``allowed``."""
+    the output also passes with a near miss of a kind ``allowed``; with ``grading``, a run
+    that does not pass is also judged on its facts (:attr:`RunVerdict.behaviour`)."""
     stderr = None if run.stderr is None else compare_text(run.stderr, outcome.stderr)
-    return RunVerdict(
+    verdict = RunVerdict(
         output=compare_output(run.steps, outcome.output, allowed),
         stderr=stderr,
         exit_expected=run.exit,
@@ -434,3 +494,114 @@ def compare_run(run: Run, outcome: Outcome, allowed: tuple[str, ...] = ()) -> Ru
         unpinned_stderr=outcome.stderr if run.stderr is None else "",
         stderr_dropped=outcome.stderr_dropped,
     )
+    if grading is None or verdict.passed or verdict.problem or verdict.exit_differs:
+        return verdict
+    facts = grading.facts
+    try:
+        if stderr is not None and facts.of(stderr.expected, trusted=True) != facts.of(
+            stderr.actual
+        ):
+            behaviour = Behaviour(grading.rubric.format_share, 1, 0, "stderr: its facts differ")
+        else:
+            behaviour = judge_behaviour(run.steps, outcome.output, grading)
+    except regex.PatternTimeout:
+        behaviour = Behaviour(grading.rubric.format_share, 1, 0, "a fact pattern took too long")
+    return replace(verdict, behaviour=behaviour)
+
+
+# -------------------------------------------------------------------------------- behaviour
+
+
+def judge_behaviour(steps: tuple[Step, ...], actual: str, grading: Grading) -> Behaviour:
+    """Whether ``actual`` holds the facts the run's output steps hold, part by part, in
+    order: each paragraph of an ``out`` (text between blank lines), each ``out_any`` (its
+    texts' facts) and each ``out_re`` (found from where the previous part ended, with no fact
+    before it) is a part; parts without facts are not counted. A part takes as many of the
+    program's next facts as it expects, so a wrong fact costs its own part only; facts the
+    program printed past the last part cost the last one. With no part holding facts, the
+    run keeps its behaviour points when only whitespace and letter case differ."""
+    share = grading.rubric.format_share
+    walk = _FactWalk(grading.facts, actual)
+    for number, step in output_pieces(steps):
+        label = step_label(step, number)
+        if isinstance(step, OutRe):
+            walk.pattern(step.pattern, label)
+        elif isinstance(step, OutAny):
+            walk.expect([grading.facts.of(text, trusted=True) for text in step.texts], label)
+        else:
+            for paragraph in re.split(r"\n[ \t]*\n", step.text):
+                walk.expect([grading.facts.of(paragraph, trusted=True)], label)
+    if walk.parts == 0:
+        same = not walk.found and near_miss(output_pieces(steps), actual, _ALL_KINDS) is not None
+        return Behaviour(share, 1, int(same), None if same else "the text differs")
+    walk.finish()
+    return Behaviour(share, walk.parts, walk.right, walk.wrong)
+
+
+class _FactWalk:
+    """The program's facts, taken part by part (:func:`judge_behaviour`)."""
+
+    def __init__(self, facts: Facts, actual: str) -> None:
+        self.facts = facts
+        self.actual = actual
+        self.found: list[Fact] = facts.find(actual)
+        self.next = 0
+        """The first of the program's facts not yet taken."""
+        self.parts = self.right = 0
+        self.wrong: str | None = None
+        self.last_right = False
+
+    def expect(self, choices: list[list[str]], label: str) -> None:
+        """A part whose facts are one of ``choices`` (parts without facts are skipped)."""
+        if not any(choices):
+            return
+        for wanted in choices:
+            got = [fact.text for fact in self.found[self.next : self.next + len(wanted)]]
+            if got == wanted:
+                self._took(True, len(wanted))
+                return
+        wanted = choices[0]
+        got = [fact.text for fact in self.found[self.next : self.next + len(wanted)]]
+        self._took(False, len(wanted), f"{label}: expected {_shown(wanted)}, got {_shown(got)}")
+
+    def pattern(self, pattern: str, label: str) -> None:
+        """An ``out_re`` part: its pattern, found after the facts taken so far."""
+        start = self.found[self.next - 1].end if self.next else 0
+        compiled = re.compile(_scoped(pattern))
+
+        def search() -> tuple[int, int] | None:
+            found = compiled.search(self.actual, start)
+            return None if found is None else found.span()
+
+        span = regex.bounded(search, pattern, regex.BUDGET_SECONDS)
+        if span is None:
+            self._took(False, 0, f"{label}: its pattern is not in the output")
+            return
+        before = [f for f in self.found[self.next :] if f.start < span[0]]
+        inside = [f for f in self.found[self.next :] if span[0] <= f.start < span[1]]
+        problem = f"{label}: unexpected {_shown([f.text for f in before])}" if before else None
+        self._took(problem is None, len(before) + len(inside), problem)
+
+    def _took(self, right: bool, count: int, problem: str | None = None) -> None:
+        self.parts += 1
+        self.right += right
+        self.last_right = right
+        self.next += count
+        if problem and self.wrong is None:
+            self.wrong = problem
+
+    def finish(self) -> None:
+        """Facts printed past the last part cost the last part."""
+        extra = [fact.text for fact in self.found[self.next :]]
+        if extra and self.last_right:
+            self.right -= 1
+        if extra and self.wrong is None:
+            self.wrong = f"at the end: unexpected {_shown(extra)}"
+
+
+def _shown(facts: list[str], limit: int = 8) -> str:
+    """A few facts in words (``hold 1 4``, ``nothing``)."""
+    if not facts:
+        return "nothing"
+    more = f" … ({len(facts) - limit} more)" if len(facts) > limit else ""
+    return " ".join(facts[:limit]) + more

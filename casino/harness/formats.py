@@ -7,7 +7,8 @@ Each carries, per transcript, the same failure text as the console report. The w
   [{"path", "name", "status": "pass|fail|error|skip", "score", "max_score", "seconds",
   "output"}]}``; ``score``/``max_score`` leave skipped transcripts out. A chain (``runs:``)
   also has ``"runs": [{"run": 1, "of": 5, "status": "pass|fail", "score", "max_score"}]``, and
-  a transcript allowed near misses ``"match": ["trailing-space", …]``.
+  a transcript allowed near misses ``"match": ["trailing-space", …]``; one that earned points
+  without its exact text ``"verdict": "allowed|behaviour"`` and ``"why": [...]``.
 - ``junit``: ``<testsuites><testsuite name="casino replay" …><testcase classname name file
   time>`` with a ``<failure>``, ``<error>`` or ``<skipped>`` holding the report text (a failed
   chain's text lists each run, ``run N of M: PASS|FAIL``).
@@ -15,6 +16,11 @@ Each carries, per transcript, the same failure text as the console report. The w
   with ``status`` ``passed`` or ``failed`` — what Gradescope's autograder reads. A chain is one
   test per run, named ``… run 2 of 5`` with that run's points (and, failed, its details).
   Skipped (``reference: casino``) transcripts are not graded, so they are not listed.
+- ``classroom``: what GitHub Classroom's grading reporter reads from a step's ``result``
+  output (base64 of it): ``{"version": 1, "status": "pass|fail", "max_score", "tests":
+  [{"name", "status": "pass|fail", "score", "message"}]}``, tests as Gradescope's (one per
+  run of a chain); the reporter adds up each test's ``score``, so a run earns its partial
+  points (its rubric's behaviour share) there too.
 """
 
 from __future__ import annotations
@@ -54,6 +60,11 @@ class Case:
     """A chain's runs, each scored on its own (empty for a single run)."""
     match: tuple[str, ...] = ()
     """The near misses it allowed (``match``)."""
+    verdict: str = ""
+    """How it was judged when it earned points without its exact text (``allowed``,
+    ``behaviour``; :attr:`TranscriptResult.kind`), else empty."""
+    why: tuple[str, ...] = ()
+    """Why, run by run (:attr:`TranscriptResult.why`)."""
 
     @property
     def counted(self) -> bool:
@@ -107,6 +118,8 @@ def case_of(result: TranscriptResult) -> Case:
         title=f"{name} ({result.path})",
         runs=_run_cases(result),
         match=result.allowed,
+        verdict=result.kind if result.kind in ("allowed", "behaviour") else "",
+        why=result.why,
     )
 
 
@@ -167,6 +180,9 @@ def _json_extras(case: Case) -> dict[str, object]:
         ]
     if case.match:
         extras["match"] = list(case.match)
+    if case.verdict:
+        extras["verdict"] = case.verdict
+        extras["why"] = list(case.why)
     return extras
 
 
@@ -239,6 +255,32 @@ def _gradescope_test(
     }
 
 
+def classroom_report(cases: list[Case]) -> str:
+    """GitHub Classroom's result payload of ``cases``: Gradescope's tests, in its words."""
+    graded = json.loads(gradescope_report(cases))["tests"]
+    tests = [
+        {
+            "name": test["name"],
+            "status": "pass" if test["status"] == "passed" else "fail",
+            "score": test["score"],
+            "message": test["output"],
+        }
+        for test in graded
+    ]
+    data = {
+        "version": 1,
+        "status": "pass" if all(test["status"] == "pass" for test in tests) else "fail",
+        "max_score": sum(c.max_points for c in cases if c.counted),
+        "tests": tests,
+    }
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def to_classroom(results: list[TranscriptResult]) -> str:
+    """GitHub Classroom's result payload."""
+    return classroom_report([case_of(r) for r in results])
+
+
 def to_json(results: list[TranscriptResult]) -> str:
     """The JSON report."""
     return json_report([case_of(r) for r in results])
@@ -258,5 +300,6 @@ FORMATS: dict[str, tuple[Formatter, str]] = {
     "json": (to_json, "report.json"),
     "junit": (to_junit, "report.xml"),
     "gradescope": (to_gradescope, "results.json"),
+    "classroom": (to_classroom, "result.json"),
 }
 """Report format → its writer and its default file."""

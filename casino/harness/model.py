@@ -39,10 +39,20 @@ import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Any, TypeVar
 
 from casino.errors import CasinoError
 from casino.harness.playspec import Play, parse_play
+from casino.harness.rubric import (
+    EVERY_WORD_AND_NUMBER,
+    Facts,
+    Grading,
+    Rubric,
+    facts_data,
+    parse_facts,
+    parse_rubric,
+    rubric_data,
+)
 from casino.harness.yamltext import FlowList, TextError, dump_text, load_text, position
 
 DEFAULT_TIMEOUT = 10.0
@@ -189,6 +199,14 @@ class Transcript:
     play: Play | None = None
     """Games casino plays against the program (``play:``; :mod:`casino.harness.playspec`):
     the transcript then has one run with no steps."""
+    rubric: Rubric | None = None
+    """How each run's points split between format and behaviour, as the transcript states
+    it (``None``: it says nothing; its folder may)."""
+    facts: Facts | None = None
+    """What its behaviour is judged on, as the transcript states it."""
+    grading: Grading | None = None
+    """What it is graded by in the end: its own ``rubric``/``facts``, else its folder's
+    (``None``: no rubric, every run all or nothing on the exact text)."""
     single: bool = True
     """Written in the single-run form (``steps`` at the top level) rather than ``runs:``."""
     path: Path | None = field(default=None, compare=False)
@@ -214,13 +232,14 @@ class Transcript:
             return tuple(run.points or 0.0 for run in self.runs)
         return tuple(self.max_points / len(self.runs) for _ in self.runs)
 
-    def earned(self, passed: tuple[bool, ...]) -> float:
-        """The points of the runs that passed (all of them: exactly :attr:`max_points`)."""
-        if all(passed):
+    def earned(self, credits: tuple[float, ...]) -> float:
+        """The points the runs earned, each its share ``credits[i]`` (0 to 1; a run that
+        passed: 1) of its points (all of them: exactly :attr:`max_points`)."""
+        if all(credit >= 1 for credit in credits):
             return self.max_points
         if self.runs and all(run.points is not None for run in self.runs):
-            return sum(p for p, ok in zip(self.run_points, passed, strict=True) if ok)
-        return self.max_points * sum(passed) / len(passed)
+            return sum(p * c for p, c in zip(self.run_points, credits, strict=True))
+        return self.max_points * sum(credits) / len(credits)
 
     def with_runs(self, runs: tuple[Run, ...]) -> Transcript:
         """The same transcript with other runs (used by ``--update``)."""
@@ -244,6 +263,7 @@ SEED_RANGE = (-(10**MAX_DIGITS) + 1, 10**MAX_DIGITS - 1)
 
 _TOP_KEYS = {"name", "program", "args", "seed", "files", "steps", "runs", "exit", "stderr"}
 _TOP_KEYS |= {"timeout", "points", "reference", "match", "visibility", "play"}
+_TOP_KEYS |= {"rubric", "facts"}
 VISIBILITIES = ("visible", "hidden", "after-due")
 """``visibility``: whether a student's feedback shows the transcript's input and expected
 output (``visible``), never does (``hidden``: its name and points only), or does once the
@@ -255,6 +275,7 @@ _WHOLE = re.compile(r"-?[0-9]+")
 _NUMBER = re.compile(r"[0-9]+(\.[0-9]*)?|\.[0-9]+")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
+T = TypeVar("T")
 Where = tuple[int, int] | None
 """A 1-based line and column in the transcript's text, when known."""
 
@@ -313,15 +334,28 @@ def load_transcript(path: str | Path) -> Transcript:
         column = len(data[start : error.start].decode("utf-8", "replace")) + 1
         raise TranscriptError(f"{path}: line {line}, column {column}: not UTF-8 text") from None
     transcript = parse_transcript(text, Path(path))
-    if transcript.match is None:
-        transcript = replace(transcript, allowed=folder_match(Path(path)))
-    if transcript.visibility is None:
-        transcript = replace(transcript, shown=folder_visibility(Path(path)))
-    return transcript
+    folder = folder_settings(Path(path))
+    allowed = folder.match or () if transcript.match is None else transcript.match
+    shown = transcript.visibility or folder.visibility or "visible"
+    rubric = transcript.rubric or folder.rubric
+    facts = transcript.facts or folder.facts or EVERY_WORD_AND_NUMBER
+    grading = None if rubric is None else Grading(rubric, facts)
+    return replace(transcript, allowed=allowed, shown=shown, grading=grading)
 
 
 FOLDER_SETTINGS = "casino.yaml"
-"""A folder's settings file (``match: [trailing-space]``): never a transcript itself."""
+"""A folder's settings file (``match``, ``rubric``, ``facts``, ``visibility``): never a transcript itself."""
+SETTINGS_KEYS = ("match", "rubric", "facts", "visibility")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a folder's settings say (``None``: it says nothing of that)."""
+
+    match: tuple[str, ...] | None = None
+    rubric: Rubric | None = None
+    facts: Facts | None = None
+    visibility: str | None = None
 
 
 def is_settings_file(path: Path) -> bool:
@@ -330,32 +364,26 @@ def is_settings_file(path: Path) -> bool:
 
 
 def folder_match(path: Path) -> tuple[str, ...]:
-    """What the nearest folder settings file above the transcript at ``path`` allows: its own
-    folder's ``casino.yaml``, else its parent's, and so on up to the nearest folder named
-    ``transcripts`` (only its own folder when it is in none); ``()`` when none says."""
+    """What the nearest folder settings file above the transcript at ``path`` allows
+    (:func:`folder_settings`); ``()`` when none says."""
+    return folder_settings(path).match or ()
+
+
+def folder_settings(path: Path) -> Settings:
+    """What the folder settings files above the transcript at ``path`` say, each key from
+    the nearest one that states it: its own folder's ``casino.yaml``, else its parent's, and
+    so on up to the nearest folder named ``transcripts`` (only its own folder when it is in
+    none)."""
     folders = [path.parent, *path.parent.parents]
     top = next((i for i, f in enumerate(folders) if f.name == "transcripts"), 0)
+    found: dict[str, Any] = {}
     for folder in folders[: top + 1]:
         settings = folder / FOLDER_SETTINGS
         if settings.is_file():
-            found = _settings_match(settings)
-            if found is not None:
-                return found
-    return ()
-
-
-def folder_visibility(path: Path) -> str:
-    """The ``visibility`` the nearest folder settings file above the transcript at ``path``
-    states (found as :func:`folder_match` finds ``match``); ``visible`` when none says."""
-    folders = [path.parent, *path.parent.parents]
-    top = next((i for i, f in enumerate(folders) if f.name == "transcripts"), 0)
-    for folder in folders[: top + 1]:
-        settings = folder / FOLDER_SETTINGS
-        if settings.is_file():
-            data = _settings(settings)
-            if "visibility" in data:
-                return _visibility_value(data["visibility"], f"{settings}: ")
-    return "visible"
+            for key, value in vars(read_settings(settings)).items():
+                if value is not None:
+                    found.setdefault(key, value)
+    return Settings(**found)
 
 
 def _visibility_value(value: Any, where: str) -> str:
@@ -366,27 +394,27 @@ def _visibility_value(value: Any, where: str) -> str:
     return str(value)
 
 
-def _settings(settings: Path) -> dict[str, Any]:
-    """A folder's settings file, read and checked for its keys."""
+def read_settings(settings: Path) -> Settings:
+    """What one settings file states (:class:`TranscriptError` naming it if it is not one)."""
     try:
         data = load_text(read_capped(settings, MAX_TRANSCRIPT_BYTES).decode("utf-8"))
     except (ValueError, TextError) as problem:
         raise TranscriptError(f"{settings}: {problem}") from None
-    if not isinstance(data, dict) or set(data) - {"match", "visibility"}:
-        raise TranscriptError(
-            f"{settings}: a folder's settings file holds only 'match: [...]' and 'visibility'"
-        )
-    return data
+    if not isinstance(data, dict) or set(data) - set(SETTINGS_KEYS):
+        keys = ", ".join(SETTINGS_KEYS)
+        raise TranscriptError(f"{settings}: a folder's settings file holds only {keys}")
 
+    def error(key: str) -> Callable[[str], Exception]:
+        where = _at(data, key)
+        at = f"line {where[0]}, column {where[1]}: " if where else ""
+        return lambda problem: TranscriptError(f"{settings}: {at}{problem}")
 
-def _settings_match(settings: Path) -> tuple[str, ...] | None:
-    """The ``match`` a settings file states (``None``: it states none)."""
-    data = _settings(settings)
-    if "match" not in data:
-        return None
-    where = _at(data, "match")
-    at = f"line {where[0]}, column {where[1]}: " if where else ""
-    return match_kinds(data["match"], lambda problem: TranscriptError(f"{settings}: {at}{problem}"))
+    return Settings(
+        match_kinds(data["match"], error("match")) if "match" in data else None,
+        parse_rubric(data["rubric"], error("rubric")) if "rubric" in data else None,
+        parse_facts(data["facts"], error("facts")) if "facts" in data else None,
+        _visibility_value(data["visibility"], f"{settings}: ") if "visibility" in data else None,
+    )
 
 
 def parse_transcript(text: str, path: Path) -> Transcript:
@@ -443,6 +471,8 @@ def _transcript(data: Any, path: Path) -> Transcript:
         runs = _runs(data, data["runs"])
         _check_run_points(data, runs)
     match = _match(data)
+    rubric = _stated(data, "rubric", parse_rubric)
+    facts = _stated(data, "facts", parse_facts)
     return Transcript(
         name=name,
         runs=runs,
@@ -457,6 +487,9 @@ def _transcript(data: Any, path: Path) -> Transcript:
         visibility=_visibility(data),
         shown=_visibility(data) or "visible",
         play=play,
+        rubric=rubric,
+        facts=facts,
+        grading=None if rubric is None else Grading(rubric, facts or EVERY_WORD_AND_NUMBER),
         single=single,
         path=path,
     )
@@ -514,6 +547,15 @@ def _visibility(data: dict[str, Any]) -> str | None:
         problem = f"'visibility' must be one of {', '.join(VISIBILITIES)}, not {value!r}"
         raise _Invalid(problem, _at(data, "visibility"))
     return value
+
+
+def _stated(
+    data: dict[str, Any], key: str, parse: Callable[[Any, Callable[[str], Exception]], T]
+) -> T | None:
+    """``data[key]`` parsed, if stated (``rubric``, ``facts``)."""
+    if key not in data:
+        return None
+    return parse(data[key], lambda problem: _Invalid(problem, _at(data, key)))
 
 
 def _reference(data: dict[str, Any]) -> str | None:
@@ -722,6 +764,8 @@ def dump_transcript(transcript: Transcript) -> str:
     _put(data, "points", _plain_number(transcript.points))
     _put(data, "match", None if transcript.match is None else list(transcript.match))
     _put(data, "visibility", transcript.visibility)
+    _put(data, "rubric", None if transcript.rubric is None else rubric_data(transcript.rubric))
+    _put(data, "facts", None if transcript.facts is None else facts_data(transcript.facts))
     return dump_text(data)
 
 

@@ -31,7 +31,7 @@ import os
 import shutil
 import time
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TextIO
 
@@ -44,8 +44,10 @@ from casino.harness.model import (
     Run,
     Step,
     Transcript,
+    TranscriptError,
     dump_transcript,
     file_name_problem,
+    parse_transcript,
 )
 from casino.harness.runners.base import STDERR_MARGIN, Job, Limits, Outcome, Target, seed_argv
 from casino.harness.runners.inproc import Capture, InProcessRunner, call_main
@@ -125,6 +127,19 @@ def lines_of(stream: TextIO) -> Iterator[str]:
         yield line.rstrip("\r\n")
 
 
+def _kept(path: Path, transcript: Transcript) -> Transcript:
+    """``transcript`` with the grading keys (``match``, ``rubric``, ``facts``) of the
+    transcript it replaces at ``path`` (``--force``), if that one was readable and stated them:
+    recording again changes the session, not how it is graded."""
+    try:
+        old = parse_transcript(path.read_text(encoding="utf-8"), path) if path.is_file() else None
+    except (OSError, UnicodeDecodeError, TranscriptError):
+        old = None
+    if old is None:
+        return transcript
+    return replace(transcript, match=old.match, rubric=old.rubric, facts=old.facts)
+
+
 def record(spec: Recording, lines: Iterable[str], shown: TextIO | None) -> Transcript:
     """Run the session, write the transcript atomically, and return it.
 
@@ -144,7 +159,9 @@ def record(spec: Recording, lines: Iterable[str], shown: TextIO | None) -> Trans
     check_stop()  # stopped while recording (a casino program may have caught it): no file
     if outcome.problem:
         raise RecordError(f"{outcome.problem}; nothing was written")
-    transcript = _transcript(spec, typed.taken[: len(outcome.chunks) - 1], outcome)
+    transcript = _kept(
+        spec.output, _transcript(spec, typed.taken[: len(outcome.chunks) - 1], outcome)
+    )
     spec.output.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(spec.output, dump_transcript(transcript))
     return transcript

@@ -56,7 +56,8 @@ def marks(earned: float, worth: float) -> str:
 
 
 def headline(result: TranscriptResult, *, score: bool = False) -> str:
-    """``PASS name (path)``, ``FAIL name (path)``, ``SKIP name (path): why`` or
+    """``PASS name (path)``, ``FAIL name (path)``, ``PARTIAL name (path)`` (a run kept its
+    behaviour points only), ``SKIP name (path): why`` or
     ``ERROR path: problem``; ``(match: trailing-space)`` at the end when near misses were
     allowed."""
     shown = f" {marks(result.points, result.max_points)}" if score else ""
@@ -65,7 +66,15 @@ def headline(result: TranscriptResult, *, score: bool = False) -> str:
     if result.status is Status.SKIP:
         return f"SKIP {result.name} ({result.path}): {result.error}"
     allowed = f" (match: {', '.join(result.allowed)})" if result.allowed else ""
-    return f"{result.status.value}{shown} {result.name} ({result.path}){allowed}"
+    word = "PARTIAL" if result.kind == "behaviour" and not result.passed else result.status.value
+    return f"{word}{shown} {result.name} ({result.path}){allowed}"
+
+
+def verdict_word(verdict: RunVerdict) -> str:
+    """``PASS``, ``PARTIAL`` (behaviour points kept, format lost) or ``FAIL``."""
+    if verdict.passed or verdict.credit >= 1:  # a rubric without a format share: all points
+        return "PASS"
+    return "PARTIAL" if verdict.kind == "behaviour" else "FAIL"
 
 
 def details(result: TranscriptResult, *, score: bool = False) -> str:
@@ -80,7 +89,7 @@ def details(result: TranscriptResult, *, score: bool = False) -> str:
         if chain:
             worth = result.run_points[number - 1] if result.run_points else 0.0
             points = f" {marks(result.run_earned(number - 1), worth)}" if score else ""
-            lines.append(f"run {number} of {count}: {'PASS' if verdict.passed else 'FAIL'}{points}")
+            lines.append(f"run {number} of {count}: {verdict_word(verdict)}{points}")
         if not verdict.passed:
             lines += run_details(verdict, prefix, f" (run {number})" if count > 1 else "")
         elif verdict.output.note:
@@ -96,6 +105,8 @@ def render(result: TranscriptResult, *, score: bool = False) -> str:
 def run_details(verdict: RunVerdict, prefix: str, suffix: str) -> list[str]:
     """The lines describing one failed run (a near miss named in words above its diff)."""
     lines = []
+    if verdict.why:
+        lines.append(f"{prefix}{verdict.why}")
     if verdict.problem:
         lines.append(f"{prefix}{verdict.problem}")
     if verdict.output.difference is not None:
@@ -189,10 +200,14 @@ def _diff_visible(line: str) -> str:
 
 
 def summary(results: list[TranscriptResult], *, score: bool = False) -> str:
-    """``3 passed, 1 failed, 1 error, 2 skipped (7 transcripts)`` and, with ``score``, the
-    total (skipped transcripts count towards neither side of it)."""
+    """``3 passed, 1 failed, 1 error, 2 skipped (7 transcripts)`` (``2 failed (1 partial)``
+    when some kept behaviour points only) and, with ``score``, the total (skipped transcripts
+    count towards neither side of it)."""
     counts = {status: sum(r.status is status for r in results) for status in Status}
     parts = [f"{counts[Status.PASS]} passed", f"{counts[Status.FAIL]} failed"]
+    partial = sum(r.status is Status.FAIL and r.kind == "behaviour" for r in results)
+    if partial:  # failed, but kept behaviour points by the rubric
+        parts[1] += f" ({partial} partial)"
     if counts[Status.ERROR]:
         errors = counts[Status.ERROR]
         parts.append(f"{errors} error{'' if errors == 1 else 's'}")

@@ -61,9 +61,36 @@ class TranscriptResult:
     """What the output was allowed besides exact (``match``; empty: exact)."""
 
     def run_earned(self, index: int) -> float:
-        """The points run ``index`` (0-based) earned."""
-        passed = index < len(self.verdicts) and self.verdicts[index].passed
-        return self.run_points[index] if passed and index < len(self.run_points) else 0.0
+        """The points run ``index`` (0-based) earned (its share of them, with a rubric)."""
+        if index >= len(self.verdicts) or index >= len(self.run_points):
+            return 0.0
+        credit = self.verdicts[index].credit
+        return self.run_points[index] if credit >= 1 else self.run_points[index] * credit
+
+    @property
+    def kind(self) -> str:
+        """``exact``, ``allowed`` (passed, some run thanks to ``match:``), ``behaviour``
+        (some run kept behaviour points only), ``fail`` — or the status (``error``,
+        ``skip``) of a transcript that was not judged."""
+        if not self.verdicts or self.status in (Status.ERROR, Status.SKIP):
+            return self.status.value.lower()
+        kinds = {verdict.kind for verdict in self.verdicts}
+        if "behaviour" in kinds:
+            return "behaviour"
+        if not self.passed:
+            return "fail"
+        return "allowed" if "allowed" in kinds else "exact"
+
+    @property
+    def why(self) -> tuple[str, ...]:
+        """Why each run that needed an allowance or kept only behaviour points did (``run 2
+        of 3: …`` for a chain)."""
+        count = len(self.verdicts)
+        return tuple(
+            verdict.why if count == 1 else f"run {number} of {count}: {verdict.why}"
+            for number, verdict in enumerate(self.verdicts, 1)
+            if verdict.why
+        )
 
     @property
     def passed(self) -> bool:
@@ -181,15 +208,16 @@ def check(
     allowed = tuple(k for k in MATCH_KINDS if k in transcript.allowed or k in match)
     if transcript.play is None:
         pairs = zip(transcript.runs, outcomes, strict=True)
-        verdicts = tuple(compare_run(run, outcome, allowed) for run, outcome in pairs)
-    passed = tuple(verdict.passed for verdict in verdicts)
+        grading = transcript.grading
+        verdicts = tuple(compare_run(run, outcome, allowed, grading) for run, outcome in pairs)
+    credits = tuple(verdict.credit for verdict in verdicts)
     return TranscriptResult(
         path=path,
-        status=Status.PASS if all(passed) else Status.FAIL,
+        status=Status.PASS if all(credit >= 1 for credit in credits) else Status.FAIL,
         name=transcript.name,
         verdicts=verdicts,
         outcomes=outcomes,
-        points=transcript.earned(passed),
+        points=transcript.earned(credits),
         max_points=transcript.max_points,
         seconds=time.perf_counter() - started,
         run_points=transcript.run_points,

@@ -2,12 +2,14 @@
 
 The Gradescope zip is unpacked into an ``/autograder``-shaped folder and its own
 ``run_autograder`` grades a good and a bad submission there; ``results.json`` is checked against
-Gradescope's documented schema. The GitHub Classroom workflow's test commands are run as the
-command grader runs them, in a copy of the template repository holding a submission.
+Gradescope's documented schema. The GitHub Classroom workflow's steps are run as GitHub
+Actions runs them (bash, ``GITHUB_OUTPUT``), in a copy of the template repository holding a
+submission, and the payloads they hand the grading reporter are read back.
 """
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import shutil
@@ -134,35 +136,40 @@ def test_setup_sh_is_a_valid_bash_script(tmp_path: Path) -> None:
     assert checked.returncode == 0, checked.stderr
 
 
-def test_github_classroom_runs_each_transcript_as_a_command(tmp_path: Path) -> None:
+def test_github_classroom_runs_each_transcript_as_a_step_reporting_its_points(
+    tmp_path: Path,
+) -> None:
     write_course(tmp_path, {"correct": 1, "wrong_space": 1})
     template = tmp_path / "template"
     done = export(tmp_path, "--github-classroom", str(template))
     assert done.returncode == 0, done.stderr
     workflow = yaml.safe_load((template / ".github/workflows/classroom.yml").read_text())
     steps = workflow["jobs"]["run-autograding-tests"]["steps"]
-    graders = [s for s in steps if "autograding-command-grader" in s.get("uses", "")]
-    assert [(s["with"]["test-name"], s["with"]["max-score"]) for s in graders] == [
-        ("counts", 1), ("greets", 1), ("remembers", 2),
-    ]  # fmt: skip
+    graders = [s for s in steps if s.get("id", "").startswith("transcript-")]
+    assert [s["name"] for s in graders] == ["counts", "greets", "remembers"]
     reporter = steps[-1]
     assert reporter["with"]["runners"] == "transcript-1,transcript-2,transcript-3"
     assert reporter["env"]["TRANSCRIPT_2_RESULTS"] == "${{steps.transcript-2.outputs.result}}"
     legacy = json.loads((template / ".github/classroom/autograding.json").read_text())
     assert [t["points"] for t in legacy["tests"]] == [1, 1, 2]
-    for student, expected in (("correct-00", [0, 0, 0]), ("wrong_space-00", [0, 1, 0])):
+    for student, expected in (("correct-00", [1, 1, 1, 1]), ("wrong_space-00", [1, 0, 1, 1])):
         repository = tmp_path / "repo" / student
         shutil.copytree(template, repository)
         shutil.copytree(tmp_path / "submissions" / student, repository, dirs_exist_ok=True)
-        env = dict(os.environ, PYTHONPATH=".casino")
-        statuses = [
-            subprocess.run(
-                ["sh", "-c", s["with"]["command"].replace("python ", f"{sys.executable} ", 1)],
-                cwd=repository, env=env, capture_output=True, timeout=120,
-            ).returncode
-            for s in graders
-        ]  # fmt: skip
-        assert [min(status, 1) for status in statuses] == expected, student
+        output = repository / "github-output"
+        env = dict(os.environ, PYTHONPATH=".casino", GITHUB_OUTPUT=str(output))
+        for step in graders:
+            script = step["run"].replace("python ", f"{sys.executable} ", 1)
+            ran = subprocess.run(["bash", "-c", script], cwd=repository, env=env, timeout=120)
+            assert ran.returncode == 0  # the reporter needs every step's output
+        payloads = [
+            json.loads(base64.b64decode(line.split("=", 1)[1]))
+            for line in output.read_text().splitlines()
+        ]
+        assert [p["max_score"] for p in payloads] == [1, 1, 2]
+        assert [t["score"] for p in payloads for t in p["tests"]] == expected, student
+        statuses = [t["status"] for p in payloads for t in p["tests"]]
+        assert statuses == ["pass" if score else "fail" for score in expected]
 
 
 @pytest.mark.parametrize("argv", [["--run", "x"], ["--gradescope", "a", "--github-classroom", "b"]])

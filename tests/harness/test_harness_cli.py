@@ -148,7 +148,7 @@ def test_gradescope_report_defaults_to_results_json(
         ),
         (
             ["replay", "--report-file", "f", "x"],
-            "casino replay: --report-file goes with --report json|junit|gradescope",
+            "casino replay: --report-file goes with --report json|junit|gradescope|classroom",
         ),
         (
             ["replay", "--jobs", "0", "x"],

@@ -19,13 +19,19 @@ from harness_support import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from casino.harness.model import Transcript, TranscriptError, load_transcript, parse_transcript
+from casino.harness.model import (
+    Transcript,
+    TranscriptError,
+    is_settings_file,
+    load_transcript,
+    parse_transcript,
+)
 from casino.harness.report import render
 from casino.harness.runners.base import Target
 from casino.harness.runners.inproc import InProcessRunner
 from casino.harness.session import Status, check
 
-OWN = sorted((ROOT / "transcripts").rglob("*.yaml"))
+OWN = sorted(p for p in (ROOT / "transcripts").rglob("*.yaml") if not is_settings_file(p))
 MUTANTS = 400
 """How many mutated transcripts are loaded (a fixed seed: the same ones every run)."""
 REPLAYED = 60

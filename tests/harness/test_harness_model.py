@@ -206,8 +206,9 @@ def test_yaml_implicit_types_do_not_apply_to_text() -> None:
         ),
         (
             "name: x\nsteps: []\nstpes: []\n",
-            "line 3, column 1: unknown key 'stpes' (expected args, exit, files, match, name, "
-            "play, points, program, reference, runs, seed, stderr, steps, timeout, visibility)",
+            "line 3, column 1: unknown key 'stpes' (expected args, exit, facts, files, match, "
+            "name, play, points, program, reference, rubric, runs, seed, stderr, steps, timeout, "
+            "visibility)",
         ),
         (
             "- just a list\n",

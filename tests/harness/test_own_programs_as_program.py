@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from harness_support import ROOT, run_cli
 
-from casino.harness.model import load_transcript
+from casino.harness.model import is_settings_file, load_transcript
 
 TRANSCRIPTS = ROOT / "transcripts"
 PYTHON = shlex.quote(sys.executable)
@@ -29,24 +29,30 @@ FOLDERS = {
 """Every graded folder under ``transcripts/`` and the command that is its assignment's program."""
 
 
+def transcripts_in(folder: Path) -> list[Path]:
+    """The transcripts below ``folder`` (not its folders' settings files)."""
+    return [path for path in folder.rglob("*.yaml") if not is_settings_file(path)]
+
+
 def _expected(folder: Path) -> dict[Path, str]:
     """Each transcript in ``folder`` → the verdict word its line must start with."""
     return {
         path: "SKIP" if load_transcript(path).reference else "PASS"
         for path in sorted(folder.rglob("*.yaml"))
+        if not is_settings_file(path)
     }
 
 
 def test_every_transcript_lies_in_exactly_one_graded_folder() -> None:
-    graded = [path for name in FOLDERS for path in (TRANSCRIPTS / name).rglob("*.yaml")]
-    assert sorted(graded) == sorted(TRANSCRIPTS.rglob("*.yaml"))
+    graded = [path for name in FOLDERS for path in transcripts_in(TRANSCRIPTS / name)]
+    assert sorted(graded) == sorted(transcripts_in(TRANSCRIPTS))
     assert len(set(graded)) == len(graded)
 
 
 def test_the_reference_transcripts_are_the_ones_docs_explain() -> None:
     marked = {
         path.relative_to(TRANSCRIPTS).as_posix()
-        for path in TRANSCRIPTS.rglob("*.yaml")
+        for path in transcripts_in(TRANSCRIPTS)
         if load_transcript(path).reference == "casino"
     }
     explained = (ROOT / "docs" / "transcripts.md").read_text(encoding="utf-8")

@@ -279,8 +279,13 @@ timeout: 2
 """
 
 
-def test_the_pty_runner_reports_a_mismatch_at_once_not_a_timeout(tmp_path: Path) -> None:
-    """The program waits forever at end of input: the pty runner used to wait for it to end."""
+@pytest.mark.parametrize("runner", ["pipe", "pty"])
+def test_a_program_stuck_after_a_mismatch_is_judged_alike_by_pipe_and_pty(
+    tmp_path: Path, runner: str
+) -> None:
+    """It differs, then waits forever at end of input: the terminal, like the pipe, gives it
+    the rest of its input and waits for its end (a chain's next run, and a rubric, see what it
+    did), so both name the difference and the time-out."""
     stuck = sh_program(
         tmp_path,
         "stuck",
@@ -288,20 +293,21 @@ def test_the_pty_runner_reports_a_mismatch_at_once_not_a_timeout(tmp_path: Path)
     )
     path = write_transcript(tmp_path / "got.yaml", GOT)
     result = subprocess.run(
-        [sys.executable, "-m", "casino", "replay", "--runner", "pty", "--program", stuck, path],
+        [sys.executable, "-m", "casino", "replay", "--runner", runner, "--program", stuck, path],
         capture_output=True,
         text=True,
         timeout=60,
     )
     lines = result.stdout.splitlines()
-    assert lines[:5] == [
-        f"FAIL got ({path})",
+    assert lines[0] == f"FAIL got ({path})"
+    assert lines[1].startswith("  timed out: ")
+    assert lines[2:6] == [
         "  output differs at step 3 (out), line 2, column 7:",
         "    expected: >·got·a⏎",
         "    actual:   >·got··a⏎",
         "                    ^",
     ]
-    assert not [line for line in lines if "timed out" in line]
+    assert "  +> got  b" in lines  # it was given its second line too
 
 
 @pytest.mark.parametrize("runner", ["inproc", "pipe", "pty"])

@@ -17,7 +17,7 @@ from harness_support import ROOT
 
 from casino.cards.card import parse_cards
 from casino.harness.diff import compare_run
-from casino.harness.model import Out, OutAny, Transcript, load_transcript
+from casino.harness.model import Out, OutAny, Transcript, is_settings_file, load_transcript
 from casino.harness.runners.base import Job, Outcome, Target
 from casino.harness.runners.inproc import InProcessRunner
 from casino.harness.session import write_files
@@ -35,6 +35,7 @@ def _all() -> dict[str, Transcript]:
     return {
         path.relative_to(TRANSCRIPTS).as_posix(): load_transcript(path)
         for path in sorted(TRANSCRIPTS.rglob("*.yaml"))
+        if not is_settings_file(path)
     }
 
 

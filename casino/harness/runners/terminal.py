@@ -7,12 +7,12 @@ terminal's echo and ``\\r\\n`` are undone by
 to the terminal, so it is compared apart as with the other runners. ``TERM=dumb``: no colour or
 cursor tricks are invited.
 
-When the output can no longer match, the run stops there: if the run's output is all ``out``
-steps, that is as soon as what was printed is no longer the start of the expected text (the
-program is then killed with its process group, once the line holding the difference is
-complete, and judged on that: a failure with the diff, not a timeout); with ``out_re`` steps,
-when a chunk cannot become its steps' text, and then it stops typing, ends the input and
-collects the rest. Every run is bounded as with every runner
+When the output can no longer match (if the run's output is all ``out`` steps, as soon as what
+was printed is no longer the start of the expected text; with ``out_re`` steps, when a chunk
+cannot become its steps' text) it stops waiting for prompts: it types the rest of the input,
+ends it and reads until the program ends (:meth:`Conversation.play_out`), so the run ends as
+through a pipe — its files, for a chain's next run, and the facts a rubric grades, the same.
+Every run is bounded as with every runner
 (:class:`~casino.harness.runners.base.Limits`): the whole run may take the step timeout ×
 its steps, print :func:`~casino.harness.runners.base.output_limit` characters, and write a
 capped amount to stderr; past any of these the program is stopped.
@@ -37,7 +37,7 @@ import pexpect
 import ptyprocess  # type: ignore[import-untyped]
 
 from casino.harness import regex
-from casino.harness.diff import common_prefix, expected_texts, piece_regex
+from casino.harness.diff import expected_texts, piece_regex
 from casino.harness.model import Out, OutAny, Output, OutRe, Segment, Step, segments, step_label
 from casino.harness.runners.base import (
     Job,
@@ -57,8 +57,6 @@ from casino.harness.runners.sandbox import RunFolder, quiet
 from casino.harness.runners.screen import TerminalCapture
 
 _SIZE = 65536
-_LINE_GRACE = 0.2
-"""Seconds to wait for the rest of the line where the output left the expected text."""
 _DRAIN_SECONDS = 1.0
 """Seconds to wait, once the program has gone, for the end of its stderr."""
 
@@ -93,6 +91,8 @@ def spawn(job: Job, stderr_path: str, back: RunFolder | None = None) -> pexpect.
         fd = os.open(stderr_path, os.O_WRONLY)
         os.dup2(fd, 2)
         os.close(fd)
+        if back is not None:  # ptyprocess keeps it open but, unlike subprocess, not across exec
+            os.set_inheritable(back.fd, True)
         if limit is not None:
             limit()
 
@@ -147,7 +147,7 @@ class PtyRunner:
             problem = talk.converse(job.run.steps)
         finally:  # even when casino itself is interrupted: the program does not outlive it
             exit_status, stderr = talk.finish()
-        if problem is None and talk.killed and not talk.diverged:
+        if problem is None and talk.killed:
             problem = f"timed out: it closed its output but did not exit within {job.timeout:g} s"
         return Outcome(
             cut(talk.screen.chunks(), limits.output),
@@ -178,8 +178,6 @@ class Conversation:
         """Whether the terminal has closed (the program ended, or closed its side)."""
         self.problem: str | None = None
         """Why the program was stopped (a limit passed), once it was."""
-        self.diverged = False
-        """Whether the run was stopped because its output could no longer match."""
         self.killed = False
         """Whether :meth:`finish` had to kill the program."""
         self._input_ended = False
@@ -270,14 +268,25 @@ class Conversation:
                 return f"timed out: waited {self.timeout:g} s for {label}; it was stopped"
             if waited is Wait.ENDED:
                 return None
-            if waited is Wait.DIVERGED and expected is not None:
-                self.stop_at_difference(expected)
-                return self.problem
-            if waited is Wait.DIVERGED or segment.line is None:
+            if waited is Wait.DIVERGED:
+                return self.play_out([s.line.text for s in plan[index:] if s.line is not None])
+            if segment.line is None:
                 break
             self.send(segment.line.text)
+        return self.play_out([])
+
+    def play_out(self, lines: list[str]) -> str | None:
+        """Type ``lines`` (the rest of the input, each once the previous one is echoed), end
+        the input and read until the program ends: once its output can no longer match, the
+        run still ends as it would through a pipe, having read all its input — its files
+        too, which the next run of a chain reads, and the facts a rubric grades. Returns why
+        it had to be stopped, if it had to be."""
+        for line in lines:
+            if self.closed or self.problem is not None:
+                break
+            self.send(line)
         self.end_input()
-        if self.read_until_end(expected=expected) or self.diverged:
+        if self.read_until_end():
             return self.problem
         return self.problem or (
             f"timed out: it did not end within {self.timeout:g} s after its input ended"
@@ -333,26 +342,12 @@ class Conversation:
             if not self.read_once(remaining):
                 return Wait.ENDED if self.closed else Wait.TIMEOUT
 
-    def stop_at_difference(self, expected: str) -> None:
-        """The output left ``expected``: read on briefly until the line holding the difference
-        is complete (so the report shows it), then have :meth:`finish` kill the program."""
-        self.diverged = True
-        offset = common_prefix(expected, self.screen.text)
-        deadline = time.monotonic() + _LINE_GRACE
-        while "\n" not in self.screen.text[offset:]:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or not self.read_once(remaining):
-                break
-
-    def read_until_end(self, within: float | None = None, expected: str | None = None) -> bool:
+    def read_until_end(self, within: float | None = None) -> bool:
         """Read until the terminal closes; ``False`` if it stays silent for the timeout first,
-        or is still open after ``within`` seconds (if given), or a limit was passed, or the
-        output is no longer the start of ``expected`` (if given; it is then stopped there)."""
+        or is still open after ``within`` seconds (if given), or a limit was passed."""
         end = time.monotonic() + (float("inf") if within is None else within)
         while time.monotonic() < end and self.read_once(min(self.timeout, end - time.monotonic())):
-            if expected is not None and not expected.startswith(self.screen.text):
-                self.stop_at_difference(expected)
-                return False
+            pass
         return self.closed
 
     def read_once(self, timeout: float) -> bool:
