@@ -37,6 +37,7 @@ import contextlib
 import ctypes
 import errno
 import io
+import itertools
 import os
 import resource
 import shutil
@@ -50,6 +51,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from casino.harness.runners import seccomp
 from casino.harness.runners.folders import empty_folder, make_folders
 
 CLONE_NEWNET = 0x40000000
@@ -222,8 +224,11 @@ AS_ALLOWANCE = 512 << 20
 SANDBOX_UID = 1000
 """The uid (and gid) a program has inside its sandbox."""
 RUN_UID_BASE = 0x40000000
-"""Grading as root, each run's uid on the machine is this + the grading process's pid: a uid
-no account has, not root's, different for every run going on at once."""
+"""Grading as root, each run's uid on the machine is this + a number of its own
+(:func:`next_run_uid`): a uid no account has, not root's, different for every run going on
+at once and for each run of one grading process."""
+RUNS_PER_PROCESS = 512
+"""How many runs of one grading process have uids of their own before the first comes back."""
 TMP_BYTES = 64 << 20
 """The size of an isolated run's private ``/tmp`` and ``/dev/shm`` (when ``file_size`` is
 not set)."""
@@ -306,7 +311,7 @@ def confine(
     if root:
         words += ["--cap-add", "CAP_SETUID,CAP_SETGID"]
     else:
-        words += ["--unshare-user", "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID)]
+        words += _own_user()
     words += ["--ro-bind", "/usr", "/usr", *_system_dirs(), "--perms", "0755", "--dir", "/etc"]
     words += [*_etc(), "--proc", "/proc", "--dev", "/dev"]
     for tmpfs in ("/tmp", "/dev/shm"):
@@ -322,13 +327,52 @@ def confine(
         words += [str(sandbox.disk_bytes), "--tmpfs", str(cwd)]
     words += ["--chdir", str(cwd), "--"]
     if root:
-        uid = str(run_uid())
+        uid = str(back.uid if back is not None else next_run_uid())
         _give(cwd, int(uid))
         words += [_tool("setpriv"), "--reuid", uid, "--regid", uid, "--clear-groups"]
         words += ["--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]
+        words += [bwrap, *_own_user(), "--dev-bind", "/", "/", "--chdir", str(cwd), "--"]
     if back is not None:
         words += ["/bin/sh", "-c", ROUND_TRIP.replace("FD", str(back.fd)), "sh"]
-    return [*words, *_limited(argv, sandbox)], _clean_env(env, cwd, sandbox)
+    return [*_with_filter(words), *_limited(argv, sandbox)], _clean_env(env, cwd, sandbox)
+
+
+def _own_user() -> list[str]:
+    """bubblewrap's words for a user namespace of the run's own (uid :data:`SANDBOX_UID`
+    inside), no further user namespace in it, and the seccomp filter (:mod:`seccomp`) on
+    :data:`FILTER_FD`: the innermost bubblewrap's (grading as root, a second bubblewrap
+    started as the run's own uid inside the first one)."""
+    words = ["--unshare-user", "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID)]
+    if _bwrap_knows("--disable-userns"):
+        words.append("--disable-userns")
+    if seccomp.filter_path() is not None:
+        words += ["--seccomp", str(FILTER_FD)]
+    return words
+
+
+def _with_filter(words: list[str]) -> list[str]:
+    """``words`` started by a shell that opens the seccomp filter on :data:`FILTER_FD`
+    (afresh for each run: bubblewrap reads it to its end)."""
+    path = seccomp.filter_path()
+    if path is None:
+        return words
+    return ["/bin/sh", "-c", f'exec "$@" {FILTER_FD}<{path}', "sh", *words]
+
+
+FILTER_FD = 9
+"""The file descriptor a run's bubblewrap reads its seccomp filter from."""
+
+
+@lru_cache(maxsize=8)
+def _bwrap_knows(option: str) -> bool:
+    """Whether this machine's bubblewrap has ``option`` (``--disable-userns``: 0.8.0 on)."""
+    try:
+        done = subprocess.run(
+            [shutil.which("bwrap") or "bwrap", "--help"], capture_output=True, check=False
+        )
+    except OSError:
+        return False
+    return option.encode() in done.stdout + done.stderr
 
 
 def _limited(argv: Sequence[str], sandbox: Sandbox) -> list[str]:
@@ -366,8 +410,10 @@ class RunFolder:
         self.cwd = cwd
         self.fd, path = tempfile.mkstemp(prefix="casino-back-")
         os.unlink(path)
+        self.uid = next_run_uid()
+        """Grading as root, the run's uid on the machine (see :func:`next_run_uid`)."""
         if os.geteuid() == 0:
-            os.fchown(self.fd, run_uid(), run_uid())
+            os.fchown(self.fd, self.uid, self.uid)
 
     def __enter__(self) -> RunFolder:
         return self
@@ -409,9 +455,16 @@ def _unpack(archive: tarfile.TarFile, member: tarfile.TarInfo, cwd: Path) -> Non
         target.chmod(0o755 if member.mode & 0o100 else 0o644)
 
 
-def run_uid() -> int:
-    """This process's runs' uid when grading as root (see :data:`RUN_UID_BASE`)."""
-    return RUN_UID_BASE + os.getpid()
+_RUNS = itertools.count()
+
+
+def next_run_uid() -> int:
+    """A fresh uid for the next run when grading as root: :data:`RUN_UID_BASE` + this
+    process's id (22 bits, Linux's largest) × :data:`RUNS_PER_PROCESS` + this run's number
+    modulo :data:`RUNS_PER_PROCESS`, so that no two runs going on at once share one (a
+    process's runs follow each other; a run's processes all end with it)."""
+    pid = os.getpid() & ((1 << 22) - 1)
+    return RUN_UID_BASE + pid * RUNS_PER_PROCESS + next(_RUNS) % RUNS_PER_PROCESS
 
 
 def _tool(name: str) -> str:
