@@ -80,7 +80,9 @@ class Job:
     def run_folder(self) -> RunFolder | None:
         """How the run folder comes back from the program's own sandbox, if it has one."""
         isolated = self.sandbox is not None and self.sandbox.isolate
-        return RunFolder(self.cwd) if isolated else None
+        if self.sandbox is None or not isolated:
+            return None
+        return RunFolder(self.cwd, self.sandbox.disk_bytes, self.sandbox.back_files)
 
 
 @dataclass(frozen=True)

@@ -36,9 +36,9 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import errno
-import io
 import itertools
 import os
+import re
 import resource
 import shutil
 import stat
@@ -46,7 +46,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -56,6 +56,10 @@ from casino.harness.runners.folders import empty_folder, make_folders
 
 CLONE_NEWNET = 0x40000000
 CLONE_NEWUSER = 0x10000000
+BACK_FILES = 1_000
+"""How many files and folders a run may leave in its folder unless told (a build: as many as
+a submission may hold): beyond that nothing comes back and the run fails, naming the limit.
+Each file that comes back costs the grader a file written (about 1 ms on a busy machine)."""
 
 
 @dataclass(frozen=True)
@@ -76,6 +80,8 @@ class Sandbox:
     """Run each program in a sandbox of its own (:func:`confine`; bubblewrap)."""
     disk: int | None = None
     """Bytes an isolated run's folder may hold in all (:data:`DISK_BYTES` if not given)."""
+    back_files: int = BACK_FILES
+    """Files and folders an isolated run may leave in its folder (:class:`RunFolder`)."""
 
     def preexec(self) -> Callable[[], None]:
         """The function to call in the child before ``exec``: computed here, in the parent,
@@ -333,7 +339,7 @@ def confine(
         words += ["--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]
         words += [bwrap, *_own_user(), "--dev-bind", "/", "/", "--chdir", str(cwd), "--"]
     if back is not None:
-        words += ["/bin/sh", "-c", ROUND_TRIP.replace("FD", str(back.fd)), "sh"]
+        words += ["/bin/sh", "-c", round_trip(back.fd, back.files), "sh"]
     return [*_with_filter(words), *_limited(argv, sandbox)], _clean_env(env, cwd, sandbox)
 
 
@@ -390,13 +396,36 @@ COPY_IN = "/run/casino-in"
 """Where an isolated run sees its run folder's files, read-only, to copy them in."""
 DISK_BYTES = 256 << 20
 """What an isolated run's folder may hold in all unless told."""
+TOO_MANY = b"casino: too many files\n"
+"""What a run's folder sends back instead of a tar when it holds more than :data:`BACK_FILES`."""
 ROUND_TRIP = f"""cp -pR {COPY_IN}/. . 2>/dev/null
 "$@"
 status=$?
-tar -cf /proc/self/fd/FD . 2>/dev/null
+if [ "$(find . -xdev 2>/dev/null | head -n LIMIT2 | wc -l)" -gt LIMIT1 ]
+then printf '{TOO_MANY.decode().strip()}\\n' >/proc/self/fd/FD
+else tar -cf /proc/self/fd/FD . 2>/dev/null
+fi
 exit $status"""
 """The shell that runs a program in a run folder of its own: copy the files in, run it, send
-the folder back as a tar through the grader's file descriptor FD, and end with its status."""
+the folder back as a tar through the grader's file descriptor FD (or :data:`TOO_MANY` when it
+holds more than LIMIT files and folders, counted before a byte of tar is written), and end
+with its status (see :func:`round_trip`)."""
+
+
+def round_trip(fd: int, files: int) -> str:
+    """:data:`ROUND_TRIP` for file descriptor ``fd`` and at most ``files`` files."""
+    words = {"FD": fd, "LIMIT2": files + 2, "LIMIT1": files + 1}
+    return re.sub(r"\b(FD|LIMIT2|LIMIT1)\b", lambda m: str(words[m.group(1)]), ROUND_TRIP)
+
+
+def too_many_files(files: int = BACK_FILES) -> str:
+    """The problem of a run that left more than ``files`` files in its folder."""
+    return f"stopped: it left more than {files:,} files and folders in its run folder"
+
+
+def too_many_bytes(limit: int) -> str:
+    """The problem of a run whose folder came back with more than ``limit`` bytes."""
+    return f"stopped: its run folder came back with more than {limit:,} bytes"
 
 
 class RunFolder:
@@ -405,9 +434,12 @@ class RunFolder:
     unpacked into the run folder by :meth:`collect`. Use it as a context manager around the
     run."""
 
-    def __init__(self, cwd: Path) -> None:
-        """A fresh, empty file for ``cwd``'s run."""
+    def __init__(self, cwd: Path, disk: int = DISK_BYTES, files: int = BACK_FILES) -> None:
+        """A fresh, empty file for ``cwd``'s run, which may hold ``disk`` bytes and ``files``
+        files and folders."""
         self.cwd = cwd
+        self.disk = disk
+        self.files = files
         self.fd, path = tempfile.mkstemp(prefix="casino-back-")
         os.unlink(path)
         self.uid = next_run_uid()
@@ -421,21 +453,55 @@ class RunFolder:
     def __exit__(self, *exc_info: object) -> None:
         os.close(self.fd)
 
-    def collect(self) -> None:
-        """Put what the run left in its folder into ``cwd`` (nothing changes if it sent
-        nothing back: it was stopped before its end)."""
+    def collect(self) -> str | None:
+        """Put what the run left in its folder into ``cwd``; the problem if it left more than
+        it may (``files`` files and folders, ``disk`` bytes), and then nothing
+        changes, as when it sent nothing back (it was stopped before its end).
+
+        The tar is read as a stream, one file at a time, and its headers are checked before
+        anything is unpacked: the grader's time and memory stay bounded by the limits,
+        whatever the run left."""
         size = os.fstat(self.fd).st_size
-        data = os.pread(self.fd, size, 0)
-        if not data or len(data) % 512 or data[-1024:] != bytes(1024):
-            return  # nothing sent, or not all of it (a tar ends with two empty blocks)
+        if os.pread(self.fd, len(TOO_MANY), 0) == TOO_MANY:
+            return too_many_files(self.files)
+        if not size or size % 512 or os.pread(self.fd, 1024, size - 1024) != bytes(1024):
+            return None  # nothing sent, or not all of it (a tar ends with two empty blocks)
         try:
-            with tarfile.open(fileobj=io.BytesIO(data)) as archive:
-                members = archive.getmembers()
-                empty_folder(self.cwd)
-                for member in members:
-                    _unpack(archive, member, self.cwd)
+            problem = self._check()
+            if problem is None:
+                self._unpack_all()
         except (tarfile.TarError, OSError, EOFError):
-            return
+            return None
+        return problem
+
+    @contextlib.contextmanager
+    def _archive(self) -> Iterator[tarfile.TarFile]:
+        """The tar, read from its start as a stream."""
+        os.lseek(self.fd, 0, os.SEEK_SET)
+        with (
+            os.fdopen(os.dup(self.fd), "rb") as stream,
+            tarfile.open(fileobj=stream, mode="r|") as archive,
+        ):
+            yield archive
+
+    def _check(self) -> str | None:
+        """Count the files and bytes of the tar (its headers only)."""
+        files = total = 0
+        with self._archive() as archive:
+            for member in archive:
+                files += member.name.strip("/") not in ("", ".")  # not the folder itself
+                total += member.size if member.isfile() else 0
+                if files > self.files:
+                    return too_many_files(self.files)
+                if total > self.disk:
+                    return too_many_bytes(self.disk)
+        return None
+
+    def _unpack_all(self) -> None:
+        empty_folder(self.cwd)
+        with self._archive() as archive:
+            for member in archive:
+                _unpack(archive, member, self.cwd)
 
 
 def _unpack(archive: tarfile.TarFile, member: tarfile.TarInfo, cwd: Path) -> None:
