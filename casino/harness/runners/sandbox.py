@@ -82,6 +82,24 @@ class Sandbox:
     """Bytes an isolated run's folder may hold in all (:data:`DISK_BYTES` if not given)."""
     back_files: int = BACK_FILES
     """Files and folders an isolated run may leave in its folder (:class:`RunFolder`)."""
+    paths: tuple[str, ...] = ()
+    """Folders of the machine an isolated run also sees, read-only, each at its own path
+    (``--sandbox-path``: a JDK in ``/opt``, a virtualenv); each one's ``bin`` is on its
+    ``PATH`` after :data:`SAFE_PATH`."""
+
+    @property
+    def search_path(self) -> str:
+        """The ``PATH`` an isolated run has: :data:`SAFE_PATH`, then each of :attr:`paths`'s
+        ``bin`` folders (or the folder itself when it has none)."""
+        extra = [p if not os.path.isdir(os.path.join(p, "bin")) else f"{p}/bin" for p in self.paths]
+        return ":".join([SAFE_PATH, *extra])
+
+    def shows(self, path: str | Path) -> bool:
+        """Whether an isolated run sees ``path`` (a path of the machine, as written: not
+        resolved) through ``/usr``, the system folders or :attr:`paths`."""
+        where = Path(os.path.abspath(path))
+        roots = [Path("/usr"), *map(Path, SYSTEM_DIRS), *map(Path, self.paths)]
+        return any(root in (where, *where.parents) for root in roots)
 
     def preexec(self) -> Callable[[], None]:
         """The function to call in the child before ``exec``: computed here, in the parent,
@@ -248,13 +266,17 @@ KEPT_ENV = ("LANG", "LANGUAGE", "TZ", "TERM", "CLASSPATH", "CASINO_SEED")
 SAFE_PATH = "/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin"
 
 
-def exec_error(program: str, folders: Sequence[Path]) -> OSError | None:
-    """Why the sandbox could not start ``program`` (a path, or a name looked up on
-    :data:`SAFE_PATH`), found out before it is asked to: it sees only ``/usr``, the system
-    folders and ``folders`` (the submission, the run folder). ``None``: it can."""
-    found = program if "/" in program else shutil.which(program, path=SAFE_PATH)
+def exec_error(
+    program: str, folders: Sequence[Path], sandbox: Sandbox | None = None
+) -> OSError | None:
+    """Why the sandbox could not start ``program`` (a path, or a name looked up on its
+    ``PATH``), found out before it is asked to: it sees only ``/usr``, the system folders,
+    the sandbox's :attr:`~Sandbox.paths` and ``folders`` (the submission, the run folder).
+    ``None``: it can."""
+    sandbox = sandbox or Sandbox()
+    found = program if "/" in program else shutil.which(program, path=sandbox.search_path)
     path = Path(found) if found else None
-    roots = [Path("/usr"), *map(Path, SYSTEM_DIRS), *folders]
+    roots = [Path("/usr"), *map(Path, SYSTEM_DIRS), *map(Path, sandbox.paths), *folders]
     if path is None or not path.exists() or not any(r in (path, *path.parents) for r in roots):
         return FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), program)
     if path.is_dir() or not os.access(path, os.X_OK):
@@ -322,6 +344,8 @@ def confine(
     words += [*_etc(), "--proc", "/proc", "--dev", "/dev"]
     for tmpfs in ("/tmp", "/dev/shm"):
         words += ["--perms", "1777", "--size", size, "--tmpfs", tmpfs]
+    for path in sandbox.paths:
+        words += [*_folders_to(Path(path)), "--ro-bind", path, path]
     if program_dir is not None and program_dir.resolve() != cwd.resolve():
         words += [*_folders_to(program_dir), "--ro-bind", str(program_dir), str(program_dir)]
     words += _folders_to(cwd)
@@ -575,7 +599,7 @@ def _clean_env(env: Mapping[str, str], cwd: Path, sandbox: Sandbox) -> dict[str,
         for key, value in env.items()
         if key in KEPT_ENV or key.startswith(("LC_", "PYTHON"))
     }
-    kept.update(PATH=SAFE_PATH, HOME=str(cwd), TMPDIR="/tmp", MALLOC_ARENA_MAX="2")
+    kept.update(PATH=sandbox.search_path, HOME=str(cwd), TMPDIR="/tmp", MALLOC_ARENA_MAX="2")
     options = java_options(sandbox)
     if options is not None:
         kept["JAVA_TOOL_OPTIONS"] = options
