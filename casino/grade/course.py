@@ -31,6 +31,7 @@ from casino.harness.model import (
     load_transcript,
     read_capped,
 )
+from casino.harness.report import escaped_controls
 from casino.harness.runners.folders import make_folders
 from casino.harness.runners.sandbox import Sandbox
 
@@ -144,7 +145,7 @@ class Student:
 def shown_name(name: str) -> str:
     """A file name as text: as it is when it is UTF-8, else with each byte that is not shown
     as ``\\xNN`` (``Jos\\xe9`` for ``José`` written in Latin-1 by a Windows zip)."""
-    return os.fsencode(name).decode("utf-8", errors="backslashreplace")
+    return escaped_controls(os.fsencode(name).decode("utf-8", errors="backslashreplace"))
 
 
 def find_students(submissions: Path) -> list[Student]:
@@ -173,6 +174,7 @@ def file_stem(student: str) -> str:
     """The name of ``student``'s files under ``--out`` (``feedback/STEM.txt``,
     ``cache/STEM.json``): the name itself, or when it is too long for a file name (a name
     of escaped bytes is four times as long), its start and a hash of the whole."""
+    student = escaped_controls(student)  # a name from an LMS's download may hold an ESC
     data = student.encode("utf-8", errors="surrogateescape")
     if len(data) <= MAX_FILE_STEM:
         return student

@@ -260,9 +260,10 @@ SYSTEM_DIRS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 """Top-level folders that are links into ``/usr`` (merged ``/usr``) or folders of their own."""
 ETC_FILES = ("alternatives", "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime")
 """What of ``/etc`` a program sees (read-only), besides Java's ``/etc/java-*`` folders."""
-KEPT_ENV = ("LANG", "LANGUAGE", "TZ", "TERM", "CLASSPATH", "CASINO_SEED")
-"""Environment variables a sandboxed program gets from the grader's (with ``LC_*``,
-``PYTHON*``); nothing else of the grader's environment reaches it."""
+KEPT_ENV = ("LANG", "TZ", "TERM", "CLASSPATH", "CASINO_SEED")
+"""The environment variables a sandboxed program gets from the grader's (a fixed list: not
+the grader's ``PYTHON*``, ``LC_*`` or ``LANGUAGE``); nothing else of the grader's environment
+reaches it."""
 SAFE_PATH = "/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin"
 
 
@@ -594,11 +595,7 @@ def _etc() -> list[str]:
 
 
 def _clean_env(env: Mapping[str, str], cwd: Path, sandbox: Sandbox) -> dict[str, str]:
-    kept = {
-        key: value
-        for key, value in env.items()
-        if key in KEPT_ENV or key.startswith(("LC_", "PYTHON"))
-    }
+    kept = {key: value for key, value in env.items() if key in KEPT_ENV}
     kept.update(PATH=sandbox.search_path, HOME=str(cwd), TMPDIR="/tmp", MALLOC_ARENA_MAX="2")
     options = java_options(sandbox)
     if options is not None:
