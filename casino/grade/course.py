@@ -188,16 +188,25 @@ class TooLargeSubmission(Exception):
 
 def submission_files(folder: Path) -> Iterator[tuple[str, Path]]:
     """The regular files under ``folder`` (relative path, path), sorted; links not followed.
-    :class:`TooLargeSubmission` once there are too many of them or they are too large."""
+    :class:`TooLargeSubmission` once there are too many of them or they are too large.
+
+    A hard link is its target, mode included: one that others may not read (a link to the
+    grader's ``0600`` file, which a copy would make readable) is left out (:func:`shared`)."""
     total = count = 0
     for path, info in walk(folder):
-        if stat.S_ISREG(info.st_mode):
+        if stat.S_ISREG(info.st_mode) and shared(info):
             total += info.st_size
             count += 1
             if total > MAX_SUBMISSION_BYTES or count > MAX_SUBMISSION_FILES:
                 limit = f"{MAX_SUBMISSION_BYTES >> 20} MiB or {MAX_SUBMISSION_FILES} files"
                 raise TooLargeSubmission(f"the submission is over {limit}: not graded")
             yield path.relative_to(folder).as_posix(), path
+
+
+def shared(info: os.stat_result) -> bool:
+    """Whether a regular file may be copied into a run: a file of the submission alone (one
+    link), or a hard link to a file anyone may read anyway."""
+    return info.st_nlink == 1 or bool(info.st_mode & stat.S_IROTH)
 
 
 def walk(folder: Path) -> Iterator[tuple[Path, os.stat_result]]:

@@ -2,7 +2,8 @@
 C0 and C1 control characters (ESC, U+009B, the terminal's CSI in one character) are written
 ``\\xNN`` in ``replay``'s terminal output, feedback, the summary page, ``gradebook.csv`` and the
 feedback files' names; CSV cells a spreadsheet would take for a formula, tab and carriage
-return first included, are quoted. And the grader's own environment does not reach a run."""
+return first included, are quoted. The grader's own environment does not reach a run, and a
+hard link to a file others may not read is not copied into one."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import pytest
 from grade_support import ROOT, SANDBOXED, UNSANDBOXED
 
 from casino.grade.books import text_cell
-from casino.grade.course import file_stem, shown_name
+from casino.grade.course import copy_submission, file_stem, shown_name, submission_files
 from casino.harness.report import escaped_controls, visible
 from casino.harness.runners.sandbox import Sandbox, confine
 
@@ -119,3 +120,24 @@ def test_the_summary_names_the_seal() -> None:
     assert line.startswith("bubblewrap (own file system, processes, uid, user namespace, ")
     assert "; also /opt/jdk read-only;" in line
     assert "no memory cgroup (tmpfs and memory files not counted)" in line
+
+
+def test_a_hard_link_is_copied_only_if_anyone_may_read_its_target(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    secret, public = outside / "secret", outside / "public"
+    secret.write_text("the grader's key\n")
+    public.write_text("anyone's\n")
+    secret.chmod(0o600)
+    public.chmod(0o644)
+    mine = tmp_path / "student"
+    mine.mkdir()
+    os.link(secret, mine / "secret.txt")
+    os.link(public, mine / "public.txt")
+    (mine / "own.txt").write_text("mine\n")
+    (mine / "own.txt").chmod(0o600)  # the student's own file, one link: theirs to copy
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    copy_submission(mine, copy)
+    assert sorted(p.name for p in copy.iterdir()) == ["own.txt", "public.txt"]
+    assert [name for name, _ in submission_files(mine)] == ["own.txt", "public.txt"]
