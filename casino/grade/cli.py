@@ -115,29 +115,29 @@ def _parser(out: TextIO) -> ArgumentParser:
     add("--force", action="store_true", help="regrade everything, reusing nothing")
     add("--runner", choices=("pipe", "pty"), default="pipe", help="how to run (default: pipe)")
     add("--build-timeout", type=_seconds, default=120.0, metavar="S", help="for the build (120)")
-    add("--cpu", type=COUNT, default=60, metavar="S", help="CPU seconds per run (60)")
-    add("--memory", type=COUNT, default=1024, metavar="MB", help="data per run (1024)")
+    add("--cpu", type=CPU_SECONDS, default=60, metavar="S", help="CPU seconds per run (60)")
+    add("--memory", type=MIBS, default=1024, metavar="MB", help="data per run (1024)")
     add(
         "--address-space",
-        type=COUNT,
+        type=MIBS,
         metavar="MB",
         help="address space per run (no limit)",
     )
     add(
         "--processes",
-        type=COUNT,
+        type=PROCESSES,
         default=256,
         metavar="N",
         help="processes per run (256)",
     )
     add(
         "--file-size",
-        type=COUNT,
+        type=MIBS,
         default=64,
         metavar="MB",
         help="largest file written (64)",
     )
-    add("--disk", type=COUNT, default=256, metavar="MB", help="a run's folder in all (256)")
+    add("--disk", type=MIBS, default=256, metavar="MB", help="a run's folder in all (256)")
     add(
         "--sandbox-path",
         action="append",
@@ -158,7 +158,16 @@ def _parser(out: TextIO) -> ArgumentParser:
 
 
 COUNT = whole_number(1)
-"""A whole number from 1 (``--jobs``, the limits)."""
+"""A whole number from 1 (``--jobs``)."""
+MOST_MIB = 1 << 20
+"""The largest size a limit in MiB may have (1 TiB): more is a typo, and the kernel or
+bubblewrap would refuse it only once every program had been run (``--size`` of a tmpfs)."""
+MIBS = whole_number(1, MOST_MIB)
+"""``--memory``, ``--address-space``, ``--file-size``, ``--disk``."""
+CPU_SECONDS = whole_number(1, 86_400)
+"""``--cpu``: at most a day."""
+PROCESSES = whole_number(1, 1 << 22)
+"""``--processes``: at most Linux's largest process number."""
 
 
 def _folder(text: str) -> str:

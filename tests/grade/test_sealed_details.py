@@ -8,6 +8,7 @@ hard link to a file others may not read is not copied into one."""
 from __future__ import annotations
 
 import os
+import resource
 import subprocess
 import sys
 from pathlib import Path
@@ -141,3 +142,38 @@ def test_a_hard_link_is_copied_only_if_anyone_may_read_its_target(tmp_path: Path
     copy_submission(mine, copy)
     assert sorted(p.name for p in copy.iterdir()) == ["own.txt", "public.txt"]
     assert [name for name, _ in submission_files(mine)] == ["own.txt", "public.txt"]
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "bounds"),
+    [
+        ("--disk", "1234567890123", "from 1 to 1048576"),
+        ("--memory", "1234567890123", "from 1 to 1048576"),
+        ("--file-size", "2000000", "from 1 to 1048576"),
+        ("--address-space", "0", "from 1 to 1048576"),
+        ("--cpu", "86401", "from 1 to 86400"),
+        ("--processes", "99999999", "from 1 to 4194304"),
+    ],
+)
+def test_an_absurd_limit_is_refused_on_the_command_line(
+    tmp_path: Path, option: str, value: str, bounds: str
+) -> None:
+    (tmp_path / "t.yaml").write_text(TRANSCRIPT, encoding="utf-8")
+    argv = [sys.executable, "-m", "casino", "grade", str(tmp_path), "--transcripts"]
+    argv += [str(tmp_path / "t.yaml"), "--run", "true", option, value]
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    done = subprocess.run(argv, capture_output=True, text=True, env=env, check=False)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (
+        f"casino grade: argument {option}: not a whole number {bounds}: {value!r} "
+        "(see casino grade --help)\n"
+    )
+    assert not (tmp_path / "grades").exists()
+
+
+def test_a_limit_above_the_hard_one_is_the_hard_one(tmp_path: Path) -> None:
+    hard = resource.getrlimit(resource.RLIMIT_NPROC)[1]
+    if hard == resource.RLIM_INFINITY:
+        pytest.skip("no hard limit on processes here")
+    argv, _ = confine(["true"], {}, tmp_path, None, Sandbox(isolate=True, processes=hard + 1))
+    assert f"--nproc={hard}" in argv

@@ -410,10 +410,10 @@ def _limited(argv: Sequence[str], sandbox: Sandbox) -> list[str]:
     """``argv`` under the limits set inside the sandbox, for the program alone: processes
     (counted in its own user namespace) and file size (not the copying in and out)."""
     limits = []
-    if sandbox.processes is not None:
-        limits.append(f"--nproc={sandbox.processes}")
+    if sandbox.processes is not None:  # each at most the hard limit there is already
+        limits.append(f"--nproc={_within_hard(resource.RLIMIT_NPROC, sandbox.processes)}")
     if sandbox.file_size is not None:
-        limits.append(f"--fsize={sandbox.file_size}")
+        limits.append(f"--fsize={_within_hard(resource.RLIMIT_FSIZE, sandbox.file_size)}")
     return [_tool("prlimit"), *limits, "--", *argv] if limits else list(argv)
 
 
