@@ -170,6 +170,20 @@ PROCESSES = whole_number(1, 1 << 22)
 """``--processes``: at most Linux's largest process number."""
 
 
+def _check_sandbox_paths(args: argparse.Namespace) -> None:
+    """A ``--sandbox-path`` may not show the runs the course itself: a :class:`UsageError`
+    for one that holds (or is, or lies in) the submissions, a transcript folder or ``--out``."""
+    private = [Path(p).resolve() for p in (args.submissions, args.out, *args.transcripts)]
+    for given in args.sandbox_path:
+        shown = Path(given).resolve()
+        for path in private:
+            if shown == path or shown in path.parents or path in shown.parents:
+                raise UsageError(
+                    f"--sandbox-path {given} would show the programs {path}: "
+                    "give only the folder of a runtime"
+                )
+
+
 def _folder(text: str) -> str:
     """A ``--sandbox-path``: an existing folder other than ``/``, made absolute."""
     path = os.path.abspath(text)
@@ -205,6 +219,7 @@ def grade(argv: list[str], streams: Streams) -> int:
     except CourseError as error:
         streams.error(f"casino grade: {error}")
         return 1
+    _check_sandbox_paths(args)
     if (hidden := check_commands(course)) is not None:
         streams.error(hidden)
         return 1

@@ -124,3 +124,13 @@ def test_the_help_says_how_a_run_script_finds_its_files() -> None:
     )
     assert '"$(dirname "$0")"' in done.stdout
     assert "--sandbox-path DIR" in done.stdout
+
+
+@pytest.mark.parametrize("shown", ["", "transcripts", "submissions/correct-00"])
+def test_a_sandbox_path_that_would_show_the_course_is_a_usage_error(
+    tmp_path: Path, shown: str
+) -> None:
+    course(tmp_path)
+    graded = grade(tmp_path, "--sandbox-path", str(tmp_path / shown))
+    assert (graded.status, graded.out) == (2, "")
+    assert f"--sandbox-path {tmp_path / shown} would show the programs " in graded.err
