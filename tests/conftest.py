@@ -30,3 +30,13 @@ def private_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path
         patch.setenv("CASINO_CACHE_DIR", str(folder))
         patch.delenv("XDG_CACHE_HOME", raising=False)
         yield folder
+
+
+@pytest.fixture(scope="session", autouse=True)
+def cheap_password_hashes() -> Iterator[None]:
+    """Members' passwords hashed at scrypt N=16 for the session (subprocesses inherit it):
+    OWASP's N=2^17 costs 128 MiB and about 0.3 s a hash, and the web's tests register
+    hundreds of members. ``tests/web/test_passwords.py`` checks the real default."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("CASINO_WEB_SCRYPT_N", "16")
+        yield

@@ -23,14 +23,17 @@ from casino.grade.course import Material
 from casino.grade.late import Lateness
 from casino.grade.results import StudentResult
 from casino.grade.summary import summary_html as summary_html
-from casino.harness.report import points_text
+from casino.harness.report import escaped_controls, points_text
 
-_FORMULA_START = ("=", "+", "-", "@")
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def text_cell(text: str) -> str:
-    """A CSV cell a spreadsheet shows as text (a leading ``=``, ``+``, ``-``, ``@`` quoted)."""
-    return f"'{text}" if text.startswith(_FORMULA_START) else text
+    """A CSV cell a spreadsheet shows as text: a leading ``=``, ``+``, ``-``, ``@``, tab or
+    carriage return quoted with ``'`` (OWASP's list), and every other control character
+    (ESC, C1…) but line feeds and tabs written ``\\xNN``."""
+    quoted = f"'{text}" if text.startswith(_FORMULA_START) else text
+    return escaped_controls(quoted, keep="\n\t")
 
 
 LATE_COLUMNS = ("days_late", "penalty", "final")

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import shlex
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
@@ -31,6 +32,7 @@ from casino.grade.course import (
     load_material,
     submission_digest,
 )
+from casino.grade.dryrun import check_commands, check_first
 from casino.grade.engines import Task, default_jobs, grade_here, grade_in_pool, grade_on_ray
 from casino.grade.intake import Intake, IntakeError, open_submissions
 from casino.grade.late import LateError, Lateness
@@ -51,6 +53,7 @@ from casino.grade.visibility import withheld
 from casino.grade.work import Cached, built_nothing, cache_key, not_graded
 from casino.harness.command import find_transcripts, run_command
 from casino.harness.report import plural
+from casino.harness.runners import seccomp
 from casino.harness.runners.sandbox import (
     Sandbox,
     isolation_works,
@@ -66,12 +69,19 @@ grade import), or a text file listing Git repositories (GitHub Classroom), one a
 Each student's folder is graded alike. For each, a fresh copy of the folder is made,
 --build runs there once (through sh, so `javac -d build *.java` works), and --run is the
 program every transcript is replayed against (written as typed in that folder, as for
-`casino replay --program`), each transcript in a scratch directory holding only its files.
+`casino replay --program`), each transcript in a scratch directory holding only its files:
+a run script finds its own files through "$(dirname "$0")", as in
+`exec python3 "$(dirname "$0")/adder.py" "$@"` (a bare `python3 adder.py` looks in the
+scratch directory and fails).
 Every run is bounded: the transcript's timeout per step and in all, its output, and the
 sandbox limits below (set in the program's process); its processes are killed when it ends.
 Each program runs in a sandbox of its own (bubblewrap: it sees only its submission and run
-folder, no network, no other process); where the machine cannot, casino refuses unless
---trust-submissions is given. The summary says what was in effect.
+folder, no network, no other process, no kernel keyring or mount); where the machine cannot,
+casino refuses unless --trust-submissions is given. The summary says what was in effect.
+A sandbox shows /usr: a --run or --build program elsewhere (a JDK in /opt, a virtualenv)
+needs --sandbox-path DIR. casino checks both commands, then grades the first submission
+alone: if it failed on a program the sandbox does not show, casino stops there with one
+line naming it, before anyone else is graded.
 
 Results, under --out: gradebook.csv, gradebook.json, feedback/STUDENT.txt (a transcript
 marked `visibility: hidden` shows there as its name and points only; feedback-staff/ holds
@@ -130,29 +140,38 @@ def _parser(out: TextIO) -> ArgumentParser:
     add("--force", action="store_true", help="regrade everything, reusing nothing")
     add("--runner", choices=("pipe", "pty"), default="pipe", help="how to run (default: pipe)")
     add("--build-timeout", type=_seconds, default=120.0, metavar="S", help="for the build (120)")
-    add("--cpu", type=COUNT, default=60, metavar="S", help="CPU seconds per run (60)")
-    add("--memory", type=COUNT, default=1024, metavar="MB", help="data per run (1024)")
+    add("--cpu", type=CPU_SECONDS, default=60, metavar="S", help="CPU seconds per run (60)")
+    add("--memory", type=MIBS, default=1024, metavar="MB", help="data per run (1024)")
     add(
         "--address-space",
-        type=COUNT,
+        type=MIBS,
         metavar="MB",
         help="address space per run (no limit)",
     )
     add(
         "--processes",
-        type=COUNT,
+        type=PROCESSES,
         default=256,
         metavar="N",
         help="processes per run (256)",
     )
     add(
         "--file-size",
-        type=COUNT,
+        type=MIBS,
         default=64,
         metavar="MB",
         help="largest file written (64)",
     )
-    add("--disk", type=COUNT, default=256, metavar="MB", help="a run's folder in all (256)")
+    add("--disk", type=MIBS, default=256, metavar="MB", help="a run's folder in all (256)")
+    add(
+        "--sandbox-path",
+        action="append",
+        default=[],
+        type=_folder,
+        metavar="DIR",
+        help="a folder of this machine the programs also see, read-only, its bin on their "
+        "PATH: a JDK in /opt, a virtualenv, a pyenv (repeatable; they see /usr otherwise)",
+    )
     _term_options(parser)
     add("--similarity", action="store_true", help="compare every pair of submissions")
     add("--template", metavar="DIR", help="starter code left out of --similarity")
@@ -168,7 +187,38 @@ def _parser(out: TextIO) -> ArgumentParser:
 
 
 COUNT = whole_number(1)
-"""A whole number from 1 (``--jobs``, the limits)."""
+"""A whole number from 1 (``--jobs``)."""
+MOST_MIB = 1 << 20
+"""The largest size a limit in MiB may have (1 TiB): more is a typo, and the kernel or
+bubblewrap would refuse it only once every program had been run (``--size`` of a tmpfs)."""
+MIBS = whole_number(1, MOST_MIB)
+"""``--memory``, ``--address-space``, ``--file-size``, ``--disk``."""
+CPU_SECONDS = whole_number(1, 86_400)
+"""``--cpu``: at most a day."""
+PROCESSES = whole_number(1, 1 << 22)
+"""``--processes``: at most Linux's largest process number."""
+
+
+def _check_sandbox_paths(args: argparse.Namespace) -> None:
+    """A ``--sandbox-path`` may not show the runs the course itself: a :class:`UsageError`
+    for one that holds (or is, or lies in) the submissions, a transcript folder or ``--out``."""
+    private = [Path(p).resolve() for p in (args.submissions, args.out, *args.transcripts)]
+    for given in args.sandbox_path:
+        shown = Path(given).resolve()
+        for path in private:
+            if shown == path or shown in path.parents or path in shown.parents:
+                raise UsageError(
+                    f"--sandbox-path {given} would show the programs {path}: "
+                    "give only the folder of a runtime"
+                )
+
+
+def _folder(text: str) -> str:
+    """A ``--sandbox-path``: an existing folder other than ``/``, made absolute."""
+    path = os.path.abspath(text)
+    if not os.path.isdir(path) or path == "/":
+        raise UsageError(f"--sandbox-path: expected a folder other than /, got {text!r}")
+    return path
 
 
 def _term_options(parser: ArgumentParser) -> None:
@@ -212,6 +262,10 @@ def grade(argv: list[str], streams: Streams) -> int:
     except LateError as error:
         raise UsageError(str(error)) from None
     _check_similarity(args)
+    _check_sandbox_paths(args)
+    if (hidden := check_commands(course)) is not None:
+        streams.error(hidden)
+        return 1
     out = Path(args.out)
     _prepare(out)
     picker = None if term is None else CommitPicker(term.due_of)
@@ -232,8 +286,8 @@ def grade(argv: list[str], streams: Streams) -> int:
     except (LateError, SimilarityError) as error:
         streams.error(f"casino grade: {error}")
         return 1
-    except IntakeError as error:
-        streams.error(f"casino grade: {error}")
+    except (IntakeError, Refused) as error:
+        streams.error(str(error) if isinstance(error, Refused) else f"casino grade: {error}")
         return 1
     except OSError as error:  # a full disk, most likely: one line, not a traceback
         streams.error(f"casino grade: cannot write the results to {out}: {error.strerror or error}")
@@ -327,6 +381,7 @@ def _course(args: argparse.Namespace) -> tuple[Course, tuple[str, ...]]:
         isolate_network=not args.network and (isolate or network_isolation_works()),
         isolate=isolate,
         disk=args.disk * MIB,
+        paths=tuple(dict.fromkeys(args.sandbox_path)),
     )
     materials, skipped = _materials(args.transcripts)
     course = Course(materials, run, args.build, args.runner, sandbox, args.build_timeout)
@@ -447,7 +502,9 @@ def describe(sandbox: Sandbox | None) -> str:
     if sandbox is None:
         return "none"
     if sandbox.isolate:
-        parts = ["bubblewrap (own file system, processes, uid)"]
+        sealed = ", seccomp filter" if seccomp.filter_bytes() is not None else ", no seccomp filter"
+        parts = [f"bubblewrap (own file system, processes, uid, user namespace{sealed})"]
+        parts += [f"also {path} read-only" for path in sandbox.paths]
     else:
         parts = ["none of its own (--trust-submissions)"]
     parts += [f"CPU {sandbox.cpu_seconds} s", f"data {(sandbox.memory or 0) // MIB} MiB"]
@@ -461,6 +518,7 @@ def describe(sandbox: Sandbox | None) -> str:
     parts.append(f"files up to {(sandbox.file_size or 0) // MIB} MiB")
     if sandbox.isolate:
         parts.append(f"run folder up to {sandbox.disk_bytes // MIB} MiB")
+        parts.append("no memory cgroup (tmpfs and memory files not counted)")
     parts.append("network cut off (unshare --net)" if sandbox.isolate_network else "network open")
     return "; ".join(parts)
 
@@ -493,6 +551,8 @@ def _grade(
                 cache.store(result)
         progress.show(len(results))
 
+    if tasks and course.sandbox is not None and course.sandbox.isolate:
+        _dry_run(course, tasks.pop(0), done)
     if tasks:
         if args.ray is not None:
             grade_on_ray(course, tasks, args.ray, jobs, done, streams.error)
@@ -502,6 +562,22 @@ def _grade(
             grade_here(course, tasks, done)
     progress.end()
     return [results[name] for name in sorted(results)]
+
+
+class Refused(Exception):
+    """The dry run found a program the sandbox does not show (the message says which)."""
+
+
+def _dry_run(course: Course, task: Task, done: Callable[[StudentResult], None]) -> None:
+    """Grade the first submission alone, here; :class:`Refused` if it failed on a program
+    the sandbox does not show (:func:`~casino.grade.dryrun.check_first`), before anyone
+    else is graded or anything is stored."""
+    first: list[StudentResult] = []
+    grade_here(course, [task], first.append)
+    refusal = check_first(course, first[0], task.student.folder)
+    if refusal is not None:
+        raise Refused(refusal)
+    done(first[0])
 
 
 def _known(course: Course, student: Student, cache: Cache, force: bool) -> StudentResult | Task:

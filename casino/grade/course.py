@@ -31,6 +31,7 @@ from casino.harness.model import (
     load_transcript,
     read_capped,
 )
+from casino.harness.report import escaped_controls
 from casino.harness.runners.folders import make_folders
 from casino.harness.runners.sandbox import Sandbox
 
@@ -146,7 +147,7 @@ class Student:
 def shown_name(name: str) -> str:
     """A file name as text: as it is when it is UTF-8, else with each byte that is not shown
     as ``\\xNN`` (``Jos\\xe9`` for ``José`` written in Latin-1 by a Windows zip)."""
-    return os.fsencode(name).decode("utf-8", errors="backslashreplace")
+    return escaped_controls(os.fsencode(name).decode("utf-8", errors="backslashreplace"))
 
 
 def find_students(submissions: Path) -> list[Student]:
@@ -175,6 +176,7 @@ def file_stem(student: str) -> str:
     """The name of ``student``'s files under ``--out`` (``feedback/STEM.txt``,
     ``cache/STEM.json``): the name itself, or when it is too long for a file name (a name
     of escaped bytes is four times as long), its start and a hash of the whole."""
+    student = escaped_controls(student)  # a name from an LMS's download may hold an ESC
     data = student.encode("utf-8", errors="surrogateescape")
     if len(data) <= MAX_FILE_STEM:
         return student
@@ -188,16 +190,25 @@ class TooLargeSubmission(Exception):
 
 def submission_files(folder: Path) -> Iterator[tuple[str, Path]]:
     """The regular files under ``folder`` (relative path, path), sorted; links not followed.
-    :class:`TooLargeSubmission` once there are too many of them or they are too large."""
+    :class:`TooLargeSubmission` once there are too many of them or they are too large.
+
+    A hard link is its target, mode included: one that others may not read (a link to the
+    grader's ``0600`` file, which a copy would make readable) is left out (:func:`shared`)."""
     total = count = 0
     for path, info in walk(folder):
-        if stat.S_ISREG(info.st_mode):
+        if stat.S_ISREG(info.st_mode) and shared(info):
             total += info.st_size
             count += 1
             if total > MAX_SUBMISSION_BYTES or count > MAX_SUBMISSION_FILES:
                 limit = f"{MAX_SUBMISSION_BYTES >> 20} MiB or {MAX_SUBMISSION_FILES} files"
                 raise TooLargeSubmission(f"the submission is over {limit}: not graded")
             yield path.relative_to(folder).as_posix(), path
+
+
+def shared(info: os.stat_result) -> bool:
+    """Whether a regular file may be copied into a run: a file of the submission alone (one
+    link), or a hard link to a file anyone may read anyway."""
+    return info.st_nlink == 1 or bool(info.st_mode & stat.S_IROTH)
 
 
 def walk(folder: Path) -> Iterator[tuple[Path, os.stat_result]]:

@@ -30,6 +30,7 @@ import re
 import shutil
 import stat
 import subprocess
+import unicodedata
 import zipfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -115,21 +116,45 @@ def _inner(folder: Path) -> Path:
 
 
 def _layout_of(folder: Path) -> str:
-    """Which platform's download ``folder`` looks like (``folders`` for none)."""
+    """Which platform's download ``folder`` looks like (``folders`` for none): the one whose
+    naming more than half of its entries follow (the others are those students' problems:
+    :func:`_odd_entries`), so that one odd name (a ``\\`` in a Moodle name, which a zip
+    makes a folder) costs that student alone, not the platform's import for everyone."""
     entries = [e for e in os.scandir(folder) if not e.name.startswith(".")]
     if not entries:
         return "folders"
-    folders = [e.name for e in entries if e.is_dir(follow_symlinks=False)]
-    files = [e.name for e in entries if e.is_file(follow_symlinks=False)]
-    if (
-        (folders or files)
-        and all(MOODLE_FOLDER.match(n) for n in folders)
-        and all(MOODLE_FILE.match(n) for n in files)
-    ):
+    moodle = sum(bool(_moodle_match(e)) for e in entries)
+    canvas = sum(
+        bool(e.is_file(follow_symlinks=False) and CANVAS_FILE.match(e.name)) for e in entries
+    )
+    if moodle * 2 > len(entries) and moodle >= canvas:
         return "moodle"
-    if files and not folders and all(CANVAS_FILE.match(n) for n in files):
+    if canvas * 2 > len(entries):
         return "canvas"
     return "folders"
+
+
+def _moodle_match(entry: os.DirEntry[str]) -> re.Match[str] | None:
+    """How Moodle named ``entry`` (a participant's folder or prefixed file), if it did."""
+    if entry.is_dir(follow_symlinks=False):
+        return MOODLE_FOLDER.match(entry.name)
+    return MOODLE_FILE.match(entry.name) if entry.is_file(follow_symlinks=False) else None
+
+
+ODD_NAME = "{name!r} is not named as {platform} names a submission; not graded"
+ODD_FILE = "its file {name!r} in {platform}'s download cannot be a file's name; not graded"
+
+
+def _odd(intake: Intake, name: str, why: str) -> None:
+    """``name`` (an entry of the download, or a student) is a problem of its own: a row saying
+    why, and nobody else is affected."""
+    intake.problems[name] = why
+
+
+def _student(name: str, number: str) -> str:
+    """A participant's student name, in one spelling however the download spelt it (NFC:
+    ``José`` composed or decomposed by the zip that carried it is one student)."""
+    return unicodedata.normalize("NFC", f"{name}_{number}")
 
 
 def _classify(folder: Path, grouped: Path) -> Intake:
@@ -148,18 +173,32 @@ def _moodle(folder: Path, grouped: Path) -> Intake:
     for entry in sorted(os.scandir(folder), key=lambda e: e.name):
         if entry.name.startswith("."):
             continue
-        match = MOODLE_FOLDER.match(entry.name) or MOODLE_FILE.match(entry.name)
-        assert match is not None  # _layout_of saw every name match
-        student = f"{match['name']}_{match['id']}"
-        intake.identities[student] = Identity("moodle", match["id"], match["name"])
+        match = _moodle_match(entry)
+        if match is None:
+            _odd(intake, entry.name, ODD_NAME.format(name=entry.name, platform="Moodle"))
+            continue
+        student = _student(match["name"], match["id"])
+        if entry.is_file(follow_symlinks=False) and match["file"] in (".", ".."):
+            _odd(intake, student, ODD_FILE.format(name=match["file"], platform="Moodle"))
+            continue
+        name = unicodedata.normalize("NFC", match["name"])
+        intake.identities[student] = Identity("moodle", match["id"], name)
         target = grouped / student
         target.mkdir(parents=True, exist_ok=True)
         if entry.is_dir(follow_symlinks=False):
             _merge(Path(entry.path), target)
-        elif entry.is_file(follow_symlinks=False):
+        else:
             _place(Path(entry.path), target / match["file"])
-    intake.students = [Student(name, grouped / name) for name in sorted(intake.identities)]
+    _settle(intake, grouped)
     return intake
+
+
+def _settle(intake: Intake, grouped: Path) -> None:
+    """The students found, in name order; one with an odd entry is not graded at all (a row
+    saying why), even if the rest of its entries were fine."""
+    for student in intake.problems:
+        intake.identities.pop(student, None)
+    intake.students = [Student(name, grouped / name) for name in sorted(intake.identities)]
 
 
 def _canvas(folder: Path, grouped: Path) -> Intake:
@@ -168,14 +207,20 @@ def _canvas(folder: Path, grouped: Path) -> Intake:
     for entry in sorted(os.scandir(folder), key=lambda e: e.name):
         if entry.name.startswith("."):
             continue
-        match = CANVAS_FILE.match(entry.name)
-        assert match is not None
-        student = f"{match['login']}_{match['id']}"
-        intake.identities[student] = Identity("canvas", match["id"], match["login"])
+        match = CANVAS_FILE.match(entry.name) if entry.is_file(follow_symlinks=False) else None
+        if match is None:
+            _odd(intake, entry.name, ODD_NAME.format(name=entry.name, platform="Canvas"))
+            continue
+        student = _student(match["login"], match["id"])
         copy = CANVAS_COPY.match(match["file"])
         name = f"{copy['stem']}{copy['ext'] or ''}" if copy else match["file"]
+        if name in (".", ".."):
+            _odd(intake, student, ODD_FILE.format(name=name, platform="Canvas"))
+            continue
+        login = unicodedata.normalize("NFC", match["login"])
+        intake.identities[student] = Identity("canvas", match["id"], login)
         _place(Path(entry.path), grouped / student / name)
-    intake.students = [Student(name, grouped / name) for name in sorted(intake.identities)]
+    _settle(intake, grouped)
     return intake
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
 from casino.harness.diff import RunVerdict
-from casino.harness.report import located, marks, points_text, render
+from casino.harness.report import escaped_controls, located, marks, points_text, render
 from casino.harness.session import Status, TranscriptResult
 
 Kind = Literal["pass", "diff", "crash", "timeout", "flood", "build", "error"]
@@ -162,7 +162,7 @@ def stderr_headline(verdict: RunVerdict | None) -> str:
     lines = [line.strip() for line in _stderr_of(verdict).splitlines() if line.strip()]
     if not lines:
         return ""
-    line = lines[-1] if lines[0] == _TRACEBACK else lines[0]
+    line = escaped_controls(lines[-1] if lines[0] == _TRACEBACK else lines[0])
     return line if len(line) <= STDERR_LINE_MAX else line[:STDERR_LINE_MAX] + "…"
 
 

@@ -14,10 +14,12 @@ the grader.
 
 from __future__ import annotations
 
+import dataclasses
 import tempfile
 from pathlib import Path
 
 from casino.grade.course import (
+    MAX_SUBMISSION_FILES,
     Course,
     Material,
     Packed,
@@ -118,7 +120,10 @@ def build(course: Course, folder: Path) -> str | None:
     """Run the build command in ``folder``; ``None`` if it succeeded, else what it printed."""
     assert course.build is not None
     target = Target(None, ("sh", "-c", course.build), folder)
-    job = Job(target, Run(()), folder, None, course.build_timeout, course.sandbox)
+    sandbox = course.sandbox  # a build may leave as many files as a submission may hold
+    if sandbox is not None:
+        sandbox = dataclasses.replace(sandbox, back_files=MAX_SUBMISSION_FILES)
+    job = Job(target, Run(()), folder, None, course.build_timeout, sandbox)
     outcome = PipeRunner().run(job)
     if outcome.problem is None and outcome.exit == 0:
         return None

@@ -38,8 +38,16 @@ def visible(text: str) -> str:
 
 
 def _control(char: str) -> str:
+    """A control character (C0, DEL, or C1: U+0080–U+009F, which a terminal may take as
+    ESC + a letter, U+009B being CSI) as ``\\xNN``; any other as it is."""
     code = ord(char)
-    return f"\\x{code:02x}" if code < 0x20 or code == 0x7F else char
+    return f"\\x{code:02x}" if code < 0x20 or 0x7F <= code <= 0x9F else char
+
+
+def escaped_controls(text: str, keep: str = "") -> str:
+    """``text`` with every control character but those in ``keep`` written ``\\xNN``: what
+    casino does to text from a program or a submission before it shows it anywhere."""
+    return "".join(char if char in keep else _control(char) for char in text)
 
 
 def points_text(value: float) -> str:

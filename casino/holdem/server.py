@@ -33,10 +33,11 @@ never waited for, and a member who does not read it (over the queue, or not read
 ``--timeout`` seconds) is dropped, their seat played as a disconnected one; a client that
 sends lines faster than the limit is told to slow down, its extra lines are skipped, and it
 is dropped if it goes on; a connection that has not joined within ``--timeout`` seconds is
-closed; beyond the connections the file descriptor limit allows, new ones are told the
-server is full. A name is printable text (:mod:`casino.net.names`), not a computer player's
-name, and not one already at a table. Warnings (drops, refusals) go to the server's log,
-rate-limited.
+closed, and at most ``unjoined_per_address`` (16) connections from one host may be waiting
+to join at once (one more is told so and closed); beyond the connections the file descriptor
+limit allows, new ones are told the server is full. A name is printable text
+(:mod:`casino.net.names`), not a computer player's name, and not one already at a table.
+Warnings (drops, refusals) go to the server's log, rate-limited.
 """
 
 from __future__ import annotations
@@ -89,6 +90,10 @@ class ServerSettings:
     """Humans a table waits for before its first hand (``--wait``)."""
     fill_after: float | None = None
     """Seconds after its first member joined that a table starts anyway (``--fill-after``)."""
+    unjoined_per_address: int = 16
+    """Connections from one address (its host) that may be open at once without having
+    joined; one more is told so and closed (a client cannot hold the server's descriptors
+    with connections that never join)."""
     limits: Limits | None = None
     """What one client may cost (default: :class:`Limits` with ``timeout`` to read output).
     The default rate (50 lines a second after a burst of 100) is far above what a member
@@ -320,6 +325,8 @@ class HoldemServer:
         for room in self.rooms:
             room.on_save = self.save
         self.tasks: list[asyncio.Task[None]] = []
+        self.unjoined: dict[str, int] = {}
+        """Connections open without having joined, by the host they come from."""
         self.restore()
 
     # --- saving -----------------------------------------------------------------------
@@ -352,7 +359,17 @@ class HoldemServer:
         member: Member | None = None
         room: Room | None = None
         deadline = self.clock.now() + self.settings.timeout
+        host = stream.name.rpartition(":")[0] or stream.name
+        waiting = False
         try:
+            if self.unjoined.get(host, 0) >= self.settings.unjoined_per_address:
+                self.log.warn("unjoined", f"{stream.name}: refused: too many unjoined from {host}")
+                await stream.send(
+                    _("Too many connections from your address have not joined; goodbye.")
+                )
+                return
+            self.unjoined[host] = self.unjoined.get(host, 0) + 1
+            waiting = True
             await stream.send(_("casino holdem: send join NAME [TABLE]."))
             while True:
                 try:
@@ -370,14 +387,27 @@ class HoldemServer:
                     continue
                 if member is None or room is None:
                     room, member = await self._join(stream, line)
+                    if member is not None and waiting:
+                        waiting = self._joined(host)
                     continue
                 await self._command(room, member, line)
         except ConnectionClosed:
             pass
         finally:
+            if waiting:
+                self._joined(host)
             if member is not None and room is not None and member.stream is stream:
                 room.leave(member)
             await stream.close()
+
+    def _joined(self, host: str) -> bool:
+        """One connection from ``host`` no longer waits to join (``False``, for ``waiting``)."""
+        left = self.unjoined.get(host, 0) - 1
+        if left > 0:
+            self.unjoined[host] = left
+        else:
+            self.unjoined.pop(host, None)
+        return False
 
     async def _next_line(self, stream: LineStream, deadline: float | None) -> str:
         """The client's next line; before it has joined, :class:`TimeoutError` at ``deadline``."""

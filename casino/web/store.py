@@ -3,10 +3,13 @@ library's, WAL) by default, PostgreSQL (psycopg 3, the ``postgres`` extra) for a
 outgrows one process. One small layer, the same for both.
 
 **Members.** :meth:`Store.register` keeps a name (printable text, compared case-blind) and the
-password's ``hashlib.scrypt`` hash with a salt of the member's own; the house's starting amount
+password's ``hashlib.scrypt`` hash with a salt of the member's own, at OWASP's cost (N=2^17,
+r=8, p=1: :data:`OWASP_SCRYPT`), the cost kept with the hash so that an older, cheaper one is
+made again at the next log-in; the house's starting amount
 is issued to the new wallet in the same transaction. :meth:`Store.login` checks it; after
 :data:`LOGIN_FAILURES` failed attempts on a name within :data:`LOGIN_WINDOW` seconds, the name
-is refused until the window has passed (kept in the database, so every process sees it).
+is refused until the window has passed (kept in the database, so every process sees it; each
+attempt counted before its hash is made, so that concurrent ones cannot test more).
 
 **Money.** Every chip is somewhere: in a member's wallet, in the house's account, or *held* in
 an open game (a Hold'em hand, a dominoes hand). The ledger records every movement, so that
@@ -33,6 +36,7 @@ import hashlib
 import hmac
 import os
 import sqlite3
+import struct
 import threading
 import time
 import unicodedata
@@ -47,8 +51,59 @@ LOGIN_FAILURES = 5
 LOGIN_WINDOW = 15 * 60.0
 NAME_LENGTH = 24
 PASSWORD_LENGTH = (8, 256)
-SCRYPT = {"n": 2**14, "r": 8, "p": 1, "dklen": 32}
-"""``hashlib.scrypt``'s cost (OWASP's minimum for scrypt: N=2^14… with r=8, p=1 it is 16 MiB)."""
+
+
+@dataclass(frozen=True)
+class ScryptCost:
+    """What one ``hashlib.scrypt`` costs: N (a power of two), r and p; it takes about
+    128 × N × r bytes of memory."""
+
+    n: int
+    r: int = 8
+    p: int = 1
+
+    def digest(self, password: str, salt: bytes) -> bytes:
+        """scrypt of ``password`` with ``salt`` at this cost (32 bytes)."""
+        memory = 128 * self.n * self.r * (self.p + 1) + (1 << 20)
+        return hashlib.scrypt(
+            password.encode("utf-8"), salt=salt, n=self.n, r=self.r, p=self.p, maxmem=memory,
+            dklen=32,
+        )  # fmt: skip
+
+
+OWASP_SCRYPT = ScryptCost(n=2**17, r=8, p=1)
+"""OWASP's Password Storage Cheat Sheet's scrypt cost (N=2^17, r=8, p=1: 128 MiB and about
+0.3 s a hash on a server core): the default."""
+LEGACY_SCRYPT = ScryptCost(n=2**14, r=8, p=1)
+"""The cost of a hash stored before costs were stored with it (a bare 32-byte digest)."""
+SCRYPT_N_VARIABLE = "CASINO_WEB_SCRYPT_N"
+"""An environment variable that sets N instead (a power of two from 2 to 2^20): for tests and
+load tests, which register hundreds of members; never lower it for real members."""
+_HASH_MARK = b"\x00scrypt"
+
+
+def default_cost(environ: Mapping[str, str] | None = None) -> ScryptCost:
+    """:data:`OWASP_SCRYPT`, or N from :data:`SCRYPT_N_VARIABLE` when set (a bad value is
+    ignored: the default holds)."""
+    text = (os.environ if environ is None else environ).get(SCRYPT_N_VARIABLE, "")
+    n = int(text) if text.isdigit() else 0
+    if 2 <= n <= 2**20 and n & (n - 1) == 0:
+        return ScryptCost(n=n)
+    return OWASP_SCRYPT
+
+
+def stored_hash(cost: ScryptCost, digest: bytes) -> bytes:
+    """What the ``hash`` column keeps: a mark, the cost, and the digest, so that a hash can be
+    checked at its own cost and made again at a new one (:func:`read_hash`)."""
+    return _HASH_MARK + struct.pack(">IHH", cost.n, cost.r, cost.p) + digest
+
+
+def read_hash(stored: bytes) -> tuple[ScryptCost, bytes]:
+    """The cost and the digest of a kept hash (a bare digest: :data:`LEGACY_SCRYPT`)."""
+    if stored.startswith(_HASH_MARK) and len(stored) == len(_HASH_MARK) + 8 + 32:
+        n, r, p = struct.unpack(">IHH", stored[len(_HASH_MARK) : len(_HASH_MARK) + 8])
+        return ScryptCost(n, r, p), stored[-32:]
+    return LEGACY_SCRYPT, stored
 
 
 class StoreError(Exception):
@@ -156,6 +211,9 @@ class Dialect:
     placeholder: str
     serial: str
     blob: str
+    row_id: str = "rowid"
+    """The column that names one row of any table (SQLite's ``rowid``, PostgreSQL's
+    ``ctid``)."""
 
     def sql(self, text: str) -> str:
         """``text`` (written with ``?`` placeholders) for this database."""
@@ -163,7 +221,7 @@ class Dialect:
 
 
 SQLITE = Dialect("sqlite", "?", "INTEGER", "BLOB")
-POSTGRES = Dialect("postgresql", "%s", "BIGINT GENERATED ALWAYS AS IDENTITY", "BYTEA")
+POSTGRES = Dialect("postgresql", "%s", "BIGINT GENERATED ALWAYS AS IDENTITY", "BYTEA", "ctid")
 
 
 def fold(name: str) -> str:
@@ -186,9 +244,11 @@ def check_name(name: str) -> str:
     return kept
 
 
-def password_hash(password: str, salt: bytes) -> bytes:
-    """scrypt of the password with the member's salt."""
-    return hashlib.scrypt(password.encode("utf-8"), salt=salt, **SCRYPT)
+def password_hash(password: str, salt: bytes, cost: ScryptCost | None = None) -> bytes:
+    """The kept hash of the password with the member's salt (:func:`stored_hash`), at
+    ``cost`` (default: :func:`default_cost`)."""
+    cost = cost or default_cost()
+    return stored_hash(cost, cost.digest(password, salt))
 
 
 class Store:
@@ -200,12 +260,15 @@ class Store:
         dialect: Dialect,
         starting_bankroll: int = 1000,
         now: Callable[[], float] = time.time,
+        cost: ScryptCost | None = None,
     ) -> None:
-        """``connect`` opens a connection (one per thread); the schema is brought up to date."""
+        """``connect`` opens a connection (one per thread); the schema is brought up to date.
+        New and upgraded passwords are hashed at ``cost`` (default: :func:`default_cost`)."""
         self._connect = connect
         self.dialect = dialect
         self.starting_bankroll = starting_bankroll
         self.now = now
+        self.cost = cost or default_cost()
         self._local = threading.local()
         self.migrate()
         self._house = self._ensure_house()
@@ -294,7 +357,7 @@ class Store:
         if not low <= len(password) <= high:
             raise StoreError("a password has {low} to {high} characters", low=low, high=high)
         salt = os.urandom(16)
-        digest = password_hash(password, salt)
+        digest = password_hash(password, salt, self.cost)
         with self.transaction() as run:
             if run("SELECT 1 FROM accounts WHERE folded = ?", fold(kept)).fetchone():
                 raise StoreError("the name {name!r} is taken", name=kept)
@@ -318,28 +381,57 @@ class Store:
 
     def login(self, name: str, password: str) -> Member:
         """The member, if the password is theirs; :class:`StoreError` otherwise, or while the
-        name is locked after too many failures."""
+        name is locked after too many failures.
+
+        Each attempt is counted *before* its hash is made, in the transaction that checks the
+        lock (on PostgreSQL under a lock of the name's; SQLite's write transactions take
+        turns anyway): however many arrive at once, at most :data:`LOGIN_FAILURES` of them
+        within :data:`LOGIN_WINDOW` are ever hashed. A right password takes its own attempt
+        back; a hash kept at another cost than the store's is made again at the store's."""
         folded = fold(name)
         with self.transaction() as run:
-            since = self.now() - LOGIN_WINDOW
+            if self.dialect is POSTGRES:
+                run("SELECT pg_advisory_xact_lock(7406196, hashtext(?))", folded)
+            at = self.now()
             failures = run(
-                "SELECT COUNT(*) FROM login_failures WHERE folded = ? AND at > ?", folded, since
+                "SELECT COUNT(*) FROM login_failures WHERE folded = ? AND at > ?",
+                folded,
+                at - LOGIN_WINDOW,
             ).fetchone()[0]
             if failures >= LOGIN_FAILURES:
                 raise StoreError("too many failed logins for this name: try again later")
+            run("INSERT INTO login_failures (folded, at) VALUES (?, ?)", folded, at)
             row = run(
                 "SELECT id, name, balance, salt, hash FROM accounts "
                 "WHERE folded = ? AND kind = 'member'",
                 folded,
             ).fetchone()
+        cost, kept = read_hash(bytes(row[4])) if row else (self.cost, b"")
         salt = bytes(row[3]) if row else os.urandom(16)  # no timing hint that a name is free
-        digest = password_hash(password, salt)
-        if row is None or not hmac.compare_digest(digest, bytes(row[4])):
+        if row is None or not hmac.compare_digest(cost.digest(password, salt), kept):
             with self.transaction() as run:
-                run("INSERT INTO login_failures (folded, at) VALUES (?, ?)", folded, self.now())
                 run("DELETE FROM login_failures WHERE at <= ?", self.now() - LOGIN_WINDOW)
             raise StoreError("wrong name or password")
+        self._logged_in(int(row[0]), folded, at, password if cost != self.cost else None)
         return Member(int(row[0]), str(row[1]), int(row[2]))
+
+    def _logged_in(self, member: int, folded: str, at: float, rehash: str | None) -> None:
+        """Take back the attempt counted at ``at`` (one row); with ``rehash`` (the password),
+        keep its hash at the store's cost, with a new salt."""
+        update = None
+        if rehash is not None:
+            salt = os.urandom(16)
+            update = (salt, password_hash(rehash, salt, self.cost), member)
+        with self.transaction() as run:
+            rowid = self.dialect.row_id
+            run(
+                f"DELETE FROM login_failures WHERE {rowid} IN (SELECT {rowid} FROM "
+                "login_failures WHERE folded = ? AND at = ? LIMIT 1)",
+                folded,
+                at,
+            )
+            if update is not None:
+                run("UPDATE accounts SET salt = ?, hash = ? WHERE id = ?", *update)
 
     def member(self, member_id: int) -> Member | None:
         """The member with this id (``None`` if there is none)."""

@@ -90,9 +90,10 @@ def test_the_summary_names_the_isolation_and_where_results_are(
     assert lines[0] == summary
     if SANDBOXED:
         assert lines[1] == (
-            "sandbox: bubblewrap (own file system, processes, uid); CPU 60 s; data 512 MiB; "
-            "address space 1024 MiB; 256 processes per run; files up to 64 MiB; "
-            "run folder up to 256 MiB; network cut off (unshare --net)"
+            "sandbox: bubblewrap (own file system, processes, uid, user namespace, seccomp "
+            "filter); CPU 60 s; data 512 MiB; address space 1024 MiB; 256 processes per run; "
+            "files up to 64 MiB; run folder up to 256 MiB; no memory cgroup (tmpfs and memory "
+            "files not counted); network cut off (unshare --net)"
         )
     else:
         assert lines[1].startswith("sandbox: none of its own (--trust-submissions); CPU 60 s")

@@ -135,7 +135,36 @@ for base in glob.glob(os.path.join(tempfile.gettempdir(), "casino-grade-*")) + n
 """Makes the folders a grader might use next, then answers right. (It squats only where the
 grader keeps its temporary folders, which the tests make private: ``TMPDIR``.)"""
 
+KEYRING = """\
+import ctypes, platform, sys
+NR = {"x86_64": (248, 249, 250), "aarch64": (217, 218, 219)}.get(platform.machine(), (0, 0, 0))
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+NAME = ("casino-answer-TOKEN-" + " ".join(sys.argv[1:])).encode()
+"""
+KEY_KEEPER = (
+    KEYRING
+    + """\
+if sys.argv[1:] == ["a", "b", "c"]:
+    key = libc.syscall(NR[0], b"user", NAME, b"3 args\\n", 7, -4)  # the user's keyring
+    libc.syscall(NR[2], 15, key, 60)  # KEYCTL_SET_TIMEOUT: gone in a minute
+"""
+    + python_program()
+)
+"""A right program that also leaves its answers in the kernel keyring, for a classmate."""
+KEY_READER = (
+    KEYRING
+    + """\
+key = libc.syscall(NR[1], b"user", NAME, None, 0)
+answer = ctypes.create_string_buffer(100)
+size = libc.syscall(NR[2], 11, key, answer, 100) if key > 0 else -1  # KEYCTL_READ
+print(answer.raw[:size].decode() if size > 0 else "no key", end="" if size > 0 else "\\n")
+"""
+)
+"""Implements nothing: prints what the keeper left in the keyring (right answers if any)."""
+
 HOSTILE = {
+    "key_reader": KEY_READER,
     "cheater": CHEATER,
     "vandal": VANDAL,
     "kill_grader": KILL_GRADER,
@@ -169,6 +198,7 @@ def make_course(root: Path, hostile: bool) -> None:
     if hostile:
         for name, program in HOSTILE.items():
             add_student(root, name, program)
+        add_student(root, "key_keeper", KEY_KEEPER)
 
 
 def grade(root: Path, *more: str, out: str = "grades", user: int | None = None) -> str:
@@ -239,7 +269,7 @@ def test_no_hostile_student_changes_anyone_elses_grade(
     baseline: dict[str, list[str]], hostile: tuple[Path, dict[str, bytes], str]
 ) -> None:
     root, _, out = hostile
-    assert out.startswith(f"graded {len(HONEST_ROWS) + len(HOSTILE)} submissions: ")
+    assert out.startswith(f"graded {len(HONEST_ROWS) + len(HOSTILE) + 1} submissions: ")
     graded = rows(root)
     assert {name: graded[name] for name in HONEST_ROWS} == {n: baseline[n] for n in HONEST_ROWS}
 
@@ -304,6 +334,28 @@ def test_without_the_sandbox_the_cheater_would_have_cheated(tmp_path: Path) -> N
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs root to become another user")
+@pytest.mark.parametrize("sealed", [True, False])
+def test_the_keyring_is_no_channel_between_students(tmp_path: Path, sealed: bool) -> None:
+    """The keeper runs first (``--jobs 1``, names in order) and leaves the answer of the
+    ``args`` transcript in the keyring; the reader prints it. Unsealed (trusted), the channel
+    works; sealed, the reader scores 0, also on a cached re-run."""
+    write_course(tmp_path, {})
+    token = tmp_path.name  # keys left by an earlier test answer nothing here
+    add_student(tmp_path, "key_keeper", KEY_KEEPER.replace("TOKEN", token))
+    add_student(tmp_path, "key_reader", KEY_READER.replace("TOKEN", token))
+    more = ("--jobs", "1") if sealed else ("--jobs", "1", "--trust-submissions")
+    grade(tmp_path, *more)
+    graded = rows(tmp_path)
+    assert graded["key_keeper"][0] == "4"
+    if not sealed:
+        assert graded["key_reader"][0] == "1"  # the attack is real: the args transcript
+        return
+    assert graded["key_reader"][0] == "0"
+    assert "no key" in (tmp_path / "grades" / "feedback" / "key_reader.txt").read_text()
+    grade(tmp_path, "--jobs", "1")
+    assert rows(tmp_path) == graded
+
+
 def test_an_unprivileged_grader_is_as_safe(baseline: dict[str, list[str]]) -> None:
     """The same course graded by a user who is not root (nobody, 65534)."""
     probe = "import yaml, pexpect, casino.grade.cli"

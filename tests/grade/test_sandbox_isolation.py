@@ -4,11 +4,13 @@ outside, use shared memory beyond its limit, fill ``/dev/shm`` or ``/tmp``."""
 from __future__ import annotations
 
 import dataclasses
+import io
 import json
 import os
 import shutil
 import socket
 import subprocess
+import tarfile
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,7 +21,15 @@ from casino.harness.model import In, Out, Run
 from casino.harness.runners import make_runner
 from casino.harness.runners.base import Job, Outcome, Target
 from casino.harness.runners.folders import remove_tree
-from casino.harness.runners.sandbox import SANDBOX_UID, Sandbox, isolation_works, run_uid
+from casino.harness.runners.sandbox import (
+    BACK_FILES,
+    SANDBOX_UID,
+    RunFolder,
+    Sandbox,
+    isolation_works,
+    too_many_bytes,
+    too_many_files,
+)
 
 pytestmark = pytest.mark.skipif(not isolation_works(), reason="no bubblewrap sandbox here")
 
@@ -56,8 +66,8 @@ def test_it_sees_only_its_own_processes_and_folders(run_folder: Path, runner: st
         " if p.isdigit()), os.getuid(), sorted(os.listdir('/')), os.listdir('/tmp')]))"
     )
     pids, uid, top, tmp = json.loads(run(run_folder, code, runner).output)
-    assert pids == sorted(pids) and pids[0] == 1 and len(pids) <= 3  # its sandbox's, itself
-    assert uid == (run_uid() if os.geteuid() == 0 else SANDBOX_UID)
+    assert pids == sorted(pids) and pids[0] == 1 and len(pids) <= 4  # its bwraps, shell, itself
+    assert uid == SANDBOX_UID  # in a user namespace of its own, also graded by root
     assert top == ["bin", "dev", "etc", "lib", "lib64", "proc", "run", "sbin", "tmp", "usr"]
     assert tmp == [run_folder.name]  # /tmp holds only the run folder
 
@@ -208,3 +218,45 @@ def test_a_java_program_runs_in_its_sandbox_within_its_memory(
     job = Job(Target(None, ("java", "Greeter"), run_folder), run, run_folder, 0, 30, SANDBOX)
     outcome = make_runner(runner).run(job)
     assert (outcome.output, outcome.stderr, outcome.exit) == ("name? hello Ada true\n", "", 0)
+
+
+def test_a_folder_flooded_with_files_comes_back_as_nothing_but_a_failure(run_folder: Path) -> None:
+    """3,000 empty files (300,000 in docs/grading.md's measure): the run fails naming the
+    limit, its folder stays as it was, and not a byte of tar was written for them."""
+    (run_folder / "given.txt").write_text("given\n")
+    code = "import os\nfor n in range(3_000):\n    os.close(os.open(str(n), os.O_CREAT))\n"
+    outcome = run(run_folder, code)
+    assert outcome.problem == too_many_files()
+    assert outcome.problem.endswith(f"more than {BACK_FILES:,} files and folders in its run folder")
+    assert [p.name for p in run_folder.iterdir()] == ["given.txt"]
+
+
+def _tar_into(back: RunFolder, members: list[tuple[str, int]]) -> None:
+    """A tar of empty-content files ``(name, size)`` written to ``back``'s file, as a run would
+    send it (bypassing the count made inside the sandbox, as a run's leftover process could)."""
+    stream = io.BytesIO()
+    with tarfile.open(fileobj=stream, mode="w") as archive:
+        for name, size in members:
+            info = tarfile.TarInfo(name)
+            info.size = size
+            archive.addfile(info, io.BytesIO(bytes(size)))
+    os.pwrite(back.fd, stream.getvalue(), 0)
+
+
+def test_the_grader_counts_what_comes_back_itself(run_folder: Path) -> None:
+    (run_folder / "given.txt").write_text("given\n")
+    with RunFolder(run_folder) as back:
+        _tar_into(back, [(f"f{n}", 0) for n in range(BACK_FILES + 1)])
+        assert back.collect() == too_many_files()
+    with RunFolder(run_folder, disk=4096) as back:
+        _tar_into(back, [("a", 2048), ("b", 2049)])
+        assert (
+            back.collect()
+            == too_many_bytes(4096)
+            == ("stopped: its run folder came back with more than 4,096 bytes")
+        )
+    assert [p.name for p in run_folder.iterdir()] == ["given.txt"]
+    with RunFolder(run_folder, disk=4096) as back:
+        _tar_into(back, [("a", 2048), ("b", 2048)])
+        assert back.collect() is None
+    assert sorted(p.name for p in run_folder.iterdir()) == ["a", "b"]

@@ -80,7 +80,9 @@ class Job:
     def run_folder(self) -> RunFolder | None:
         """How the run folder comes back from the program's own sandbox, if it has one."""
         isolated = self.sandbox is not None and self.sandbox.isolate
-        return RunFolder(self.cwd) if isolated else None
+        if self.sandbox is None or not isolated:
+            return None
+        return RunFolder(self.cwd, self.sandbox.disk_bytes, self.sandbox.back_files)
 
 
 @dataclass(frozen=True)
@@ -307,7 +309,8 @@ def process_command(job: Job, back: RunFolder | None = None) -> tuple[list[str],
         if job.seed is not None:
             env["CASINO_SEED"] = str(job.seed)
         if job.sandbox is not None:  # in a sandbox of its own, if the sandbox isolates
-            if job.sandbox.isolate and (error := exec_error(argv[0], (directory, job.cwd))):
+            folders = (directory, job.cwd)
+            if job.sandbox.isolate and (error := exec_error(argv[0], folders, job.sandbox)):
                 raise error  # as the exec would fail inside, said before (cannot start)
             return job.sandbox.confine([*argv, *job.run.argv], env, job.cwd, directory, back)
         return [*argv, *job.run.argv], env

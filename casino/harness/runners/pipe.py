@@ -66,7 +66,8 @@ class PipeRunner:
             streams = _Streams(Limits.of(job))
             problem = _collect(process, data, streams, idle=job.timeout)
             if back is not None:
-                back.collect()
+                kept = back.collect()
+                problem = problem or kept
         return Outcome(
             chunks=(decode(streams.out.data),),
             stderr=quiet(decode(streams.err.data)),

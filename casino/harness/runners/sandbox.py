@@ -36,8 +36,9 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import errno
-import io
+import itertools
 import os
+import re
 import resource
 import shutil
 import stat
@@ -45,15 +46,20 @@ import subprocess
 import sys
 import tarfile
 import tempfile
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from casino.harness.runners import seccomp
 from casino.harness.runners.folders import empty_folder, make_folders
 
 CLONE_NEWNET = 0x40000000
 CLONE_NEWUSER = 0x10000000
+BACK_FILES = 1_000
+"""How many files and folders a run may leave in its folder unless told (a build: as many as
+a submission may hold): beyond that nothing comes back and the run fails, naming the limit.
+Each file that comes back costs the grader a file written (about 1 ms on a busy machine)."""
 
 
 @dataclass(frozen=True)
@@ -74,6 +80,26 @@ class Sandbox:
     """Run each program in a sandbox of its own (:func:`confine`; bubblewrap)."""
     disk: int | None = None
     """Bytes an isolated run's folder may hold in all (:data:`DISK_BYTES` if not given)."""
+    back_files: int = BACK_FILES
+    """Files and folders an isolated run may leave in its folder (:class:`RunFolder`)."""
+    paths: tuple[str, ...] = ()
+    """Folders of the machine an isolated run also sees, read-only, each at its own path
+    (``--sandbox-path``: a JDK in ``/opt``, a virtualenv); each one's ``bin`` is on its
+    ``PATH`` after :data:`SAFE_PATH`."""
+
+    @property
+    def search_path(self) -> str:
+        """The ``PATH`` an isolated run has: :data:`SAFE_PATH`, then each of :attr:`paths`'s
+        ``bin`` folders (or the folder itself when it has none)."""
+        extra = [p if not os.path.isdir(os.path.join(p, "bin")) else f"{p}/bin" for p in self.paths]
+        return ":".join([SAFE_PATH, *extra])
+
+    def shows(self, path: str | Path) -> bool:
+        """Whether an isolated run sees ``path`` (a path of the machine, as written: not
+        resolved) through ``/usr``, the system folders or :attr:`paths`."""
+        where = Path(os.path.abspath(path))
+        roots = [Path("/usr"), *map(Path, SYSTEM_DIRS), *map(Path, self.paths)]
+        return any(root in (where, *where.parents) for root in roots)
 
     def preexec(self) -> Callable[[], None]:
         """The function to call in the child before ``exec``: computed here, in the parent,
@@ -222,8 +248,11 @@ AS_ALLOWANCE = 512 << 20
 SANDBOX_UID = 1000
 """The uid (and gid) a program has inside its sandbox."""
 RUN_UID_BASE = 0x40000000
-"""Grading as root, each run's uid on the machine is this + the grading process's pid: a uid
-no account has, not root's, different for every run going on at once."""
+"""Grading as root, each run's uid on the machine is this + a number of its own
+(:func:`next_run_uid`): a uid no account has, not root's, different for every run going on
+at once and for each run of one grading process."""
+RUNS_PER_PROCESS = 512
+"""How many runs of one grading process have uids of their own before the first comes back."""
 TMP_BYTES = 64 << 20
 """The size of an isolated run's private ``/tmp`` and ``/dev/shm`` (when ``file_size`` is
 not set)."""
@@ -231,19 +260,24 @@ SYSTEM_DIRS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 """Top-level folders that are links into ``/usr`` (merged ``/usr``) or folders of their own."""
 ETC_FILES = ("alternatives", "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime")
 """What of ``/etc`` a program sees (read-only), besides Java's ``/etc/java-*`` folders."""
-KEPT_ENV = ("LANG", "LANGUAGE", "TZ", "TERM", "CLASSPATH", "CASINO_SEED")
-"""Environment variables a sandboxed program gets from the grader's (with ``LC_*``,
-``PYTHON*``); nothing else of the grader's environment reaches it."""
+KEPT_ENV = ("LANG", "TZ", "TERM", "CLASSPATH", "CASINO_SEED")
+"""The environment variables a sandboxed program gets from the grader's (a fixed list: not
+the grader's ``PYTHON*``, ``LC_*`` or ``LANGUAGE``); nothing else of the grader's environment
+reaches it."""
 SAFE_PATH = "/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin"
 
 
-def exec_error(program: str, folders: Sequence[Path]) -> OSError | None:
-    """Why the sandbox could not start ``program`` (a path, or a name looked up on
-    :data:`SAFE_PATH`), found out before it is asked to: it sees only ``/usr``, the system
-    folders and ``folders`` (the submission, the run folder). ``None``: it can."""
-    found = program if "/" in program else shutil.which(program, path=SAFE_PATH)
+def exec_error(
+    program: str, folders: Sequence[Path], sandbox: Sandbox | None = None
+) -> OSError | None:
+    """Why the sandbox could not start ``program`` (a path, or a name looked up on its
+    ``PATH``), found out before it is asked to: it sees only ``/usr``, the system folders,
+    the sandbox's :attr:`~Sandbox.paths` and ``folders`` (the submission, the run folder).
+    ``None``: it can."""
+    sandbox = sandbox or Sandbox()
+    found = program if "/" in program else shutil.which(program, path=sandbox.search_path)
     path = Path(found) if found else None
-    roots = [Path("/usr"), *map(Path, SYSTEM_DIRS), *folders]
+    roots = [Path("/usr"), *map(Path, SYSTEM_DIRS), *map(Path, sandbox.paths), *folders]
     if path is None or not path.exists() or not any(r in (path, *path.parents) for r in roots):
         return FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), program)
     if path.is_dir() or not os.access(path, os.X_OK):
@@ -306,11 +340,13 @@ def confine(
     if root:
         words += ["--cap-add", "CAP_SETUID,CAP_SETGID"]
     else:
-        words += ["--unshare-user", "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID)]
+        words += _own_user()
     words += ["--ro-bind", "/usr", "/usr", *_system_dirs(), "--perms", "0755", "--dir", "/etc"]
     words += [*_etc(), "--proc", "/proc", "--dev", "/dev"]
     for tmpfs in ("/tmp", "/dev/shm"):
         words += ["--perms", "1777", "--size", size, "--tmpfs", tmpfs]
+    for path in sandbox.paths:
+        words += [*_folders_to(Path(path)), "--ro-bind", path, path]
     if program_dir is not None and program_dir.resolve() != cwd.resolve():
         words += [*_folders_to(program_dir), "--ro-bind", str(program_dir), str(program_dir)]
     words += _folders_to(cwd)
@@ -322,23 +358,62 @@ def confine(
         words += [str(sandbox.disk_bytes), "--tmpfs", str(cwd)]
     words += ["--chdir", str(cwd), "--"]
     if root:
-        uid = str(run_uid())
+        uid = str(back.uid if back is not None else next_run_uid())
         _give(cwd, int(uid))
         words += [_tool("setpriv"), "--reuid", uid, "--regid", uid, "--clear-groups"]
         words += ["--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]
+        words += [bwrap, *_own_user(), "--dev-bind", "/", "/", "--chdir", str(cwd), "--"]
     if back is not None:
-        words += ["/bin/sh", "-c", ROUND_TRIP.replace("FD", str(back.fd)), "sh"]
-    return [*words, *_limited(argv, sandbox)], _clean_env(env, cwd, sandbox)
+        words += ["/bin/sh", "-c", round_trip(back.fd, back.files), "sh"]
+    return [*_with_filter(words), *_limited(argv, sandbox)], _clean_env(env, cwd, sandbox)
+
+
+def _own_user() -> list[str]:
+    """bubblewrap's words for a user namespace of the run's own (uid :data:`SANDBOX_UID`
+    inside), no further user namespace in it, and the seccomp filter (:mod:`seccomp`) on
+    :data:`FILTER_FD`: the innermost bubblewrap's (grading as root, a second bubblewrap
+    started as the run's own uid inside the first one)."""
+    words = ["--unshare-user", "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID)]
+    if _bwrap_knows("--disable-userns"):
+        words.append("--disable-userns")
+    if seccomp.filter_path() is not None:
+        words += ["--seccomp", str(FILTER_FD)]
+    return words
+
+
+def _with_filter(words: list[str]) -> list[str]:
+    """``words`` started by a shell that opens the seccomp filter on :data:`FILTER_FD`
+    (afresh for each run: bubblewrap reads it to its end)."""
+    path = seccomp.filter_path()
+    if path is None:
+        return words
+    return ["/bin/sh", "-c", f'exec "$@" {FILTER_FD}<{path}', "sh", *words]
+
+
+FILTER_FD = 9
+"""The file descriptor a run's bubblewrap reads its seccomp filter from."""
+
+
+@lru_cache(maxsize=8)
+def _bwrap_knows(option: str) -> bool:
+    """Whether this machine's bubblewrap has ``option`` (``--disable-userns``: 0.8.0 on)."""
+    try:
+        done = subprocess.run(
+            [shutil.which("bwrap") or "bwrap", "--help"], capture_output=True, check=False
+        )
+    except OSError:
+        return False
+    return option.encode() in done.stdout + done.stderr
 
 
 def _limited(argv: Sequence[str], sandbox: Sandbox) -> list[str]:
     """``argv`` under the limits set inside the sandbox, for the program alone: processes
     (counted in its own user namespace) and file size (not the copying in and out)."""
     limits = []
-    if sandbox.processes is not None:
-        limits.append(f"--nproc={sandbox.processes}")
+    if sandbox.processes is not None:  # each at most the hard limit there is already
+        limits.append(f"--nproc={_within_hard(resource.RLIMIT_NPROC, sandbox.processes)}")
     if sandbox.file_size is not None:
-        limits.append(f"--fsize={sandbox.file_size}")
+        limits.append(f"--fsize={_within_hard(resource.RLIMIT_FSIZE, sandbox.file_size)}")
     return [_tool("prlimit"), *limits, "--", *argv] if limits else list(argv)
 
 
@@ -346,13 +421,36 @@ COPY_IN = "/run/casino-in"
 """Where an isolated run sees its run folder's files, read-only, to copy them in."""
 DISK_BYTES = 256 << 20
 """What an isolated run's folder may hold in all unless told."""
+TOO_MANY = b"casino: too many files\n"
+"""What a run's folder sends back instead of a tar when it holds more than :data:`BACK_FILES`."""
 ROUND_TRIP = f"""cp -pR {COPY_IN}/. . 2>/dev/null
 "$@"
 status=$?
-tar -cf /proc/self/fd/FD . 2>/dev/null
+if [ "$(find . -xdev 2>/dev/null | head -n LIMIT2 | wc -l)" -gt LIMIT1 ]
+then printf '{TOO_MANY.decode().strip()}\\n' >/proc/self/fd/FD
+else tar -cf /proc/self/fd/FD . 2>/dev/null
+fi
 exit $status"""
 """The shell that runs a program in a run folder of its own: copy the files in, run it, send
-the folder back as a tar through the grader's file descriptor FD, and end with its status."""
+the folder back as a tar through the grader's file descriptor FD (or :data:`TOO_MANY` when it
+holds more than LIMIT files and folders, counted before a byte of tar is written), and end
+with its status (see :func:`round_trip`)."""
+
+
+def round_trip(fd: int, files: int) -> str:
+    """:data:`ROUND_TRIP` for file descriptor ``fd`` and at most ``files`` files."""
+    words = {"FD": fd, "LIMIT2": files + 2, "LIMIT1": files + 1}
+    return re.sub(r"\b(FD|LIMIT2|LIMIT1)\b", lambda m: str(words[m.group(1)]), ROUND_TRIP)
+
+
+def too_many_files(files: int = BACK_FILES) -> str:
+    """The problem of a run that left more than ``files`` files in its folder."""
+    return f"stopped: it left more than {files:,} files and folders in its run folder"
+
+
+def too_many_bytes(limit: int) -> str:
+    """The problem of a run whose folder came back with more than ``limit`` bytes."""
+    return f"stopped: its run folder came back with more than {limit:,} bytes"
 
 
 class RunFolder:
@@ -361,13 +459,18 @@ class RunFolder:
     unpacked into the run folder by :meth:`collect`. Use it as a context manager around the
     run."""
 
-    def __init__(self, cwd: Path) -> None:
-        """A fresh, empty file for ``cwd``'s run."""
+    def __init__(self, cwd: Path, disk: int = DISK_BYTES, files: int = BACK_FILES) -> None:
+        """A fresh, empty file for ``cwd``'s run, which may hold ``disk`` bytes and ``files``
+        files and folders."""
         self.cwd = cwd
+        self.disk = disk
+        self.files = files
         self.fd, path = tempfile.mkstemp(prefix="casino-back-")
         os.unlink(path)
+        self.uid = next_run_uid()
+        """Grading as root, the run's uid on the machine (see :func:`next_run_uid`)."""
         if os.geteuid() == 0:
-            os.fchown(self.fd, run_uid(), run_uid())
+            os.fchown(self.fd, self.uid, self.uid)
 
     def __enter__(self) -> RunFolder:
         return self
@@ -375,21 +478,55 @@ class RunFolder:
     def __exit__(self, *exc_info: object) -> None:
         os.close(self.fd)
 
-    def collect(self) -> None:
-        """Put what the run left in its folder into ``cwd`` (nothing changes if it sent
-        nothing back: it was stopped before its end)."""
+    def collect(self) -> str | None:
+        """Put what the run left in its folder into ``cwd``; the problem if it left more than
+        it may (``files`` files and folders, ``disk`` bytes), and then nothing
+        changes, as when it sent nothing back (it was stopped before its end).
+
+        The tar is read as a stream, one file at a time, and its headers are checked before
+        anything is unpacked: the grader's time and memory stay bounded by the limits,
+        whatever the run left."""
         size = os.fstat(self.fd).st_size
-        data = os.pread(self.fd, size, 0)
-        if not data or len(data) % 512 or data[-1024:] != bytes(1024):
-            return  # nothing sent, or not all of it (a tar ends with two empty blocks)
+        if os.pread(self.fd, len(TOO_MANY), 0) == TOO_MANY:
+            return too_many_files(self.files)
+        if not size or size % 512 or os.pread(self.fd, 1024, size - 1024) != bytes(1024):
+            return None  # nothing sent, or not all of it (a tar ends with two empty blocks)
         try:
-            with tarfile.open(fileobj=io.BytesIO(data)) as archive:
-                members = archive.getmembers()
-                empty_folder(self.cwd)
-                for member in members:
-                    _unpack(archive, member, self.cwd)
+            problem = self._check()
+            if problem is None:
+                self._unpack_all()
         except (tarfile.TarError, OSError, EOFError):
-            return
+            return None
+        return problem
+
+    @contextlib.contextmanager
+    def _archive(self) -> Iterator[tarfile.TarFile]:
+        """The tar, read from its start as a stream."""
+        os.lseek(self.fd, 0, os.SEEK_SET)
+        with (
+            os.fdopen(os.dup(self.fd), "rb") as stream,
+            tarfile.open(fileobj=stream, mode="r|") as archive,
+        ):
+            yield archive
+
+    def _check(self) -> str | None:
+        """Count the files and bytes of the tar (its headers only)."""
+        files = total = 0
+        with self._archive() as archive:
+            for member in archive:
+                files += member.name.strip("/") not in ("", ".")  # not the folder itself
+                total += member.size if member.isfile() else 0
+                if files > self.files:
+                    return too_many_files(self.files)
+                if total > self.disk:
+                    return too_many_bytes(self.disk)
+        return None
+
+    def _unpack_all(self) -> None:
+        empty_folder(self.cwd)
+        with self._archive() as archive:
+            for member in archive:
+                _unpack(archive, member, self.cwd)
 
 
 def _unpack(archive: tarfile.TarFile, member: tarfile.TarInfo, cwd: Path) -> None:
@@ -409,9 +546,16 @@ def _unpack(archive: tarfile.TarFile, member: tarfile.TarInfo, cwd: Path) -> Non
         target.chmod(0o755 if member.mode & 0o100 else 0o644)
 
 
-def run_uid() -> int:
-    """This process's runs' uid when grading as root (see :data:`RUN_UID_BASE`)."""
-    return RUN_UID_BASE + os.getpid()
+_RUNS = itertools.count()
+
+
+def next_run_uid() -> int:
+    """A fresh uid for the next run when grading as root: :data:`RUN_UID_BASE` + this
+    process's id (22 bits, Linux's largest) × :data:`RUNS_PER_PROCESS` + this run's number
+    modulo :data:`RUNS_PER_PROCESS`, so that no two runs going on at once share one (a
+    process's runs follow each other; a run's processes all end with it)."""
+    pid = os.getpid() & ((1 << 22) - 1)
+    return RUN_UID_BASE + pid * RUNS_PER_PROCESS + next(_RUNS) % RUNS_PER_PROCESS
 
 
 def _tool(name: str) -> str:
@@ -451,12 +595,8 @@ def _etc() -> list[str]:
 
 
 def _clean_env(env: Mapping[str, str], cwd: Path, sandbox: Sandbox) -> dict[str, str]:
-    kept = {
-        key: value
-        for key, value in env.items()
-        if key in KEPT_ENV or key.startswith(("LC_", "PYTHON"))
-    }
-    kept.update(PATH=SAFE_PATH, HOME=str(cwd), TMPDIR="/tmp", MALLOC_ARENA_MAX="2")
+    kept = {key: value for key, value in env.items() if key in KEPT_ENV}
+    kept.update(PATH=sandbox.search_path, HOME=str(cwd), TMPDIR="/tmp", MALLOC_ARENA_MAX="2")
     options = java_options(sandbox)
     if options is not None:
         kept["JAVA_TOOL_OPTIONS"] = options

@@ -149,6 +149,7 @@ class PtyRunner:
             exit_status, stderr = talk.finish()
         if problem is None and talk.killed:
             problem = f"timed out: it closed its output but did not exit within {job.timeout:g} s"
+        problem = problem or talk.back_problem
         return Outcome(
             cut(talk.screen.chunks(), limits.output),
             stderr,
@@ -180,6 +181,8 @@ class Conversation:
         """Why the program was stopped (a limit passed), once it was."""
         self.killed = False
         """Whether :meth:`finish` had to kill the program."""
+        self.back_problem: str | None = None
+        """Why the run folder did not come back (it held more than it may), once finished."""
         self._input_ended = False
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self._folder = tempfile.mkdtemp(prefix="casino-pty-")
@@ -235,7 +238,7 @@ class Conversation:
         child.close(force=True)
         self._contained.close()
         if self._back is not None:
-            self._back.collect()
+            self.back_problem = self._back.collect()
             self._back.__exit__()
         self._drain_stderr()
         self._close_stderr()

@@ -1,0 +1,171 @@
+"""The kernel calls a sandboxed program is refused, tried on the real kernel: the keyring,
+``mount``, new user namespaces (by ``unshare`` and by ``clone``), io_uring, BPF, ptrace and
+performance counters all fail; threads, ``fork`` and everything a program needs still work.
+Graded by root and by an ordinary user (nobody), each run is in a user namespace of its own."""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from casino.harness.model import Out, Run
+from casino.harness.runners import make_runner
+from casino.harness.runners.base import Job, Target
+from casino.harness.runners.folders import remove_tree
+from casino.harness.runners.sandbox import SANDBOX_UID, Sandbox, isolation_works, next_run_uid
+from casino.harness.runners.seccomp import (
+    REFUSED,
+    RET_ALLOW,
+    RET_ERRNO,
+    X86_64,
+    assemble,
+    filter_bytes,
+    native_abi,
+    program,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PROBE = r"""
+import ctypes, errno, json, os, platform, threading
+NR = {
+    "x86_64": dict(add_key=248, request_key=249, keyctl=250, io_uring_setup=425, bpf=321,
+                   ptrace=101, perf_event_open=298, clone=56),
+    "aarch64": dict(add_key=217, request_key=218, keyctl=219, io_uring_setup=425, bpf=280,
+                    ptrace=117, perf_event_open=241, clone=220),
+}[platform.machine()]
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+def call(fn, *args):
+    ctypes.set_errno(0)
+    result = fn(*args)
+    return "ok" if result >= 0 else errno.errorcode[ctypes.get_errno()]
+params = ctypes.create_string_buffer(120)
+SIGCHLD, NEWUSER = 17, 0x10000000
+found = {
+    "add_key": call(libc.syscall, NR["add_key"], b"user", b"k", b"v", 1, -4),
+    "request_key": call(libc.syscall, NR["request_key"], b"user", b"k", None, 0),
+    "keyctl": call(libc.syscall, NR["keyctl"], 0, -4, 0),
+    "unshare_user": call(libc.unshare, NEWUSER),
+    "unshare_mount": call(libc.unshare, 0x20000),
+    "clone_user": call(libc.syscall, NR["clone"], NEWUSER | SIGCHLD, 0, 0, 0, 0),
+    "mount": call(libc.mount, b"none", b"/tmp", b"tmpfs", 0, None),
+    "io_uring_setup": call(libc.syscall, NR["io_uring_setup"], 4, params),
+    "bpf": call(libc.syscall, NR["bpf"], 0, None, 0),
+    "ptrace": call(libc.syscall, NR["ptrace"], 16, 1, 0, 0),
+    "perf_event_open": call(libc.syscall, NR["perf_event_open"], params, 0, -1, -1, 0),
+}
+pid = os.fork()
+if pid == 0:
+    os._exit(7)
+found["fork"] = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+box = []
+worker = threading.Thread(target=lambda: box.append(1))
+worker.start(); worker.join()
+found["thread"] = box
+found["uid"] = os.getuid()
+print(json.dumps(found))
+"""
+
+REFUSED_HERE = {
+    "add_key": "EPERM",
+    "request_key": "EPERM",
+    "keyctl": "EPERM",
+    "unshare_user": "EPERM",
+    "unshare_mount": "EPERM",
+    "clone_user": "EPERM",
+    "mount": "EPERM",
+    "io_uring_setup": "EPERM",
+    "bpf": "EPERM",
+    "ptrace": "EPERM",
+    "perf_event_open": "EPERM",
+    "fork": 7,
+    "thread": [1],
+    "uid": SANDBOX_UID,
+}
+
+sandboxed = pytest.mark.skipif(
+    not isolation_works() or native_abi() is None, reason="no bubblewrap sandbox with a filter"
+)
+
+
+def test_the_filter_is_what_the_kernel_reads() -> None:
+    """Whole ``struct sock_filter`` entries; every jump forward, inside the program; every
+    refused call compared; the last word of each path a return."""
+    code = program(X86_64)
+    data = assemble(code)
+    entries = [struct.unpack("=HBBI", data[i : i + 8]) for i in range(0, len(data), 8)]
+    assert len(data) % 8 == 0 and len(entries) == len([c for c in code if not isinstance(c, str)])
+    for index, (op, jt, jf, _) in enumerate(entries):
+        if op & 0x07 == 0x05:  # a jump
+            assert index + 1 + max(jt, jf) < len(entries)
+    compared = {k for op, _, _, k in entries if op == 0x15}
+    assert {X86_64.numbers[name] for name in REFUSED} <= compared
+    returns = [k for op, _, _, k in entries if op == 0x06]
+    assert returns == [RET_ALLOW, RET_ALLOW, RET_ERRNO | 1, RET_ERRNO | 38]
+    assert entries[-1][0] == 0x06
+
+
+def test_a_jump_too_far_is_refused() -> None:
+    code: list[tuple[int, str | int, str | int, int] | str] = [(0x15, "end", 0, 1)]
+    code += [(0x06, 0, 0, RET_ALLOW)] * 300 + ["end", (0x06, 0, 0, RET_ALLOW)]
+    with pytest.raises(ValueError, match="a jump too far to 'end'"):
+        assemble(code)
+
+
+def test_each_run_as_root_has_a_uid_of_its_own() -> None:
+    first, second = next_run_uid(), next_run_uid()
+    assert first != second and min(first, second) >= 1 << 30 and max(first, second) < 2**32 - 1
+
+
+@pytest.fixture
+def run_folder() -> Iterator[Path]:
+    folder = Path(tempfile.mkdtemp(prefix="casino-test-"))
+    os.chmod(folder, 0o755)
+    yield folder
+    remove_tree(folder)
+
+
+def probe(folder: Path) -> dict[str, object]:
+    """:data:`PROBE` in its sandbox, as the pipe runner starts it."""
+    sandbox = Sandbox(cpu_seconds=20, memory=1 << 30, processes=64, isolate=True)
+    (folder / "probe.py").write_text(PROBE, encoding="utf-8")
+    target = Target(None, ("python3", "probe.py"), folder)
+    outcome = make_runner("pipe").run(Job(target, Run((Out(""),)), folder, 0, 20, sandbox))
+    assert outcome.problem is None, outcome
+    found: dict[str, object] = json.loads(outcome.output)
+    return found
+
+
+@sandboxed
+def test_the_kernel_refuses_what_the_filter_refuses(run_folder: Path) -> None:
+    assert filter_bytes() is not None
+    assert probe(run_folder) == REFUSED_HERE
+
+
+@sandboxed
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to become another user")
+def test_graded_by_an_ordinary_user_the_kernel_refuses_the_same(run_folder: Path) -> None:
+    os.chown(run_folder, 65534, 65534)
+    code = (
+        "import json, sys; from pathlib import Path; "
+        "import test_sandbox_seccomp as t; print(json.dumps(t.probe(Path(sys.argv[2]))))"
+    )
+    paths = [str(ROOT / "tests" / "grade"), str(ROOT), *(p for p in sys.path if "site-pack" in p)]
+    argv = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3"]
+    argv += ["-c", code, os.pathsep.join(paths), str(run_folder)]
+    env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": os.pathsep.join(paths)}
+    env["HOME"] = str(run_folder)
+    done = subprocess.run(argv, capture_output=True, text=True, env=env, check=False, timeout=60)
+    if done.returncode and "Permission denied" in done.stderr:
+        pytest.skip(f"nobody cannot run this Python: {done.stderr.strip()[-200:]}")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.splitlines()[-1]) == REFUSED_HERE
