@@ -344,7 +344,8 @@ def load_transcript(path: str | Path) -> Transcript:
 
 
 FOLDER_SETTINGS = "casino.yaml"
-"""A folder's settings file (``match``, ``rubric``, ``facts``, ``visibility``): never a transcript itself."""
+"""A folder's settings file (``match``, ``rubric``, ``facts``, ``visibility``): never a
+transcript itself."""
 SETTINGS_KEYS = ("match", "rubric", "facts", "visibility")
 
 
