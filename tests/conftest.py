@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,6 +14,20 @@ from hypothesis import settings
 # which a busy CI machine fails at random. Examples still run; only the clock is not judged.
 settings.register_profile("casino", deadline=None)
 settings.load_profile("casino")
+
+
+def _ignored_here_only(signum: int, frame: object) -> None:
+    """Stands for ``SIG_IGN`` in the test process; a handler, unlike ``SIG_IGN``, is not
+    inherited by the programs it starts (``exec`` resets it to the default)."""
+
+
+for _signum in (signal.SIGINT, signal.SIGHUP):
+    # Started under nohup, or with ``&`` from a script, the suite would have these ignored, and
+    # hand that to every program it starts: casino keeps a signal ignored when it finds it so
+    # (as nohup wants), and the tests that stop programs with Ctrl-C or a hang-up would wait
+    # for nothing. The suite still ignores them; the programs it tests get the default.
+    if signal.getsignal(_signum) is signal.SIG_IGN:
+        signal.signal(_signum, _ignored_here_only)
 
 
 def pytest_report_header() -> str:
