@@ -21,13 +21,16 @@ def _ignored_here_only(signum: int, frame: object) -> None:
     inherited by the programs it starts (``exec`` resets it to the default)."""
 
 
-for _signum in (signal.SIGINT, signal.SIGHUP):
-    # Started under nohup, or with ``&`` from a script, the suite would have these ignored, and
-    # hand that to every program it starts: casino keeps a signal ignored when it finds it so
-    # (as nohup wants), and the tests that stop programs with Ctrl-C or a hang-up would wait
-    # for nothing. The suite still ignores them; the programs it tests get the default.
-    if signal.getsignal(_signum) is signal.SIG_IGN:
-        signal.signal(_signum, _ignored_here_only)
+# Started under nohup, or with ``&`` from a script, the suite would have SIGHUP or SIGINT
+# ignored, and hand that to every program it starts: casino keeps a signal ignored when it
+# finds it so (as nohup wants), and the tests that stop programs with Ctrl-C or a hang-up would
+# wait for nothing. So the test process takes Ctrl-C as Python does by default (KeyboardInterrupt:
+# the in-process tests send it to themselves) and ignores a hang-up through a handler; the
+# programs it starts get the defaults.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+if signal.getsignal(signal.SIGHUP) is signal.SIG_IGN:
+    signal.signal(signal.SIGHUP, _ignored_here_only)
 
 
 def pytest_report_header() -> str:
