@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import importlib.util
+import re
 import shutil
 import subprocess
 import sys
@@ -35,11 +36,10 @@ from contextlib import redirect_stdout
 from io import StringIO
 from pathlib import Path
 
-import casino
-
 DIAGRAMS = ("nim", "videopoker", "draw", "stud", "domino", "holdem", "harness", "grade")
 """The packages drawn: the six programs, the harness and the grader."""
-UML = Path(__file__).resolve().parent / "uml"
+ROOT = Path(__file__).resolve().parents[1]
+UML = ROOT / "docs" / "uml"
 """Where the diagrams are committed."""
 FORMATS = ("png", "pdf")
 
@@ -105,6 +105,9 @@ def class_diagrams() -> dict[str, str]:
     once for all of them)."""
     from pylint.pyreverse.main import Run
 
+    # The sources in this checkout, never an installed copy: astroid infers less in an installed
+    # package (attribute types whose class is in another module are lost), and tox installs one.
+    sys.path.insert(0, str(ROOT))
     found = {}
     with tempfile.TemporaryDirectory() as scratch:
         for name in DIAGRAMS:
@@ -118,12 +121,17 @@ def class_diagrams() -> dict[str, str]:
     return found
 
 
+NODE = re.compile(r'"[^"]*?/(casino/[^"]*?)(?:/__init__)?\.py\.([^"]+)"')
+"""A node pyreverse names by its file (``"/home/…/casino/draw/rules.py.Table"``), as it does
+for a package imported from its source folder; installed, it names it by its module."""
+
+
 def deterministic(text: str) -> str:
-    """pyreverse's Graphviz text the same wherever casino is: node names relative to the
-    folder holding the ``casino`` package (``casino/draw/rules.py.Table``), nodes then edges
-    sorted, one per line."""
-    home = str(Path(casino.__file__).resolve().parent.parent) + "/"
-    lines = [line.replace(f'"{home}', '"') for line in text.splitlines()]
+    """pyreverse's Graphviz text the same wherever casino is and however it is installed: each
+    node named by its module (``casino.draw.rules.Table``), nodes then edges sorted, one per
+    line."""
+    named = NODE.sub(lambda m: f'"{m[1].replace("/", ".")}.{m[2]}"', text)
+    lines = named.splitlines()
     body = [line for line in lines[1:] if line not in ("}", "")]
     settings = [line for line in body if "=" in line and not line.startswith('"')]
     nodes = sorted(line for line in body if line.startswith('"') and " -> " not in line)
