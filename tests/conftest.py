@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,6 +14,23 @@ from hypothesis import settings
 # which a busy CI machine fails at random. Examples still run; only the clock is not judged.
 settings.register_profile("casino", deadline=None)
 settings.load_profile("casino")
+
+
+def _ignored_here_only(signum: int, frame: object) -> None:
+    """Stands for ``SIG_IGN`` in the test process; a handler, unlike ``SIG_IGN``, is not
+    inherited by the programs it starts (``exec`` resets it to the default)."""
+
+
+# Started under nohup, or with ``&`` from a script, the suite would have SIGHUP or SIGINT
+# ignored, and hand that to every program it starts: casino keeps a signal ignored when it
+# finds it so (as nohup wants), and the tests that stop programs with Ctrl-C or a hang-up would
+# wait for nothing. So the test process takes Ctrl-C as Python does by default (KeyboardInterrupt:
+# the in-process tests send it to themselves) and ignores a hang-up through a handler; the
+# programs it starts get the defaults.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+if signal.getsignal(signal.SIGHUP) is signal.SIG_IGN:
+    signal.signal(signal.SIGHUP, _ignored_here_only)
 
 
 def pytest_report_header() -> str:

@@ -43,9 +43,9 @@ class Deck:
         """Take ``count`` cards from the top; :class:`DeckExhausted` if there are fewer."""
         if count > len(self):
             raise DeckExhausted(f"the deck has {len(self)} cards left, {count} wanted")
-        start = self._next
-        self._next += count
-        return self._cards[start : self._next]
+        start, end = self._next, self._next + count
+        self._next = end
+        return self._cards[start:end]
 
     def deal_one(self) -> Card:
         """Take the top card."""
@@ -53,7 +53,8 @@ class Deck:
 
     def remaining(self) -> list[Card]:
         """The cards not yet dealt, top first."""
-        return self._cards[self._next :]
+        start = self._next
+        return self._cards[start:]
 
     def __len__(self) -> int:
         return len(self._cards) - self._next

@@ -139,7 +139,8 @@ def _load_tables() -> tuple[dict[int, int], list[int], dict[int, int]]:
     at = 0
     for size in _MULTISET_SIZES:
         count = numbers[at]
-        pairs = numbers[at + 1 : at + 1 + 2 * count]
+        first, end = at + 1, at + 1 + 2 * count
+        pairs = numbers[first:end]
         by_code = dict(zip(pairs[::2], pairs[1::2], strict=True))
         if size == 5:
             five_values = {code << _RANK_SHIFT: value for code, value in by_code.items()}

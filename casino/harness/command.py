@@ -8,6 +8,7 @@ one and never each other.
 
 from __future__ import annotations
 
+import fnmatch
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -67,11 +68,36 @@ def find_transcripts(paths: list[str]) -> list[Path]:
             found.append(path)
         elif path.exists():
             raise UsageError(f"not a file or directory: {raw}")
+        elif _is_pattern(raw):
+            found += _matching_below(raw)
         else:
             raise UsageError(f"no such file or directory: {raw}")
     if not found:
         raise UsageError(f"no transcripts (*.yaml) in {' '.join(paths)}")
     return list(dict.fromkeys(found))
+
+
+def _is_pattern(raw: str) -> bool:
+    """Whether ``raw`` is a shell pattern (``transcripts/*.yaml``) that reached casino as typed:
+    the shell leaves one that matches no file."""
+    return any(char in raw for char in "*?[")
+
+
+def _matching_below(pattern: str) -> list[Path]:
+    """What ``transcripts/*.yaml`` means when the transcripts are in folders below: the files
+    under the pattern's folder (at any depth) whose names match its last part, sorted;
+    a usage error saying what to type when there are none (or the folder is a pattern too)."""
+    folder, name = os.path.split(pattern)
+    found = []
+    if folder and not _is_pattern(folder) and Path(folder).is_dir():
+        found = sorted(p for p in _below(Path(folder)) if fnmatch.fnmatchcase(p.name, name))
+    if not found:
+        where = f"{folder.rstrip('/')}/" if folder and not _is_pattern(folder) else "FOLDER/"
+        raise UsageError(
+            f"no file matches {pattern}: to replay every transcript below a folder, "
+            f"name the folder ({where})"
+        )
+    return found
 
 
 def _below(directory: Path) -> Iterator[Path]:

@@ -8,7 +8,7 @@ and plays; its connections are those of :mod:`casino.net` (sends never wait on a
 does not read; connections are capped below the file descriptor limit; what a player sends
 unasked waits in TCP's buffers until the dealer asks, and is then its reply).
 
-Choices where the seed is silent (see DESIGN.md, "Three-card stud"):
+Choices where the seed is silent (see ``docs/stud.md``, "Decisions where the seed is silent"):
 
 - ``bet1`` lists the up card of every player dealt into the hand, ``bet2`` the two up cards
   of every player still in, both in seat order;

@@ -110,6 +110,12 @@ import subprocess
     subprocess.Popen(sleeper, start_new_session=True, stdout=subprocess.DEVNULL)
     print("hello " + name)"""
 
+ENDLESS = "import time\nwhile True:\n    time.sleep(1)\n"
+"""The endless loop: it waits, where a ``while True: pass`` would burn a CPU until each
+step's timeout (3 s, four runs per grading, twice per course: a quarter of the suite's CPU
+went there). The grader sees the same thing, a run that never answers and times out; its CPU
+limit has tests of its own (``test_sandbox_isolation.py``)."""
+
 Points = tuple[int, int, int]
 """Points expected in each of :data:`COLUMNS`."""
 
@@ -117,7 +123,7 @@ KINDS: dict[str, tuple[str, Points]] = {
     "correct": (python_program(), (1, 1, 2)),
     "wrong_space": (python_program(greet='print("hello  " + name)'), (1, 0, 2)),
     "crash": (python_program(state='"missing.txt"'), (1, 1, 1)),  # the chain's run 2 of 2
-    "loop": ("while True:\n    pass\n", (0, 0, 0)),
+    "loop": (ENDLESS, (0, 0, 0)),
     "flood": (python_program(greet=FLOOD), (1, 0, 2)),
     "memory": (python_program(args="hog = bytearray(2 << 30)"), (0, 1, 2)),
     "orphan": (python_program(greet=ORPHAN), (1, 1, 2)),

@@ -1,11 +1,13 @@
 """A course with dishonest and hostile students: none of them changes anyone else's grade.
 
-Each attack is a student's program written here (Python): the cheater looks through ``/proc``
-for the grader's command line to read the transcripts; the vandal looks for the submissions and
-``--out`` folders to overwrite its classmates' programs and the grade cache; kill-grader and
-stop-grader signal their parent, its process group and every process they can see; a fork bomb
-(bounded) fills its process limit; a squatter makes the folders the grader would use next; and
-two honest students have awkward folders (a name in Latin-1 bytes, 1,100 nested folders).
+Each attack is a student's program written here (Python): the cheater climbs its ancestors in
+``/proc`` to its grader's command line, to read the transcripts (its own grader's: on a machine
+running other graders, the first one in ``/proc`` may be someone else's); the vandal looks
+for the submissions and ``--out`` folders to overwrite its classmates' programs and the grade
+cache; kill-grader and stop-grader signal their parent, its process group and every process
+they can see; a fork bomb (bounded) fills its process limit; a squatter makes the folders the
+grader would use next; and two honest students have awkward folders (a name in Latin-1 bytes,
+1,100 nested folders).
 
 Every honest student must get exactly the grade they get in a course without the others, on
 the first grading and on a cached re-run, and the course always ends with its gradebook.
@@ -33,13 +35,16 @@ FIND_GRADER = """\
 import os, sys
 
 def grader_words():
-    for entry in os.listdir("/proc"):
+    pid = os.getppid()
+    while pid > 1:  # its own grader: an ancestor (another grader on the machine is no help)
         try:
-            words = open(f"/proc/{entry}/cmdline", "rb").read().split(b"\\0")
+            words = open(f"/proc/{pid}/cmdline", "rb").read().split(b"\\0")
+            stat = open(f"/proc/{pid}/stat", "rb").read()
         except OSError:
-            continue
+            return None
         if b"grade" in words and b"--transcripts" in words:
             return [w.decode(errors="replace") for w in words]
+        pid = int(stat[stat.rindex(b")") + 2 :].split()[1])
     return None
 
 words = grader_words()

@@ -105,7 +105,7 @@ def compare(driver: Any, name: str, tmp_path: Path) -> None:
     """The page's screenshot against ``docs/screenshots/<name>.png``; updating, a screenshot
     that differs from it (beyond the noise) replaces it."""
     shot = tmp_path / f"{name}.png"
-    driver.save_screenshot(str(shot))
+    settled_screenshot(driver, shot)
     baseline = SHOTS / f"{name}.png"
     problem = difference(shot, baseline)
     if UPDATE and problem is not None:
@@ -113,6 +113,41 @@ def compare(driver: Any, name: str, tmp_path: Path) -> None:
         baseline.write_bytes(shot.read_bytes())
         return
     assert problem is None, problem
+
+
+STILL = """
+let style = document.getElementById('casino-still');
+if (!style) {
+  style = document.createElement('style');
+  style.id = 'casino-still';
+  style.textContent = '*, *::before, *::after {animation: none !important;'
+    + ' transition: none !important; caret-color: transparent !important;'
+    + ' scroll-behavior: auto !important}';
+  document.head.appendChild(style);
+}
+return document.fonts.ready.then(() => new Promise(
+  (done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true)))));
+"""
+"""Holds the page still for a screenshot: no animation, transition or blinking caret (whatever
+the page's own CSS says), its web fonts loaded, two frames painted since."""
+SETTLE_TRIES = 5
+"""Screenshots taken at most, until two in a row are the same (counted, never timed)."""
+
+
+def settled_screenshot(driver: Any, shot: Path) -> None:
+    """A screenshot of the page once it stands still: styles that stop every animation, the
+    fonts loaded, and two screenshots in a row the same (at most :data:`SETTLE_TRIES`; the
+    last one is kept either way, and then judged against the baseline as usual). A busy
+    machine only makes this take longer, never differ."""
+    driver.execute_script(STILL)
+    previous = driver.get_screenshot_as_png()
+    for _ in range(SETTLE_TRIES - 1):
+        driver.execute_script(STILL)
+        current = driver.get_screenshot_as_png()
+        if current == previous:
+            break
+        previous = current
+    shot.write_bytes(previous)
 
 
 def difference(shot: Path, baseline: Path) -> str | None:
