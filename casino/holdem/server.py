@@ -34,8 +34,9 @@ never waited for, and a member who does not read it (over the queue, or not read
 sends lines faster than the limit is told to slow down, its extra lines are skipped, and it
 is dropped if it goes on; a connection that has not joined within ``--timeout`` seconds is
 closed; beyond the connections the file descriptor limit allows, new ones are told the
-server is full. A name is printable text (:mod:`casino.net.names`), not a computer player's
-name, and not one already at a table. Warnings (drops, refusals) go to the server's log,
+server is full. A name is printable text without spaces (:mod:`casino.net.names`) and not one
+already at a table; the computer players' names (``Ana (bot)``) have a space, so no name a
+member may send is theirs. Warnings (drops, refusals) go to the server's log,
 rate-limited.
 """
 
@@ -395,7 +396,7 @@ class HoldemServer:
         token = next((w for w in words[2:] if not w.isdigit()), None)
         table = next((w for w in words[2:] if w.isdigit()), None)
         try:
-            check_name(name, reserved=BOT_NAMES)
+            check_name(name)  # a computer player's name has a space: never a person's
         except BadName as error:
             await stream.send(_(error.template).format(**error.values))
             return None, None

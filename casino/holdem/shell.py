@@ -30,6 +30,7 @@ from casino.holdem.view import (
     table_text,
 )
 from casino.i18n import P, language_in, translate_help, translator
+from casino.net.names import computer_name
 from casino.shell import Console
 
 CLEAR = "\x1b[H\x1b[2J\x1b[3J"
@@ -37,7 +38,12 @@ CLEAR = "\x1b[H\x1b[2J\x1b[3J"
 the previous player's hole cards are not one scroll away."""
 """ANSI: clear the screen and go home (hot-seat, between two humans)."""
 
-BOT_NAMES = ("Ana", "Bruno", "Carla", "Diego", "Elena", "Fabio", "Gala", "Hugo")
+BOT_NAMES = tuple(
+    computer_name(name)
+    for name in ("Ana", "Bruno", "Carla", "Diego", "Elena", "Fabio", "Gala", "Hugo")
+)
+"""The computer players' names, each marked as the computer's (``Ana (bot)``: see
+:mod:`casino.net.names`), so that no person's name is refused for colliding with them."""
 STYLE_CYCLE = ("tight", "loose", "station")
 
 

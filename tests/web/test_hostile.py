@@ -154,7 +154,7 @@ def test_a_post_without_the_lobby_token_or_with_a_wrong_one_is_refused_and_logge
         ("\x00", "printable"),
         ("   ", "a name is needed"),
         (BOT_NAMES[0], "computer player"),
-        (BOT_NAMES[3].upper(), "computer player"),
+        ("diego  (BOT)", "computer player"),
     ],
 )
 def test_names_are_printable_and_never_a_computer_players(name: str, reason: str) -> None:
@@ -162,6 +162,22 @@ def test_names_are_printable_and_never_a_computer_players(name: str, reason: str
         response = await post_form(client, "/register", form(name))
         assert response.status == 400 and reason in await response.text()
         assert server.sessions.sessions == {}
+
+    serve(body)
+
+
+def test_the_computer_players_first_names_are_peoples_to_take() -> None:
+    async def body(client: TestClient[Any, Any], server: WebServer) -> None:
+        for name in ["Ana", "DIEGO", "Gala (Bot) Pérez", *(b.split()[0] for b in BOT_NAMES[1:3])]:
+            response = await post_form(client, "/register", form(name))
+            assert response.status == 303, name  # registered: on to the lobby
+        assert sorted(m.name for m in server.store.leaderboard()) == [
+            "Ana",
+            "Bruno",
+            "Carla",
+            "DIEGO",
+            "Gala (Bot) Pérez",
+        ]
 
     serve(body)
 

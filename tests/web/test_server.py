@@ -83,8 +83,8 @@ def test_the_lobby_and_the_pages_and_their_headers() -> None:
             ({"name": "", "password": "long enough", "lang": "es"}, "hace falta un nombre"),
             ({"name": "Zoe", "password": "short", "lang": "en"}, "a password has 8 to 256"),
             (
-                {"name": "bruno", "password": "long enough", "lang": "en"},
-                "a computer player&#x27;s name",
+                {"name": "bruno (bot)", "password": "long enough", "lang": "en"},
+                "is a computer player&#x27;s",
             ),
             ({"name": "Zo\x1be", "password": "long enough", "lang": "en"}, "printable"),
         ]:
