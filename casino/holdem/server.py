@@ -12,9 +12,10 @@ client sends               meaning
                            ``subir N``, ``todo``, ``retirarse``, ``ayuda``, ``salir``)
 =========================  ===================================================================
 
-The server sends what the terminal table prints — actions, streets, showdowns — to every
-member of the table, and a seat's hole cards only to that seat. When it is your turn it
-sends the table, the legal actions, then the line ``Tu turno.`` (``Your turn.``). Seats
+The server sends what the terminal table prints — who posted the blinds, actions, streets,
+showdowns — to every member of the table, and a seat's hole cards only to that seat, once at
+the deal. When it is your turn it sends the table (your cards with the board after the flop),
+the legal actions, then the line ``Tu turno.`` (``Your turn.``). Seats
 nobody has joined are played by computer players. A member who disconnects is folded (or
 checks, when that is free) until they join again under the same name with their token
 (nobody else can take the seat); a member who takes longer than ``--timeout`` seconds is
@@ -62,14 +63,36 @@ from casino.holdem.options import blinds as _blinds
 from casino.holdem.options import seconds as _seconds
 from casino.holdem.shell import BOT_NAMES, HELP, STYLE_CYCLE, localize_help
 from casino.holdem.table import Seat, Table, shuffled_deck
-from casino.holdem.view import action_text, legal_text, showdown_text, street_text, table_text
+from casino.holdem.view import (
+    action_text,
+    blinds_text,
+    legal_text,
+    showdown_text,
+    street_text,
+    table_text,
+)
 from casino.i18n import DEFAULT_LANGUAGE, LANGUAGES, translator
 from casino.net.guard import Limits, RateLimited, WarningLog
 from casino.net.lines import LineStream, LineTooLong, serve_lines
 from casino.net.listener import Listener
-from casino.net.names import BadName, check_name, name_key
+from casino.net.names import (
+    MARKED,
+    RESERVED,
+    TAKEN,
+    UNPRINTABLE,
+    BadName,
+    check_name,
+    name_key,
+)
 from casino.net.stream import LOOPBACK, ConnectionClosed, bound_port
 from casino.shell import Streams
+
+NO_TABLE = "No such table."
+NO_SEAT = "No free seat now; try again later."
+JOIN_FIRST = "Send join NAME [TABLE] first."
+JOIN_REFUSALS = (TAKEN, NO_TABLE, NO_SEAT, JOIN_FIRST, UNPRINTABLE, MARKED, RESERVED)
+"""What the server answers a ``join`` it refuses (message ids: ``casino holdem join`` knows
+them in both languages, and exits saying why instead of waiting silently)."""
 
 
 @dataclass
@@ -235,6 +258,8 @@ class Room:
                 number=self.table.number, name=self.names[hand.button]
             )
         )
+        for line in blinds_text(hand, self.names, self.tr):
+            await self.everyone(line)
         for seat in self.members:
             if hand.hole[seat]:
                 await self.tell(seat, table_text(self.table, seat, self.names, self.tr)[0])
@@ -265,7 +290,10 @@ class Room:
             member.inbox.get_nowait()  # lines from before this turn were answered already
         if member.stream is None:
             return self._default(hand)
-        for line in table_text(self.table, member.seat, self.names, self.tr):
+        lines = table_text(self.table, member.seat, self.names, self.tr)
+        if not hand.board:  # their cards were sent at the deal: not again before the flop
+            lines = lines[1:]
+        for line in lines:
             await self.tell(member.seat, line)
         deadline = self.clock.now() + self.settings.timeout
         self.waiting = member.seat
@@ -390,7 +418,7 @@ class HoldemServer:
         _ = translator("holdem", self.settings.lang).gettext
         words = line.split()
         if words[0].lower() not in ("join", "unirse") or not 2 <= len(words) <= 4:
-            await stream.send(_("Send join NAME [TABLE] first."))
+            await stream.send(_(JOIN_FIRST))
             return None, None
         name = words[1]
         token = next((w for w in words[2:] if not w.isdigit()), None)
@@ -404,7 +432,7 @@ class HoldemServer:
             for member in [*room.members.values(), *room.arriving.values()]:
                 if name_key(member.name) == name_key(name):
                     if member.stream is not None or token != member.token:
-                        await stream.send(_("That name is taken."))
+                        await stream.send(_(TAKEN))
                         return None, None
                     member.stream = stream
                     await stream.send(_("Welcome back, {name}.").format(name=member.name))
@@ -413,14 +441,14 @@ class HoldemServer:
         if table is not None:
             number = int(table) if len(table) < 4 else 0
             if not 1 <= number <= len(self.rooms):
-                await stream.send(_("No such table."))
+                await stream.send(_(NO_TABLE))
                 return None, None
             rooms = [self.rooms[number - 1]]
         for room in rooms:
             seat = room.free_seat()
             if seat is not None:
                 return room, await self._seat(room, Member(name, seat, stream))
-        await stream.send(_("No free seat now; try again later."))
+        await stream.send(_(NO_SEAT))
         return None, None
 
     async def _seat(self, room: Room, member: Member) -> Member:

@@ -24,6 +24,7 @@ from casino.holdem.engine import Action, Hand, Refused
 from casino.holdem.table import Seat, Table, shuffled_deck
 from casino.holdem.view import (
     action_text,
+    blinds_text,
     legal_text,
     showdown_text,
     street_text,
@@ -179,17 +180,8 @@ class LocalGame:
                 self.say(_("{name} is out of chips and leaves the table.").format(name=chair.name))
 
     def _announce_blinds(self, hand: Hand) -> None:
-        _ = self.tr.gettext
-        order = hand.order_from(hand.button)
-        small, big = (order[-1], order[0]) if len(order) == 2 else (order[0], order[1])
-        self.say(
-            _("{name}: small blind {amount}").format(
-                name=self.names[small], amount=hand.bets[small]
-            )
-        )
-        self.say(
-            _("{name}: big blind {amount}").format(name=self.names[big], amount=hand.bets[big])
-        )
+        for line in blinds_text(hand, self.names, self.tr):
+            self.say(line)
 
     def _announce_board(self, hand: Hand, before: int) -> None:
         for size in (3, 4, 5):

@@ -145,7 +145,7 @@ function drawActions(view) {
     return;
   }
   const nodes = [];
-  if (legal.call > 0) nodes.push(button(words.fold, "fold", "f"));
+  nodes.push(button(words.fold, "fold", "f")); // the seed: a fold even when a check is free
   const main = legal.call === 0 ? button(words.check, "check", "k")
     : button(say("call", { amount: legal.call }), "call", "c");
   nodes.push(main);
