@@ -65,6 +65,7 @@ from casino.holdem.shell import BOT_NAMES, HELP, STYLE_CYCLE, localize_help
 from casino.holdem.table import Seat, Table, shuffled_deck
 from casino.holdem.view import (
     action_text,
+    blind_posts,
     blinds_text,
     legal_text,
     showdown_text,
@@ -258,7 +259,7 @@ class Room:
                 number=self.table.number, name=self.names[hand.button]
             )
         )
-        for line in blinds_text(hand, self.names, self.tr):
+        for line in blinds_text(blind_posts(hand), self.names, self.tr):
             await self.everyone(line)
         for seat in self.members:
             if hand.hole[seat]:

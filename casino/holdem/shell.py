@@ -24,6 +24,7 @@ from casino.holdem.engine import Action, Hand, Refused
 from casino.holdem.table import Seat, Table, shuffled_deck
 from casino.holdem.view import (
     action_text,
+    blind_posts,
     blinds_text,
     legal_text,
     showdown_text,
@@ -180,7 +181,7 @@ class LocalGame:
                 self.say(_("{name} is out of chips and leaves the table.").format(name=chair.name))
 
     def _announce_blinds(self, hand: Hand) -> None:
-        for line in blinds_text(hand, self.names, self.tr):
+        for line in blinds_text(blind_posts(hand), self.names, self.tr):
             self.say(line)
 
     def _announce_board(self, hand: Hand, before: int) -> None:

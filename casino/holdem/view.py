@@ -74,19 +74,27 @@ def _capitalized(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def blinds_text(
-    hand: Hand, names: Sequence[str], tr: gettext.NullTranslations, amount: Amount = str
-) -> list[str]:
-    """``Ana: ciega pequeña 5``, ``Bruno: ciega grande 10``: who posted the blinds (heads-up
-    the button posts the small one), said to everybody at the start of a hand."""
-    _ = tr.gettext
+def blind_posts(hand: Hand) -> tuple[tuple[int, int], tuple[int, int]]:
+    """``((seat, chips), (seat, chips))``: who posted the small and the big blind, and how
+    much (heads-up the button posts the small one)."""
     order = hand.order_from(hand.button)
     small, big = (order[-1], order[0]) if len(order) == 2 else (order[0], order[1])
+    return (small, hand.bets[small]), (big, hand.bets[big])
+
+
+def blinds_text(
+    posts: tuple[tuple[int, int], tuple[int, int]],
+    names: Sequence[str],
+    tr: gettext.NullTranslations,
+    amount: Amount = str,
+) -> list[str]:
+    """``Ana: ciega pequeña 5``, ``Bruno: ciega grande 10``: the blinds posted
+    (:func:`blind_posts`), said to everybody at the start of a hand."""
+    _ = tr.gettext
+    (small, small_chips), (big, big_chips) = posts
     return [
-        _("{name}: small blind {amount}").format(
-            name=names[small], amount=amount(hand.bets[small])
-        ),
-        _("{name}: big blind {amount}").format(name=names[big], amount=amount(hand.bets[big])),
+        _("{name}: small blind {amount}").format(name=names[small], amount=amount(small_chips)),
+        _("{name}: big blind {amount}").format(name=names[big], amount=amount(big_chips)),
     ]
 
 

@@ -44,7 +44,13 @@ from casino.holdem.engine import Action, Hand, Legal, Refused
 from casino.holdem.names import hand_name
 from casino.holdem.shell import BOT_NAMES, STYLE_CYCLE
 from casino.holdem.table import Seat, Table, shuffled_deck
-from casino.holdem.view import action_text, showdown_text, street_text
+from casino.holdem.view import (
+    action_text,
+    blind_posts,
+    blinds_text,
+    showdown_text,
+    street_text,
+)
 from casino.i18n import translator
 from casino.web.bank import Bank
 from casino.web.guard import LOG
@@ -524,6 +530,7 @@ class WebTable:
         self.dealt.pop(number - DEALT_KEPT, None)
         names = [seat.name for seat in self.table.seats]
         self.say("--- Hand {number} · button: {name} ---", self.table.number, names[hand.button])
+        self.say("BLINDS", blind_posts(hand), tuple(names))
         await self.show_all(but=self.asked_next(hand))
         while not hand.over:
             board = len(hand.board)
@@ -648,6 +655,8 @@ def _line(tr: gettext.NullTranslations, template: str, values: tuple[Any, ...], 
     written as it is)."""
     if template == "ACTION":
         return action_text(values[0], values[1], tr, amount=_amount(lang))
+    if template == "BLINDS":
+        return "\n".join(blinds_text(values[0], values[1], tr, amount=_amount(lang)))
     if template == "STREET":
         return street_text(values[0], values[1], tr)
     if template == "SHOWDOWN":
