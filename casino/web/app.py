@@ -471,11 +471,14 @@ class WebServer:
 
     async def _flood_checked(
         self, socket: web.WebSocketResponse, outbox: Outbox, key: str, handle: Handle
-    ) -> None:
+    ) -> bool:
+        """Serve the socket's messages; whether it was dropped for flooding."""
         try:
             await self._messages(socket, key, handle)
         except Flooding:
             outbox.drop(f"floods (over {self.limits.burst} messages past its budget)")
+            return True
+        return False
 
     def game_of(self, key: str, profile: Profile) -> DominoGame:
         """The session's dominoes match (a new one the first time)."""
@@ -522,10 +525,15 @@ class WebServer:
             outbox.post(data)
 
         await table.connect(member, send)
+        flooded = False
         try:
-            await self._flood_checked(socket, outbox, key, lambda data: table.receive(member, data))
+            flooded = await self._flood_checked(
+                socket, outbox, key, lambda data: table.receive(member, data)
+            )
         finally:
             table.leave(member, send)
+            if flooded and member.send is None:  # dropped for flooding: not waited for
+                table.depart(member, grace=False)
 
 
 SORRY = "Something went wrong in the casino. Try again."

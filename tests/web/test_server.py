@@ -21,10 +21,10 @@ from aiohttp.test_utils import TestClient, TestServer
 from casino.cards.card import Card
 from casino.clock import FakeClock
 from casino.web.app import WebServer
-from casino.web.holdem import TableSettings
+from casino.web.holdem import LEAVE_GRACE, TableSettings
 from casino.web.sessions import COOKIE
 
-from .forms import join, post_form, post_join, temporary_store
+from .forms import PASSWORD, join, post_form, post_join, temporary_store
 
 SETTINGS = TableSettings(seats=3, stack=500, pause=0, bot_delay=0, samples=10)
 
@@ -200,31 +200,65 @@ def test_two_members_play_hands_see_only_their_cards_and_chips_are_conserved() -
     assert any(line.startswith("--- Hand") for line in seen[1 - ana][-1]["log"])  # en
 
 
-def test_a_closed_page_is_folded_and_comes_back_to_the_same_seat() -> None:
+def test_a_closed_page_at_its_turn_comes_back_to_its_seat_cards_and_turn() -> None:
     async def body(client: TestClient[Any, Any], server: WebServer) -> None:
         cookie = await join(client, "Zoe")
         ws = await socket(client, cookie)
         turn = await until(ws, my_turn)
-        hand = turn["hand"]
         table = server.tables[0]
         dealt = table.table.hand
         assert dealt is not None
         acted = len(dealt.actions)
-        await ws.close()
-        while table.table.number == hand and not (table.table.hand and table.table.hand.over):
+        await ws.close()  # a reload, a lost connection: nothing folds
+        for _ in range(50):
             await asyncio.sleep(0)
-        while len(dealt.actions) == acted:
-            await asyncio.sleep(0)
-        gone = dealt.actions[acted]  # the closed page's turn: checked if free, else folded
-        assert gone.seat == turn["you"]
-        assert gone.kind.value == ("check" if turn["legal"]["call"] == 0 else "fold")
+        assert len(dealt.actions) == acted and table.waiting == turn["you"]
         again = await socket(client, cookie)
-        view = await until(again, lambda d: d["type"] == "state")
-        assert view["you"] == turn["you"] and view["seats"][view["you"]]["name"] == "Zoe"
+        view = await until(again, my_turn)
+        mine = view["seats"][view["you"]]
+        assert view["you"] == turn["you"] and mine["name"] == "Zoe"
+        assert (view["hand"], mine["cards"]) == (turn["hand"], turn["seats"][turn["you"]]["cards"])
+        assert view["legal"] == turn["legal"] and view["clock"]["seat"] == turn["you"]
         assert len(table.members) == 1
         await again.close()
 
     serve(body)
+
+
+def test_a_member_who_leaves_is_folded_and_has_their_whole_wallet_by_the_hands_end() -> None:
+    clock = FakeClock()
+
+    async def body(client: TestClient[Any, Any]) -> None:
+        cookie = await join(client, "Zoe")
+        ws = await socket(client, cookie)
+        turn = await until(ws, my_turn)
+        table = server.tables[0]
+        dealt = table.table.hand
+        assert dealt is not None
+        acted = len(dealt.actions)
+        await ws.send_json({"type": "leave"})  # the lobby link, the tab closed
+        await ws.close()
+        for _ in range(50):
+            await asyncio.sleep(0)
+        assert len(dealt.actions) == acted  # waited for: a reload says it leaves too
+        clock.advance(LEAVE_GRACE)
+        table.members[turn["you"]].inbox.put_nowait(None)  # (a FakeClock wakes nobody itself)
+        while table.members:
+            await asyncio.sleep(0)
+        assert dealt.over and dealt.actions[acted].kind.value == "fold"
+        assert dealt.actions[acted].seat == turn["you"]
+        zoe = store.login("Zoe", PASSWORD)
+        assert store.held(zoe.id) == 0
+        assert zoe.balance == 1000 + sum(g.net for g in store.history(zoe.id))
+
+    async def run() -> None:
+        async with TestClient(TestServer(server.app()), cookie_jar=DummyCookieJar()) as client:
+            await asyncio.wait_for(body(client), 20)
+
+    with temporary_store() as store:
+        server = WebServer(SETTINGS, 1, 3, clock, secret=b"k" * 32, store=store)
+        asyncio.run(run())
+        assert store.audit()[0] == store.audit()[1]
 
 
 def test_a_member_out_of_time_is_checked_or_folded() -> None:
