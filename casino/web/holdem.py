@@ -462,6 +462,7 @@ class WebTable:
             "winners": said.winners,
             "notice": self.notice(member),
             "can_start": not self.go.is_set() and member.seat in self.members,
+            "sitting_out": member.sitting_out,
         }
         if self.waiting is not None and self.deadline is not None:
             left = max(0.0, self.deadline - self.clock.now())

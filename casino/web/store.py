@@ -387,6 +387,17 @@ class Store:
             ).fetchone()
         return int(row[0])
 
+    def holdings(self) -> dict[int, int]:
+        """What each member has at a table now (account → chips in open games; none: left
+        out)."""
+        with self.transaction() as run:
+            rows = run(
+                "SELECT h.account, SUM(h.amount) FROM holds h JOIN games g ON g.id = h.game "
+                "JOIN accounts a ON a.id = h.account "
+                "WHERE g.state = 'open' AND a.kind = 'member' GROUP BY h.account"
+            ).fetchall()
+        return {int(r[0]): int(r[1]) for r in rows if int(r[1])}
+
     def refill_at(self, member_id: int) -> float | None:
         """When the member may next be refilled (``None``: now, if their wallet is empty)."""
         with self.transaction() as run:

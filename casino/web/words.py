@@ -24,6 +24,9 @@ TABLE = {
     "history": "Hand history",
     "status": "Table state",
     "waiting": "Waiting for the next hand",
+    "offline": "Connection lost: reconnecting…",
+    "ended": "Your session has ended: open the lobby and log in again.",
+    "broke": "Your wallet is empty: the house refills it from the lobby (once a day).",
 }
 """Words both tables use."""
 
@@ -67,6 +70,9 @@ HOLDEM = {
     "C": "clubs",
     "show_history": "Show the hand history",
     "hide_history": "Hide the hand history",
+    "sit_out": "Sit out next hand",
+    "sit_in": "Deal me in",
+    "chips": "Chips",
 }
 """The Hold'em page's words."""
 

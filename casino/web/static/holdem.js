@@ -50,10 +50,12 @@ function drawSeats(view) {
     const name = element("span", seat.name, "name");
     const stack = element("span", say("stack", { amount: seat.chips }), "stack");
     const last = element("span", seat.folded ? words.folded : seat.last || "", "last");
+    const seconds = element("span", undefined, "seconds");
+    seconds.hidden = !view.clock || view.clock.seat !== seat.seat;
     const hand = element("span", undefined, "cards");
     const fresh = dealtHand === view.hand ? null : [];
     if (!seat.folded) hand.append(...cards(seat.cards || [], five, fresh));
-    box.append(name, stack, hand, last);
+    box.append(name, stack, hand, last, seconds);
     row.append(box);
     if (seat.bet) {
       const chip = spot(element("div", number(seat.bet), "chip bet"), k, n, 30, 0, 26);
@@ -98,6 +100,7 @@ function raiseLabel(legal, to) {
 
 function drawRaise(legal, nodes) {
   const slider = document.getElementById("amount");
+  const typed = document.getElementById("typed");
   const sliding = legal.min_to < legal.max_to;
   document.getElementById("raise").hidden = !sliding;
   if (!sliding) {
@@ -107,14 +110,26 @@ function drawRaise(legal, nodes) {
   }
   const verb = legal.raising ? "raise" : "bet";
   const raise = button(raiseLabel(legal, legal.min_to), verb, "r", "slider");
-  slider.min = legal.min_to;
-  slider.max = legal.max_to;
-  slider.value = legal.min_to;
+  slider.min = typed.min = legal.min_to;
+  slider.max = typed.max = legal.max_to;
+  slider.value = typed.value = legal.min_to;
   const show = () => {
     raise.textContent = raiseLabel(legal, Number(slider.value));
     slider.setAttribute("aria-valuetext", number(Number(slider.value)));
+    if (document.activeElement !== typed) typed.value = slider.value;
   };
   slider.oninput = show;
+  typed.oninput = () => {
+    // A typed amount moves the slider (kept within the legal range by the slider itself).
+    if (typed.value !== "" && Number.isFinite(Number(typed.value))) {
+      slider.value = Math.round(Number(typed.value));
+      show();
+    }
+  };
+  typed.onchange = () => { typed.value = slider.value; };
+  typed.onkeydown = (event) => {
+    if (event.key === "Enter") { event.preventDefault(); typed.value = slider.value; raise.click(); }
+  };
   show();
   fill("presets", Object.entries(legal.presets).map(([key, to]) => {
     const preset = element("button", words[key]);
@@ -141,7 +156,12 @@ function drawActions(view) {
     start.type = "button";
     start.id = "start";
     start.addEventListener("click", () => socket.send(JSON.stringify({ type: "start" })));
-    fill("buttons", view.can_start ? [start] : []);
+    const out = element("button", view.sitting_out ? words.sit_in : words.sit_out);
+    out.type = "button";
+    out.id = "sit-out";
+    out.setAttribute("aria-pressed", String(Boolean(view.sitting_out)));
+    out.addEventListener("click", () => socket.send(JSON.stringify({ type: "sitout", out: !view.sitting_out })));
+    fill("buttons", view.can_start ? [start, out] : [out]);
     return;
   }
   const nodes = [];
@@ -171,15 +191,22 @@ function drawCentre(view) {
 }
 
 function clock(view) {
+  // Every member sees the seconds left to whoever must act: the ring round their seat and
+  // the number under it.
   clearInterval(ticker);
   if (!view.clock) return;
   const node = document.querySelector(`.seat[data-seat="${view.clock.seat}"]`);
   if (!node) return;
+  const seconds = node.querySelector(".seconds");
   const end = performance.now() + view.clock.seconds * 1000;
   const tick = () => {
     const left = Math.max(0, (end - performance.now()) / 1000);
     node.style.setProperty("--left", String(left / Math.max(view.clock.total, 0.001)));
     node.classList.toggle("late", left <= 5);
+    if (seconds) {
+      seconds.textContent = say("seconds", { n: Math.ceil(left) });
+      seconds.dataset.left = String(Math.ceil(left));
+    }
     if (left <= 0) clearInterval(ticker);
   };
   tick();
@@ -235,3 +262,4 @@ document.addEventListener("keydown", (event) => {
 });
 
 socket = socketTo("/ws/holdem", draw);
+leaveWith(socket);
