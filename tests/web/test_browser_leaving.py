@@ -70,7 +70,7 @@ def test_members_leave_lose_the_connection_see_the_clock_and_are_refilled(databa
             sit_at_table_one(ana, url, "Ana", "es")
             sit_at_table_one(diego, url, "Diego", "en")
             both_see_the_seconds(ana, diego)
-            diego_loses_the_connection_and_reloads(diego)
+            diego_loses_the_connection_and_reloads(diego, ana)
             ana_closes_her_tab(ana, diego, url, database)
             ana_is_broke_and_refilled(ana, url, database)
     finally:
@@ -139,10 +139,10 @@ def both_see_the_seconds(ana: Any, diego: Any) -> None:
         assert re.search(r"\b\d+ s\b", shown["turn"]["seconds"]), shown["turn"]
 
 
-def diego_loses_the_connection_and_reloads(diego: Any) -> None:
+def diego_loses_the_connection_and_reloads(diego: Any, ana: Any) -> None:
     """His connection lost at his turn, the page says so and reconnects by itself; reloaded,
     his seat, cards and turn are there."""
-    turn = until(diego, lambda v: "check" in v["buttons"] or "call" in v["buttons"], act=None)
+    turn = until(diego, lambda v: "check" in v["buttons"] or "call" in v["buttons"], act=ana)
     # The connection drops under the page (DevTools' offline mode leaves open sockets be, so
     # the socket is closed under the page's feet, without the word a leaving page sends).
     diego.execute_script("socket.socket.close();")
