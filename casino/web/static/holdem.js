@@ -156,12 +156,7 @@ function drawActions(view) {
     start.type = "button";
     start.id = "start";
     start.addEventListener("click", () => socket.send(JSON.stringify({ type: "start" })));
-    const out = element("button", view.sitting_out ? words.sit_in : words.sit_out);
-    out.type = "button";
-    out.id = "sit-out";
-    out.setAttribute("aria-pressed", String(Boolean(view.sitting_out)));
-    out.addEventListener("click", () => socket.send(JSON.stringify({ type: "sitout", out: !view.sitting_out })));
-    fill("buttons", view.can_start ? [start, out] : [out]);
+    fill("buttons", view.can_start ? [start] : []);
     return;
   }
   const nodes = [];
@@ -213,8 +208,18 @@ function clock(view) {
   ticker = setInterval(tick, 250);
 }
 
+let sittingOut = false;
+function drawSitOut(view) {
+  // Sit out from the next hand (dealt nothing, the wallet untouched), or be dealt in again.
+  sittingOut = Boolean(view.sitting_out);
+  const out = document.getElementById("sit-out");
+  out.textContent = sittingOut ? words.sit_in : words.sit_out;
+  out.setAttribute("aria-pressed", String(sittingOut));
+}
+
 function draw(view) {
   useWords(view);
+  drawSitOut(view);
   document.body.dataset.hand = view.hand;
   document.body.dataset.over = String(view.actor === null);
   document.getElementById("refused").textContent = "";
@@ -241,6 +246,9 @@ function toggleHistory() {
 }
 
 document.getElementById("history-toggle").addEventListener("click", toggleHistory);
+document.getElementById("sit-out").addEventListener("click", () => {
+  socket.send(JSON.stringify({ type: "sitout", out: !sittingOut }));
+});
 const wide = matchMedia("(min-width: 64rem)");
 if (wide.matches) toggleHistory();
 wide.addEventListener("change", () => { if (history().hidden === wide.matches) toggleHistory(); });
