@@ -110,6 +110,7 @@ DOMINO = {
     "ready": "Ready when you are",
     "refused_turn": "Not your turn, or not a move.",
     "refused_move": "Not a legal move.",
+    "held": "Your chips are at a Hold'em table: they are back in your wallet when its hand ends.",
 }
 """The dominoes page's words."""
 
