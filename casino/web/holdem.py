@@ -452,7 +452,7 @@ class WebTable:
             "seq": self.seq,
             "seats": seats,
             "board": [] if hand is None else [_card(c) for c in hand.board],
-            "pot": 0 if hand is None else hand.pot_total(),
+            "pot": 0 if hand is None or hand.over else hand.pot_total(),  # paid: none left
             "log": said.log,
             "legal": None,
             "lang": member.lang,

@@ -71,8 +71,7 @@ HOLDEM = {
     "show_history": "Show the hand history",
     "hide_history": "Hide the hand history",
     "sit_out": "Sit out next hand",
-    "sit_in": "Deal me in",
-    "chips": "Chips",
+    "sit_short": "Sit out",
 }
 """The Hold'em page's words."""
 

@@ -105,6 +105,7 @@ def compare(driver: Any, name: str, tmp_path: Path) -> None:
     """The page's screenshot against ``docs/screenshots/<name>.png``; updating, a screenshot
     that differs from it (beyond the noise) replaces it."""
     shot = tmp_path / f"{name}.png"
+    settle(driver)
     driver.save_screenshot(str(shot))
     baseline = SHOTS / f"{name}.png"
     problem = difference(shot, baseline)
@@ -113,6 +114,29 @@ def compare(driver: Any, name: str, tmp_path: Path) -> None:
         baseline.write_bytes(shot.read_bytes())
         return
     assert problem is None, problem
+
+
+STILL = """
+const done = arguments[arguments.length - 1];
+const sheet = document.styleSheets[0];
+if (sheet && !document.body.dataset.still) {  // CSSOM: the page's CSP forbids a <style>
+  document.body.dataset.still = 'true';
+  sheet.insertRule('*, *::before, *::after { caret-color: transparent !important; '
+    + 'animation: none !important; transition: none !important; }', sheet.cssRules.length);
+  // A scrollbar comes and goes (it shows while a page scrolls, then fades): none at all.
+  sheet.insertRule('html { scrollbar-width: none !important; }', sheet.cssRules.length);
+}
+if (document.activeElement && document.activeElement.blur) document.activeElement.blur();
+document.fonts.ready.then(() => requestAnimationFrame(() => requestAnimationFrame(() => done(true))));
+"""
+"""Makes a page still for its screenshot: its fonts loaded, no caret, animation, transition or
+scrollbar (a scrollbar shown while the page scrolls, then faded, made a baseline 1% off on a
+busy machine), nothing focused (a focus ring), two frames drawn."""
+
+
+def settle(driver: Any) -> None:
+    """The page still (:data:`STILL`): what a screenshot of it shows is the same each run."""
+    driver.execute_async_script(STILL)
 
 
 def difference(shot: Path, baseline: Path) -> str | None:

@@ -213,7 +213,7 @@ function drawSitOut(view) {
   // Sit out from the next hand (dealt nothing, the wallet untouched), or be dealt in again.
   sittingOut = Boolean(view.sitting_out);
   const out = document.getElementById("sit-out");
-  out.textContent = sittingOut ? words.sit_in : words.sit_out;
+  // One name, its state pressed or not (a toggle's name does not change with its state).
   out.setAttribute("aria-pressed", String(sittingOut));
 }
 
