@@ -127,7 +127,8 @@ if (sheet && !document.body.dataset.still) {  // CSSOM: the page's CSP forbids a
   sheet.insertRule('html { scrollbar-width: none !important; }', sheet.cssRules.length);
 }
 if (document.activeElement && document.activeElement.blur) document.activeElement.blur();
-document.fonts.ready.then(() => requestAnimationFrame(() => requestAnimationFrame(() => done(true))));
+const frame = () => new Promise((next) => requestAnimationFrame(next));
+document.fonts.ready.then(frame).then(frame).then(() => done(true));
 """
 """Makes a page still for its screenshot: its fonts loaded, no caret, animation, transition or
 scrollbar (a scrollbar shown while the page scrolls, then faded, made a baseline 1% off on a
