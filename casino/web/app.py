@@ -597,6 +597,7 @@ class WebServer:
         async def send(data: dict[str, Any]) -> None:
             outbox.post(data)
 
+        member.wallet = await self.bank.balance(profile.member)  # (its seat shows no more)
         await table.connect(member, send)
         flooded = False
         try:

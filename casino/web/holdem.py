@@ -119,6 +119,8 @@ class Member:
     seat and the wallet theirs again at the end of the hand."""
     sitting_out: bool = False
     """The member sits out from the next hand (dealt nothing, their wallet untouched)."""
+    wallet: int | None = None
+    """Their wallet as last read (the chips their seat shows until they are dealt in)."""
     inbox: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
 
     @property
@@ -337,7 +339,8 @@ class WebTable:
             member = self.members.get(index)
             self.owners[index] = None if member is None else member.account
             if member is not None:
-                wallet = 0 if member.sitting_out else wallets.get(member.account, 0)
+                member.wallet = wallets.get(member.account, 0)
+                wallet = 0 if member.sitting_out else member.wallet
                 seat.chips = min(wallet, self.settings.stack)
                 if seat.chips:
                     stakes[member.account] = seat.chips
@@ -427,7 +430,7 @@ class WebTable:
         seats = []
         shown = set(hand.shown) if hand is not None and hand.over else set()
         for index, seat in enumerate(self.table.seats):
-            entry: dict[str, Any] = {"name": seat.name, "chips": seat.chips, "seat": index}
+            entry: dict[str, Any] = {"name": seat.name, "chips": self._chips(index), "seat": index}
             if hand is not None and hand.starting[index]:
                 cards = hand.hole[index]
                 visible = self.owners[index] == member.account or index in shown
@@ -478,6 +481,14 @@ class WebTable:
                 "presets": _presets(hand, legal),
             }
         return data
+
+    def _chips(self, index: int) -> int:
+        """The chips seat ``index`` shows out of a hand: a member's, what their wallet lets
+        them sit with (never a computer player's stack they were seated over)."""
+        member = self.members.get(index) or self.arriving.get(index)
+        if member is None or member.wallet is None or self.owners[index] == member.account:
+            return self.table.seats[index].chips
+        return 0 if member.sitting_out else min(member.wallet, self.settings.stack)
 
     def said(self, tr: gettext.NullTranslations, lang: str) -> Said:
         """The parts of a view in ``lang`` that are the same for every member: worked out

@@ -286,3 +286,28 @@ def test_a_member_out_of_time_is_checked_or_folded() -> None:
     with temporary_store() as store:
         server = WebServer(SETTINGS, 1, 3, clock, secret=b"k" * 32, store=store)
         asyncio.run(run())
+
+
+def test_a_busted_member_is_shown_no_chips_told_so_and_dealt_in_once_refilled() -> None:
+    async def body(client: TestClient[Any, Any], server: WebServer) -> None:
+        cookie = await join(client, "Zoe")
+        store = server.store
+        zoe = store.login("Zoe", PASSWORD)
+        lost = store.open_game("elsewhere", "t", {zoe.id: zoe.balance, store.house: 0})
+        store.settle(lost, {store.house: zoe.balance})
+        ws = await socket(client, cookie)
+        view = await until(ws, lambda d: d["type"] == "state")
+        assert view["seats"][view["you"]]["chips"] == 0  # not the computer player's 500
+        view = await until(ws, lambda d: d["type"] == "state" and d["notice"] is not None)
+        assert view["notice"] == "Your wallet is empty: you sit out."
+        lobby = await client.get("/", headers={"Cookie": f"{COOKIE}={cookie}"})
+        assert 'id="broke"' in await lobby.text() and 'id="refill"' in await lobby.text()
+        refilled = await post_form(client, "/refill", {}, session=cookie)
+        assert refilled.status == 303
+        assert store.login("Zoe", PASSWORD).balance == 1000
+        again = await post_form(client, "/refill", {}, session=cookie)
+        assert again.status == 400 and "an empty wallet" in await again.text()
+        await until(ws, my_turn)  # dealt in again
+        await ws.close()
+
+    serve(body)
