@@ -158,6 +158,7 @@ def test_out_of_turn_and_forged_plays_are_refused_and_logged(
 
 def test_two_members_play_hands_see_only_their_cards_and_chips_are_conserved() -> None:
     seen: dict[int, list[dict[str, Any]]] = {0: [], 1: []}
+    played: set[str] = set()
 
     async def member(client: TestClient[Any, Any], name: str, lang: str, hands: int) -> None:
         ws = await socket(client, await join(client, name, lang))
@@ -167,7 +168,9 @@ def test_two_members_play_hands_see_only_their_cards_and_chips_are_conserved() -
                 continue
             seen[data["you"]].append(data)
             if data["hand"] > hands and data["seats"][data["you"]]["name"] == name:
-                await ws.close()  # played (a member seated during a hand plays the next)
+                played.add(name)  # played (a member seated during a hand plays the next)
+            if len(played) == 2:  # both: (one gone first would be waited for at its turns)
+                await ws.close()
                 return
             if data["legal"] is not None:
                 verb = "check" if data["legal"]["call"] == 0 else "call"
