@@ -331,8 +331,10 @@ class WebServer:
             raise web.HTTPSeeOther("/login")
         history = await self.bank.history(member.id)
         leaders = await self.bank.call(self.store.leaderboard)
+        holdings = await self.bank.call(self.store.holdings)
         return self.respond(
-            request, lambda lang, _csrf: pages.member_page(lang, member, history, leaders)
+            request,
+            lambda lang, _csrf: pages.member_page(lang, member, history, leaders, holdings),
         )
 
     async def static(self, request: web.Request) -> web.StreamResponse:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import gettext
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 
@@ -233,6 +233,16 @@ def _table_row(lang: str, row: TableRow) -> str:
     )
 
 
+def _held(lang: str, holdings: Mapping[int, int], leader: Member) -> str:
+    """`` (and $300 at a table)`` for a member with chips at a table now, else nothing."""
+    chips = holdings.get(leader.id, 0)
+    if not chips:
+        return ""
+    _ = tr_of(lang).gettext
+    said = fill(escape(_("(and ${held} at a table)")), lang, held=_money_data("held", chips, lang))
+    return " " + said
+
+
 def _money_data(kind: str, value: int, lang: str) -> str:
     """An amount of money for a person (its text) and for a program (its ``value``)."""
     return f'<data class="money {kind}" value="{value}">{escape(money(value, lang))}</data>'
@@ -240,12 +250,7 @@ def _money_data(kind: str, value: int, lang: str) -> str:
 
 def _wallet(lang: str, leader: Member, held: int, mine: bool) -> str:
     """One member's wallet, and what they have at a table now (if anything)."""
-    _ = tr_of(lang).gettext
-    at_table = ""
-    if held:
-        at_table = " " + fill(
-            escape(_("(and ${held} at a table)")), lang, held=_money_data("held", held, lang)
-        )
+    at_table = _held(lang, {leader.id: held}, leader)
     wallet = _money_data("wallet", leader.balance, lang)
     return (
         f'<li{ME if mine else ""} data-member="{escape(leader.name)}">'
@@ -305,9 +310,15 @@ def refusal(lang: str, problem: str) -> str:
 
 
 def member_page(
-    lang: str, member: Member, history: Sequence[HistoryEntry], leaders: Sequence[Member]
+    lang: str,
+    member: Member,
+    history: Sequence[HistoryEntry],
+    leaders: Sequence[Member],
+    holdings: Mapping[int, int] | None = None,
 ) -> str:
-    """The member's bankroll, their games with each result, and the leaderboard."""
+    """The member's bankroll (and what is at a table now), their games with each result, and
+    the leaderboard (each wallet, and what is at a table: ``holdings``, account → chips)."""
+    held = holdings or {}
     tr = tr_of(lang)
     _ = tr.gettext
     kinds = {"holdem": "Texas Hold'em", "domino": _("Dominoes")}
@@ -334,12 +345,15 @@ def member_page(
     board = "".join(
         f"<li{ME if leader.id == member.id else ''}>"
         f'<span class="name">{escape(leader.name)}:</span> '
-        f'<span class="money">{escape(money(leader.balance, lang))}</span></li>\n'
+        f'<span class="money">{escape(money(leader.balance, lang))}</span>'
+        f"{_held(lang, held, leader)}</li>\n"
         for leader in leaders
     )
     bankroll = fill(escape(_("Bankroll: ${balance}")), lang, balance=_balance(member.balance, lang))
+    at_table = _at_table(lang, Money(member.balance, held.get(member.id, 0), 0))
     body = (
-        f'<p class="who bankroll">{bankroll}</p>\n<h2>{escape(_("Your games"))}</h2>\n{table}'
+        f'<p class="who bankroll">{bankroll}</p>\n'
+        f"{at_table}<h2>{escape(_('Your games'))}</h2>\n{table}"
         f'<h2>{escape(_("Leaderboard"))}</h2>\n<ol id="leaders" class="leaders">\n{board}</ol>\n'
         f'<p><a href="/" class="button quiet">{escape(_("Lobby"))}</a></p>\n'
     )
