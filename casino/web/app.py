@@ -599,8 +599,11 @@ class WebServer:
         async def send(data: dict[str, Any]) -> None:
             outbox.post(data)
 
-        member.wallet = await self.bank.balance(profile.member)  # (its seat shows no more)
-        await table.connect(member, send)
+        await table.connect(member, send)  # at once: a seat with no page is an away one
+        wallet = await self.bank.balance(profile.member)
+        if wallet != member.wallet:  # what the seat shows out of a hand (no more than that)
+            member.wallet = wallet
+            await table.show(member)
         flooded = False
         try:
             flooded = await self._flood_checked(

@@ -486,9 +486,11 @@ class WebTable:
         """The chips seat ``index`` shows out of a hand: a member's, what their wallet lets
         them sit with (never a computer player's stack they were seated over)."""
         member = self.members.get(index) or self.arriving.get(index)
-        if member is None or member.wallet is None or self.owners[index] == member.account:
+        if member is None or self.owners[index] == member.account:
             return self.table.seats[index].chips
-        return 0 if member.sitting_out else min(member.wallet, self.settings.stack)
+        if member.sitting_out or member.wallet is None:  # (not read yet: none shown)
+            return 0
+        return min(member.wallet, self.settings.stack)
 
     def said(self, tr: gettext.NullTranslations, lang: str) -> Said:
         """The parts of a view in ``lang`` that are the same for every member: worked out
