@@ -314,3 +314,16 @@ def test_a_busted_member_is_shown_no_chips_told_so_and_dealt_in_once_refilled() 
         await ws.close()
 
     serve(body)
+
+
+def test_a_reload_after_a_restart_lands_in_the_lobby_saying_the_session_ended() -> None:
+    async def body(client: TestClient[Any, Any], server: WebServer) -> None:
+        stale = {"Cookie": f"{COOKIE}=unknown.token"}  # a session of the last run
+        table = await client.get("/holdem", headers=stale, allow_redirects=False)
+        assert (table.status, table.headers["Location"]) == (303, "/")
+        lobby = await (await client.get("/", headers=stale)).text()
+        assert 'id="ended"' in lobby and "vuelve a entrar. Tus fichas están a salvo." in lobby
+        fresh = await (await client.get("/")).text()
+        assert 'id="ended"' not in fresh  # a first visit is not told anything ended
+
+    serve(body)
