@@ -5,7 +5,10 @@ The client is a pipe between the terminal and the server's line protocol
 server sends (while a table waits for people: how many seats are taken), and sends every line
 typed. It ends when the server closes the connection; the end of input (or ``salir``) leaves
 the table, and the seat can be taken back under the same name with ``--token`` (the token the
-server gave when you sat down).
+server gave when you sat down). A join the server refuses (a name taken or ending in
+``(bot)``, no such table, no free seat) ends the client at once with the server's reason on
+stderr and exit status 1, in the server's language (both are known), rather than leaving it
+connected and silent.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from casino.cmdline import (
     UsageError,
     whole_number,
 )
+from casino.i18n import LANGUAGES, translator
 from casino.shell import Streams
 
 
@@ -65,7 +69,9 @@ def join_body(invocation: Invocation) -> int:
         sock.sendall(f"join {name}{table}\n".encode())
         typist = threading.Thread(target=_send_lines, args=(sock, streams), daemon=True)
         typist.start()
-        _print_lines(sock, streams)  # until the server closes (the typist dies with us)
+        refusal = _print_lines(sock, streams)  # until the server closes or refuses the join
+    if refusal is not None:  # (the typist dies with us)
+        raise FileProblem(f"the server refused to seat {name}: {refusal}")
     return 0
 
 
@@ -78,12 +84,29 @@ def _send_lines(sock: socket.socket, streams: Streams) -> None:
         sock.shutdown(socket.SHUT_WR)
 
 
-def _print_lines(sock: socket.socket, streams: Streams) -> None:
-    """Copy what the server sends to stdout until it closes."""
+def _print_lines(sock: socket.socket, streams: Streams) -> str | None:
+    """Copy what the server sends to stdout until it closes; a refusal of the join ends it
+    early, returned (not printed: the caller says it on stderr)."""
+    refusals = _refusals()
     with (
         contextlib.suppress(OSError, ValueError),
         sock.makefile("r", encoding="utf-8", errors="replace") as incoming,
     ):
         for line in incoming:
+            if line.rstrip("\r\n") in refusals:
+                return line.rstrip("\r\n")
             streams.stdout.write(line)
             streams.stdout.flush()
+    return None
+
+
+def _refusals() -> set[str]:
+    """Every answer to a refused join, in every language the server may speak."""
+    from casino.holdem.server import JOIN_REFUSALS
+    from casino.net.names import MAX_NAME
+
+    said = set()
+    for lang in LANGUAGES:
+        tr = translator("holdem", lang)
+        said |= {tr.gettext(message).format(most=MAX_NAME) for message in JOIN_REFUSALS}
+    return said

@@ -19,7 +19,10 @@ Rules (the seed's, and the no-limit conventions it leaves open):
   the round (at least the big blind). A player may always go all-in for less.
 - A short all-in (less than a full raise) does not reopen the betting: a player who already
   acted may only call or fold, unless consecutive short all-ins add up to a full raise.
-- Folding is refused when a check is free (no chips would be left that nobody can win).
+- A player may fold whenever it is their turn, also when a check is free: the seed lets the
+  first to act on the flop "pasar, subir o retirarse" (pokerkit refuses such a fold as
+  pointless; where they differ the seed wins, see ``docs/holdem.md``). Their chips stay in
+  the pots for the others (a side pot whose players have all folded goes to the pot below).
 - At the end the part of a bet nobody called goes back to its owner. Pots: one layer per
   distinct contribution, layers with the same eligible players merged (main pot first); each
   goes to the best hand among its eligible players. Players who win nothing muck first, as in
@@ -264,11 +267,9 @@ class Hand:
     # --- verify / can / act ---------------------------------------------------------------
 
     def verify_fold(self) -> None:
-        """Raise :class:`IllegalAction` unless the player to act may fold (not when a check
-        is free: folding then would leave chips nobody could win)."""
-        seat = self._actor()
-        if max(self.bets) <= self.bets[seat]:
-            raise Refused("nothing to call: check")
+        """Raise :class:`IllegalAction` unless somebody is to act: they may always fold (a
+        free check too, as the seed allows)."""
+        self._actor()
 
     def verify_check(self) -> None:
         """Raise :class:`IllegalAction` unless the player to act may check."""
@@ -434,8 +435,9 @@ class Hand:
 
         A pot's eligible seats are the ``contenders`` (default: every seat still holding
         cards) who put in at least its level; neighbouring pots with the same eligible seats
-        are one pot. ``bets=False`` leaves out the bets of the round being played (the pots
-        as they stand in the middle of the table).
+        are one pot. A level whose players have all folded (a fold when a check was free can
+        leave one) goes to the pot below it. ``bets=False`` leaves out the bets of the round
+        being played (the pots as they stand in the middle of the table).
         """
         n = len(self.stacks)
         put = [self.committed(seat) if bets else self.collected[seat] for seat in range(n)]
@@ -446,6 +448,8 @@ class Hand:
         for level in sorted(set(put)):
             amount = sum(min(chips, level) - min(chips, previous) for chips in put)
             eligible = tuple(s for s in order if s in alive and put[s] >= level)
+            if not eligible and pots:  # its players all folded: dead chips for the pot below
+                eligible = pots[-1].eligible
             while pots and pots[-1].eligible == eligible:
                 amount += pots.pop().amount
             if amount:

@@ -31,13 +31,15 @@ def random_stacks(rng: random.Random, seats: int, big_blind: int) -> list[int]:
     return stacks
 
 
-def random_action(hand: Hand, rng: random.Random) -> Action:
-    """One random legal action by the player to act."""
+def random_action(hand: Hand, rng: random.Random, free_folds: bool = False) -> Action:
+    """One random legal action by the player to act; with ``free_folds``, sometimes a fold
+    when a check is free (the seed allows it, pokerkit does not: never replay those in
+    :func:`pokerkit_stacks`)."""
     legal = hand.legal()
     roll = rng.random()
     if roll < 0.04:  # a disconnect: checked or folded
         return hand.check() if legal.can_check else hand.fold()
-    if roll < 0.12 and legal.call:
+    if roll < 0.12 and (legal.call or free_folds):
         return hand.fold()
     if roll < 0.18 and (legal.call or legal.can_bet_or_raise):
         return hand.all_in()
@@ -48,14 +50,17 @@ def random_action(hand: Hand, rng: random.Random) -> Action:
     return hand.check() if legal.can_check else hand.call()
 
 
-def random_hand(rng: random.Random, seats: int, blinds: tuple[int, int] = (5, 10)) -> Hand:
-    """A whole hand of ``seats`` players with random stacks, cards and legal actions."""
+def random_hand(
+    rng: random.Random, seats: int, blinds: tuple[int, int] = (5, 10), free_folds: bool = False
+) -> Hand:
+    """A whole hand of ``seats`` players with random stacks, cards and legal actions (folds
+    when a check is free too, with ``free_folds``)."""
     stacks = random_stacks(rng, seats, blinds[1])
     deck = list(range(52))
     rng.shuffle(deck)
     hand = Hand.deal(stacks, rng.randrange(seats), blinds, deck)
     while not hand.over:
-        random_action(hand, rng)
+        random_action(hand, rng, free_folds)
     return hand
 
 

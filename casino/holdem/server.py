@@ -12,9 +12,10 @@ client sends               meaning
                            ``subir N``, ``todo``, ``retirarse``, ``ayuda``, ``salir``)
 =========================  ===================================================================
 
-The server sends what the terminal table prints — actions, streets, showdowns — to every
-member of the table, and a seat's hole cards only to that seat. When it is your turn it
-sends the table, the legal actions, then the line ``Tu turno.`` (``Your turn.``). Seats
+The server sends what the terminal table prints — who posted the blinds, actions, streets,
+showdowns — to every member of the table, and a seat's hole cards only to that seat, once at
+the deal. When it is your turn it sends the table (your cards with the board after the flop),
+the legal actions, then the line ``Tu turno.`` (``Your turn.``). Seats
 nobody has joined are played by computer players. A member who disconnects is folded (or
 checks, when that is free) until they join again under the same name with their token
 (nobody else can take the seat); a member who takes longer than ``--timeout`` seconds is
@@ -35,9 +36,10 @@ sends lines faster than the limit is told to slow down, its extra lines are skip
 is dropped if it goes on; a connection that has not joined within ``--timeout`` seconds is
 closed, and at most ``unjoined_per_address`` (16) connections from one host may be waiting
 to join at once (one more is told so and closed); beyond the connections the file descriptor
-limit allows, new ones are told the server is full. A name is printable text
-(:mod:`casino.net.names`), not a computer player's name, and not one already at a table.
-Warnings (drops, refusals) go to the server's log, rate-limited.
+limit allows, new ones are told the server is full. A name is printable text without spaces
+(:mod:`casino.net.names`) and not one already at a table; the computer players' names
+(``Ana (bot)``) have a space, so no name a member may send is theirs. Warnings (drops,
+refusals) go to the server's log, rate-limited.
 """
 
 from __future__ import annotations
@@ -62,14 +64,37 @@ from casino.holdem.options import blinds as _blinds
 from casino.holdem.options import seconds as _seconds
 from casino.holdem.shell import BOT_NAMES, HELP, STYLE_CYCLE, localize_help
 from casino.holdem.table import Seat, Table, shuffled_deck
-from casino.holdem.view import action_text, legal_text, showdown_text, street_text, table_text
+from casino.holdem.view import (
+    action_text,
+    blind_posts,
+    blinds_text,
+    legal_text,
+    showdown_text,
+    street_text,
+    table_text,
+)
 from casino.i18n import DEFAULT_LANGUAGE, LANGUAGES, translator
 from casino.net.guard import Limits, RateLimited, WarningLog
 from casino.net.lines import LineStream, LineTooLong, serve_lines
 from casino.net.listener import Listener
-from casino.net.names import BadName, check_name, name_key
+from casino.net.names import (
+    MARKED,
+    RESERVED,
+    TAKEN,
+    UNPRINTABLE,
+    BadName,
+    check_name,
+    name_key,
+)
 from casino.net.stream import LOOPBACK, ConnectionClosed, bound_port
 from casino.shell import Streams
+
+NO_TABLE = "No such table."
+NO_SEAT = "No free seat now; try again later."
+JOIN_FIRST = "Send join NAME [TABLE] first."
+JOIN_REFUSALS = (TAKEN, NO_TABLE, NO_SEAT, JOIN_FIRST, UNPRINTABLE, MARKED, RESERVED)
+"""What the server answers a ``join`` it refuses (message ids: ``casino holdem join`` knows
+them in both languages, and exits saying why instead of waiting silently)."""
 
 
 @dataclass
@@ -239,6 +264,8 @@ class Room:
                 number=self.table.number, name=self.names[hand.button]
             )
         )
+        for line in blinds_text(blind_posts(hand), self.names, self.tr):
+            await self.everyone(line)
         for seat in self.members:
             if hand.hole[seat]:
                 await self.tell(seat, table_text(self.table, seat, self.names, self.tr)[0])
@@ -269,7 +296,10 @@ class Room:
             member.inbox.get_nowait()  # lines from before this turn were answered already
         if member.stream is None:
             return self._default(hand)
-        for line in table_text(self.table, member.seat, self.names, self.tr):
+        lines = table_text(self.table, member.seat, self.names, self.tr)
+        if not hand.board:  # their cards were sent at the deal: not again before the flop
+            lines = lines[1:]
+        for line in lines:
             await self.tell(member.seat, line)
         deadline = self.clock.now() + self.settings.timeout
         self.waiting = member.seat
@@ -419,13 +449,13 @@ class HoldemServer:
         _ = translator("holdem", self.settings.lang).gettext
         words = line.split()
         if words[0].lower() not in ("join", "unirse") or not 2 <= len(words) <= 4:
-            await stream.send(_("Send join NAME [TABLE] first."))
+            await stream.send(_(JOIN_FIRST))
             return None, None
         name = words[1]
         token = next((w for w in words[2:] if not w.isdigit()), None)
         table = next((w for w in words[2:] if w.isdigit()), None)
         try:
-            check_name(name, reserved=BOT_NAMES)
+            check_name(name)  # a computer player's name has a space: never a person's
         except BadName as error:
             await stream.send(_(error.template).format(**error.values))
             return None, None
@@ -433,7 +463,7 @@ class HoldemServer:
             for member in [*room.members.values(), *room.arriving.values()]:
                 if name_key(member.name) == name_key(name):
                     if member.stream is not None or token != member.token:
-                        await stream.send(_("That name is taken."))
+                        await stream.send(_(TAKEN))
                         return None, None
                     member.stream = stream
                     await stream.send(_("Welcome back, {name}.").format(name=member.name))
@@ -442,14 +472,14 @@ class HoldemServer:
         if table is not None:
             number = int(table) if len(table) < 4 else 0
             if not 1 <= number <= len(self.rooms):
-                await stream.send(_("No such table."))
+                await stream.send(_(NO_TABLE))
                 return None, None
             rooms = [self.rooms[number - 1]]
         for room in rooms:
             seat = room.free_seat()
             if seat is not None:
                 return room, await self._seat(room, Member(name, seat, stream))
-        await stream.send(_("No free seat now; try again later."))
+        await stream.send(_(NO_SEAT))
         return None, None
 
     async def _seat(self, room: Room, member: Member) -> Member:

@@ -24,12 +24,15 @@ from casino.holdem.engine import Action, Hand, Refused
 from casino.holdem.table import Seat, Table, shuffled_deck
 from casino.holdem.view import (
     action_text,
+    blind_posts,
+    blinds_text,
     legal_text,
     showdown_text,
     street_text,
     table_text,
 )
 from casino.i18n import P, language_in, translate_help, translator
+from casino.net.names import computer_name
 from casino.shell import Console
 
 CLEAR = "\x1b[H\x1b[2J\x1b[3J"
@@ -37,7 +40,12 @@ CLEAR = "\x1b[H\x1b[2J\x1b[3J"
 the previous player's hole cards are not one scroll away."""
 """ANSI: clear the screen and go home (hot-seat, between two humans)."""
 
-BOT_NAMES = ("Ana", "Bruno", "Carla", "Diego", "Elena", "Fabio", "Gala", "Hugo")
+BOT_NAMES = tuple(
+    computer_name(name)
+    for name in ("Ana", "Bruno", "Carla", "Diego", "Elena", "Fabio", "Gala", "Hugo")
+)
+"""The computer players' names, each marked as the computer's (``Ana (bot)``: see
+:mod:`casino.net.names`), so that no person's name is refused for colliding with them."""
 STYLE_CYCLE = ("tight", "loose", "station")
 
 
@@ -173,17 +181,8 @@ class LocalGame:
                 self.say(_("{name} is out of chips and leaves the table.").format(name=chair.name))
 
     def _announce_blinds(self, hand: Hand) -> None:
-        _ = self.tr.gettext
-        order = hand.order_from(hand.button)
-        small, big = (order[-1], order[0]) if len(order) == 2 else (order[0], order[1])
-        self.say(
-            _("{name}: small blind {amount}").format(
-                name=self.names[small], amount=hand.bets[small]
-            )
-        )
-        self.say(
-            _("{name}: big blind {amount}").format(name=self.names[big], amount=hand.bets[big])
-        )
+        for line in blinds_text(blind_posts(hand), self.names, self.tr):
+            self.say(line)
 
     def _announce_board(self, hand: Hand, before: int) -> None:
         for size in (3, 4, 5):

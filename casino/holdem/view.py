@@ -74,6 +74,30 @@ def _capitalized(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def blind_posts(hand: Hand) -> tuple[tuple[int, int], tuple[int, int]]:
+    """``((seat, chips), (seat, chips))``: who posted the small and the big blind, and how
+    much (heads-up the button posts the small one)."""
+    order = hand.order_from(hand.button)
+    small, big = (order[-1], order[0]) if len(order) == 2 else (order[0], order[1])
+    return (small, hand.bets[small]), (big, hand.bets[big])
+
+
+def blinds_text(
+    posts: tuple[tuple[int, int], tuple[int, int]],
+    names: Sequence[str],
+    tr: gettext.NullTranslations,
+    amount: Amount = str,
+) -> list[str]:
+    """``Ana: ciega pequeña 5``, ``Bruno: ciega grande 10``: the blinds posted
+    (:func:`blind_posts`), said to everybody at the start of a hand."""
+    _ = tr.gettext
+    (small, small_chips), (big, big_chips) = posts
+    return [
+        _("{name}: small blind {amount}").format(name=names[small], amount=amount(small_chips)),
+        _("{name}: big blind {amount}").format(name=names[big], amount=amount(big_chips)),
+    ]
+
+
 def street_text(board: Sequence[int], size: int, tr: gettext.NullTranslations) -> str:
     """``Flop: 2♣ 7♦ 9♥`` when the board has just grown to ``size`` cards (3, 4 or 5)."""
     _ = tr.gettext
@@ -134,7 +158,7 @@ def table_text(
 
 
 def legal_text(legal: Legal, tr: gettext.NullTranslations) -> str:
-    """``Puedes: pasar · apostar 10-990 · todo 990 · retirarse``."""
+    """``Puedes: pasar · apostar 10-990 · todo 990 · retirarse`` (a fold is always there)."""
     _ = tr.gettext
     options = []
     if legal.can_check:
@@ -146,8 +170,7 @@ def legal_text(legal: Legal, tr: gettext.NullTranslations) -> str:
         if legal.min_to < legal.max_to:
             options.append(f"{verb} {legal.min_to}-{legal.max_to}")
         options.append(_("allin {amount}").format(amount=legal.max_to))
-    if legal.call:
-        options.append(_("fold"))
+    options.append(_("fold"))  # the seed lets a player fold even when a check is free
     return _("You may: {options}").format(options=" · ".join(options))
 
 

@@ -3,12 +3,16 @@
 =====================  ===================================================================
 route                  what
 =====================  ===================================================================
-``GET /``              the lobby: who is logged in, their bankroll, the games (or the way in)
+``GET /``              the lobby: who is logged in, their wallet and what is at a table, the
+                       tables (blinds, seats taken, stake), the games, the members' wallets
+                       (or the way in, saying so when a session has ended)
 ``GET|POST /register`` a new member (name, password, language): logged in at once
 ``GET|POST /login``    log in (rate-limited per name in the store); the signed session cookie
 ``POST /logout``       end the session
 ``GET /member``        the member's page: bankroll, their games and results, the leaderboard
-``POST /join``         a logged-in member goes to a game (``game=holdem|domino``)
+``POST /join``         a logged-in member goes to a game (``game=holdem|domino``; ``table=N``:
+                       the Hold'em table chosen in the lobby's list)
+``POST /refill``       the house's refill of an empty wallet (once a day, written to the ledger)
 ``GET /holdem``        the Hold'em page (back to the lobby without a session)
 ``GET /ws/holdem``     the table's WebSocket: JSON views out, ``{"type": "act", …}`` in
 ``GET /domino``        the dominoes page (the member against the computer)
@@ -57,6 +61,7 @@ from casino.web.sessions import (
     SessionsFull,
     name_problem,
 )
+from casino.web.store import Member as StoreMember
 from casino.web.store import Store, StoreError
 
 STATIC = resources.files("casino.web") / "static"
@@ -132,6 +137,7 @@ class WebServer:
         app.router.add_post("/logout", self.logout)
         app.router.add_get("/member", self.member_page)
         app.router.add_post("/join", self.join)
+        app.router.add_post("/refill", self.refill)
         app.router.add_get("/holdem", self.holdem_page)
         app.router.add_get("/ws/holdem", self.holdem_socket)
         app.router.add_get("/domino", self.domino_page)
@@ -202,10 +208,56 @@ class WebServer:
         return response
 
     async def lobby(self, request: web.Request) -> web.StreamResponse:
-        """The lobby page: who is logged in (their bankroll, the store's), the games."""
-        profile = self.sessions.profile_of(request.cookies.get(COOKIE))
+        """The lobby page: who is logged in, their money (to spend, at a table; the house's
+        refill when they have none), the tables, the games, the members' wallets. A session
+        cookie the server does not know (a restart, an ended session) is told so."""
+        cookie = request.cookies.get(COOKIE)
+        profile = self.sessions.profile_of(cookie)
         member = None if profile is None else await self.bank.member(profile.member)
-        return self.respond(request, lambda lang, csrf: pages.lobby(lang, csrf, member))
+        if member is None:
+            ended = bool(cookie)
+            return self.respond(
+                request, lambda lang, csrf: pages.lobby(lang, csrf, None, ended=ended)
+            )
+        cash, leaders = await self.bank.call(self._money, member)
+        tables = [self._row(table) for table in self.tables]
+        return self.respond(
+            request,
+            lambda lang, csrf: pages.lobby(
+                lang, csrf, member, money_of=cash, tables=tables, leaders=leaders
+            ),
+        )
+
+    def _money(self, member: StoreMember) -> tuple[pages.Money, list[tuple[StoreMember, int]]]:
+        """The member's money and the members' wallets with what each has at a table (the
+        store's, in a worker thread)."""
+        holdings = self.store.holdings()
+        held = holdings.get(member.id, 0)
+        later = self.store.refill_at(member.id)
+        refill = self.store.starting_bankroll if later is None else 0
+        cash = pages.Money(member.balance, held, refill, later)
+        leaders = [(m, holdings.get(m.id, 0)) for m in self.store.leaderboard()]
+        return cash, leaders
+
+    def _row(self, table: WebTable) -> pages.TableRow:
+        """A table as the lobby lists it."""
+        settings = table.settings
+        names = tuple(m.name for m in table.everyone if not m.leaving)
+        return pages.TableRow(table.number, settings.blinds, settings.seats, names, settings.stack)
+
+    async def refill(self, request: web.Request) -> web.StreamResponse:
+        """The house's refill of the member's empty wallet (its rule: :meth:`Store.refill`);
+        back to the lobby, or the page saying why not."""
+        profile = self.sessions.profile_of(request.cookies.get(COOKIE))
+        if profile is None:
+            raise web.HTTPSeeOther("/login")
+        try:
+            amount = await self.bank.call(self.store.refill, profile.member)
+        except StoreError as error:
+            LOG.warning("refill refused to %r: %s", profile.name, error)
+            raise web.HTTPBadRequest(text=error.template) from None
+        LOG.info("%r refilled with %d", profile.name, amount)
+        raise web.HTTPSeeOther("/")
 
     async def register_page(self, request: web.Request) -> web.StreamResponse:
         """The form to become a member."""
@@ -279,8 +331,10 @@ class WebServer:
             raise web.HTTPSeeOther("/login")
         history = await self.bank.history(member.id)
         leaders = await self.bank.call(self.store.leaderboard)
+        holdings = await self.bank.call(self.store.holdings)
         return self.respond(
-            request, lambda lang, _csrf: pages.member_page(lang, member, history, leaders)
+            request,
+            lambda lang, _csrf: pages.member_page(lang, member, history, leaders, holdings),
         )
 
     async def static(self, request: web.Request) -> web.StreamResponse:
@@ -300,7 +354,11 @@ class WebServer:
         if self.sessions.profile_of(request.cookies.get(COOKIE)) is None:
             raise web.HTTPSeeOther("/login")
         form = await request.post()
-        raise web.HTTPSeeOther("/domino" if form.get("game") == "domino" else "/holdem")
+        if form.get("game") == "domino":
+            raise web.HTTPSeeOther("/domino")
+        table = str(form.get("table", ""))
+        chosen = table.isdigit() and 1 <= int(table) <= len(self.tables)
+        raise web.HTTPSeeOther(f"/holdem?table={int(table)}" if chosen else "/holdem")
 
     def count_join(self, address: str) -> None:
         """Count a join from ``address``; 429 (logged) if it is over its budget."""
@@ -382,8 +440,17 @@ class WebServer:
         return await self._socket(request, self._domino)
 
     async def holdem_socket(self, request: web.Request) -> web.StreamResponse:
-        """One page's WebSocket: views out, intentions in, until the page closes."""
-        return await self._socket(request, self._holdem)
+        """One page's WebSocket: views out, intentions in, until the page closes (``?table=N``:
+        the table the member chose in the lobby)."""
+        text = request.query.get("table", "")
+        asked = int(text) if text.isdigit() and len(text) < 4 else None
+
+        async def serve(
+            socket: web.WebSocketResponse, outbox: Outbox, key: str, profile: Profile
+        ) -> None:
+            await self._holdem(socket, outbox, key, profile, asked)
+
+        return await self._socket(request, serve)
 
     async def _socket(
         self,
@@ -471,11 +538,14 @@ class WebServer:
 
     async def _flood_checked(
         self, socket: web.WebSocketResponse, outbox: Outbox, key: str, handle: Handle
-    ) -> None:
+    ) -> bool:
+        """Serve the socket's messages; whether it was dropped for flooding."""
         try:
             await self._messages(socket, key, handle)
         except Flooding:
             outbox.drop(f"floods (over {self.limits.burst} messages past its budget)")
+            return True
+        return False
 
     def game_of(self, key: str, profile: Profile) -> DominoGame:
         """The session's dominoes match (a new one the first time)."""
@@ -494,15 +564,18 @@ class WebServer:
             self.dominoes[key] = (game, asyncio.create_task(game.run()))
         return self.dominoes[key][0]
 
-    def seat(self, profile: Profile) -> tuple[WebTable, Member] | None:
-        """The member's seat: the one they had (whichever session), else a free one (seats
-        long away are freed)."""
+    def seat(self, profile: Profile, chosen: int | None = None) -> tuple[WebTable, Member] | None:
+        """The member's seat: the one they had (whichever session), else a free one at the
+        ``chosen`` table (1..), else at the first with one (seats long away are freed)."""
         for table in self.tables:
             member = table.seat_of(profile.member)
             if member is not None:
                 member.lang = profile.lang
                 return table, member
-        for table in self.tables:
+        tables = self.tables
+        if chosen is not None and 1 <= chosen <= len(self.tables):
+            tables = [self.tables[chosen - 1]]
+        for table in tables:
             table.sweep()
             member = table.sit(profile.member, profile.name, profile.lang)
             if member is not None:
@@ -510,9 +583,14 @@ class WebServer:
         return None
 
     async def _holdem(
-        self, socket: web.WebSocketResponse, outbox: Outbox, key: str, profile: Profile
+        self,
+        socket: web.WebSocketResponse,
+        outbox: Outbox,
+        key: str,
+        profile: Profile,
+        asked: int | None = None,
     ) -> None:
-        place = self.seat(profile)
+        place = self.seat(profile, asked)
         if place is None:
             outbox.post({"type": "error", "reason": _said(profile.lang, "no free seat")})
             return
@@ -521,11 +599,20 @@ class WebServer:
         async def send(data: dict[str, Any]) -> None:
             outbox.post(data)
 
-        await table.connect(member, send)
+        await table.connect(member, send)  # at once: a seat with no page is an away one
+        wallet = await self.bank.balance(profile.member)
+        if wallet != member.wallet:  # what the seat shows out of a hand (no more than that)
+            member.wallet = wallet
+            await table.show(member)
+        flooded = False
         try:
-            await self._flood_checked(socket, outbox, key, lambda data: table.receive(member, data))
+            flooded = await self._flood_checked(
+                socket, outbox, key, lambda data: table.receive(member, data)
+            )
         finally:
             table.leave(member, send)
+            if flooded and member.send is None:  # dropped for flooding: not waited for
+                table.depart(member, grace=False)
 
 
 SORRY = "Something went wrong in the casino. Try again."

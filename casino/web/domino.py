@@ -85,6 +85,8 @@ class DominoGame:
         self.log: list[str] = []
         self.deadline: float | None = None
         self.refused = 0
+        self.notice: str | None = None
+        """Why no hand can start (a key of the page's words: ``broke``, ``held``), if so."""
 
     # --- messages ---------------------------------------------------------------------
 
@@ -123,6 +125,7 @@ class DominoGame:
             "total": self.move_seconds,
             "lang": self.lang,
             "words": self.words,
+            "notice": None if self.notice is None else self.words[self.notice],
         }
         if state is None:
             return data
@@ -193,10 +196,13 @@ class DominoGame:
     # --- play -------------------------------------------------------------------------
 
     async def run(self) -> None:
-        """Hands, each started by the member (``next``), while both can cover the stake."""
+        """Hands, each started by the member (``next``), until the computer cannot cover the
+        stake. A member who cannot is told why (an empty wallet: the lobby's refill; chips
+        at a Hold'em table: back when its hand ends) and may try again (``next``)."""
         try:
             self.ledger = Ledger.even(await self.bank.balance(self.account))
-            while self.ledger.broke() is None:
+            await self.can_stake()
+            while self.ledger.broke() != COMPUTER or self.ledger.hands == 0:
                 await self.show()
                 while (await self.inbox.get()) is None:
                     pass  # a closed page: wait for it to come back
@@ -207,19 +213,33 @@ class DominoGame:
             raise
 
     async def wallet(self) -> int:
-        """The member's wallet, read again (the match's tally follows it)."""
-        self.ledger.bankrolls[MEMBER] = await self.bank.balance(self.account)
-        return self.ledger.bankrolls[MEMBER]
+        """The member's wallet, read again (the match's tally follows it; before the first
+        hand the computer's side starts even with it)."""
+        balance = await self.bank.balance(self.account)
+        if self.ledger.hands == 0:
+            self.ledger = Ledger.even(balance)
+        self.ledger.bankrolls[MEMBER] = balance
+        return balance
+
+    async def can_stake(self) -> bool:
+        """Whether the member's wallet covers the stake; if not, :attr:`notice` says why."""
+        if await self.wallet() >= STAKE:
+            self.notice = None
+            return True
+        held = await self.bank.call(self.bank.store.held, self.account)
+        self.notice = "held" if held else "broke"
+        return False
 
     async def play_staked(self) -> None:
         """One hand as a game of the store: both stakes held, settled to the winner."""
         stakes = {self.account: STAKE, self.bank.house: STAKE}
         try:
-            if await self.wallet() < STAKE:
+            if not await self.can_stake():
                 raise StoreError("not enough money in the wallet")
             game = await self.bank.open("domino", self.table, stakes)
         except StoreError:
-            return  # the wallet was spent at a table meanwhile: the match ends
+            await self.show()  # the wallet was spent at a table meanwhile: the page says so
+            return
         state = await self.play_hand()
         assert state.result is not None
         winner = state.result.winner

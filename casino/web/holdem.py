@@ -44,14 +44,20 @@ from casino.holdem.engine import Action, Hand, Legal, Refused
 from casino.holdem.names import hand_name
 from casino.holdem.shell import BOT_NAMES, STYLE_CYCLE
 from casino.holdem.table import Seat, Table, shuffled_deck
-from casino.holdem.view import action_text, showdown_text, street_text
+from casino.holdem.view import (
+    action_text,
+    blind_posts,
+    blinds_text,
+    showdown_text,
+    street_text,
+)
 from casino.i18n import translator
 from casino.web.bank import Bank
 from casino.web.guard import LOG
 from casino.web.store import StoreError
 from casino.web.words import fill, number, page_words
 
-__all__ = ["LOG", "LOG_LINES", "Member", "Send", "TableSettings", "WebTable"]
+__all__ = ["LEAVE_GRACE", "LOG", "LOG_LINES", "Member", "Send", "TableSettings", "WebTable"]
 VERBS = {
     "check": Verb.CHECK,
     "call": Verb.CALL,
@@ -61,6 +67,9 @@ VERBS = {
     "fold": Verb.FOLD,
 }
 LOG_LINES = 40
+LEAVE_GRACE = 5.0
+"""Seconds a member who left is still waited for at their turn: a reload says it is leaving
+too, and comes back within them (a reload never folds)."""
 DEALT_KEPT = 100
 """Hands whose hole cards a table remembers (for the tests; bounded: a table plays for
 months)."""
@@ -105,6 +114,13 @@ class Member:
     send: Send | None = None
     away: float | None = None
     """Since when (the clock) the member has had no page open."""
+    leaving: bool = False
+    """The member left the table (the lobby link, the tab closed): folded at their turns, the
+    seat and the wallet theirs again at the end of the hand."""
+    sitting_out: bool = False
+    """The member sits out from the next hand (dealt nothing, their wallet untouched)."""
+    wallet: int | None = None
+    """Their wallet as last read (the chips their seat shows until they are dealt in)."""
     inbox: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
 
     @property
@@ -247,19 +263,53 @@ class WebTable:
         """The member's page is open: send them the table."""
         member.send = send
         member.away = None
+        member.leaving = False  # back (a reload's page said it was leaving): still here
         if self.go.is_set():
             await self.show(member)
         else:  # everybody waiting sees one more seated
             await self.show_all()
 
     def leave(self, member: Member, send: Send | None = None) -> None:
-        """The member's page closed: check or fold for them until they come back."""
+        """The member's page closed (or lost its connection): their seat, cards and turn wait
+        for them (a reload never folds; their turn's clock runs on) until they come back, or
+        for ``seat_timeout`` seconds."""
         if send is not None and member.send is not send:
             return
         member.send = None
         if member.away is None:
             member.away = self.clock.now()
+        member.inbox.put_nowait(None)  # wakes their turn, which looks again (never folds)
+
+    def depart(self, member: Member, grace: bool = True) -> None:
+        """The member says they leave the table (the lobby link, the tab closed): folded at
+        their turns from :data:`LEAVE_GRACE` seconds on (at once without ``grace``: a client
+        dropped for flooding), unless a page of theirs comes back (a reload), and their seat
+        and wallet given back at the end of the hand."""
+        member.leaving = True
+        if member.away is None:
+            member.away = self.clock.now()
+        if not grace:
+            member.away = min(member.away, self.clock.now() - LEAVE_GRACE)
         member.inbox.put_nowait(None)
+
+    def release(self) -> list[Member]:
+        """Between hands: free the seats of the members who left (their wallet is whole: the
+        hand is settled); those members."""
+        gone = [m for m in self.everyone if m.leaving and m.send is None]
+        for member in gone:
+            self._free(member)
+            LOG.info("table %d: seat %d freed (%r left)", self.number, member.seat, member.name)
+        if not self.everyone:
+            self.joined.clear()
+            self.go.clear()
+        return gone
+
+    def _free(self, member: Member) -> None:
+        member.inbox.put_nowait(None)  # at their turn: the seat's computer player plays it
+        self.arriving.pop(member.seat, None)
+        if self.members.get(member.seat) is member:
+            del self.members[member.seat]
+            self.table.seats[member.seat].name = self.bot_names[member.seat]
 
     def sweep(self) -> list[Member]:
         """Free the seats of members away for over ``seat_timeout`` seconds; those members.
@@ -273,10 +323,7 @@ class WebTable:
             if m.away is not None and now - m.away > self.settings.seat_timeout
         ]
         for member in gone:
-            self.arriving.pop(member.seat, None)
-            if self.members.get(member.seat) is member:
-                del self.members[member.seat]
-                self.table.seats[member.seat].name = self.bot_names[member.seat]
+            self._free(member)
             LOG.info("table %d: seat %d freed (%r away)", self.number, member.seat, member.name)
         if not self.everyone:
             self.joined.clear()
@@ -292,7 +339,9 @@ class WebTable:
             member = self.members.get(index)
             self.owners[index] = None if member is None else member.account
             if member is not None:
-                seat.chips = min(wallets.get(member.account, 0), self.settings.stack)
+                member.wallet = wallets.get(member.account, 0)
+                wallet = 0 if member.sitting_out else member.wallet
+                seat.chips = min(wallet, self.settings.stack)
                 if seat.chips:
                     stakes[member.account] = seat.chips
             else:
@@ -322,6 +371,14 @@ class WebTable:
             if self.start(member):
                 self.say(STARTS, member.name)
                 await self.show_all()
+        elif isinstance(message, dict) and message.get("type") == "leave":
+            LOG.info("table %d: %r leaves", self.number, member.name)
+            self.depart(member)
+            if not self.dealing:
+                self.release()
+        elif isinstance(message, dict) and message.get("type") == "sitout":
+            member.sitting_out = bool(message.get("out"))
+            await self.show(member)
         elif not isinstance(message, dict) or message.get("type") != "act":
             await self.refuse(member, "not a play", message)
         elif self.waiting != member.seat:
@@ -356,11 +413,6 @@ class WebTable:
             if member is not but:
                 await self.show(member)
 
-    def asked_next(self, hand: Hand) -> Member | None:
-        """The member :meth:`ask` shows the table to next (their page open), if any."""
-        member = None if hand.over or hand.to_act is None else self.members.get(hand.to_act)
-        return member if member is not None and member.send is not None else None
-
     async def show(self, member: Member) -> None:
         """The member's view of the table."""
         await self.tell(member, self.view(member))
@@ -378,7 +430,7 @@ class WebTable:
         seats = []
         shown = set(hand.shown) if hand is not None and hand.over else set()
         for index, seat in enumerate(self.table.seats):
-            entry: dict[str, Any] = {"name": seat.name, "chips": seat.chips, "seat": index}
+            entry: dict[str, Any] = {"name": seat.name, "chips": self._chips(index), "seat": index}
             if hand is not None and hand.starting[index]:
                 cards = hand.hole[index]
                 visible = self.owners[index] == member.account or index in shown
@@ -403,7 +455,7 @@ class WebTable:
             "seq": self.seq,
             "seats": seats,
             "board": [] if hand is None else [_card(c) for c in hand.board],
-            "pot": 0 if hand is None else hand.pot_total(),
+            "pot": 0 if hand is None or hand.over else hand.pot_total(),  # paid: none left
             "log": said.log,
             "legal": None,
             "lang": member.lang,
@@ -413,6 +465,7 @@ class WebTable:
             "winners": said.winners,
             "notice": self.notice(member),
             "can_start": not self.go.is_set() and member.seat in self.members,
+            "sitting_out": member.sitting_out,
         }
         if self.waiting is not None and self.deadline is not None:
             left = max(0.0, self.deadline - self.clock.now())
@@ -428,6 +481,16 @@ class WebTable:
                 "presets": _presets(hand, legal),
             }
         return data
+
+    def _chips(self, index: int) -> int:
+        """The chips seat ``index`` shows out of a hand: a member's, what their wallet lets
+        them sit with (never a computer player's stack they were seated over)."""
+        member = self.members.get(index) or self.arriving.get(index)
+        if member is None or self.owners[index] == member.account:
+            return self.table.seats[index].chips
+        if member.sitting_out or member.wallet is None:  # (not read yet: none shown)
+            return 0
+        return min(member.wallet, self.settings.stack)
 
     def said(self, tr: gettext.NullTranslations, lang: str) -> Said:
         """The parts of a view in ``lang`` that are the same for every member: worked out
@@ -469,6 +532,8 @@ class WebTable:
                 seated=len(self.everyone),
                 wait=self.settings.wait,
             )
+        if member.sitting_out:
+            return web.gettext("You sit out from the next hand.")
         if self.table.seats[member.seat].chips == 0 and not self.dealing:
             return web.gettext("Your wallet is empty: you sit out.")
         return None
@@ -485,8 +550,11 @@ class WebTable:
                     await self.wait_for_start()
                     await self.show_all()
                 self.seat_arrivals()
-                if not self.sweep() and self.everyone:  # freed now: is anybody left?
+                freed = self.sweep() + self.release()
+                if not freed and self.everyone:  # freed now: is anybody left?
                     await self.play_staked()
+                    if self.release():  # who left during the hand: their wallet is whole
+                        await self.show_all()
                     await self.clock.sleep(self.settings.pause)
         except Exception:  # a bug must not pass silently: the table stops, the log says why
             LOG.exception("table %d stopped", self.number)
@@ -524,7 +592,9 @@ class WebTable:
         self.dealt.pop(number - DEALT_KEPT, None)
         names = [seat.name for seat in self.table.seats]
         self.say("--- Hand {number} · button: {name} ---", self.table.number, names[hand.button])
-        await self.show_all(but=self.asked_next(hand))
+        self.say("BLINDS", blind_posts(hand), tuple(names))
+        self.start_clock(hand)
+        await self.show_all()
         while not hand.over:
             board = len(hand.board)
             seat = hand.to_act
@@ -538,7 +608,8 @@ class WebTable:
             for size in (3, 4, 5):
                 if board < size <= len(hand.board):
                     self.say("STREET", tuple(hand.board), size)
-            await self.show_all(but=self.asked_next(hand))
+            self.start_clock(hand)
+            await self.show_all()
         self.say("SHOWDOWN", hand, tuple(names))
         self.table.settle()
         self.hands_done += 1
@@ -546,24 +617,45 @@ class WebTable:
             self.on_hand(self, before, sum(seat.chips for seat in self.table.seats))
         await self.show_all()
 
+    def start_clock(self, hand: Hand) -> None:
+        """If a member is to act, their turn's clock starts now, before every member is shown
+        the table (so that everybody sees the seconds left to whoever must act)."""
+        self.waiting = self.deadline = None
+        if not hand.over and hand.to_act in self.members:
+            self.waiting = hand.to_act
+            self.deadline = self.clock.now() + self.settings.timeout
+
     async def ask(self, member: Member, hand: Hand) -> Action:
-        """The member's action: from their page, or check/fold if away or out of time."""
+        """The member's action from their page. Away (a page closed or a connection lost),
+        their turn waits for them to the end of its clock (then a check, or a fold); left
+        (:meth:`depart`), they fold once :data:`LEAVE_GRACE` seconds have passed without a
+        page of theirs coming back."""
         while not member.inbox.empty():
             member.inbox.get_nowait()
-        if member.send is None:
-            return _default(hand)
-        deadline = self.deadline = self.clock.now() + self.settings.timeout
-        self.waiting = member.seat
+        if self.waiting != member.seat or self.deadline is None:
+            self.start_clock(hand)
+        deadline = self.deadline
+        assert deadline is not None
         try:
-            await self.show(member)
             while True:
+                now = self.clock.now()
+                if now >= deadline or self.members.get(member.seat) is not member:
+                    return _default(hand)  # out of time, or their seat freed meanwhile
+                wait = deadline - now
+                gone = member.leaving and member.send is None
+                if gone:
+                    since = now - (member.away if member.away is not None else now)
+                    if since >= LEAVE_GRACE:
+                        return hand.fold()
+                    wait = min(wait, LEAVE_GRACE - since)
                 try:
-                    remaining = max(0.0, deadline - self.clock.now())
-                    message = await self.clock.within(member.inbox.get(), remaining)
+                    message = await self.clock.within(member.inbox.get(), wait)
                 except TimeoutError:
-                    return _default(hand)
-                if message is None:
-                    return _default(hand)
+                    if self.clock.now() >= deadline:
+                        return _default(hand)
+                    continue
+                if message is None:  # they left: look again
+                    continue
                 action = await self._try(member, hand, message)
                 if action is not None:
                     return action
@@ -648,6 +740,8 @@ def _line(tr: gettext.NullTranslations, template: str, values: tuple[Any, ...], 
     written as it is)."""
     if template == "ACTION":
         return action_text(values[0], values[1], tr, amount=_amount(lang))
+    if template == "BLINDS":
+        return "\n".join(blinds_text(values[0], values[1], tr, amount=_amount(lang)))
     if template == "STREET":
         return street_text(values[0], values[1], tr)
     if template == "SHOWDOWN":

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import gettext
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from html import escape
 
 from casino.i18n import LANGUAGES, translator
 from casino.web.store import HistoryEntry, Member
-from casino.web.words import fill, money
+from casino.web.words import fill, money, number
 
 LANGUAGE_NAMES = {"es": "Español", "en": "English"}
 
@@ -74,22 +75,61 @@ def document(lang: str, title: str, body: str, *, wide: bool = False) -> str:
     )
 
 
+@dataclass(frozen=True)
+class TableRow:
+    """A Hold'em table as the lobby lists it."""
+
+    number: int
+    blinds: tuple[int, int]
+    seats: int
+    members: tuple[str, ...]
+    """The members seated (the other seats are computer players')."""
+    stake: int
+    """The most a member sits down with (their wallet, up to this)."""
+
+
+@dataclass(frozen=True)
+class Money:
+    """A member's money as the lobby shows it: what they can spend, and what is at a table."""
+
+    wallet: int
+    held: int
+    refill: int
+    """What the house's refill gives an empty wallet (0: not now, see ``refill_at``)."""
+    refill_at: float | None = None
+    """When the next refill is allowed (UTC seconds), if not now."""
+
+
 def _csrf(token: str) -> str:
     return f'<input type="hidden" name="csrf" value="{escape(token)}">\n'
 
 
-def lobby(lang: str, csrf: str, member: Member | None) -> str:
-    """The lobby: who is logged in and the games, or the way to log in or register."""
+def lobby(
+    lang: str,
+    csrf: str,
+    member: Member | None,
+    *,
+    money_of: Money | None = None,
+    tables: Sequence[TableRow] = (),
+    leaders: Sequence[tuple[Member, int]] = (),
+    ended: bool = False,
+) -> str:
+    """The lobby: who is logged in, their money (to spend, at a table), the tables to choose
+    from and the games, the members' wallets; or the way to log in or register (``ended``:
+    saying that the last session ended)."""
     _ = tr_of(lang).gettext
     if member is None:
+        notice = f'<p id="ended" role="status">{escape(_(SESSION_ENDED))}</p>\n' if ended else ""
+        welcome = escape(_("Members play here: log in, or register to get your bankroll."))
         body = (
-            f"<p>{escape(_('Members play here: log in, or register to get your bankroll.'))}</p>\n"
+            f"{notice}<p>{welcome}</p>\n"
             '<p class="choices">'
             f'<a href="/login" id="login" class="button">{escape(_("Log in"))}</a> '
             f'<a href="/register" id="register" class="button quiet">{escape(_("Register"))}</a>'
             "</p>\n"
         )
         return document(lang, "CASINO-ROYAL", body)
+    cash = money_of or Money(member.balance, 0, 0)
     who = fill(
         escape(_("Logged in as {name} · bankroll ${balance}")),
         lang,
@@ -97,18 +137,134 @@ def lobby(lang: str, csrf: str, member: Member | None) -> str:
         balance=_balance(member.balance, lang),
     )
     body = (
-        f'<p class="who">{who}</p>\n'
+        f'<p class="who">{who}</p>\n{_at_table(lang, cash)}{_broke(lang, csrf, cash)}'
         f'<form method="post" action="/join" id="lobby" class="games">\n{_csrf(csrf)}'
         f'<button type="submit" id="sit" name="game" value="holdem">{HOLDEM_ICON}'
         "<span>Texas Hold'em</span></button>\n"
         f'<button type="submit" id="dominoes" name="game" value="domino">{DOMINO_ICON}'
         f"<span>{escape(_('Dominoes'))}</span></button>\n</form>\n"
+        f"{_tables(lang, csrf, tables)}{_wallets(lang, member, leaders)}"
         f'<p><a href="/member" id="member">{escape(_("Your page: bankroll, history"))}</a></p>\n'
         f'<form method="post" action="/logout">\n{_csrf(csrf)}'
         f'<button type="submit" id="logout" class="quiet">{escape(_("Log out"))}</button>\n'
         "</form>\n"
     )
-    return document(lang, "CASINO-ROYAL", body)
+    return document(lang, "CASINO-ROYAL", body, wide=bool(tables))
+
+
+SESSION_ENDED = (
+    "Your session has ended (the casino restarted, or you were away a long time): log in "
+    "again. Your chips are safe."
+)
+
+
+def _at_table(lang: str, cash: Money) -> str:
+    """What of the member's is at a table now, if anything (their wallet is what they may
+    spend)."""
+    if not cash.held:
+        return ""
+    _ = tr_of(lang).gettext
+    text = fill(
+        escape(_("At a table now: ${held} (back in your wallet when the hand ends)")),
+        lang,
+        held=f'<data id="held" value="{cash.held}">{escape(money(cash.held, lang))}</data>',
+    )
+    return f'<p class="who">{text}</p>\n'
+
+
+def _broke(lang: str, csrf: str, cash: Money) -> str:
+    """For a member with nothing left: that they are out of chips, and the house's refill
+    (or when it comes)."""
+    if cash.wallet or cash.held:
+        return ""
+    _ = tr_of(lang).gettext
+    said = escape(_("Your wallet is empty: you have no chips to play with."))
+    if cash.refill:
+        offer = fill(
+            escape(_("Get ${amount} from the house (once a day)")), lang, amount=cash.refill
+        )
+        return (
+            f'<div id="broke" class="broke" role="status"><p>{said}</p>\n'
+            f'<form method="post" action="/refill">\n{_csrf(csrf)}'
+            f'<button type="submit" id="refill">{offer}</button>\n</form></div>\n'
+        )
+    when = time.strftime("%Y-%m-%d %H:%M", time.gmtime(cash.refill_at or 0))
+    later = fill(
+        escape(_("The house refills an empty wallet once a day: next at {when} UTC.")),
+        lang,
+        when=when,
+    )
+    return f'<div id="broke" class="broke" role="status"><p>{said}</p>\n<p>{later}</p></div>\n'
+
+
+def _tables(lang: str, csrf: str, tables: Sequence[TableRow]) -> str:
+    """The Hold'em tables: blinds, seats taken, the stake a member sits with; one to choose."""
+    if not tables:
+        return ""
+    _ = tr_of(lang).gettext
+    heads = "".join(
+        f'<th scope="col">{escape(h)}</th>'
+        for h in (_("Table"), _("Blinds"), _("Seats taken"), _("Sit down with up to"), "")
+    )
+    rows = "".join(_table_row(lang, row) for row in tables)
+    title = escape(_("Hold'em tables"))
+    return (
+        f"<h2>{title}</h2>\n"
+        f'<form method="post" action="/join" id="tables">\n{_csrf(csrf)}'
+        '<input type="hidden" name="game" value="holdem">\n'
+        f'<table class="games-table"><thead><tr>{heads}</tr></thead>\n<tbody>\n{rows}'
+        "</tbody></table>\n</form>\n"
+    )
+
+
+def _table_row(lang: str, row: TableRow) -> str:
+    """One table of the lobby's list, and its button to sit there (none when it is full)."""
+    _ = tr_of(lang).gettext
+    small, big = (escape(number(blind, lang)) for blind in row.blinds)
+    taken = escape(fill(_("{taken} of {seats}"), lang, taken=len(row.members), seats=row.seats))
+    who = (": " + escape(", ".join(row.members))) if row.members else ""
+    full = " disabled" if len(row.members) >= row.seats else ""
+    return (
+        f'<tr data-table="{row.number}"><th scope="row">{row.number}</th>'
+        f'<td class="amount">{small}/{big}</td><td>{taken}{who}</td>'
+        f'<td class="amount">{escape(money(row.stake, lang))}</td>'
+        f'<td><button type="submit" name="table" value="{row.number}" '
+        f'id="table-{row.number}" class="quiet"{full}>{escape(_("Sit here"))}</button></td></tr>\n'
+    )
+
+
+def _held(lang: str, holdings: Mapping[int, int], leader: Member) -> str:
+    """`` (and $300 at a table)`` for a member with chips at a table now, else nothing."""
+    chips = holdings.get(leader.id, 0)
+    if not chips:
+        return ""
+    _ = tr_of(lang).gettext
+    said = fill(escape(_("(and ${held} at a table)")), lang, held=_money_data("held", chips, lang))
+    return " " + said
+
+
+def _money_data(kind: str, value: int, lang: str) -> str:
+    """An amount of money for a person (its text) and for a program (its ``value``)."""
+    return f'<data class="money {kind}" value="{value}">{escape(money(value, lang))}</data>'
+
+
+def _wallet(lang: str, leader: Member, held: int, mine: bool) -> str:
+    """One member's wallet, and what they have at a table now (if anything)."""
+    at_table = _held(lang, {leader.id: held}, leader)
+    wallet = _money_data("wallet", leader.balance, lang)
+    return (
+        f'<li{ME if mine else ""} data-member="{escape(leader.name)}">'
+        f'<span class="name">{escape(leader.name)}:</span> {wallet}{at_table}</li>\n'
+    )
+
+
+def _wallets(lang: str, member: Member, leaders: Sequence[tuple[Member, int]]) -> str:
+    """The members' wallets (what each can spend) and what each has at a table now."""
+    if not leaders:
+        return ""
+    _ = tr_of(lang).gettext
+    items = "".join(_wallet(lang, leader, held, leader.id == member.id) for leader, held in leaders)
+    return f'<h2>{escape(_("Wallets"))}</h2>\n<ol id="wallets" class="leaders">\n{items}</ol>\n'
 
 
 def account_form(lang: str, csrf: str, action: str, problem: str | None, name: str = "") -> str:
@@ -154,9 +310,15 @@ def refusal(lang: str, problem: str) -> str:
 
 
 def member_page(
-    lang: str, member: Member, history: Sequence[HistoryEntry], leaders: Sequence[Member]
+    lang: str,
+    member: Member,
+    history: Sequence[HistoryEntry],
+    leaders: Sequence[Member],
+    holdings: Mapping[int, int] | None = None,
 ) -> str:
-    """The member's bankroll, their games with each result, and the leaderboard."""
+    """The member's bankroll (and what is at a table now), their games with each result, and
+    the leaderboard (each wallet, and what is at a table: ``holdings``, account → chips)."""
+    held = holdings or {}
     tr = tr_of(lang)
     _ = tr.gettext
     kinds = {"holdem": "Texas Hold'em", "domino": _("Dominoes")}
@@ -183,12 +345,15 @@ def member_page(
     board = "".join(
         f"<li{ME if leader.id == member.id else ''}>"
         f'<span class="name">{escape(leader.name)}:</span> '
-        f'<span class="money">{escape(money(leader.balance, lang))}</span></li>\n'
+        f'<span class="money">{escape(money(leader.balance, lang))}</span>'
+        f"{_held(lang, held, leader)}</li>\n"
         for leader in leaders
     )
     bankroll = fill(escape(_("Bankroll: ${balance}")), lang, balance=_balance(member.balance, lang))
+    at_table = _at_table(lang, Money(member.balance, held.get(member.id, 0), 0))
     body = (
-        f'<p class="who bankroll">{bankroll}</p>\n<h2>{escape(_("Your games"))}</h2>\n{table}'
+        f'<p class="who bankroll">{bankroll}</p>\n'
+        f"{at_table}<h2>{escape(_('Your games'))}</h2>\n{table}"
         f'<h2>{escape(_("Leaderboard"))}</h2>\n<ol id="leaders" class="leaders">\n{board}</ol>\n'
         f'<p><a href="/" class="button quiet">{escape(_("Lobby"))}</a></p>\n'
     )

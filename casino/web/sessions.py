@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from casino.clock import Clock, MonotonicClock
-from casino.holdem.shell import BOT_NAMES
+from casino.net.names import computer_marked
 from casino.web.guard import Limits
 
 COOKIE = "casino_session"
@@ -151,11 +151,12 @@ class Sessions:
 
 
 def name_problem(name: str) -> str | None:
-    """Why ``name`` cannot be a member's (empty, not printable text, a computer player's)."""
+    """Why ``name`` cannot be a member's (empty, not printable text, ending in the computer
+    players' mark ``(bot)``: every other name, ``Ana`` too, is a person's to take)."""
     if not name:
         return "a name is needed"
     if not name.isprintable():
         return "a name is printable text (no control characters)"
-    if name.casefold() in {bot.casefold() for bot in BOT_NAMES}:
-        return "that is a computer player's name"
+    if computer_marked(name):
+        return "a name ending in (bot) is a computer player's"
     return None

@@ -16,6 +16,11 @@ an open game (a Hold'em hand, a dominoes hand). The ledger records every movemen
 
     sum of every wallet + the house + what open games hold == sum of what was ever issued
 
+**Refills.** The house's rule for a member who has lost everything: :meth:`Store.refill`
+issues the starting bankroll again to a wallet that is empty while nothing of the member's is
+held at a table, at most once every :data:`REFILL_EVERY` seconds (a day); the ledger gets an
+``issue`` row like a registration's (so the books balance as ever) and ``refills`` says when.
+
 A game is opened, each player's stake moved from its account into the game's holds
 (:meth:`Store.stake`: a member cannot stake what the wallet does not have), and settled in ONE
 transaction (:meth:`Store.settle`: the payouts must add up to the holds; the wallets, the
@@ -200,7 +205,16 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             at DOUBLE PRECISION NOT NULL)""",
         "CREATE INDEX login_failures_name ON login_failures (folded, at)",
     ),
+    (  # 2: the house's refills of empty wallets (each one also an 'issue' row of the ledger)
+        """CREATE TABLE refills (
+            account BIGINT NOT NULL REFERENCES accounts (id),
+            at DOUBLE PRECISION NOT NULL,
+            amount BIGINT NOT NULL CHECK (amount > 0))""",
+        "CREATE INDEX refills_account ON refills (account, at)",
+    ),
 )
+REFILL_EVERY = 24 * 60 * 60.0
+"""Seconds between two refills of one member's wallet (the house's rule: once a day)."""
 
 
 @dataclass(frozen=True)
@@ -454,6 +468,78 @@ class Store:
                 *members,
             ).fetchall()
         return {int(r[0]): int(r[1]) for r in rows}
+
+    def held(self, member_id: int) -> int:
+        """What of the member's is held at a table now (their stakes in open games)."""
+        with self.transaction() as run:
+            row = run(
+                "SELECT COALESCE(SUM(h.amount), 0) FROM holds h JOIN games g ON g.id = h.game "
+                "WHERE h.account = ? AND g.state = 'open'",
+                member_id,
+            ).fetchone()
+        return int(row[0])
+
+    def holdings(self) -> dict[int, int]:
+        """What each member has at a table now (account → chips in open games; none: left
+        out)."""
+        with self.transaction() as run:
+            rows = run(
+                "SELECT h.account, SUM(h.amount) FROM holds h JOIN games g ON g.id = h.game "
+                "JOIN accounts a ON a.id = h.account "
+                "WHERE g.state = 'open' AND a.kind = 'member' GROUP BY h.account"
+            ).fetchall()
+        return {int(r[0]): int(r[1]) for r in rows if int(r[1])}
+
+    def refill_at(self, member_id: int) -> float | None:
+        """When the member may next be refilled (``None``: now, if their wallet is empty)."""
+        with self.transaction() as run:
+            row = run("SELECT MAX(at) FROM refills WHERE account = ?", member_id).fetchone()
+        last = None if row[0] is None else float(row[0])
+        if last is None or self.now() >= last + REFILL_EVERY:
+            return None
+        return last + REFILL_EVERY
+
+    def refill(self, member_id: int) -> int:
+        """Issue the starting bankroll to the member's empty wallet (the house's rule: nothing
+        left in the wallet or at a table, once every :data:`REFILL_EVERY` seconds); the new
+        balance. :class:`StoreError` saying why when the rule does not allow it."""
+        amount = self.starting_bankroll
+        with self.transaction() as run:
+            row = run(
+                "SELECT balance FROM accounts WHERE id = ? AND kind = 'member'", member_id
+            ).fetchone()
+            if row is None:
+                raise StoreError("no such member")
+            held = run(
+                "SELECT COALESCE(SUM(h.amount), 0) FROM holds h JOIN games g ON g.id = h.game "
+                "WHERE h.account = ? AND g.state = 'open'",
+                member_id,
+            ).fetchone()[0]
+            if int(row[0]) > 0 or int(held) > 0:
+                raise StoreError("a refill is for an empty wallet")
+            last = run("SELECT MAX(at) FROM refills WHERE account = ?", member_id).fetchone()[0]
+            if last is not None and self.now() < float(last) + REFILL_EVERY:
+                raise StoreError("one refill a day: the next one is yours tomorrow")
+            moved = run(
+                "UPDATE accounts SET balance = balance + ? WHERE id = ? AND balance = 0",
+                amount,
+                member_id,
+            )
+            if moved.rowcount != 1:  # spent or refilled meanwhile by another process
+                raise StoreError("a refill is for an empty wallet")
+            run(
+                "INSERT INTO refills (account, at, amount) VALUES (?, ?, ?)",
+                member_id,
+                self.now(),
+                amount,
+            )
+            run(
+                "INSERT INTO ledger (at, account, kind, amount) VALUES (?, ?, 'issue', ?)",
+                self.now(),
+                member_id,
+                amount,
+            )
+        return amount
 
     def leaderboard(self, count: int = 10) -> list[Member]:
         """The richest members, richest first (ties by name)."""

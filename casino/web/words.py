@@ -24,6 +24,9 @@ TABLE = {
     "history": "Hand history",
     "status": "Table state",
     "waiting": "Waiting for the next hand",
+    "offline": "Connection lost: reconnecting…",
+    "ended": "Your session has ended: open the lobby and log in again.",
+    "broke": "Your wallet is empty: the house refills it from the lobby (once a day).",
 }
 """Words both tables use."""
 
@@ -67,6 +70,8 @@ HOLDEM = {
     "C": "clubs",
     "show_history": "Show the hand history",
     "hide_history": "Hide the hand history",
+    "sit_out": "Sit out next hand",
+    "sit_short": "Sit out",
 }
 """The Hold'em page's words."""
 
@@ -104,6 +109,7 @@ DOMINO = {
     "ready": "Ready when you are",
     "refused_turn": "Not your turn, or not a move.",
     "refused_move": "Not a legal move.",
+    "held": "Your chips are at a Hold'em table: they are back in your wallet when its hand ends.",
 }
 """The dominoes page's words."""
 

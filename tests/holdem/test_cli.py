@@ -64,7 +64,7 @@ def test_the_same_seed_and_input_give_the_same_session() -> None:
 def test_end_of_input_ends_the_game_with_the_chip_count() -> None:
     status, out, err = run(["--players", "3", "--seed", "1", "--lang", "en"])
     assert status == 0 and err == ""
-    assert out.endswith("Game over. Chips:\n  You: 1000\n  Ana: 1000\n  Bruno: 1000\n")
+    assert out.endswith("Game over. Chips:\n  You: 1000\n  Ana (bot): 1000\n  Bruno (bot): 1000\n")
 
 
 def test_casino_holdem_is_a_registered_program() -> None:

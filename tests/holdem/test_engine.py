@@ -67,15 +67,31 @@ def test_a_short_all_in_does_not_reopen_the_betting() -> None:
     assert hand.legal().call == 10
 
 
-def test_checking_into_a_bet_and_folding_for_free_are_refused_with_the_reason() -> None:
+def test_checking_into_a_bet_is_refused_with_the_reason_and_a_free_fold_is_allowed() -> None:
     hand = Hand.deal([1000, 1000], 0, (5, 10), deck(""))
     with pytest.raises(Refused, match="cannot check: 5 to call"):
         hand.check()
     hand.call()
-    with pytest.raises(Refused, match="nothing to call"):
-        hand.fold()
+    assert hand.legal().can_check and hand.can_fold()
     with pytest.raises(Refused, match="nothing to call"):
         hand.call()
+    folded = hand.fold()  # the big blind folds although the check is free: the seed allows it
+    assert folded.kind is Kind.FOLD and hand.over
+    assert hand.stacks == [1010, 990]  # the button wins the big blind's 10
+
+
+def test_the_first_to_act_on_the_flop_may_check_raise_or_fold() -> None:
+    hand = Hand.deal([1000, 1000, 1000], 0, (5, 10), deck(""))
+    hand.call()  # the button
+    hand.call()  # the small blind
+    hand.check()  # the big blind
+    assert (hand.street, hand.to_act) == (Street.FLOP, 1)
+    legal = hand.legal()
+    assert legal.can_check and legal.can_bet_or_raise and hand.can_fold()
+    hand.fold()  # "pasar, subir o retirarse"
+    hand.check()
+    hand.check()
+    assert (hand.street, hand.folded[1], hand.pot_total()) == (Street.TURN, True, 30)
 
 
 def test_side_pots_go_to_the_best_hand_among_their_players() -> None:

@@ -8,8 +8,13 @@ import random
 
 import pytest
 
-from casino.holdem.engine import Hand
-from casino.holdem.oracle import pokerkit_stacks, random_action, random_hand
+from casino.holdem.engine import Hand, Kind
+from casino.holdem.oracle import (
+    pokerkit_stacks,
+    random_action,
+    random_hand,
+    random_stacks,
+)
 
 pytest.importorskip("pokerkit")
 
@@ -27,6 +32,47 @@ def test_random_hands_pay_what_pokerkit_pays(seed: int) -> None:
         assert sum(hand.stacks) == sum(hand.starting), number
         assert sum(award.amount for award in hand.awards) == sum(hand.collected), number
         assert hand.stacks == pokerkit_stacks(hand), (seed, number, hand.to_dict())
+
+
+def test_folds_when_a_check_is_free_pay_what_pokerkit_pays_but_a_dead_side_pot() -> None:
+    """The seed's fold when a check is free (pokerkit allows it with a warning): pokerkit
+    pays the same, but where every player of a side pot has folded (pokerkit then loses its
+    chips) the engine gives them to the pot below; chips are always conserved."""
+    rng = random.Random(29)
+    free = dead = 0
+    for number in range(200):
+        hand = Hand.deal(random_stacks(rng, rng.randint(2, 9), 10), 0, (5, 10), deck(rng))
+        folds = 0
+        while not hand.over:
+            could_check = hand.legal().can_check
+            action = random_action(hand, rng, free_folds=True)
+            folds += could_check and action.kind is Kind.FOLD
+        free += folds
+        assert sum(hand.stacks) == sum(hand.starting), number
+        assert sum(award.amount for award in hand.awards) == sum(hand.collected), number
+        assert not any(hand.folded[seat] for award in hand.awards for seat in award.winners)
+        if dead_level(hand):
+            dead += 1
+        elif folds:  # (the others are the hands the test above replays)
+            assert hand.stacks == pokerkit_stacks(hand), (number, hand.to_dict())
+    assert free > 30 and dead > 0
+
+
+def dead_level(hand: Hand) -> bool:
+    """Whether some level of the chips put in has only folded players."""
+    put = hand.collected
+    return any(
+        all(hand.folded[s] for s in range(len(put)) if put[s] >= level)
+        for level in set(put)
+        if level
+    )
+
+
+def deck(rng: random.Random) -> list[int]:
+    """A shuffled deck."""
+    cards = list(range(52))
+    rng.shuffle(cards)
+    return cards
 
 
 def test_a_hand_saved_mid_way_and_restored_plays_on_identically() -> None:

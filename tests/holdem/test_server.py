@@ -140,6 +140,30 @@ def test_a_network_table_survives_its_clients_and_conserves_chips() -> None:
     assert any(line.startswith("Not allowed: not an amount: abc") for line in seen["Dee"])
     assert "Welcome back, Bob." in seen["Bob"]
     assert any("Bob: folds" in line or "Bob: checks" in line for line in seen["Ann"])
+    hands = _hands(seen["Ann"])
+    ann = next(s for s, member in room.members.items() if member.name == "Ann")
+    assert len(hands) >= 2
+    for number, lines in enumerate(
+        hands
+    ):  # the blinds told to everyone; the cards once before the flop
+        assert re.fullmatch(r".+: small blind \d+", lines[1]), lines[:3]
+        assert re.fullmatch(r".+: big blind \d+", lines[2]), lines[:3]
+        preflop = lines[
+            : next((k for k, line in enumerate(lines) if line.startswith("Flop")), None)
+        ]
+        dealt = int(ann in room.dealt[number])
+        assert sum(line.startswith("Your cards: ") for line in preflop) == dealt, lines
+
+
+def _hands(seen: list[str]) -> list[list[str]]:
+    """The lines of each hand, from its header."""
+    hands: list[list[str]] = []
+    for line in seen:
+        if line.startswith("--- Hand "):
+            hands.append([])
+        if hands:
+            hands[-1].append(line)
+    return hands
 
 
 def test_the_tables_survive_a_server_restart(tmp_path: Path) -> None:

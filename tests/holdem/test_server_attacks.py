@@ -147,7 +147,7 @@ def test_names_with_escapes_bot_names_and_seated_names_are_refused() -> None:
             answers.append(first)
             other = await connect_lines("127.0.0.1", port)
             await other.receive()
-            for name in ("\x1b[2J\x1b[31mEvil", "Ana", "bRUNO", "ANN", "x" * 21, "Zoë"):
+            for name in ("\x1b[2J\x1b[31mEvil", "Ana(bot)", "ANN", "x" * 21, "Ana"):
                 await other.send(f"join {name}")
                 answers.append(await other.receive())
             for task in server.tasks:
@@ -160,13 +160,12 @@ def test_names_with_escapes_bot_names_and_seated_names_are_refused() -> None:
     assert answers == [
         "Te sientas en la mesa 1, asiento 1.",
         unprintable,
-        "Ese nombre es de un jugador de la computadora.",
-        "Ese nombre es de un jugador de la computadora.",
+        "Un nombre que termina en (bot) es de un jugador de la computadora.",
         "Ese nombre ya está ocupado.",
         unprintable,
-        "Te sientas en la mesa 1, asiento 2.",
+        "Te sientas en la mesa 1, asiento 2.",  # Ana is a person's name
     ]
-    assert names == ["Ann", "Zoë", "Carla"]
+    assert names == ["Ann", "Ana", "Carla (bot)"]
 
 
 def _line(sock: socket.socket) -> str:

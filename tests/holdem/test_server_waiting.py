@@ -179,3 +179,47 @@ def test_the_join_client_says_how_many_seats_are_taken_and_takes_its_seat_back()
         "Waiting for players: 2 of 3 seated.",
     ]
     assert again.splitlines()[1:] == ["Welcome back, Bo."]
+
+
+def test_the_join_client_exits_saying_why_when_its_join_is_refused() -> None:
+    async def scenario() -> list[tuple[int, str, str]]:
+        settings = ServerSettings(seats=2, lang="es", pause=0, seed=6, start_with=2)
+        server = HoldemServer(settings, FakeClock())
+        listening = await server.serve(0)
+        port = str(bound_port(listening))
+        holdem = load_main("holdem")
+        results = []
+        async with listening:
+            ann, _ = await joined(port=int(port), line="join Ana")
+            for argv in (
+                ["--name", "ANA"],
+                ["--name", "Ana(bot)"],
+                ["--name", "Bo", "--table", "7"],
+            ):
+                done = await asyncio.to_thread(
+                    run_captured, holdem, ["join", "127.0.0.1", port, *argv], ""
+                )
+                results.append((done.status, done.out, done.err))
+            await ann.close()
+            for task in server.tasks:
+                task.cancel()
+        return results
+
+    results = asyncio.run(scenario())
+    greeting = "casino holdem: envía join NOMBRE [MESA].\n"
+    refused = "holdem join: the server refused to seat {}: {}\n"
+    assert results == [
+        (
+            1,
+            greeting,
+            refused.format("ANA", "Ese nombre ya está ocupado."),
+        ),
+        (
+            1,
+            greeting,
+            refused.format(
+                "Ana(bot)", "Un nombre que termina en (bot) es de un jugador de la computadora."
+            ),
+        ),
+        (1, greeting, refused.format("Bo", "No existe esa mesa.")),
+    ]

@@ -197,6 +197,8 @@ def test_an_endless_line_is_a_flood_not_a_memory_leak() -> None:
         ("ANA", "That name belongs to a computer player."),
         ("\uff21na", "That name belongs to a computer player."),  # fullwidth A
         ("zoë", "That name is taken."),
+        ("Ana(bot)", "A name ending in (bot) is a computer player's."),
+        ("Hugo(BOT)", "A name ending in (bot) is a computer player's."),
     ],
 )
 def test_names_that_are_refused(name: str, why: str) -> None:
@@ -206,8 +208,10 @@ def test_names_that_are_refused(name: str, why: str) -> None:
 
 
 def test_names_that_are_fine() -> None:
-    for name in ("Zoë", "x" * 20, "Ñandú-7", "李"):
+    for name in ("Zoë", "x" * 20, "Ñandú-7", "李", "Bot", "(bot)Ana"):
         assert check_name(name, reserved=["Ana"], taken=["Zoe2"]) == name
     assert check_name("Stephen Curry", most=40, spaces=True) == "Stephen Curry"
+    with pytest.raises(BadName, match="computer player"):
+        check_name("Ana (Bot)", most=40, spaces=True)
     with pytest.raises(BadName, match="1 to 40 printable characters"):
         check_name("Steph\tCurry", most=40, spaces=True)

@@ -31,6 +31,27 @@ from .browser import (
 )
 from .tables import DOMINO, HOLDEM, audit, changed, compare, wait_for
 
+LAYOUT = """
+const cards = document.querySelector('.seat.you .cards').getBoundingClientRect();
+return {cards: Math.round(cards.bottom),
+  bar: Math.round(document.getElementById('actions').getBoundingClientRect().top)};
+"""
+BAR_ON_TOP = """
+const button = document.querySelector('#buttons button');
+const box = button.getBoundingClientRect();
+const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+return Boolean(hit && button.contains(hit));
+"""
+CLEAR_STACKS = """
+const over = [];
+for (const seat of document.querySelectorAll('.seat')) {
+  const stack = seat.querySelector('.stack').getBoundingClientRect();
+  for (const card of seat.querySelectorAll('.card.win')) {
+    if (card.getBoundingClientRect().top < stack.bottom - 1) over.push(seat.dataset.seat);
+  }
+}
+return over;
+"""
 SERVER = ("--seats", "4", "--seed", "7", "--think", "0.05", "--timeout", "600")
 
 
@@ -154,6 +175,13 @@ def test_a_holdem_table(driver: Any, lang: str, tmp_path: Path) -> None:
         view = wait_for(driver, HOLDEM, lambda v: bool(v["buttons"]))
         assert view["lang"] == lang and view["seats"] == 4 and view["chips"] >= 2
         look(driver, "holdem", lang, tmp_path)
+        for size in [(1280, 757), SIZES["desktop"], SIZES["phone"]]:
+            emulate(driver, size)
+            layout = driver.execute_script(LAYOUT)
+            assert layout["cards"] <= layout["bar"], (size, layout)  # clear of the action bar
+        emulate(driver, SIZES["phone"])
+        driver.find_element("id", "history-toggle").click()  # the drawer, open on a phone
+        assert driver.execute_script(BAR_ON_TOP), "the history drawer covers the action bar"
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])
@@ -178,6 +206,9 @@ def test_a_holdem_showdown(driver: Any, tmp_path: Path) -> None:
             verb = "check" if "check" in view["buttons"] else "call"
             driver.find_element("css selector", f'#buttons [data-verb="{verb}"]').click()
             wait_for(driver, HOLDEM, changed(view["log"], view["hand"]))
-        assert view["winner"] == "Carla gana 90 con Pareja de nueves"
+        assert view["winner"] == "Carla (bot) gana 90 con Pareja de nueves"
         assert view["board"] == 5 and view["lifted"] == 5
+        emulate(driver, SIZES["phone"])
+        assert driver.execute_script(CLEAR_STACKS) == []  # no lifted card over its stack
+        assert driver.find_elements("css selector", "#pot .chip") == []  # paid: no pot left
         look(driver, "holdem-showdown", "es", tmp_path)

@@ -137,3 +137,46 @@ def test_a_time_out_with_nothing_playable_draws_and_places_the_tile_it_drew() ->
         "You play [6|1] on the right.",
     ]
     assert state.turn == COMPUTER and state.timeouts[MEMBER] == 1
+
+
+def test_a_member_who_cannot_stake_is_told_why_and_plays_once_refilled() -> None:
+    async def body(store: Any) -> list[tuple[str | None, bool]]:
+        zoe = store.register("Zoe", PASSWORD)
+        game = DominoGame("Zoe", "en", zoe.id, Bank(store), FakeClock(), seed=0, think=0)
+        views: list[dict[str, Any]] = []
+
+        async def send(data: dict[str, Any]) -> None:
+            views.append(data)
+
+        game.send = send
+        table = store.open_game("holdem", "table 1", {zoe.id: zoe.balance, store.house: 0})
+        task = asyncio.create_task(game.run())
+        seen = []
+        while len(views) < 1:
+            await asyncio.sleep(0)
+        seen.append((views[-1]["notice"], views[-1]["over"]))  # all at a Hold'em table
+        store.settle(table, {store.house: zoe.balance})  # lost there: an empty wallet
+        game.inbox.put_nowait({"type": "next"})
+        while len(views) < 2:
+            await asyncio.sleep(0)
+        seen.append((views[-1]["notice"], views[-1]["over"]))
+        store.refill(zoe.id)
+        game.inbox.put_nowait({"type": "next"})
+        while "hand" not in views[-1]:  # a hand is dealt
+            await asyncio.sleep(0)
+        seen.append((views[-1]["notice"], views[-1]["over"]))
+        task.cancel()
+        return seen
+
+    with temporary_store() as store:
+        seen = asyncio.run(asyncio.wait_for(body(store), 20))
+        opened = store.audit()
+    assert seen == [
+        (
+            "Your chips are at a Hold'em table: they are back in your wallet when its hand ends.",
+            True,
+        ),
+        ("Your wallet is empty: the house refills it from the lobby (once a day).", True),
+        (None, False),
+    ]
+    assert opened[0] == opened[1]

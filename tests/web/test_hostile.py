@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import dataclasses
 import json
 import logging
 import os
@@ -30,7 +31,7 @@ from casino.holdem.shell import BOT_NAMES
 from casino.web.app import HEADERS, WebServer
 from casino.web.bank import Bank
 from casino.web.guard import Limits
-from casino.web.holdem import TableSettings, WebTable
+from casino.web.holdem import Member, TableSettings, WebTable
 from casino.web.sessions import COOKIE, FORM_COOKIE, SWEEP_SECONDS
 from casino.web.store import Store, StoreError
 
@@ -154,7 +155,7 @@ def test_a_post_without_the_lobby_token_or_with_a_wrong_one_is_refused_and_logge
         ("\x00", "printable"),
         ("   ", "a name is needed"),
         (BOT_NAMES[0], "computer player"),
-        (BOT_NAMES[3].upper(), "computer player"),
+        ("diego  (BOT)", "computer player"),
     ],
 )
 def test_names_are_printable_and_never_a_computer_players(name: str, reason: str) -> None:
@@ -162,6 +163,22 @@ def test_names_are_printable_and_never_a_computer_players(name: str, reason: str
         response = await post_form(client, "/register", form(name))
         assert response.status == 400 and reason in await response.text()
         assert server.sessions.sessions == {}
+
+    serve(body)
+
+
+def test_the_computer_players_first_names_are_peoples_to_take() -> None:
+    async def body(client: TestClient[Any, Any], server: WebServer) -> None:
+        for name in ["Ana", "DIEGO", "Gala (Bot) Pérez", *(b.split()[0] for b in BOT_NAMES[1:3])]:
+            response = await post_form(client, "/register", form(name))
+            assert response.status == 303, name  # registered: on to the lobby
+        assert sorted(m.name for m in server.store.leaderboard()) == [
+            "Ana",
+            "Bruno",
+            "Carla",
+            "DIEGO",
+            "Gala (Bot) Pérez",
+        ]
 
     serve(body)
 
@@ -241,15 +258,16 @@ def test_a_table_stakes_each_wallet_sits_out_an_empty_one_and_waits_for_members(
     clock = FakeClock()
 
     async def body(store: Store) -> None:
-        table = WebTable(1, SETTINGS, clock, 7, Bank(store))
+        settings = dataclasses.replace(SETTINGS, seat_timeout=10**6)
+        table = WebTable(1, settings, clock, 7, Bank(store))
         zoe = store.register("Zoe", PASSWORD)
         seats = table.table.seats
         seats[1].chips = seats[2].chips = 0  # busted computer players: new ones sit down
         member = table.sit(zoe.id, "Zoe", "en")
         assert member is not None and member.seat == 0
         task = asyncio.create_task(table.run())
-        while table.hands_done < 3:  # the member is away: checked or folded
-            await asyncio.sleep(0)
+        while table.hands_done < 3:  # the member is away: checked or folded on time
+            await _time_passes(table, member, clock)
         assert seats[1].name == table.bot_names[1] and seats[0].name == "Zoe"
         games = sorted(store.history(zoe.id), key=lambda entry: entry.game)
         wallet = 300
@@ -262,11 +280,11 @@ def test_a_table_stakes_each_wallet_sits_out_an_empty_one_and_waits_for_members(
                 spend = store.open_game("elsewhere", "t", {zoe.id: balance, store.house: 0})
                 store.settle(spend, {store.house: balance})
         while 0 in table.dealt[max(table.dealt)]:  # an empty wallet sits out
-            await asyncio.sleep(0)
+            await _time_passes(table, member, clock)
         assert table.notice(member) in (None, "Your wallet is empty: you sit out.")
-        clock.advance(SETTINGS.seat_timeout + 1)  # all members gone: the table waits
+        clock.advance(settings.seat_timeout + 1)  # all members gone: the table waits
         while table.members:
-            await asyncio.sleep(0)
+            await _time_passes(table, member, clock)
         for _ in range(20):
             await asyncio.sleep(0)
         dealt_number = table.table.number
@@ -284,6 +302,15 @@ def test_a_table_stakes_each_wallet_sits_out_an_empty_one_and_waits_for_members(
         asyncio.run(asyncio.wait_for(body(store), LIMIT))
         issued, accounted = store.audit()
         assert issued == accounted
+
+
+async def _time_passes(table: WebTable, member: Member, clock: FakeClock) -> None:
+    """Let the table run; at the away member's turn, its clock runs out (a FakeClock wakes
+    nobody by itself: the turn is nudged)."""
+    if table.waiting == member.seat and table.deadline is not None:
+        clock.advance(max(0.0, table.deadline - clock.now()))
+        member.inbox.put_nowait(None)
+    await asyncio.sleep(0)
 
 
 def test_sessions_end_when_idle_or_old_and_their_dominoes_games_are_dropped() -> None:
@@ -399,7 +426,9 @@ def test_a_flooding_client_is_limited_then_dropped_and_the_table_goes_on(
             return bad.send is None
 
         await honest_hands(honest, gone, 3)
-        assert bad.seat in table.members and bad.away is not None  # away: folded, not waited
+        assert bad.leaving and bad.away is not None  # dropped: folded, not waited for
+        while bad in table.everyone:  # and the seat freed at the end of the hand
+            await next_state(honest)
         flooder.close()
         await honest.close()
 

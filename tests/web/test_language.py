@@ -23,6 +23,7 @@ from casino.clock import FakeClock
 from casino.domino.money import Ledger, settle_hand
 from casino.domino.rules import MEMBER, Finish, Result
 from casino.holdem.engine import Hand
+from casino.holdem.view import blind_posts
 from casino.i18n import translator
 from casino.web import pages
 from casino.web.app import WebServer
@@ -86,6 +87,7 @@ def test_a_message_is_filled_with_dollars_numbers_and_words() -> None:
 
 def test_the_holdem_log_writes_chips_for_the_language() -> None:
     hand = Hand.deal([50000, 50000], 0, (5, 10), list(range(52)))
+    posts = blind_posts(hand)
     raised = hand.bet_or_raise(12500)
     hand.fold()
     names = ("Ana", "Bo")
@@ -93,6 +95,7 @@ def test_the_holdem_log_writes_chips_for_the_language() -> None:
         lang: [
             _line(translator("holdem", lang), "ACTION", (raised, "Ana"), lang),
             _line(translator("holdem", lang), "SHOWDOWN", (hand, names), lang),
+            _line(translator("holdem", lang), "BLINDS", (posts, ("Ana", "Bo (bot)")), lang),
             _line(
                 translator("holdem", lang),
                 "--- Hand {number} · button: {name} ---",
@@ -105,11 +108,13 @@ def test_the_holdem_log_writes_chips_for_the_language() -> None:
     assert lines["es"] == [
         "Ana: sube a 12.500",
         "Ana: recupera 12.490 (no igualado)\nAna: gana 20 (el bote)",
+        "Ana: ciega pequeña 5\nBo (bot): ciega grande 10",
         "--- Mano 12345 · botón: Ana ---",
     ]
     assert lines["en"] == [
         "Ana: raises to 12,500",
         "Ana: gets back 12,490 (uncalled)\nAna: wins 20 (the pot)",
+        "Ana: small blind 5\nBo (bot): big blind 10",
         "--- Hand 12345 · button: Ana ---",
     ]
     last = {lang: WebTable._last_said(raised, translator("holdem", lang), lang) for lang in lines}

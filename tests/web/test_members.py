@@ -179,6 +179,8 @@ def test_the_member_page_the_lobby_logging_out_and_in_and_the_login_limit() -> N
         assert isinstance(server.clock, FakeClock)
         server.clock.advance(SETTINGS.seat_timeout + 1)  # her seat is freed: the table waits
         table = server.tables[0]
+        for seated in table.everyone:  # her turn, if it is, is out of time (a FakeClock
+            seated.inbox.put_nowait(None)  # wakes nobody by itself: the turn is nudged)
         while table.everyone or table.dealing or open_games(store):
             await asyncio.sleep(0.01)
         other = await join(client, "Bo", "es", game="domino")

@@ -21,10 +21,10 @@ from aiohttp.test_utils import TestClient, TestServer
 from casino.cards.card import Card
 from casino.clock import FakeClock
 from casino.web.app import WebServer
-from casino.web.holdem import TableSettings
+from casino.web.holdem import LEAVE_GRACE, TableSettings
 from casino.web.sessions import COOKIE
 
-from .forms import join, post_form, post_join, temporary_store
+from .forms import PASSWORD, join, post_form, post_join, temporary_store
 
 SETTINGS = TableSettings(seats=3, stack=500, pause=0, bot_delay=0, samples=10)
 
@@ -83,8 +83,8 @@ def test_the_lobby_and_the_pages_and_their_headers() -> None:
             ({"name": "", "password": "long enough", "lang": "es"}, "hace falta un nombre"),
             ({"name": "Zoe", "password": "short", "lang": "en"}, "a password has 8 to 256"),
             (
-                {"name": "bruno", "password": "long enough", "lang": "en"},
-                "a computer player&#x27;s name",
+                {"name": "bruno (bot)", "password": "long enough", "lang": "en"},
+                "is a computer player&#x27;s",
             ),
             ({"name": "Zo\x1be", "password": "long enough", "lang": "en"}, "printable"),
         ]:
@@ -158,6 +158,7 @@ def test_out_of_turn_and_forged_plays_are_refused_and_logged(
 
 def test_two_members_play_hands_see_only_their_cards_and_chips_are_conserved() -> None:
     seen: dict[int, list[dict[str, Any]]] = {0: [], 1: []}
+    played: set[str] = set()
 
     async def member(client: TestClient[Any, Any], name: str, lang: str, hands: int) -> None:
         ws = await socket(client, await join(client, name, lang))
@@ -167,7 +168,9 @@ def test_two_members_play_hands_see_only_their_cards_and_chips_are_conserved() -
                 continue
             seen[data["you"]].append(data)
             if data["hand"] > hands and data["seats"][data["you"]]["name"] == name:
-                await ws.close()  # played (a member seated during a hand plays the next)
+                played.add(name)  # played (a member seated during a hand plays the next)
+            if len(played) == 2:  # both: (one gone first would be waited for at its turns)
+                await ws.close()
                 return
             if data["legal"] is not None:
                 verb = "check" if data["legal"]["call"] == 0 else "call"
@@ -200,31 +203,65 @@ def test_two_members_play_hands_see_only_their_cards_and_chips_are_conserved() -
     assert any(line.startswith("--- Hand") for line in seen[1 - ana][-1]["log"])  # en
 
 
-def test_a_closed_page_is_folded_and_comes_back_to_the_same_seat() -> None:
+def test_a_closed_page_at_its_turn_comes_back_to_its_seat_cards_and_turn() -> None:
     async def body(client: TestClient[Any, Any], server: WebServer) -> None:
         cookie = await join(client, "Zoe")
         ws = await socket(client, cookie)
         turn = await until(ws, my_turn)
-        hand = turn["hand"]
         table = server.tables[0]
         dealt = table.table.hand
         assert dealt is not None
         acted = len(dealt.actions)
-        await ws.close()
-        while table.table.number == hand and not (table.table.hand and table.table.hand.over):
+        await ws.close()  # a reload, a lost connection: nothing folds
+        for _ in range(50):
             await asyncio.sleep(0)
-        while len(dealt.actions) == acted:
-            await asyncio.sleep(0)
-        gone = dealt.actions[acted]  # the closed page's turn: checked if free, else folded
-        assert gone.seat == turn["you"]
-        assert gone.kind.value == ("check" if turn["legal"]["call"] == 0 else "fold")
+        assert len(dealt.actions) == acted and table.waiting == turn["you"]
         again = await socket(client, cookie)
-        view = await until(again, lambda d: d["type"] == "state")
-        assert view["you"] == turn["you"] and view["seats"][view["you"]]["name"] == "Zoe"
+        view = await until(again, my_turn)
+        mine = view["seats"][view["you"]]
+        assert view["you"] == turn["you"] and mine["name"] == "Zoe"
+        assert (view["hand"], mine["cards"]) == (turn["hand"], turn["seats"][turn["you"]]["cards"])
+        assert view["legal"] == turn["legal"] and view["clock"]["seat"] == turn["you"]
         assert len(table.members) == 1
         await again.close()
 
     serve(body)
+
+
+def test_a_member_who_leaves_is_folded_and_has_their_whole_wallet_by_the_hands_end() -> None:
+    clock = FakeClock()
+
+    async def body(client: TestClient[Any, Any]) -> None:
+        cookie = await join(client, "Zoe")
+        ws = await socket(client, cookie)
+        turn = await until(ws, my_turn)
+        table = server.tables[0]
+        dealt = table.table.hand
+        assert dealt is not None
+        acted = len(dealt.actions)
+        await ws.send_json({"type": "leave"})  # the lobby link, the tab closed
+        await ws.close()
+        for _ in range(50):
+            await asyncio.sleep(0)
+        assert len(dealt.actions) == acted  # waited for: a reload says it leaves too
+        clock.advance(LEAVE_GRACE)
+        table.members[turn["you"]].inbox.put_nowait(None)  # (a FakeClock wakes nobody itself)
+        while table.members:
+            await asyncio.sleep(0)
+        assert dealt.over and dealt.actions[acted].kind.value == "fold"
+        assert dealt.actions[acted].seat == turn["you"]
+        zoe = store.login("Zoe", PASSWORD)
+        assert store.held(zoe.id) == 0
+        assert zoe.balance == 1000 + sum(g.net for g in store.history(zoe.id))
+
+    async def run() -> None:
+        async with TestClient(TestServer(server.app()), cookie_jar=DummyCookieJar()) as client:
+            await asyncio.wait_for(body(client), 20)
+
+    with temporary_store() as store:
+        server = WebServer(SETTINGS, 1, 3, clock, secret=b"k" * 32, store=store)
+        asyncio.run(run())
+        assert store.audit()[0] == store.audit()[1]
 
 
 def test_a_member_out_of_time_is_checked_or_folded() -> None:
@@ -252,3 +289,41 @@ def test_a_member_out_of_time_is_checked_or_folded() -> None:
     with temporary_store() as store:
         server = WebServer(SETTINGS, 1, 3, clock, secret=b"k" * 32, store=store)
         asyncio.run(run())
+
+
+def test_a_busted_member_is_shown_no_chips_told_so_and_dealt_in_once_refilled() -> None:
+    async def body(client: TestClient[Any, Any], server: WebServer) -> None:
+        cookie = await join(client, "Zoe")
+        store = server.store
+        zoe = store.login("Zoe", PASSWORD)
+        lost = store.open_game("elsewhere", "t", {zoe.id: zoe.balance, store.house: 0})
+        store.settle(lost, {store.house: zoe.balance})
+        ws = await socket(client, cookie)
+        view = await until(ws, lambda d: d["type"] == "state")
+        assert view["seats"][view["you"]]["chips"] == 0  # not the computer player's 500
+        view = await until(ws, lambda d: d["type"] == "state" and d["notice"] is not None)
+        assert view["notice"] == "Your wallet is empty: you sit out."
+        lobby = await client.get("/", headers={"Cookie": f"{COOKIE}={cookie}"})
+        assert 'id="broke"' in await lobby.text() and 'id="refill"' in await lobby.text()
+        refilled = await post_form(client, "/refill", {}, session=cookie)
+        assert refilled.status == 303
+        assert store.login("Zoe", PASSWORD).balance == 1000
+        again = await post_form(client, "/refill", {}, session=cookie)
+        assert again.status == 400 and "an empty wallet" in await again.text()
+        await until(ws, my_turn)  # dealt in again
+        await ws.close()
+
+    serve(body)
+
+
+def test_a_reload_after_a_restart_lands_in_the_lobby_saying_the_session_ended() -> None:
+    async def body(client: TestClient[Any, Any], server: WebServer) -> None:
+        stale = {"Cookie": f"{COOKIE}=unknown.token"}  # a session of the last run
+        table = await client.get("/holdem", headers=stale, allow_redirects=False)
+        assert (table.status, table.headers["Location"]) == (303, "/")
+        lobby = await (await client.get("/", headers=stale)).text()
+        assert 'id="ended"' in lobby and "vuelve a entrar. Tus fichas están a salvo." in lobby
+        fresh = await (await client.get("/")).text()
+        assert 'id="ended"' not in fresh  # a first visit is not told anything ended
+
+    serve(body)

@@ -22,6 +22,7 @@ from casino.web import store as store_module
 from casino.web.store import (
     LOGIN_FAILURES,
     LOGIN_WINDOW,
+    REFILL_EVERY,
     Store,
     StoreError,
     open_store,
@@ -217,7 +218,7 @@ def test_a_migration_added_later_is_applied_to_an_existing_database(
     step = ("CREATE TABLE tables_seen (name TEXT NOT NULL)",)
     monkeypatch.setattr(store_module, "MIGRATIONS", (*store_module.MIGRATIONS, step))
     later = make(starting_bankroll=100)
-    assert later.version() == 2
+    assert later.version() == len(store_module.MIGRATIONS)
     assert later.login("Ana", "password1").balance == 100
     with later.transaction() as run:
         assert run("SELECT COUNT(*) FROM tables_seen").fetchone()[0] == 0
@@ -320,3 +321,38 @@ def test_kill_9_at_any_moment_loses_nothing(where: str) -> None:
             assert run("SELECT COUNT(*) FROM games WHERE state = 'open'").fetchone()[0] == 0
         restarted.close()
     store.close()
+
+
+def test_an_empty_wallet_is_refilled_once_a_day_with_a_ledger_row(make: Factory) -> None:
+    now = Now()
+    store = make(starting_bankroll=50, now=now)
+    ana = store.register("Ana", "password1")
+    with pytest.raises(StoreError, match="an empty wallet"):
+        store.refill(ana.id)  # 50 in the wallet
+    game = store.open_game("holdem", "t", {ana.id: 50, store.house: 0})
+    assert store.held(ana.id) == 50
+    with pytest.raises(StoreError, match="an empty wallet"):
+        store.refill(ana.id)  # nothing in the wallet, but 50 at a table
+    store.settle(game, {store.house: 50})  # lost it all
+    assert (store.held(ana.id), store.refill_at(ana.id)) == (0, None)
+    assert store.refill(ana.id) == 50
+    assert store.login("Ana", "password1").balance == 50
+    with store.transaction() as run:
+        rows = run(
+            "SELECT kind, amount FROM ledger WHERE account = ? ORDER BY id", ana.id
+        ).fetchall()
+    assert [(str(k), int(a)) for k, a in rows] == [
+        ("issue", 50),
+        ("stake", -50),
+        ("payout", 0),
+        ("issue", 50),
+    ]
+    game = store.open_game("holdem", "t", {ana.id: 50, store.house: 0})
+    store.settle(game, {store.house: 50})
+    with pytest.raises(StoreError, match="one refill a day"):
+        store.refill(ana.id)
+    assert store.refill_at(ana.id) == now.value + REFILL_EVERY
+    now.value += REFILL_EVERY
+    assert store.refill(ana.id) == 50
+    issued, accounted = store.audit()
+    assert issued == accounted == 150  # the registration and two refills

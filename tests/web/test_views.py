@@ -83,3 +83,34 @@ def test_each_page_is_under_100_kb_of_html_css_and_javascript(page: str) -> None
     assert not re.search(r'(?:href|src)="(?:https?:)?//', html)  # nothing from another site
     total = len(html.encode()) + sum((STATIC / name).stat().st_size for name in linked)
     assert total < 100_000, f"{page}: {total} bytes"
+
+
+def test_the_lobby_and_the_member_page_show_what_is_at_a_table() -> None:
+    from casino.web import pages
+    from casino.web.store import Member as Account
+
+    zoe, bo = Account(1, "Zoe", 700), Account(2, "Bo", 0)
+    tables = [
+        pages.TableRow(1, (5, 10), 3, ("Bo",), 1000),
+        pages.TableRow(2, (5, 10), 1, ("Zoe",), 1000),
+    ]
+    lobby = pages.lobby(
+        "en",
+        "t",
+        zoe,
+        money_of=pages.Money(700, 300, 0),
+        tables=tables,
+        leaders=[(zoe, 300), (bo, 0)],
+    )
+    assert '<data id="held" value="300">$300</data>' in lobby
+    assert 'data-table="1"' in lobby and "1 of 3: Bo" in lobby and "5/10" in lobby
+    assert 'id="table-2" class="quiet" disabled' in lobby  # full
+    assert 'data-member="Zoe"' in lobby and '<data class="money held" value="300">' in lobby
+    broke = pages.lobby("es", "t", bo, money_of=pages.Money(0, 0, 1000))
+    assert 'id="refill"' in broke and "Recibe 1000\u00a0US$ de la casa" in broke
+    later = pages.lobby("en", "t", bo, money_of=pages.Money(0, 0, 0, 86400.0))
+    assert "next at 1970-01-02 00:00 UTC" in later and 'id="refill"' not in later
+    page = pages.member_page("en", zoe, [], [zoe, bo], {1: 300})
+    assert page.lower().count("at a table") == 2  # the member's own line, the leaderboard's
+    ended = pages.lobby("en", "t", None, ended=True)
+    assert 'id="ended"' in ended and "Your chips are safe." in ended

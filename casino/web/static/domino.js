@@ -229,7 +229,8 @@ function drawOverlay(view) {
   if (!view.over) return;
   const result = view.result;
   document.getElementById("result-title").textContent = result ? result.title : words.ready;
-  document.getElementById("result-why").textContent = result ? result.why : "";
+  // Why no hand can start (an empty wallet, chips at a Hold'em table) says what to do.
+  document.getElementById("result-why").textContent = view.notice || (result ? result.why : "");
   const [mine, theirs] = view.bankrolls;
   const stake = `${words.stake} ${money(view.stake)}`;
   document.getElementById("result-money").textContent =

@@ -50,10 +50,12 @@ function drawSeats(view) {
     const name = element("span", seat.name, "name");
     const stack = element("span", say("stack", { amount: seat.chips }), "stack");
     const last = element("span", seat.folded ? words.folded : seat.last || "", "last");
+    const seconds = element("span", undefined, "seconds");
+    seconds.hidden = !view.clock || view.clock.seat !== seat.seat;
     const hand = element("span", undefined, "cards");
     const fresh = dealtHand === view.hand ? null : [];
     if (!seat.folded) hand.append(...cards(seat.cards || [], five, fresh));
-    box.append(name, stack, hand, last);
+    box.append(name, stack, hand, last, seconds);
     row.append(box);
     if (seat.bet) {
       const chip = spot(element("div", number(seat.bet), "chip bet"), k, n, 30, 0, 26);
@@ -98,6 +100,7 @@ function raiseLabel(legal, to) {
 
 function drawRaise(legal, nodes) {
   const slider = document.getElementById("amount");
+  const typed = document.getElementById("typed");
   const sliding = legal.min_to < legal.max_to;
   document.getElementById("raise").hidden = !sliding;
   if (!sliding) {
@@ -107,14 +110,26 @@ function drawRaise(legal, nodes) {
   }
   const verb = legal.raising ? "raise" : "bet";
   const raise = button(raiseLabel(legal, legal.min_to), verb, "r", "slider");
-  slider.min = legal.min_to;
-  slider.max = legal.max_to;
-  slider.value = legal.min_to;
+  slider.min = typed.min = legal.min_to;
+  slider.max = typed.max = legal.max_to;
+  slider.value = typed.value = legal.min_to;
   const show = () => {
     raise.textContent = raiseLabel(legal, Number(slider.value));
     slider.setAttribute("aria-valuetext", number(Number(slider.value)));
+    if (document.activeElement !== typed) typed.value = slider.value;
   };
   slider.oninput = show;
+  typed.oninput = () => {
+    // A typed amount moves the slider (kept within the legal range by the slider itself).
+    if (typed.value !== "" && Number.isFinite(Number(typed.value))) {
+      slider.value = Math.round(Number(typed.value));
+      show();
+    }
+  };
+  typed.onchange = () => { typed.value = slider.value; };
+  typed.onkeydown = (event) => {
+    if (event.key === "Enter") { event.preventDefault(); typed.value = slider.value; raise.click(); }
+  };
   show();
   fill("presets", Object.entries(legal.presets).map(([key, to]) => {
     const preset = element("button", words[key]);
@@ -145,7 +160,7 @@ function drawActions(view) {
     return;
   }
   const nodes = [];
-  if (legal.call > 0) nodes.push(button(words.fold, "fold", "f"));
+  nodes.push(button(words.fold, "fold", "f")); // the seed: a fold even when a check is free
   const main = legal.call === 0 ? button(words.check, "check", "k")
     : button(say("call", { amount: legal.call }), "call", "c");
   nodes.push(main);
@@ -171,23 +186,40 @@ function drawCentre(view) {
 }
 
 function clock(view) {
+  // Every member sees the seconds left to whoever must act: the ring round their seat and
+  // the number under it.
   clearInterval(ticker);
   if (!view.clock) return;
   const node = document.querySelector(`.seat[data-seat="${view.clock.seat}"]`);
   if (!node) return;
+  const seconds = node.querySelector(".seconds");
   const end = performance.now() + view.clock.seconds * 1000;
   const tick = () => {
     const left = Math.max(0, (end - performance.now()) / 1000);
     node.style.setProperty("--left", String(left / Math.max(view.clock.total, 0.001)));
     node.classList.toggle("late", left <= 5);
+    if (seconds) {
+      seconds.textContent = say("seconds", { n: Math.ceil(left) });
+      seconds.dataset.left = String(Math.ceil(left));
+    }
     if (left <= 0) clearInterval(ticker);
   };
   tick();
   ticker = setInterval(tick, 250);
 }
 
+let sittingOut = false;
+function drawSitOut(view) {
+  // Sit out from the next hand (dealt nothing, the wallet untouched), or be dealt in again.
+  sittingOut = Boolean(view.sitting_out);
+  const out = document.getElementById("sit-out");
+  // One name, its state pressed or not (a toggle's name does not change with its state).
+  out.setAttribute("aria-pressed", String(sittingOut));
+}
+
 function draw(view) {
   useWords(view);
+  drawSitOut(view);
   document.body.dataset.hand = view.hand;
   document.body.dataset.over = String(view.actor === null);
   document.getElementById("refused").textContent = "";
@@ -214,6 +246,9 @@ function toggleHistory() {
 }
 
 document.getElementById("history-toggle").addEventListener("click", toggleHistory);
+document.getElementById("sit-out").addEventListener("click", () => {
+  socket.send(JSON.stringify({ type: "sitout", out: !sittingOut }));
+});
 const wide = matchMedia("(min-width: 64rem)");
 if (wide.matches) toggleHistory();
 wide.addEventListener("change", () => { if (history().hidden === wide.matches) toggleHistory(); });
@@ -235,3 +270,4 @@ document.addEventListener("keydown", (event) => {
 });
 
 socket = socketTo("/ws/holdem", draw);
+leaveWith(socket);

@@ -48,14 +48,64 @@ function newCount(before, after) {
   return after.length;
 }
 
+let ended = false;
 function socketTo(path, onView) {
+  // The table's socket, that reconnects by itself: while it is down the page says so
+  // (#connection) and its buttons are disabled; the server keeps the seat, the cards and the
+  // turn meanwhile. A session the server does not know (a restart) ends the retrying.
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  const socket = new WebSocket(`${scheme}//${location.host}${path}`);
-  socket.addEventListener("message", (event) => {
-    const data = JSON.parse(event.data);
-    if (data.type === "refused" || data.type === "error") {
-      document.getElementById("refused").textContent = data.reason;
-    } else onView(data);
-  });
-  return socket;
+  const url = `${scheme}//${location.host}${path}${location.search}`;
+  const link = { socket: null, send: (text) => {
+    if (link.socket && link.socket.readyState === WebSocket.OPEN) link.socket.send(text);
+  } };
+  let delay = 500;
+  const offline = (down) => {
+    const banner = document.getElementById("connection");
+    if (banner && !ended) {
+      banner.hidden = !down;
+      banner.textContent = down ? (words.offline || "…") : "";
+    }
+    document.body.classList.toggle("offline", down);
+    for (const node of document.querySelectorAll("#buttons button, #raise input, #raise button")) {
+      node.disabled = down;
+    }
+  };
+  const open = () => {
+    const socket = new WebSocket(url);
+    link.socket = socket;
+    socket.addEventListener("open", () => { delay = 500; offline(false); });
+    socket.addEventListener("message", (event) => {
+      const data = JSON.parse(event.data);
+      if (data.type === "error") {
+        ended = true;
+        const banner = document.getElementById("connection");
+        if (banner) { banner.hidden = false; banner.textContent = data.reason; }
+        document.getElementById("refused").textContent = data.reason;
+      } else if (data.type === "refused") {
+        document.getElementById("refused").textContent = data.reason;
+      } else onView(data);
+    });
+    socket.addEventListener("close", () => {
+      if (ended || leaving) return;
+      offline(true);
+      setTimeout(open, delay);
+      delay = Math.min(delay * 2, 8000);
+    });
+  };
+  open();
+  return link;
+}
+
+let leaving = false;
+function leaveWith(link) {
+  // Closing the tab or going to the lobby says so: the server folds the seat at its turn and
+  // gives it back, with the wallet, at the end of the hand (a reload comes back in time).
+  const leave = () => {
+    if (leaving) return;
+    leaving = true;
+    link.send(JSON.stringify({ type: "leave" }));
+  };
+  addEventListener("pagehide", leave);
+  for (const node of document.querySelectorAll('a[href="/"]')) node.addEventListener("click", leave);
+  addEventListener("pageshow", (event) => { if (event.persisted) location.reload(); });
 }
