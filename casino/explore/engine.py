@@ -109,6 +109,9 @@ class Explorer:
         result = judge(transcript, self.program)
         if result.status is Status.ERROR:
             raise CannotRun(result.error or "the program cannot be run")
+        for verdict in result.verdicts:
+            if verdict.problem and verdict.problem.startswith("cannot start"):
+                raise CannotRun(verdict.problem)
         return result
 
     def find(self, seed: int, count: int) -> Found | None:

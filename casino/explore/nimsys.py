@@ -441,7 +441,7 @@ class NimsysGrammar:
         used = set(names)
         for word in names:
             for shorter in _shorter_names(word):
-                if shorter not in used and len(shorter) < len(word):
+                if shorter not in used and (len(shorter), shorter) < (len(word), word):
                     yield _replace_word(session, word, shorter)
                     break
         yield from smaller_numbers(session)
@@ -584,6 +584,8 @@ def _any_command(rng: random.Random, model: Model) -> str:
 
 def _startgame(rng: random.Random, model: Model) -> str:
     first, second = _existing(rng, model), _existing(rng, model)
+    if rng.random() < 0.15:  # one of the players does not exist
+        first, second = (_username(rng), second) if rng.random() < 0.5 else (first, _username(rng))
     bound = rng.choice((1, 2, 3, 3, 4, 5))
     stones = rng.randint(1, 20)
     for name, seat in ((first, 0), (second, 1)):
