@@ -153,11 +153,11 @@ def slow(names: list[str], sessions: int) -> None:
     print(f"median find + shrink with a 0.4 s start: {statistics.median(totals):.1f} s")
 
 
-def self_check(sessions: int) -> None:
+def self_check(sessions: int, references: list[str], runners: list[str]) -> None:
     """casino's own reference through pipe and pty: explore must find nothing."""
-    for reference in ("nimsys", "nimsys-b", "nimsys-a", "demo"):
+    for reference in references:
         grammar = grammar_of(reference)
-        for runner in ("pipe", "pty"):
+        for runner in runners:
             started = time.perf_counter()
             program = Program(make_runner(runner), Target(grammar.program))
             explorer = Explorer(grammar, program)
@@ -175,6 +175,8 @@ def main() -> None:
     parser.add_argument("--sessions", type=int, default=400)
     parser.add_argument("--slow", nargs="*", default=[])
     parser.add_argument("--self", type=int, default=0, dest="self_sessions")
+    parser.add_argument("--self-references", nargs="+", default=["nimsys", "demo"])
+    parser.add_argument("--self-runners", nargs="+", default=["pipe", "pty"])
     parser.add_argument("--no-study", action="store_true")
     args = parser.parse_args()
     print(describe())
@@ -184,7 +186,7 @@ def main() -> None:
     if args.slow:
         slow(args.slow, args.sessions)
     if args.self_sessions:
-        self_check(args.self_sessions)
+        self_check(args.self_sessions, args.self_references, args.self_runners)
 
 
 if __name__ == "__main__":

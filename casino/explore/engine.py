@@ -2,7 +2,7 @@
 differs; within a budget of program runs and seconds, and interruptible.
 
 Sessions come from one ``random.Random(seed)``; the first ones are short and they grow
-(``size`` = 2 + the session's number / 8, at most :data:`MAX_SIZE`), so a bug that a short
+(``size`` = 3 + the session's number / 4, at most :data:`MAX_SIZE`), so a bug that a short
 session shows is found on a short session. A session the reference does not accept is
 skipped without running the program. Everything is deterministic from the seed, but where a
 budget in seconds cuts it short.
@@ -69,7 +69,7 @@ def sessions(grammar: Grammar, seed: int) -> Iterator[Session]:
     number = 0
     while True:
         number += 1
-        yield grammar.generate(rng, min(MAX_SIZE, 2 + number // 8))
+        yield grammar.generate(rng, min(MAX_SIZE, 3 + number // 4))
 
 
 @dataclass

@@ -432,12 +432,13 @@ class NimsysGrammar:
     # ------------------------------------------------------------------------- simpler
 
     def simpler(self, session: Session) -> Iterator[Session]:
-        """Names shorter (everywhere at once), then numbers smaller (one at a time)."""
+        """Games made the shortest with either winner, ``rankings`` without its order,
+        names shorter (everywhere at once), then numbers smaller (one at a time)."""
+        yield from _shorter_games(session)
         lines = [line for run in session.runs for unit in run for line in unit]
-        names = sorted(
-            {word for line in lines for word in _argument_words(line, self.stage)},
-            key=lambda word: (-len(word), word),
-        )
+        in_order = [word for line in lines for word in _argument_words(line, self.stage)]
+        yield _all_renamed(session, list(dict.fromkeys(in_order)))
+        names = sorted(set(in_order), key=lambda word: (-len(word), word))
         used = set(names)
         for word in names:
             for shorter in _shorter_names(word):
@@ -445,6 +446,64 @@ class NimsysGrammar:
                     yield _replace_word(session, word, shorter)
                     break
         yield from smaller_numbers(session)
+
+
+SHORTEST_GAMES: dict[str, tuple[tuple[str, ...], ...]] = {
+    "startgame": (
+        ("startgame 1,1,{0},{1}", "1"),  # the first player takes the last stone: the second wins
+        ("startgame 2,1,{0},{1}", "1", "1"),  # the first player wins
+        ("startgame 1,1,{0},{1}",),  # (the first is an AI: it moves by itself)
+        ("startgame 2,1,{0},{1}", "1"),
+    ),
+    "startadvancedgame": (
+        ("startadvancedgame 1,{0},{1}", "1 1"),  # the first player wins
+        ("startadvancedgame 2,{0},{1}", "1 1", "2 1"),  # the second wins
+    ),
+}
+"""The shortest games between two players, with either winner (``{0}``, ``{1}``: them)."""
+
+
+def _shorter_games(session: Session) -> Iterator[Session]:
+    """Each game (or ``rankings ORDER``) replaced by a shorter one, one unit at a time."""
+    for r, run in enumerate(session.runs):
+        for u, unit in enumerate(run):
+            found = IDLE_LINE.fullmatch(unit[0])
+            if found is None or found.group(2) is None:
+                continue
+            word, fields = found.group(1), found.group(2).split(",")
+            options: tuple[tuple[str, ...], ...] = ()
+            if word == "rankings":
+                options = (("rankings",),)
+            elif word in SHORTEST_GAMES and len(fields) == NEEDED[word]:
+                names = fields[-2:]
+                options = tuple(
+                    tuple(line.format(*names) for line in game) for game in SHORTEST_GAMES[word]
+                )
+            for option in options:
+                new_run = (*run[:u], option, *run[u + 1 :])
+                candidate = session.with_runs((*session.runs[:r], new_run, *session.runs[r + 1 :]))
+                if candidate.size < session.size:
+                    yield candidate
+
+
+def _all_renamed(session: Session, names: list[str]) -> Session:
+    """Every name at once made one letter, in the order they first appear (``a``, ``b``, …
+    for usernames, ``A``, ``B``, … for names): one try that mostly works."""
+    lower = iter("abcdefghijklmnopqrstuvwxyz")
+    upper = iter("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    final = {}
+    for name in names:
+        letter = next(upper if name[0].isupper() else lower, None)
+        if letter is None:
+            return session
+        final[name] = letter
+    for index, name in enumerate(names):  # through placeholders: no name meets another
+        session = _replace_word(session, name, f"{'Q' if name[0].isupper() else 'q'}x{index}x")
+    for index, name in enumerate(names):
+        session = _replace_word(
+            session, f"{'Q' if name[0].isupper() else 'q'}x{index}x", final[name]
+        )
+    return session
 
 
 def _shorter_names(word: str) -> list[str]:
@@ -488,7 +547,20 @@ def _run(rng: random.Random, model: Model, size: int, *, crowd: bool) -> tuple[U
             _try_unit(rng, model, units, lambda: _add(rng, model, fresh=True))
     for _ in range(rng.randint(1, size)):
         _try_unit(rng, model, units, lambda: _any_command(rng, model))
+        if units and units[-1][0].startswith(CHANGES) and rng.random() < 0.5:
+            _try_unit(rng, model, units, lambda: _observe(rng, model))
     return tuple(units)
+
+
+CHANGES = ("startgame", "startadvancedgame", "resetstats", "editplayer", "removeplayer")
+"""Commands that change what the players' records show."""
+
+
+def _observe(rng: random.Random, model: Model) -> str:
+    """A command that shows the players' records (a changed state is seen at once)."""
+    return rng.choice(
+        ("displayplayer", f"displayplayer {_existing(rng, model)}", "rankings", "rankings asc")
+    )
 
 
 def _try_unit(rng: random.Random, model: Model, units: list[Unit], make: object) -> None:
@@ -546,7 +618,11 @@ def _username(rng: random.Random) -> str:
 
 
 def _existing(rng: random.Random, model: Model) -> str:
+    """A player's username (more often one who has played), or a new one if there is none."""
     players = model.registry.sorted()
+    played = [player for player in players if player.played]
+    if played and rng.random() < 0.6:
+        return rng.choice(played).username
     return rng.choice(players).username if players else _username(rng)
 
 

@@ -10,8 +10,9 @@ of runs it needs is logarithmic when one command matters. Each candidate is firs
 with the grammar's model and casino's reference in this process (thousands a second) and only
 then run through the student's program; results are cached by session.
 
-The order: whole runs of a chain; after the run that differs first, nothing; within a run,
-whole commands (units); then lines within a command; then, one at a time, a name made
+The order: whole runs of a chain; within a run, the shortest prefix of its commands that
+still differs (a binary search: the commands after the difference go in a few runs), then
+whole commands (units) by ddmin; then lines within a command; then, one at a time, a name made
 shorter everywhere it appears or a number made smaller (:meth:`Grammar.simpler`); repeated
 until nothing more passes. Every step keeps a session that the reference accepts and on
 which the program still differs, and each accepted step makes the session strictly smaller
@@ -51,16 +52,34 @@ def ddmin(items: Sequence[T], fails: Callable[[list[T]], bool]) -> list[T]:
     return current
 
 
+def shortest_prefix(items: Sequence[T], fails: Callable[[list[T]], bool]) -> list[T]:
+    """The shortest prefix of ``items`` on which ``fails`` holds, by binary search (it holds
+    on ``items``; a difference seen after k commands is mostly seen after more, and where
+    not, a longer prefix is kept, never a wrong one)."""
+    low, high = 0, len(items)
+    while low < high:
+        middle = (low + high) // 2
+        if fails(list(items[:middle])):
+            high = middle
+        else:
+            low = middle + 1
+    return list(items[:high])
+
+
 def shrink(grammar: Grammar, session: Session, still_fails: Test) -> Session:
-    """The smallest session found from ``session`` on which ``still_fails`` holds."""
+    """The smallest session found from ``session`` on which ``still_fails`` holds.
+
+    Rounds of runs, commands, lines and values; another round only when the last one took
+    lines away after its commands were cut (else removing commands again cannot help)."""
     current = session
     while True:
         before = current.size
         current = _runs(current, still_fails)
         current = _units(current, still_fails)
+        cut = current.size
         current = _lines(current, still_fails)
         current = _values(grammar, current, still_fails)
-        if current.size >= before:
+        if current.size >= before or current.size[0] >= cut[0]:
             return current
 
 
@@ -79,7 +98,7 @@ def _units(session: Session, fails: Test) -> Session:
         def without(units: list[Unit], index: int = index) -> bool:
             return fails(Session((*runs[:index], tuple(units), *runs[index + 1 :]), data))
 
-        runs[index] = tuple(ddmin(runs[index], without))
+        runs[index] = tuple(ddmin(shortest_prefix(runs[index], without), without))
     return session.with_runs(tuple(runs))
 
 
@@ -104,12 +123,20 @@ def _session_of(session: Session, runs: list[list[Unit]]) -> Session:
 
 
 def _values(grammar: Grammar, session: Session, fails: Test) -> Session:
-    """Simpler names and numbers, one at a time, while one still fails."""
-    improved = True
-    while improved:
-        improved = False
-        for candidate in grammar.simpler(session):
+    """Simpler names and numbers, one at a time: after a simpler session is kept, the
+    candidates of the new session are tried from the same place on (not from the first
+    again, which would run the program on every one that already failed), until a pass
+    over them all keeps none."""
+    start = 0
+    while True:
+        kept = False
+        for index, candidate in enumerate(grammar.simpler(session)):
+            if index < start:
+                continue
             if candidate.size < session.size and fails(candidate):
-                session, improved = candidate, True
+                session, start, kept = candidate, index, True
                 break
-    return session
+        if not kept:
+            if start == 0:
+                return session
+            start = 0
