@@ -204,7 +204,7 @@ def test_ctrl_c_while_shrinking_keeps_the_smallest_session_so_far() -> None:
     found = explorer.find(0, 400)
     assert found is not None
     before = found.lines
-    runner.left = 3
+    runner.left = 8
     with pytest.raises(KeyboardInterrupt):
         explorer.shrink(found)
     assert explorer.best is found and not found.shrunk
