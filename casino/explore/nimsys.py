@@ -467,6 +467,19 @@ def _shorter_games(session: Session) -> Iterator[Session]:
     """Each game (or ``rankings ORDER``) replaced by a shorter one, one unit at a time."""
     for r, run in enumerate(session.runs):
         for u, unit in enumerate(run):
+            if NUMBER.fullmatch(unit[0]) and len(unit) > 3:  # a Project A game
+                games: tuple[Unit, ...] = (
+                    ("1", "1", "1", unit[-1]),
+                    ("1", "2", "1", "1", unit[-1]),
+                )
+                for option in games:
+                    new_run = (*run[:u], option, *run[u + 1 :])
+                    candidate = session.with_runs(
+                        (*session.runs[:r], new_run, *session.runs[r + 1 :])
+                    )
+                    if candidate.size < session.size:
+                        yield candidate
+                continue
             found = IDLE_LINE.fullmatch(unit[0])
             if found is None or found.group(2) is None:
                 continue
