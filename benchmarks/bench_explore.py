@@ -81,7 +81,7 @@ def slow_program(mutant: Mutant, folder: Path) -> Program:
     """The mutant as a separate program that starts 0.4 s late (a JVM's start)."""
     wrapper = folder / f"{mutant.name}.sh"
     mutants = ROOT / "benchmarks" / "mutants.py"
-    script = f'sleep 0.4\nexec "{sys.executable}" "{mutants}" {mutant.name} "$@"\n'
+    script = f'#!/bin/sh\nsleep 0.4\nexec "{sys.executable}" "{mutants}" {mutant.name} "$@"\n'
     wrapper.write_text(script)
     wrapper.chmod(0o755)
     target = Target(PROGRAM_OF[mutant.reference], (str(wrapper),), folder)

@@ -15,11 +15,13 @@ import pytest
 
 from casino.__main__ import main as casino_main
 from casino.explore.engine import Budget, Explorer
+from casino.explore.feedback import ExploreSpec, explore_feedback
 from casino.explore.grammars import GRAMMARS, grammar_of
 from casino.explore.judge import Program, reference_transcript
 from casino.explore.nimsys import NimsysGrammar
 from casino.explore.plan import Session
 from casino.explore.shrink import ddmin
+from casino.grade.results import StudentResult, feedback
 from casino.harness.model import load_transcript
 from casino.harness.runners.base import Job, Outcome, Target
 from casino.harness.runners.inproc import InProcessRunner
@@ -319,3 +321,25 @@ def test_a_students_java_nimsys_gets_a_short_transcript_to_replay(
     assert "casino replay --program 'java Nimsys' explore-nimsys.yaml" in out
     assert _casino("replay", "explore-nimsys.yaml")[0] == 0
     assert _casino("replay", "--program", "java Nimsys", "explore-nimsys.yaml")[0] == 1
+
+
+def test_grade_feedback_holds_the_shrunk_session(tmp_path: Path) -> None:
+    """``casino grade --explore demo``'s hook: one submission's feedback text."""
+    (tmp_path / "demo.sh").write_text(BROKEN_DEMO)
+    text = explore_feedback(ExploreSpec("demo", runs=40), ("sh", "demo.sh"), tmp_path)
+    assert text.startswith("explore (demo, seed 0): your program differs on a generated")
+    assert "casino replay --program 'sh demo.sh' explore.yaml" in text
+    assert "  program: demo\n" in text and "    - in: exit\n" in text
+    assert "FAIL explored: demo, seed 0 (explore.yaml)" in text
+    result = StudentResult("alice", (), explored=text)
+    assert feedback(result).endswith(text)
+    assert StudentResult.from_json(result.to_json()) == result
+
+
+def test_grade_feedback_says_when_the_program_cannot_start(tmp_path: Path) -> None:
+    spec = ExploreSpec("demo", runs=3)
+    text = explore_feedback(spec, ("./missing",), tmp_path)
+    assert (
+        text
+        == "explore (demo, seed 0): not run: cannot start './missing': No such file or directory\n"
+    )
