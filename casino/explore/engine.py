@@ -2,7 +2,9 @@
 differs; within a budget of program runs and seconds, and interruptible.
 
 Sessions come from one ``random.Random(seed)``; the first ones are short and they grow
-(``size`` = 3 + the session's number / 4, at most :data:`MAX_SIZE`), so a bug that a short
+(``size`` = 8 + the session's number / 2, at most :data:`MAX_SIZE`: longer sessions
+find a bug in fewer runs of a slow program, and shrinking takes them apart in a logarithmic
+number of runs), so a bug that a short
 session shows is found on a short session. A session the reference does not accept is
 skipped without running the program. Everything is deterministic from the seed, but where a
 budget in seconds cuts it short.
@@ -69,7 +71,7 @@ def sessions(grammar: Grammar, seed: int) -> Iterator[Session]:
     number = 0
     while True:
         number += 1
-        yield grammar.generate(rng, min(MAX_SIZE, 3 + number // 4))
+        yield grammar.generate(rng, min(MAX_SIZE, 8 + number // 2))
 
 
 @dataclass
