@@ -46,6 +46,7 @@ SHIPPED = {
     "nimsys-b": "transcripts/nimsys/project-b",
     "nimsys-a": "transcripts/nimsys/project-a",
     "demo": "transcripts/demo",
+    "videopoker": "transcripts/videopoker/double-bonus",
 }
 
 

@@ -24,6 +24,8 @@ from casino.nim import kayles, nim_game, play, players, ranking, registry, shell
 from casino.nim.ai import NimAIPlayer
 from casino.programs import MainFunction, load_main
 from casino.shell import Flow
+from casino.videopoker import game as vp_game
+from casino.videopoker import paytable as vp_paytable
 
 Patch = Callable[[contextlib.ExitStack], None]
 
@@ -500,11 +502,36 @@ MUTANTS: dict[str, Mutant] = {
             "add drops the first number's sign",
             _set(demo.Demo, "add", _add_no_negative),
         ),
+        Mutant(
+            "vp-tens-or-better",
+            "videopoker",
+            "a pair of tens pays as jacks or better (off by one rank)",
+            _set(vp_paytable, "_JACK", 10),
+        ),
+        Mutant(
+            "vp-four-fives-low",
+            "videopoker",
+            "four fives paid as FOUR 2-4 (a bound off by one)",
+            _set(vp_paytable, "_FOUR", 5),
+        ),
+        Mutant(
+            "vp-max-bet-four",
+            "videopoker",
+            "a bet of 5 refused (the bound off by one)",
+            _set(vp_game, "MAX_BET", 4),
+        ),
+        Mutant(
+            "vp-first-bet-one",
+            "videopoker",
+            "a bare b bets 1 at first, not 5",
+            _set(vp_game, "DEFAULT_BET", 1),
+        ),
     )
 }
 """Every mutant by name."""
 
 PROGRAM_OF = {"nimsys": "nimsys", "nimsys-b": "nimsys", "nimsys-a": "nimsys", "demo": "demo"}
+PROGRAM_OF["videopoker"] = "videopoker"
 
 
 @contextlib.contextmanager

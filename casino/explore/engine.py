@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from casino.explore.judge import Program, differs, judge, reference_transcript
-from casino.explore.plan import Grammar, Session
+from casino.explore.plan import Grammar, Rendered, Session
 from casino.explore.shrink import shrink
 from casino.harness.model import Transcript
 from casino.harness.session import Status, TranscriptResult
@@ -61,8 +61,10 @@ class Found:
 
     @property
     def lines(self) -> int:
-        """Input lines typed in the (shrunk) transcript."""
-        return sum(len(run.inputs) for run in self.transcript.runs)
+        """Input lines typed in the (shrunk) transcript; for a program that reads files
+        instead (video poker's cmd-file), the commands in them."""
+        typed = sum(len(run.inputs) for run in self.transcript.runs)
+        return typed or self.session.size[0]
 
 
 def sessions(grammar: Grammar, seed: int) -> Iterator[Session]:
@@ -89,7 +91,8 @@ class Explorer:
     """Sessions the program was judged on."""
     started: float = 0.0
     name: str = "explored session"
-    _cache: dict[tuple[tuple[str, ...], ...], bool] = field(default_factory=dict)
+    _cache: dict[Rendered, bool] = field(default_factory=dict)
+    """Whether the program differed, by what it was given (arguments, lines, files)."""
     best: Found | None = None
 
     def __post_init__(self) -> None:
@@ -147,8 +150,7 @@ class Explorer:
         self._note(f"session {found.number} differs ({found.lines} lines); shrinking")
 
         def still_fails(candidate: Session) -> bool:
-            key = self.grammar.render(candidate).runs
-            cache_key = tuple((*run.args, "\0", *run.lines) for run in key)
+            cache_key = self.grammar.render(candidate)
             if cache_key in self._cache:
                 return self._cache[cache_key]
             transcript = reference_transcript(self.grammar, candidate, self.name)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from casino.explore.demo import DemoGrammar
 from casino.explore.nimsys import NimsysGrammar
 from casino.explore.plan import Grammar
+from casino.explore.videopoker import VideoPokerGrammar
 
 GRAMMARS: dict[str, Grammar] = {
     grammar.name: grammar
@@ -12,6 +13,7 @@ GRAMMARS: dict[str, Grammar] = {
         NimsysGrammar("c"),
         NimsysGrammar("b"),
         NimsysGrammar("a"),
+        VideoPokerGrammar(),
         DemoGrammar(),
     )
 }
