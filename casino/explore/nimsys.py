@@ -36,7 +36,7 @@ from __future__ import annotations
 import copy
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from casino.explore.plan import Rendered, RunInput, Session, Unit, smaller_numbers
@@ -576,12 +576,12 @@ def _observe(rng: random.Random, model: Model) -> str:
     )
 
 
-def _try_unit(rng: random.Random, model: Model, units: list[Unit], make: object) -> None:
+def _try_unit(rng: random.Random, model: Model, units: list[Unit], make: Callable[[], str]) -> None:
     """Make a unit (up to a few tries) and keep the first the model accepts."""
     for _ in range(8):
         trial = model.fork()
         try:
-            unit = _played(rng, trial, make())  # type: ignore[operator]
+            unit = _played(rng, trial, make())
         except Unpinned:
             continue
         units.append(unit)
