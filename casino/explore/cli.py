@@ -33,6 +33,7 @@ from casino.shell import Streams
 EPILOG = """\
 references (--reference NAME):
 {grammars}
+
 Sessions are drawn from the assignment's commands, short ones first, deterministically from
 --seed; each is recorded from casino's reference in this process, and the program (--program
 CMD, written as typed in its folder, as for casino replay) is judged on it by replay's own
@@ -59,7 +60,8 @@ def main(
 
 
 def _parser(out: TextIO) -> ArgumentParser:
-    grammars = "\n".join(f"  {name:<10}{grammar.about}" for name, grammar in GRAMMARS.items())
+    width = max(map(len, GRAMMARS)) + 2
+    grammars = "\n".join(f"  {name:<{width}}{g.about}" for name, g in GRAMMARS.items())
     parser = ArgumentParser(
         out=out,
         prog="casino explore",
@@ -67,7 +69,13 @@ def _parser(out: TextIO) -> ArgumentParser:
         epilog=EPILOG.format(grammars=grammars),
     )
     add = parser.add_argument
-    add("--reference", required=True, choices=list(GRAMMARS), metavar="NAME", help="assignment")
+    add(
+        "--reference",
+        required=True,
+        choices=list(GRAMMARS),
+        metavar="NAME",
+        help="the assignment (below)",
+    )
     add("--program", metavar="CMD", help="the program to explore (any language)")
     add("--program-dir", metavar="DIR", help="CMD's folder (default: this one)")
     add("--sessions", type=whole_number(1), default=300, metavar="N", help="sessions (300)")
