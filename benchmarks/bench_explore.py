@@ -12,7 +12,8 @@ the mutant runs):
   shrunk session's length in input lines; runs and seconds to find and to shrink.
 
 Both run the mutant in this process (fast, so that forty mutants take minutes).
-``--slow NAME…`` also explores those mutants as a separate program started through a
+``--slow NAME…`` (the README's figure: every third mutant whose fixed output differs, and
+``resetstats-keeps-played``) also explores those mutants as a separate program started through a
 wrapper that sleeps 0.4 s first, as a JVM takes to start (pipe runner): the "under 60 s"
 figure. ``--self N`` explores casino's own reference through the pipe and pty runners for
 N sessions each (it must find nothing). Figures are printed, never asserted.
