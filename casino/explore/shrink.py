@@ -7,7 +7,7 @@ on the byte string its generator drew, where deleting one command shifts every l
 ddmin works on the session's own structure — runs, then commands with the lines they own,
 then single lines — so every candidate is a real session, most are accepted, and the number
 of runs it needs is logarithmic when one command matters. Each candidate is first checked
-with the grammar's model and casino's reference in this process (thousands a second) and only
+with the grammar's model and casino's reference in this process (tens a second) and only
 then run through the student's program; results are cached by session.
 
 The order: whole runs of a chain; within a run, the shortest prefix of its commands that
