@@ -98,7 +98,7 @@ def _unit(rng: random.Random) -> Unit:
         return ("$",)
     if pick < 0.2:
         return (
-            (rng.choice(("b 0", "b 6", "b 10", "h", "h 1 2", "d")),)
+            (rng.choice(("b 0", "b 6", "b 10", "h", "h 1 2")),)
             if pick < 0.15
             else ("b", "d", "d", _hold(rng))
         )
