@@ -2,8 +2,8 @@
 
 A session is one run with two generated files: the cmd-file (the units: a hand ``b [N]``,
 ``d``, ``h [positions]``, or a lone ``$``, or a command at the wrong moment) and the
-card-file (:attr:`Session.data`: cards in the order they are dealt, any ten in a row
-different, so no hand ever holds a card twice; enough for every hand). The credit is 10,000,
+card-file (:attr:`Session.data`: each hand's cards in the order they are dealt, different
+within the hand; one hand in eight rigged to four of a kind, all held). The credit is 10,000,
 so it never runs out. What the model keeps out, as the assignment does not fix it:
 
 - ``a`` (advice: where two holds are worth the same, the assignment's list and a program may
@@ -32,7 +32,6 @@ RANKS = "23456789TJQKA"
 SUITS = "CDHS"
 DECK = tuple(rank + suit for rank in RANKS for suit in SUITS)
 COMMAND = re.compile(r"b|b [0-9]{1,2}|d|h( [1-5])*|\$")
-CARDS_PER_HAND = 10
 
 
 @dataclass(frozen=True)
@@ -44,10 +43,21 @@ class VideoPokerGrammar:
     about = "Double Bonus video poker, debug mode: generated cmd-file and card-file pairs"
 
     def generate(self, rng: random.Random, size: int) -> Session:
-        """Up to ``size`` units, and cards for every hand."""
-        units = [_unit(rng) for _ in range(rng.randint(1, size))]
-        hands = sum(unit.count("d") for unit in units)
-        return Session((tuple(units),), _cards(rng, CARDS_PER_HAND * (hands + 1)))
+        """Up to ``size`` units, and each hand's cards in the order they are dealt: one hand
+        in eight is rigged, four of a kind dealt and all five held (the pay table's rarest
+        rows come up)."""
+        units: list[Unit] = []
+        cards: list[str] = []
+        for _ in range(rng.randint(1, size)):
+            unit = _unit(rng)
+            if "d" in unit:
+                rigged = rng.random() < 0.125
+                if rigged:
+                    unit = (*unit[:-1], "h 1 2 3 4 5")
+                held = len(unit[-1].split()) - 1
+                cards += _hand(rng, rigged, 10 - held)
+            units.append(unit)
+        return Session((tuple(units),), tuple(cards))
 
     def render(self, session: Session) -> Rendered:
         """The two files, and the arguments naming them."""
@@ -112,16 +122,19 @@ def _hold(rng: random.Random) -> str:
     return " ".join(["h", *map(str, positions)])
 
 
-def _cards(rng: random.Random, count: int) -> tuple[str, ...]:
-    """``count`` cards, any ``CARDS_PER_HAND`` in a row different; sometimes rigged so that a
-    hand starts with a pair, three of a kind or four to a flush (rare wins come up)."""
+def _hand(rng: random.Random, rigged: bool, count: int) -> list[str]:
+    """``count`` different cards for one hand (the deal, then the draw); rigged, the deal
+    opens with four of a kind; else three times in ten a card shares the rank or suit of the
+    one before (pairs, trips, flush draws)."""
     cards: list[str] = []
+    if rigged:
+        rank = rng.choice(RANKS)
+        cards = rng.sample([rank + suit for suit in SUITS], 4)
     while len(cards) < count:
-        recent = set(cards[-(CARDS_PER_HAND - 1) :])
-        choices = [card for card in DECK if card not in recent]
-        if cards and rng.random() < 0.3:  # same rank or suit as the card before, if free
+        choices = [card for card in DECK if card not in cards]
+        if cards and rng.random() < 0.3:
             last = cards[-1]
             alike = [c for c in choices if c[0] == last[0] or c[1] == last[1]]
             choices = alike or choices
         cards.append(rng.choice(choices))
-    return tuple(cards)
+    return cards
