@@ -16,6 +16,7 @@ HARNESS_COMMANDS = {
     "replay": "replay transcripts against casino's programs or any other command",
     "record": "capture a live or stdin-fed session into a transcript",
     "grade": "grade every submission of a course against the same transcripts, sandboxed",
+    "explore": "find a short session on which a program differs from casino's reference",
 }
 HARNESS_NEEDS = {"yaml": "PyYAML", "pexpect": "pexpect", "ptyprocess": "ptyprocess"}
 """What the harness commands import beyond the standard library (module: distribution); the
@@ -24,6 +25,7 @@ HARNESS_MODULES = {
     "replay": "casino.harness.cli",
     "record": "casino.harness.cli",
     "grade": "casino.grade.cli",
+    "explore": "casino.explore.cli",
 }
 """The module whose ``main`` runs each harness command (its ``argv`` starts with the command
 word); imported only when used."""

@@ -2,10 +2,10 @@
 
 ``python -m casino.manpage [DIR]`` writes ``casino-<program>.1`` for every program in
 :data:`casino.programs.PROGRAMS` and every harness command (``replay``, ``record``,
-``grade``) into ``DIR`` (default: the package's ``man`` folder, which is installed with the
-package; ``man casino/man/casino-draw.1`` shows one). A test keeps the installed pages equal
-to what the programs' ``--help`` says now. A game whose ``--help`` follows ``--lang`` is
-described in English (``--lang en --help``), as every page is.
+``grade``, ``explore``) into ``DIR`` (default: the package's ``man`` folder, which is
+installed with the package; ``man casino/man/casino-draw.1`` shows one). A test keeps the
+installed pages equal to what the programs' ``--help`` says now. A game whose ``--help``
+follows ``--lang`` is described in English (``--lang en --help``), as every page is.
 
 The help is read unwrapped (``COLUMNS`` set wide while it is printed), so a page does not
 depend on the terminal that generated it. argparse's layout is taken apart generically: the

@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import TextIO
 
 from casino.cmdline import ArgumentParser, UsageError, whole_number
+from casino.explore.feedback import ExploreSpec
+from casino.explore.grammars import GRAMMARS
 from casino.files import write_atomic
 from casino.grade.books import gradebook_csv, gradebook_json, summary_html
 from casino.grade.cache import Cache
@@ -139,6 +141,8 @@ def _parser(out: TextIO) -> ArgumentParser:
     add("--ray", metavar="ADDRESS", help="run on this Ray cluster ('local': start one here)")
     add("--force", action="store_true", help="regrade everything, reusing nothing")
     add("--runner", choices=("pipe", "pty"), default="pipe", help="how to run (default: pipe)")
+    add("--explore", metavar="NAME", help="also explore each program against reference NAME")
+    add("--explore-runs", type=COUNT, default=300, metavar="N", help="its runs (300)")
     add("--build-timeout", type=_seconds, default=120.0, metavar="S", help="for the build (120)")
     add("--cpu", type=CPU_SECONDS, default=60, metavar="S", help="CPU seconds per run (60)")
     add("--memory", type=MIBS, default=1024, metavar="MB", help="data per run (1024)")
@@ -384,7 +388,12 @@ def _course(args: argparse.Namespace) -> tuple[Course, tuple[str, ...]]:
         paths=tuple(dict.fromkeys(args.sandbox_path)),
     )
     materials, skipped = _materials(args.transcripts)
-    course = Course(materials, run, args.build, args.runner, sandbox, args.build_timeout)
+    explore = None
+    if args.explore is not None:
+        if args.explore not in GRAMMARS:
+            raise UsageError(f"--explore: no grammar {args.explore!r} ({', '.join(GRAMMARS)})")
+        explore = ExploreSpec(args.explore, args.explore_runs)
+    course = Course(materials, run, args.build, args.runner, sandbox, args.build_timeout, explore)
     return course, skipped
 
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import casino
+from casino.explore.feedback import ExploreSpec
 from casino.harness.model import (
     MAX_FIXTURE_BYTES,
     Fixture,
@@ -83,6 +84,8 @@ class Course:
     runner: str = "pipe"
     sandbox: Sandbox | None = None
     build_timeout: float = 120.0
+    explore: ExploreSpec | None = None
+    """Explore each submission too (``--explore NAME``): its shrunk session in its feedback."""
 
     @property
     def settings_digest(self) -> str:
@@ -94,6 +97,7 @@ class Course:
             "runner": self.runner,
             "sandbox": dataclasses.asdict(self.sandbox) if self.sandbox else None,
             "build_timeout": self.build_timeout,
+            "explore": dataclasses.asdict(self.explore) if self.explore else None,
         }
         return _digest(json.dumps(settings, sort_keys=True).encode())
 

@@ -209,6 +209,8 @@ class StudentResult:
     """What the build printed (its problem, stdout and stderr), when it failed."""
     note: str | None = None
     """Why the submission was not graded at all (too large, the grader's process died)."""
+    explored: str = ""
+    """What ``--explore`` found (feedback text; empty without it)."""
 
     @property
     def points(self) -> float:
@@ -229,6 +231,7 @@ class StudentResult:
             "build_output": self.build_output,
             "note": self.note,
             "scores": [vars(score) for score in self.scores],
+            "explored": self.explored,
         }
 
     @classmethod
@@ -241,6 +244,7 @@ class StudentResult:
             build_failed=bool(data["build_failed"]),
             build_output=str(data["build_output"]),
             note=data["note"],
+            explored=str(data.get("explored", "")),
         )
 
 
@@ -319,4 +323,6 @@ def feedback(
             withheld_line(score, hidden[score.path]) if score.path in hidden else score.feedback
             for score in result.scores
         )
+    if result.explored:
+        text += "\n" + result.explored
     return fold_repeats(text)

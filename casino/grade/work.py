@@ -18,6 +18,7 @@ import dataclasses
 import tempfile
 from pathlib import Path
 
+from casino.explore.feedback import explore_feedback
 from casino.grade.course import (
     MAX_SUBMISSION_FILES,
     Course,
@@ -83,7 +84,7 @@ def _grade_in(
     else:
         unpack(source, folder)
     todo = [m for m in course.materials if cache_key(m.path, m.digest) not in cached]
-    if todo and course.build is not None:
+    if (todo or course.explore) and course.build is not None:
         failure = build(course, folder)
         if failure is not None:
             return built_nothing(course, student, failure, submission)
@@ -91,7 +92,12 @@ def _grade_in(
     scores = tuple(
         cached.get(cache_key(m.path, m.digest)) or fresh[m.path] for m in course.materials
     )
-    return StudentResult(student, scores, submission)
+    explored = ""
+    if course.explore is not None:
+        explored = explore_feedback(
+            course.explore, course.run, folder, course.runner, course.sandbox
+        )
+    return StudentResult(student, scores, submission, explored=explored)
 
 
 NO_SANDBOX = "the machine grading it cannot run programs in a sandbox (bubblewrap); grade it again"

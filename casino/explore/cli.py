@@ -1,0 +1,158 @@
+"""``casino explore``: find where a program differs from casino's reference, and shrink it.
+
+``casino.__main__`` hands ``casino explore …`` to :func:`main`, which runs under the harness's
+command contract (:mod:`casino.harness.command`): Ctrl-C or SIGTERM stops the runs, the
+smallest difference found so far is still written, and the status is then 130 (143).
+Exit status: 0 when no difference was found (or the suite was written), 1 when one was,
+2 for a usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import TextIO
+
+from casino.cmdline import ArgumentParser, UsageError, whole_number
+from casino.explore.engine import Budget, CannotRun, Explorer, Found
+from casino.explore.grammars import GRAMMARS, grammar_of
+from casino.explore.judge import Program
+from casino.explore.suite import write_suite
+from casino.files import write_atomic
+from casino.harness.cli import _command, _program_dir
+from casino.harness.command import run_command
+from casino.harness.model import dump_transcript
+from casino.harness.report import render
+from casino.harness.runners import make_runner
+from casino.harness.runners.base import Target
+from casino.shell import Streams
+
+EPILOG = """\
+references (--reference NAME):
+{grammars}
+
+Sessions are drawn from the assignment's commands, short ones first, deterministically from
+--seed; each is recorded from casino's reference in this process, and the program (--program
+CMD, written as typed in its folder, as for casino replay) is judged on it by replay's own
+judge. The first session on which it differs is shrunk (whole runs, commands, lines, then
+simpler names and numbers) while the reference still accepts it and the program still
+differs, and written to -o FILE (default explore-NAME.yaml), an ordinary transcript:
+`casino replay --program CMD FILE` fails and `casino replay FILE` passes. Without --program,
+casino's own reference is explored (it must never differ from itself).
+--out DIR writes the first --sessions sessions as transcripts (a fixed suite for casino
+grade) and runs nothing. Progress goes to stderr. Ctrl-C keeps what was found.
+exit status: 0 no difference (or the suite written), 1 a difference, 2 usage error.
+"""
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
+    """``casino explore …`` (``argv`` starts with ``explore``)."""
+    return run_command(COMMANDS, argv, stdin=stdin, stdout=stdout, stderr=stderr)
+
+
+def _parser(out: TextIO) -> ArgumentParser:
+    width = max(map(len, GRAMMARS)) + 2
+    grammars = "\n".join(f"  {name:<{width}}{g.about}" for name, g in GRAMMARS.items())
+    parser = ArgumentParser(
+        out=out,
+        prog="casino explore",
+        description="Find a short session on which a program differs from casino's reference.",
+        epilog=EPILOG.format(grammars=grammars),
+    )
+    add = parser.add_argument
+    add(
+        "--reference",
+        required=True,
+        choices=list(GRAMMARS),
+        metavar="NAME",
+        help="the assignment (below)",
+    )
+    add("--program", metavar="CMD", help="the program to explore (any language)")
+    add("--program-dir", metavar="DIR", help="CMD's folder (default: this one)")
+    add("--sessions", type=whole_number(1), default=300, metavar="N", help="sessions (300)")
+    add("--seed", type=whole_number(0), default=0, metavar="S", help="seed (0)")
+    add("--runner", choices=("pipe", "pty"), default="pipe", help="how to run it (pipe)")
+    add("--budget-runs", type=whole_number(1), default=3000, metavar="N", help="runs (3000)")
+    add("--budget-seconds", type=float, default=600.0, metavar="S", help="seconds (600)")
+    add("-o", "--output", metavar="FILE", help="the shrunk transcript (explore-NAME.yaml)")
+    add("--out", metavar="DIR", help="write the sessions as a suite of transcripts instead")
+    return parser
+
+
+def explore(argv: list[str], streams: Streams) -> int:
+    """``casino explore``."""
+    args = _parser(streams.stdout).parse_args(argv)
+    grammar = grammar_of(args.reference)
+    if args.budget_seconds <= 0:
+        raise UsageError("--budget-seconds needs a number of seconds above 0")
+    if args.out is not None:
+        if args.program or args.output:
+            raise UsageError("--out DIR writes a suite: it takes no --program or -o")
+        written = write_suite(grammar, args.seed, args.sessions, Path(args.out))
+        streams.stdout.write(f"wrote {written} transcripts to {args.out}\n")
+        return 0
+    command = _command(args.program)
+    directory = _program_dir(args.program_dir, command)
+    program = Program(make_runner(args.runner), Target(grammar.program, command, directory))
+    explorer = Explorer(
+        grammar,
+        program,
+        Budget(args.budget_runs, args.budget_seconds),
+        progress=streams.error,
+        name=f"explored: {args.reference}, seed {args.seed}",
+    )
+    output = Path(args.output or f"explore-{args.reference}.yaml")
+    try:
+        found = explorer.find(args.seed, args.sessions)
+        if found is not None:
+            explorer.shrink(found)
+    except CannotRun as error:
+        streams.error(f"casino explore: {error}")
+        return 1
+    except KeyboardInterrupt:
+        if explorer.best is not None:
+            _report(explorer.best, output, args, streams)
+        raise
+    if found is None:
+        streams.stdout.write(
+            f"no difference in {explorer.tried} sessions ({explorer.runs} runs,"
+            f" {explorer.seconds:.1f} s)\n"
+        )
+        return 0
+    _report(found, output, args, streams)
+    return 1
+
+
+def _report(found: Found, output: Path, args: argparse.Namespace, streams: Streams) -> None:
+    """Write the shrunk transcript and show the difference, and how to replay it."""
+    write_atomic(output, dump_transcript(found.transcript))
+    streams.stdout.write(render(replace(found.result, path=str(output))))
+    how = "shrunk" if found.shrunk else "partly shrunk"
+    streams.stdout.write(
+        f"session {found.number} differs; {how} to {found.lines} input lines"
+        f" (found in {found.find_runs} runs, {found.find_seconds:.1f} s;"
+        f" shrunk in {found.shrink_runs} runs, {found.shrink_seconds:.1f} s)\n"
+        f"wrote {output}: replay it with\n"
+        f"  casino replay{_program_words(args)} {shlex.quote(str(output))}\n"
+    )
+
+
+def _program_words(args: argparse.Namespace) -> str:
+    if args.program is None:
+        return ""
+    words = f" --program {shlex.quote(args.program)}"
+    if args.program_dir:
+        words += f" --program-dir {shlex.quote(args.program_dir)}"
+    return words
+
+
+COMMANDS = {"explore": explore}

@@ -1,0 +1,28 @@
+"""The grammars explore knows, by the name ``--reference`` takes."""
+
+from __future__ import annotations
+
+from casino.explore.demo import DemoGrammar
+from casino.explore.nimsys import NimsysGrammar
+from casino.explore.plan import Grammar
+from casino.explore.videopoker import VideoPokerGrammar
+
+GRAMMARS: dict[str, Grammar] = {
+    grammar.name: grammar
+    for grammar in (
+        NimsysGrammar("c"),
+        NimsysGrammar("b"),
+        NimsysGrammar("a"),
+        VideoPokerGrammar(),
+        DemoGrammar(),
+    )
+}
+"""``--reference`` name → its grammar."""
+
+
+def grammar_of(name: str) -> Grammar:
+    """The grammar called ``name``; ``KeyError`` naming the known ones if there is none."""
+    try:
+        return GRAMMARS[name]
+    except KeyError:
+        raise KeyError(f"no grammar for {name!r} (explore knows: {', '.join(GRAMMARS)})") from None
