@@ -80,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def write_diagrams(folder: Path, update: bool) -> list[str]:
     """Draw :data:`DIAGRAMS` into ``folder`` (``.dot``, ``.png``, ``.pdf``), copy them to
-    :data:`UML` when ``update``; the names whose committed ``.dot`` differs (before any
+    :data:`UML` when ``update`` (only the diagrams whose ``.dot`` changed); the names whose committed ``.dot`` differs (before any
     update)."""
     folder.mkdir(parents=True, exist_ok=True)
     stale = []
@@ -92,7 +92,7 @@ def write_diagrams(folder: Path, update: bool) -> list[str]:
         committed = UML / dot.name
         if not committed.is_file() or committed.read_text(encoding="utf-8") != text:
             stale.append(name)
-        if update:
+        if update and stale[-1:] == [name]:  # only what changed: a PDF carries its date
             UML.mkdir(exist_ok=True)
             for suffix in (".dot", *(f".{kind}" for kind in FORMATS)):
                 shutil.copyfile(dot.with_suffix(suffix), committed.with_suffix(suffix))
