@@ -80,8 +80,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def write_diagrams(folder: Path, update: bool) -> list[str]:
     """Draw :data:`DIAGRAMS` into ``folder`` (``.dot``, ``.png``, ``.pdf``), copy them to
-    :data:`UML` when ``update`` (only the diagrams whose ``.dot`` changed); the names whose committed ``.dot`` differs (before any
-    update)."""
+    :data:`UML` when ``update`` (only the diagrams whose ``.dot`` changed); the names whose
+    committed ``.dot`` differs (before any update)."""
     folder.mkdir(parents=True, exist_ok=True)
     stale = []
     for name, text in class_diagrams().items():
