@@ -37,6 +37,7 @@ import itertools
 import os
 import re
 import secrets
+import shlex
 import signal
 import time
 from dataclasses import dataclass
@@ -199,7 +200,7 @@ class MemoryCgroup:
     def joined(self, argv: list[str]) -> list[str]:
         """``argv`` started by a shell that first joins this cgroup (see the module's text)."""
         script = (
-            f"{{ echo $$ >{self.procs}; }} 2>/dev/null || "
+            f"{{ echo $$ >{shlex.quote(str(self.procs))}; }} 2>/dev/null || "
             f"{{ echo 'casino: could not join the run'\"'\"'s memory cgroup' >&2; "
             f'exit {JOIN_FAILED}; }}; exec "$@"'
         )
