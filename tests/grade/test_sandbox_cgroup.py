@@ -16,10 +16,8 @@ from casino.harness.runners import cgroup
 from casino.harness.runners.sandbox import Sandbox, isolation_works
 
 HIERARCHY = cgroup.hierarchy()
-pytestmark = [
-    pytest.mark.skipif(not isolation_works(), reason="no bubblewrap sandbox here"),
-    pytest.mark.skipif(HIERARCHY is None, reason="no writable memory cgroup here"),
-]
+needs_cgroup = pytest.mark.skipif(HIERARCHY is None, reason="no writable memory cgroup here")
+needs_sandbox = pytest.mark.skipif(not isolation_works(), reason="no bubblewrap sandbox here")
 
 MEMORY_MIB = 48
 HOGS = {
@@ -43,6 +41,8 @@ def ours() -> set[str]:
     return {name for name in names if not os.path.exists(f"/proc/{name.split('-')[1]}")}
 
 
+@needs_sandbox
+@needs_cgroup
 def test_memory_files_count_and_a_normal_program_is_unaffected(tmp_path: Path) -> None:
     before = ours()
     write_course(tmp_path, {"correct": 1})
@@ -72,6 +72,8 @@ def test_memory_files_count_and_a_normal_program_is_unaffected(tmp_path: Path) -
     assert ours() <= before  # the grader and its workers have ended: none of theirs is left
 
 
+@needs_sandbox
+@needs_cgroup
 def test_the_summary_says_which_cgroup() -> None:
     from casino.grade.cli import describe
 
@@ -80,6 +82,7 @@ def test_the_summary_says_which_cgroup() -> None:
     assert f"; memory cgroup per run (cgroup v{version}: memory files, tmpfs, " in line
 
 
+@needs_cgroup
 def test_a_run_s_cgroup_is_removed_with_whatever_still_runs_in_it() -> None:
     group = cgroup.MemoryCgroup.for_run(64 << 20)
     assert group is not None
@@ -98,6 +101,7 @@ def test_a_run_s_cgroup_is_removed_with_whatever_still_runs_in_it() -> None:
         sleeper.wait()
 
 
+@needs_cgroup
 def test_a_run_s_cgroup_has_the_limit_and_no_swap_beyond_it() -> None:
     group = cgroup.MemoryCgroup.for_run(96 << 20)
     assert group is not None
@@ -114,6 +118,7 @@ def test_a_run_s_cgroup_has_the_limit_and_no_swap_beyond_it() -> None:
     assert not group.path.exists()
 
 
+@needs_cgroup
 def test_a_run_that_cannot_join_its_cgroup_does_not_run() -> None:
     group = cgroup.MemoryCgroup.for_run(64 << 20)
     assert group is not None
@@ -121,3 +126,44 @@ def test_a_run_that_cannot_join_its_cgroup_does_not_run() -> None:
     done = subprocess.run(group.joined(["echo", "ran"]), capture_output=True, text=True)
     assert (done.returncode, done.stdout) == (cgroup.JOIN_FAILED, "")
     assert done.stderr == "casino: could not join the run's memory cgroup\n"
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_an_oom_kill_is_read_from_either_kind_s_file(tmp_path: Path, version: int) -> None:
+    """(On files written here: the v2 path cannot be tried on a machine without it.)"""
+    name, other = ("memory.events", "oom 3") if version == 2 else ("memory.oom_control", "")
+    group = cgroup.MemoryCgroup(cgroup.Hierarchy(version, tmp_path), tmp_path, 64 << 20)
+    assert group.problem() is None  # no file: no kill known
+    (tmp_path / name).write_text(f"{other}\nunder_oom 0\noom_kill 0\n")
+    assert group.problem() is None
+    (tmp_path / name).write_text(f"{other}\nunder_oom 0\noom_kill 2\n")
+    assert group.oom_kills() == 2
+    assert group.problem() == cgroup.over_memory(64 << 20)
+    assert group.problem() == (
+        "stopped: it used more than its 64 MiB of memory (--memory; memory files, /tmp, "
+        "/dev/shm and its run folder count)"
+    )
+
+
+def test_a_delegated_v2_cgroup_is_found_in_the_grader_s_or_beside_it(tmp_path: Path) -> None:
+    mine = tmp_path / "user.slice" / "casino.service"
+    mine.mkdir(parents=True)
+    (mine / "cgroup.subtree_control").write_text("\n")
+    (mine.parent / "cgroup.subtree_control").write_text("cpu memory pids\n")
+    mounts = [(str(tmp_path), "cgroup2", "rw")]
+    own = {"": "/user.slice/casino.service"}
+    assert cgroup._v2(mounts, own) == cgroup.Hierarchy(2, mine.parent)
+    (mine / "cgroup.subtree_control").write_text("memory\n")
+    assert cgroup._v2(mounts, own) == cgroup.Hierarchy(2, mine)
+    assert cgroup._v2(mounts, {}) is None  # not in a v2 hierarchy (v1 only)
+
+
+def test_without_a_cgroup_the_summary_says_so_and_runs_get_none(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from casino.grade.cli import describe
+
+    monkeypatch.setattr(cgroup, "hierarchy", lambda: None)
+    line = describe(Sandbox(isolate=True, memory=64 << 20, processes=8))
+    assert "; no memory cgroup (tmpfs and memory files not counted); " in line
+    assert cgroup.MemoryCgroup.for_run(64 << 20) is None
