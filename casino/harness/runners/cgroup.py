@@ -33,6 +33,7 @@ every empty ``casino-PID-…`` cgroup whose PID no longer runs (:func:`sweep`).
 from __future__ import annotations
 
 import contextlib
+import errno
 import itertools
 import os
 import re
@@ -255,8 +256,8 @@ def _remove(path: Path) -> None:
             return
         except FileNotFoundError:
             return
-        except OSError:
-            if time.monotonic() > deadline:
+        except OSError as error:  # busy: processes are still in it (else give up)
+            if error.errno != errno.EBUSY or time.monotonic() > deadline:
                 return
         _kill_all(path)
         time.sleep(0.01)
