@@ -55,7 +55,7 @@ from casino.grade.visibility import withheld
 from casino.grade.work import Cached, built_nothing, cache_key, not_graded
 from casino.harness.command import find_transcripts, run_command
 from casino.harness.report import plural
-from casino.harness.runners import seccomp
+from casino.harness.runners import cgroup, seccomp
 from casino.harness.runners.sandbox import (
     Sandbox,
     isolation_works,
@@ -527,7 +527,7 @@ def describe(sandbox: Sandbox | None) -> str:
     parts.append(f"files up to {(sandbox.file_size or 0) // MIB} MiB")
     if sandbox.isolate:
         parts.append(f"run folder up to {sandbox.disk_bytes // MIB} MiB")
-        parts.append("no memory cgroup (tmpfs and memory files not counted)")
+        parts.append(cgroup.describe())
     parts.append("network cut off (unshare --net)" if sandbox.isolate_network else "network open")
     return "; ".join(parts)
 

@@ -28,6 +28,8 @@ from grade_support import (
     write_course,
 )
 
+from casino.harness.runners import cgroup
+
 COUNTS = {
     "correct": 13 if JAVAC else 14,
     "wrong_space": 4,
@@ -92,8 +94,8 @@ def test_the_summary_names_the_isolation_and_where_results_are(
         assert lines[1] == (
             "sandbox: bubblewrap (own file system, processes, uid, user namespace, seccomp "
             "filter); CPU 60 s; data 512 MiB; address space 1024 MiB; 256 processes per run; "
-            "files up to 64 MiB; run folder up to 256 MiB; no memory cgroup (tmpfs and memory "
-            "files not counted); network cut off (unshare --net)"
+            f"files up to 64 MiB; run folder up to 256 MiB; {cgroup.describe()}; "
+            "network cut off (unshare --net)"
         )
     else:
         assert lines[1].startswith("sandbox: none of its own (--trust-submissions); CPU 60 s")

@@ -82,7 +82,9 @@ class Job:
         isolated = self.sandbox is not None and self.sandbox.isolate
         if self.sandbox is None or not isolated:
             return None
-        return RunFolder(self.cwd, self.sandbox.disk_bytes, self.sandbox.back_files)
+        return RunFolder(
+            self.cwd, self.sandbox.disk_bytes, self.sandbox.back_files, self.sandbox.memory
+        )
 
 
 @dataclass(frozen=True)

@@ -52,6 +52,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from casino.harness.runners import seccomp
+from casino.harness.runners.cgroup import MemoryCgroup
 from casino.harness.runners.folders import empty_folder, make_folders
 
 CLONE_NEWNET = 0x40000000
@@ -327,7 +328,8 @@ def confine(
     With ``back`` (:class:`RunFolder`), the run folder is a tmpfs of ``disk`` bytes at
     ``cwd``'s path: ``cwd``'s files are copied in at the start, and what it holds at the end
     goes back through ``back`` (:data:`ROUND_TRIP`), so a run cannot write more than that in
-    all. Without, ``cwd`` itself is bound read-write.
+    all. Without, ``cwd`` itself is bound read-write. With ``back`` and its memory cgroup
+    (:mod:`~casino.harness.runners.cgroup`), the run joins that cgroup before bubblewrap starts.
     """
     bwrap = shutil.which("bwrap") or "bwrap"
     size = str(sandbox.file_size or TMP_BYTES)
@@ -365,7 +367,10 @@ def confine(
         words += [bwrap, *_own_user(), "--dev-bind", "/", "/", "--chdir", str(cwd), "--"]
     if back is not None:
         words += ["/bin/sh", "-c", round_trip(back.fd, back.files), "sh"]
-    return [*_with_filter(words), *_limited(argv, sandbox)], _clean_env(env, cwd, sandbox)
+    command = [*_with_filter(words), *_limited(argv, sandbox)]
+    if back is not None and back.cgroup is not None:
+        command = back.cgroup.joined(command)
+    return command, _clean_env(env, cwd, sandbox)
 
 
 def _own_user() -> list[str]:
@@ -456,15 +461,24 @@ def too_many_bytes(limit: int) -> str:
 class RunFolder:
     """The way an isolated run's folder comes back: a tar written by :data:`ROUND_TRIP` to an
     unlinked file of the grader's (at most about ``disk`` bytes: it is the tmpfs's content),
-    unpacked into the run folder by :meth:`collect`. Use it as a context manager around the
-    run."""
+    unpacked into the run folder by :meth:`collect`. It also holds what else is the run's own:
+    its uid and its memory cgroup. Use it as a context manager around the run."""
 
-    def __init__(self, cwd: Path, disk: int = DISK_BYTES, files: int = BACK_FILES) -> None:
+    def __init__(
+        self,
+        cwd: Path,
+        disk: int = DISK_BYTES,
+        files: int = BACK_FILES,
+        memory: int | None = None,
+    ) -> None:
         """A fresh, empty file for ``cwd``'s run, which may hold ``disk`` bytes and ``files``
-        files and folders."""
+        files and folders, and a memory cgroup of ``memory`` bytes where the machine allows
+        one (:meth:`MemoryCgroup.for_run`)."""
         self.cwd = cwd
         self.disk = disk
         self.files = files
+        self.cgroup = MemoryCgroup.for_run(memory)
+        """The run's memory cgroup (``None``: none)."""
         self.fd, path = tempfile.mkstemp(prefix="casino-back-")
         os.unlink(path)
         self.uid = next_run_uid()
@@ -476,7 +490,11 @@ class RunFolder:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
-        os.close(self.fd)
+        try:
+            if self.cgroup is not None:
+                self.cgroup.remove()
+        finally:
+            os.close(self.fd)
 
     def collect(self) -> str | None:
         """Put what the run left in its folder into ``cwd``; the problem if it left more than
@@ -485,7 +503,13 @@ class RunFolder:
 
         The tar is read as a stream, one file at a time, and its headers are checked before
         anything is unpacked: the grader's time and memory stay bounded by the limits,
-        whatever the run left."""
+        whatever the run left.
+
+        A run its memory cgroup stopped fails so (:meth:`MemoryCgroup.problem`), its folder
+        not collected."""
+        stopped = self.cgroup.problem() if self.cgroup is not None else None
+        if stopped is not None:
+            return stopped
         size = os.fstat(self.fd).st_size
         if os.pread(self.fd, len(TOO_MANY), 0) == TOO_MANY:
             return too_many_files(self.files)
