@@ -283,7 +283,11 @@ class Conversation:
         the input and read until the program ends: once its output can no longer match, the
         run still ends as it would through a pipe, having read all its input — its files
         too, which the next run of a chain reads, and the facts a rubric grades. Returns why
-        it had to be stopped, if it had to be."""
+        it had to be stopped, if it had to be. The terminal's echo is turned off first: typed
+        while the program still prints (a flood, say), an echo would land in the middle of its
+        lines, where it cannot be told from them and taken out."""
+        with contextlib.suppress(OSError, termios.error):
+            self.child.setecho(False)
         for line in lines:
             if self.closed or self.problem is not None:
                 break
