@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from as_nobody import nobody_pythonpath
 from grade_support import PYTHON_RUN, ROOT, python_program, write_course
 
 from casino.harness.runners.folders import make_folders, remove_tree
@@ -206,11 +207,18 @@ def make_course(root: Path, hostile: bool) -> None:
         add_student(root, "key_keeper", KEY_KEEPER)
 
 
-def grade(root: Path, *more: str, out: str = "grades", user: int | None = None) -> str:
+def grade(
+    root: Path,
+    *more: str,
+    out: str = "grades",
+    user: int | None = None,
+    pythonpath: str | None = None,
+) -> str:
     """``casino grade`` on the course (``--jobs 2``, ``--processes 64``): its stdout; the
     status must be 0 whatever the students do."""
     python = sys.executable if user is None else "/usr/bin/python3"
-    env = dict(os.environ, PYTHONPATH=PYTHONPATH, XDG_CACHE_HOME=str(root / "grader-cache"))
+    env = dict(os.environ, PYTHONPATH=pythonpath or PYTHONPATH)
+    env["XDG_CACHE_HOME"] = str(root / "grader-cache")
     env["TMPDIR"] = str(root / "tmp")  # trusted, a program could write where the grader works
     (root / "tmp").mkdir(exist_ok=True)
     argv = [python, "-m", "casino", "grade", str(root / "submissions")]
@@ -363,24 +371,28 @@ def test_the_keyring_is_no_channel_between_students(tmp_path: Path, sealed: bool
 
 def test_an_unprivileged_grader_is_as_safe(baseline: dict[str, list[str]]) -> None:
     """The same course graded by a user who is not root (nobody, 65534)."""
-    probe = "import yaml, pexpect, casino.grade.cli"
-    argv = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
-    argv += ["/usr/bin/python3", "-c", probe]
-    env = dict(os.environ, PYTHONPATH=PYTHONPATH)
-    if subprocess.run(argv, env=env, check=False, capture_output=True).returncode:
-        pytest.skip("nobody cannot run casino with the system's python3 here")
     root = Path(tempfile.mkdtemp(prefix="casino-unprivileged-"))
+    python = Path(tempfile.mkdtemp(prefix="casino-nobody-"))
     try:
+        pythonpath = nobody_pythonpath(python)
+        probe = "import yaml, pexpect, casino.grade.cli"
+        argv = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+        argv += ["/usr/bin/python3", "-c", probe]
+        env = dict(os.environ, PYTHONPATH=pythonpath)
+        found = subprocess.run(argv, env=env, check=False, capture_output=True, text=True)
+        if found.returncode:
+            pytest.skip(f"nobody cannot run casino with /usr/bin/python3: {found.stderr[-300:]}")
         make_course(root, hostile=True)
         subprocess.run(["chown", "-R", "65534:65534", str(root)], check=True)
         before = originals(root)
-        grade(root, user=65534)
+        grade(root, user=65534, pythonpath=pythonpath)
         graded = rows(root)
         assert {name: graded[name] for name in HONEST_ROWS} == {n: baseline[n] for n in HONEST_ROWS}
         assert {name: graded[name][0] for name in HOSTILE} == dict.fromkeys(HOSTILE, "0")
         assert originals(root) == before
     finally:
         remove_tree(root)
+        remove_tree(python)
 
 
 def test_the_squatter_changes_nothing_even_trusted(tmp_path: Path) -> None:

@@ -9,18 +9,16 @@ import json
 import os
 import struct
 import subprocess
-import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from as_nobody import nobody_pythonpath
+from seccomp_probe import probe
 
-from casino.harness.model import Out, Run
-from casino.harness.runners import make_runner
-from casino.harness.runners.base import Job, Target
 from casino.harness.runners.folders import remove_tree
-from casino.harness.runners.sandbox import SANDBOX_UID, Sandbox, isolation_works, next_run_uid
+from casino.harness.runners.sandbox import SANDBOX_UID, isolation_works, next_run_uid
 from casino.harness.runners.seccomp import (
     REFUSED,
     RET_ALLOW,
@@ -33,47 +31,6 @@ from casino.harness.runners.seccomp import (
 )
 
 ROOT = Path(__file__).resolve().parents[2]
-
-PROBE = r"""
-import ctypes, errno, json, os, platform, threading
-NR = {
-    "x86_64": dict(add_key=248, request_key=249, keyctl=250, io_uring_setup=425, bpf=321,
-                   ptrace=101, perf_event_open=298, clone=56),
-    "aarch64": dict(add_key=217, request_key=218, keyctl=219, io_uring_setup=425, bpf=280,
-                    ptrace=117, perf_event_open=241, clone=220),
-}[platform.machine()]
-libc = ctypes.CDLL(None, use_errno=True)
-libc.syscall.restype = ctypes.c_long
-def call(fn, *args):
-    ctypes.set_errno(0)
-    result = fn(*args)
-    return "ok" if result >= 0 else errno.errorcode[ctypes.get_errno()]
-params = ctypes.create_string_buffer(120)
-SIGCHLD, NEWUSER = 17, 0x10000000
-found = {
-    "add_key": call(libc.syscall, NR["add_key"], b"user", b"k", b"v", 1, -4),
-    "request_key": call(libc.syscall, NR["request_key"], b"user", b"k", None, 0),
-    "keyctl": call(libc.syscall, NR["keyctl"], 0, -4, 0),
-    "unshare_user": call(libc.unshare, NEWUSER),
-    "unshare_mount": call(libc.unshare, 0x20000),
-    "clone_user": call(libc.syscall, NR["clone"], NEWUSER | SIGCHLD, 0, 0, 0, 0),
-    "mount": call(libc.mount, b"none", b"/tmp", b"tmpfs", 0, None),
-    "io_uring_setup": call(libc.syscall, NR["io_uring_setup"], 4, params),
-    "bpf": call(libc.syscall, NR["bpf"], 0, None, 0),
-    "ptrace": call(libc.syscall, NR["ptrace"], 16, 1, 0, 0),
-    "perf_event_open": call(libc.syscall, NR["perf_event_open"], params, 0, -1, -1, 0),
-}
-pid = os.fork()
-if pid == 0:
-    os._exit(7)
-found["fork"] = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
-box = []
-worker = threading.Thread(target=lambda: box.append(1))
-worker.start(); worker.join()
-found["thread"] = box
-found["uid"] = os.getuid()
-print(json.dumps(found))
-"""
 
 REFUSED_HERE = {
     "add_key": "EPERM",
@@ -134,17 +91,6 @@ def run_folder() -> Iterator[Path]:
     remove_tree(folder)
 
 
-def probe(folder: Path) -> dict[str, object]:
-    """:data:`PROBE` in its sandbox, as the pipe runner starts it."""
-    sandbox = Sandbox(cpu_seconds=20, memory=1 << 30, processes=64, isolate=True)
-    (folder / "probe.py").write_text(PROBE, encoding="utf-8")
-    target = Target(None, ("python3", "probe.py"), folder)
-    outcome = make_runner("pipe").run(Job(target, Run((Out(""),)), folder, 0, 20, sandbox))
-    assert outcome.problem is None, outcome
-    found: dict[str, object] = json.loads(outcome.output)
-    return found
-
-
 @sandboxed
 def test_the_kernel_refuses_what_the_filter_refuses(run_folder: Path) -> None:
     assert filter_bytes() is not None
@@ -157,14 +103,18 @@ def test_graded_by_an_ordinary_user_the_kernel_refuses_the_same(run_folder: Path
     os.chown(run_folder, 65534, 65534)
     code = (
         "import json, sys; from pathlib import Path; "
-        "import test_sandbox_seccomp as t; print(json.dumps(t.probe(Path(sys.argv[2]))))"
+        "import seccomp_probe as t; print(json.dumps(t.probe(Path(sys.argv[2]))))"
     )
-    paths = [str(ROOT / "tests" / "grade"), str(ROOT), *(p for p in sys.path if "site-pack" in p)]
-    argv = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3"]
-    argv += ["-c", code, os.pathsep.join(paths), str(run_folder)]
-    env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": os.pathsep.join(paths)}
-    env["HOME"] = str(run_folder)
-    done = subprocess.run(argv, capture_output=True, text=True, env=env, check=False, timeout=60)
+    python = Path(tempfile.mkdtemp(prefix="casino-nobody-"))
+    try:
+        paths = [str(ROOT / "tests" / "grade"), nobody_pythonpath(python)]
+        argv = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3"]
+        argv += ["-c", code, os.pathsep.join(paths), str(run_folder)]
+        env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": os.pathsep.join(paths)}
+        env["HOME"] = str(run_folder)
+        done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=60)
+    finally:
+        remove_tree(python)
     if done.returncode and "Permission denied" in done.stderr:
         pytest.skip(f"nobody cannot run this Python: {done.stderr.strip()[-200:]}")
     assert done.returncode == 0, done.stderr

@@ -18,6 +18,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import WebDriverWait
 
 from casino.web.store import Store, open_store
 
@@ -205,8 +207,10 @@ def ana_is_broke_and_refilled(ana: Any, url: str, database: str) -> None:
     ana.get(url)
     said = ana.find_element("id", "broke").text
     assert "Tu cartera está vacía" in said
-    ana.find_element("id", "refill").click()
-    balance = ana.find_element("id", "balance")
+    button = ana.find_element("id", "refill")
+    button.click()  # a form: the lobby comes back as a new page
+    WebDriverWait(ana, 60).until(expected_conditions.staleness_of(button))
+    balance = WebDriverWait(ana, 60).until(lambda page: page.find_element("id", "balance"))
     assert int(balance.get_attribute("value")) == 1000
     assert not ana.find_elements("id", "broke")
     store = open_store(database)

@@ -1,0 +1,36 @@
+"""What another user (nobody) needs to run casino with the system's ``/usr/bin/python3``: the
+checkout, and a copy of the packages casino imports, readable by everyone. The test
+environment's own ``site-packages`` may be private to its owner (tox keeps ``.tox`` at mode
+0700), so nobody could not import them from there."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import stat
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGES = ("yaml", "_yaml", "pexpect", "ptyprocess")
+"""What casino's harness and grader import beyond the standard library."""
+
+
+def nobody_pythonpath(scratch: Path) -> str:
+    """``PYTHONPATH`` for nobody: casino's checkout, then :data:`PACKAGES` copied into
+    ``scratch`` (made readable and searchable by everyone)."""
+    site = scratch / "site-packages"
+    site.mkdir(parents=True, exist_ok=True)
+    for name in PACKAGES:
+        spec = importlib.util.find_spec(name)
+        if spec is None or spec.origin is None:
+            continue
+        origin = Path(spec.origin)
+        if spec.submodule_search_locations:
+            shutil.copytree(origin.parent, site / name, dirs_exist_ok=True)
+        else:
+            shutil.copy2(origin, site / origin.name)
+    for path in [scratch, *scratch.rglob("*")]:
+        searchable = stat.S_IXGRP | stat.S_IXOTH if path.is_dir() else 0
+        path.chmod(path.stat().st_mode | stat.S_IRGRP | stat.S_IROTH | searchable)
+    return os.pathsep.join([str(ROOT), str(site)])
