@@ -36,8 +36,8 @@ from casino.harness.runners.base import (
     decode,
     flood_problem,
     overtime_problem,
-    process_command,
 )
+from casino.harness.runners.pipe import start_piped
 from casino.harness.runners.procs import Containment
 from casino.harness.runners.sandbox import RunFolder, quiet
 from casino.harness.runners.terminal import Conversation, StartError
@@ -140,18 +140,7 @@ class LivePipe:
     def _spawn(self, job: Job) -> subprocess.Popen[bytes]:
         back = self._back.__enter__() if self._back is not None else None
         try:
-            argv, env = process_command(job, back)
-            return subprocess.Popen(
-                argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                cwd=job.cwd,
-                env=env,
-                start_new_session=True,
-                preexec_fn=job.preexec(),
-                pass_fds=() if back is None else (back.fd,),
-            )
+            return start_piped(job, back)
         except OSError as error:
             raise CannotStart(cannot_start(job, error.strerror or str(error))) from None
 

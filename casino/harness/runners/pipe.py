@@ -31,7 +31,7 @@ from casino.harness.runners.base import (
     process_command,
 )
 from casino.harness.runners.procs import Containment
-from casino.harness.runners.sandbox import quiet
+from casino.harness.runners.sandbox import RunFolder, quiet
 
 _DRAIN_SECONDS = 1.0
 
@@ -47,18 +47,7 @@ class PipeRunner:
         # Whatever it starts ends with the run; isolated, its folder comes back through ``back``.
         with Containment() as contained, job.run_folder() or contextlib.nullcontext() as back:
             try:
-                argv, env = process_command(job, back)
-                process = subprocess.Popen(
-                    argv,
-                    stdin=subprocess.PIPE,
-                    stdout=subprocess.PIPE,
-                    stderr=subprocess.PIPE,
-                    cwd=job.cwd,
-                    env=env,
-                    start_new_session=True,
-                    preexec_fn=job.preexec(),
-                    pass_fds=() if back is None else (back.fd,),
-                )
+                process = start_piped(job, back)
             except OSError as error:
                 why = cannot_start(job, error.strerror or str(error))
                 return Outcome(chunks=("",), problem=why)
@@ -166,3 +155,21 @@ def _kill_group(process: subprocess.Popen[bytes]) -> None:
         os.killpg(process.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         process.kill()
+
+
+def start_piped(job: Job, back: RunFolder | None) -> subprocess.Popen[bytes]:
+    """``job``'s program with stdin, stdout and stderr on pipes, in a session of its own, the
+    run folder's descriptor passed on when it has one (``OSError`` if it cannot start): how the
+    pipe runner and the live consoles start a program alike."""
+    argv, env = process_command(job, back)
+    return subprocess.Popen(
+        argv,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=job.cwd,
+        env=env,
+        start_new_session=True,
+        preexec_fn=job.preexec(),
+        pass_fds=() if back is None else (back.fd,),
+    )
