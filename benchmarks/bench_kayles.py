@@ -42,7 +42,7 @@ def main() -> None:
     print(describe())
     for size in (11, 100, 1_000, 10_000, 100_000):
         for name, board in boards(size).items():
-            print(f"{size:>7} stones  {name:<9}  {per_call_us(board):9.1f} µs per advanced_move")
+            print(f"{size:>7} stones  {name:<9}  {per_call_us(board):9.1f} CPU µs a move")
 
 
 if __name__ == "__main__":
