@@ -3,7 +3,8 @@
     python benchmarks/bench_analyzer.py [--paytable NAME] [--jobs N ...]
 
 Each scenario runs in a fresh interpreter (so start-up, imports and table builds count) and
-reports its wall time, the time of each phase, the return it found, and peak resident memory from
+reports its wall time, its CPU time (with its workers': a figure the load of a shared machine
+moves less), the wall time of each phase, the return it found, and peak resident memory from
 ``resource.getrusage``: the process's own, and its largest worker's (``RUSAGE_CHILDREN``)
 when the analysis forks. *Cold* starts from an empty table cache directory (as CI does);
 *warm* reuses the tables that the cold run stored.
@@ -14,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -61,6 +63,12 @@ def scenario(paytable: str, jobs: int) -> None:
     )
 
 
+def children_cpu() -> float:
+    """CPU seconds (user + system) of every child this process has waited for."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -77,10 +85,10 @@ def main() -> None:
     print(f"pay table: {args.paytable}, bet 5, optimal strategy")
     print()
     print(
-        "| run | jobs | wall s | evaluator | pay lines | subset counts | analysis "
+        "| run | jobs | wall s | CPU s | evaluator | pay lines | subset counts | analysis "
         "| peak MiB (own + worker) | return |"
     )
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---|")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "CASINO_CACHE_DIR": cache}
         for jobs in args.jobs:
@@ -89,16 +97,17 @@ def main() -> None:
                     for stored in os.listdir(cache):
                         os.unlink(os.path.join(cache, stored))
                 command = [sys.executable, __file__, "--scenario", args.paytable, str(jobs)]
-                began = time.perf_counter()
+                began, cpu = time.perf_counter(), children_cpu()
                 result = subprocess.run(
                     command, env=env, capture_output=True, text=True, check=True
                 )
                 wall = time.perf_counter() - began  # interpreter start-up included
+                cpu = children_cpu() - cpu  # its workers' too
                 figures = json.loads(result.stdout)
                 phases = " | ".join(f"{seconds:.2f}" for seconds in figures["phases"].values())
                 memory = f"{figures['own_mib']:.0f} + {figures['worker_mib']:.0f}"
                 print(
-                    f"| {run} | {jobs} | {wall:.2f} | {phases} | {memory} "
+                    f"| {run} | {jobs} | {wall:.2f} | {cpu:.2f} | {phases} | {memory} "
                     f"| {figures['return']} = {figures['percent']:.7f}% |",
                     flush=True,
                 )

@@ -23,10 +23,10 @@ def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
     print(describe())
     for tiebreak in Tiebreak:
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         records = contest(games, seed=2026, tiebreak=tiebreak)
-        seconds = time.perf_counter() - started
-        speed = f"{seconds / games * 1e3:.3f} ms a game"
+        seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
+        speed = f"{seconds / games * 1e3:.3f} ms a game, {cpu / games * 1e3:.3f} ms of CPU"
         print(f"\n{games:,} games, --tiebreak {tiebreak.value} ({speed})")
         print(f"{'player':<10} {'net chips':>11} {'per game':>9} {'folded':>7} {'won':>6}")
         for name, record in records.items():

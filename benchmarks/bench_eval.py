@@ -6,8 +6,10 @@ Every contender evaluates the same seeded random 5-card and 7-card hands (200,00
 default), converted to its own card type beforehand, in the same plain ``for`` loop
 (``evaluate(*hand)`` for evaluators taking the cards as arguments, ``evaluate(hand)`` for
 the others). Each of ``--repeats`` rounds times every contender once in turn (so a busy spell
-of a shared machine hits them all alike), and the best time of each is reported (one timing
-for a pass slower than 5 s), with its speed as a multiple of casino's ``evaluate5``/``evaluate7``.
+of a shared machine hits them all alike), in this process's CPU time (``time.process_time``:
+evaluations per CPU second), and the best time of each is reported (one timing for a pass
+slower than 5 s), with its speed as a multiple of casino's ``evaluate5``/``evaluate7``; the
+lowest and highest of those multiples within one round are printed before the table.
 Contenders that are not installed are listed as such (``pip install phevaluator eval7
 pokerkit``; treys comes with casino's test extras).
 
@@ -30,7 +32,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from machine import describe
@@ -141,15 +143,16 @@ def _others() -> list[Contender]:
 
 
 def _seconds(evaluate: Callable[..., object], hands: Sequence[Any], spread: bool) -> float:
-    """One timed pass of ``evaluate`` over ``hands``."""
-    start = time.perf_counter()
+    """One timed pass of ``evaluate`` over ``hands``: this process's CPU seconds, which other
+    work on a shared machine moves far less than the wall clock."""
+    start = time.process_time()
     if spread:
         for hand in hands:
             evaluate(*hand)
     else:
         for hand in hands:
             evaluate(hand)
-    return time.perf_counter() - start
+    return time.process_time() - start
 
 
 @dataclass
@@ -159,13 +162,20 @@ class _Timing:
     evaluate: Callable[..., object]
     hands: list[list[Any]]
     spread: bool
-    best: float = float("inf")
+    times: list[float] = field(default_factory=list)
+
+    @property
+    def best(self) -> float:
+        """The shortest pass so far."""
+        return min(self.times, default=float("inf"))
 
     def run(self) -> None:
-        """Time one more pass, unless it is slower than :data:`SLOW` (then once is enough)."""
+        """Time one more pass, unless it is slower than :data:`SLOW` (then once is enough:
+        its later rounds repeat that time)."""
         if SLOW < self.best < float("inf"):
+            self.times.append(self.times[-1])
             return
-        self.best = min(self.best, _seconds(self.evaluate, self.hands, self.spread))
+        self.times.append(_seconds(self.evaluate, self.hands, self.spread))
 
 
 def _all_rates(
@@ -187,8 +197,28 @@ def _all_rates(
         for pair in timings:
             for timing in pair or ():
                 timing.run()
+    _print_round_ratios(contenders, timings)
     return [None if pair is None else (len(fives) / pair[0].best, len(sevens) / pair[1].best)
             for pair in timings]  # fmt: skip
+
+
+def _print_round_ratios(
+    contenders: list[Contender], timings: list[tuple[_Timing, _Timing] | None]
+) -> None:
+    """Each contender's speed as a multiple of casino's in the same round, lowest–highest."""
+    base = timings[0]
+    if base is None:
+        return
+    print("each round's speed as a multiple of casino's in that round (lowest–highest):")
+    for contender, pair in zip(contenders, timings, strict=True):
+        if pair is None:
+            continue
+        ranges = []
+        for ours, theirs in zip(base, pair, strict=True):
+            ratios = [a / b for a, b in zip(ours.times, theirs.times, strict=True)]
+            ranges.append(f"{min(ratios):.2f}–{max(ratios):.2f}×")
+        print(f"  {contender.name:<72} 5: {ranges[0]:>12}  7: {ranges[1]:>12}")
+    print()
 
 
 def _table_times() -> tuple[float, float]:
@@ -267,11 +297,11 @@ def main() -> None:
     sevens = [rng.sample(deck, 7) for _ in range(args.hands)]
     print(f"hands: {args.hands:,} seeded random 5-card and 7-card hands (random.Random({SEED}))")
     print()
+    contenders = [*_casino(), *_phevaluator(), *_others()]
+    all_rates = _all_rates(contenders, fives, sevens, args.repeats)
     print(f"| {'evaluator':<72} | {'5-card evals/s':>14} | {'7-card evals/s':>14} | {'5 ×':>7} "
           f"| {'7 ×':>7} |")  # fmt: skip
     print(f"|{'-' * 74}|{'-' * 15}:|{'-' * 15}:|{'-' * 8}:|{'-' * 8}:|")
-    contenders = [*_casino(), *_phevaluator(), *_others()]
-    all_rates = _all_rates(contenders, fives, sevens, args.repeats)
     base = all_rates[0]  # casino's evaluate5/evaluate7
     for contender, rates in zip(contenders, all_rates, strict=True):
         print(_row(contender.name, rates, base))
@@ -283,6 +313,7 @@ def main() -> None:
         else:
             print(f"phevaluator's C loop: not measured: {native}")
     print()
+    print("evals/s: per CPU second of this process (the C loop's: of its own process)")
     print("×: evaluations per second as a multiple of casino's evaluate5 (5) and evaluate7 (7)")
 
 

@@ -1,7 +1,7 @@
 """A course near the limit: how many submissions per minute ``casino grade`` grades, per engine,
 next to what the programs themselves allow.
 
-    python benchmarks/bench_grade.py [--submissions 300] [--jobs N] [--no-ray] [--no-cluster]
+    python benchmarks/bench_grade.py [--submissions 300] [--jobs N] [--no-ray] [--rounds R]
 
 Makes N submissions (default 300) the way a course has them: Python and Java programs, most
 correct, some with a wrong space, a crash, an endless loop (stopped at its time-out) or a flood
@@ -17,7 +17,10 @@ as casino stops it); its CPU time (user + system of everything it ran) divided b
 the shortest a course can take, and submissions per minute at that pace is the limit. Measure
 on a quiet machine: the engines' figures are wall time. Each engine's figure is printed with
 its share of the limit (the target for ``--jobs N`` is 80% or more), and casino's own overhead
-is the ``--jobs 1`` CPU against the plain loop's. It asserts nothing: figures only.
+is the ``--jobs 1`` CPU against the plain loop's. With ``--rounds R`` the plain loop and the
+engines run R times in turn (loop, engines, loop, …), so that a machine whose load drifts is
+shared by all, and the medians and ranges of the shares and of the overhead are printed last.
+It asserts nothing: figures only.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import importlib.util
 import os
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -199,44 +203,73 @@ def cluster() -> Iterator[str]:
 
 
 def main() -> None:
-    """Make the course, grade it with each engine, compare with the limit."""
+    """Make the course, grade it with each engine in turns with the plain loop, compare."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--submissions", type=int, default=300, help="how many (default 300)")
     parser.add_argument("--jobs", type=int, default=nproc(), help="for --jobs N (all cores)")
     parser.add_argument("--no-ray", action="store_true", help="leave the Ray cluster out")
+    parser.add_argument("--rounds", type=int, default=1, help="rounds, each in turn (default 1)")
     args = parser.parse_args()
     print(describe())
-    count, cores = args.submissions, nproc()
     engines: list[tuple[str, list[str]]] = [
         ("--jobs 1", ["--jobs", "1"]),
         (f"--jobs {args.jobs}", ["--jobs", str(args.jobs)]),
     ]
-    ray = not args.no_ray and importlib.util.find_spec("ray") is not None
+    if not args.no_ray and importlib.util.find_spec("ray") is not None:
+        engines.append(("Ray, two nodes", ["--ray", "CLUSTER"]))
+    shares: dict[str, list[float]] = {label: [] for label, _ in engines}
+    overheads: list[float] = []
     with tempfile.TemporaryDirectory() as name:
         scratch = Path(name)
         submissions, course = scratch / "submissions", scratch / "transcripts"
-        make_submissions(submissions, count)
+        make_submissions(submissions, args.submissions)
         made = transcripts(course)
-        loop_wall, loop_cpu, runs = plain_loop(submissions, made)
-        limit = count / (loop_cpu / cores) * 60
-        print(f"{count} submissions, {runs} runs; the programs alone: {loop_cpu:.1f} CPU s"
-              f" (wall {loop_wall:.1f} s one after another)")  # fmt: skip
-        print(f"the limit on {cores} cores: {limit:.1f} submissions/min")
-        cpu_one = 0.0
-        for label, engine in [
-            *engines,
-            *([("Ray, two nodes", ["--ray", "CLUSTER"])] if ray else []),
-        ]:
-            with cluster() if "CLUSTER" in engine else nullcontext("") as address:
-                engine = [address if word == "CLUSTER" else word for word in engine]
-                wall, cpu = grade(submissions, course, scratch / "grades", *engine)
-            cpu_one = cpu if label == "--jobs 1" else cpu_one
-            rate = count / wall * 60
-            share = f"{rate / limit:5.1%} of the limit"
-            print(f"casino grade {label:16} {rate:7.1f} submissions/min, {share}")
+        for round_number in range(1, args.rounds + 1):
+            overheads.append(one_round(round_number, submissions, course, made, engines, shares))
+    if args.rounds > 1:
+        print(f"\nover {args.rounds} rounds (median, lowest–highest):")
+        for label, values in shares.items():
+            print(f"casino grade {label:16} {summary(values, '.1%')} of the limit")
+        overhead = summary(overheads, ".2f")
+        print(f"casino's overhead, CPU (--jobs 1 against the plain loop): {overhead}×")
+
+
+def summary(values: list[float], form: str) -> str:
+    """The median of ``values`` and their range, each in ``form``."""
+    middle = statistics.median(values)
+    return f"{middle:{form}} ({min(values):{form}}–{max(values):{form}})"
+
+
+def one_round(
+    number: int,
+    submissions: Path,
+    course: Path,
+    made: list[Transcript],
+    engines: list[tuple[str, list[str]]],
+    shares: dict[str, list[float]],
+) -> float:
+    """The plain loop, then each engine in turn; prints the figures, adds each engine's share
+    of the limit to ``shares`` and returns casino's CPU (``--jobs 1``) over the loop's."""
+    count, cores = len(list(submissions.iterdir())), nproc()
+    loop_wall, loop_cpu, runs = plain_loop(submissions, made)
+    limit = count / (loop_cpu / cores) * 60
+    print(f"\nround {number}: {count} submissions, {runs} runs; the programs alone:"
+          f" {loop_cpu:.1f} CPU s (wall {loop_wall:.1f} s one after another)")  # fmt: skip
+    print(f"the limit on {cores} cores: {limit:.1f} submissions/min")
+    cpu_one = 0.0
+    for label, engine in engines:
+        with cluster() if "CLUSTER" in engine else nullcontext("") as address:
+            argv = [address if word == "CLUSTER" else word for word in engine]
+            wall, cpu = grade(submissions, course, submissions.parent / "grades", *argv)
+        cpu_one = cpu if label == "--jobs 1" else cpu_one
+        rate = count / wall * 60
+        shares[label].append(rate / limit)
         print(
-            f"casino's overhead, CPU (--jobs 1 against the plain loop): {cpu_one / loop_cpu:.2f}×"
+            f"casino grade {label:16} {rate:7.1f} submissions/min, {rate / limit:5.1%} of the"
+            f" limit (CPU {cpu:.1f} s)"
         )
+    print(f"casino's overhead, CPU (--jobs 1 against the plain loop): {cpu_one / loop_cpu:.2f}×")
+    return cpu_one / loop_cpu
 
 
 if __name__ == "__main__":

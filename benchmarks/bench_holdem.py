@@ -1,10 +1,11 @@
 """Hold'em: engine speed against pokerkit, equity estimator speed and error, bots' winnings.
 
-    python benchmarks/bench_holdem.py [--hands 2000] [--bot-hands 5000] [--spots 100]
+    python benchmarks/bench_holdem.py [--hands 2000] [--bot-hands 5000] [--spots 100] [--rounds 3]
 
 1. *Engine*: the same seeded random-action hands (2-9 seats, random all-ins), replayed
    through our :class:`~casino.holdem.engine.Hand` and through pokerkit's ``State`` (cards,
-   actions and showdown; final stacks compared), hands per second for each.
+   actions and showdown; final stacks compared), hands per second for each; ``--rounds``
+   times, ours then pokerkit in each round, with the medians and ranges.
 2. *Equity*: two-player showdowns per second of :func:`~casino.holdem.equity.equity` on one
    core, preflop, flop, turn and river; and its error against exact enumeration on ``--spots``
    random turn and river spots (1,000 deals each).
@@ -44,8 +45,28 @@ def _deals(count: int, seed: int) -> list[tuple[list[int], int, list[int], float
     return deals
 
 
-def engine(count: int) -> None:
-    """Our engine and pokerkit on the same hands and actions."""
+def engine(count: int, rounds: int) -> None:
+    """Our engine and pokerkit on the same hands and actions, ``rounds`` times in turn."""
+    times = [_engine_round(count) for _ in range(rounds)]
+    ours, theirs = [t[0] for t in times], [t[1] for t in times]
+    ratios = [b / a for a, b, _ in times]
+    agree = min(t[2] for t in times)
+    print(f"engine: {count} random-action hands, 2-9 seats; pokerkit agrees on {agree}")
+    print(f"  {rounds} rounds, ours then pokerkit in each; medians (lowest–highest):")
+    print(f"  ours      {_spread([count / t for t in ours], ',.0f')} hands/s")
+    pokerkit = _spread([count / t for t in theirs], ",.0f")
+    print(f"  pokerkit  {pokerkit} hands/s (deal, actions, showdown)")
+    print(f"  ratio     {_spread(ratios, '.1f')}x")
+
+
+def _spread(values: list[float], form: str) -> str:
+    """The median of ``values`` and their range, each in ``form``."""
+    low, high = min(values), max(values)
+    return f"{statistics.median(values):{form}} ({low:{form}}–{high:{form}})"
+
+
+def _engine_round(count: int) -> tuple[float, float, int]:
+    """CPU seconds of our engine and of pokerkit on the same hands, and the hands they agree on."""
     played = []
     start = time.process_time()
     for stacks, button, deck, action_seed in _deals(count, 1):
@@ -57,11 +78,7 @@ def engine(count: int) -> None:
     ours = time.process_time() - start
     start = time.process_time()
     agree = sum(pokerkit_stacks(hand) == hand.stacks for hand in played)
-    theirs = time.process_time() - start
-    print(f"engine: {count} random-action hands, 2-9 seats; pokerkit agrees on {agree}")
-    print(f"  ours      {count / ours:10,.0f} hands/s")
-    print(f"  pokerkit  {count / theirs:10,.0f} hands/s (deal, actions, showdown)")
-    print(f"  ratio     {theirs / ours:10.1f}x")
+    return ours, time.process_time() - start, agree
 
 
 def equity_speed(samples: int) -> None:
@@ -121,10 +138,11 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=200_000)
     parser.add_argument("--spots", type=int, default=100)
     parser.add_argument("--bot-hands", type=int, default=5000)
+    parser.add_argument("--rounds", type=int, default=3, help="engine rounds, each in turn")
     options = parser.parse_args()
     print(describe())
     load_tables()
-    engine(options.hands)
+    engine(options.hands, options.rounds)
     equity_speed(options.samples)
     equity_error(options.spots)
     bots(options.bot_hands)

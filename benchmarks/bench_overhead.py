@@ -22,9 +22,10 @@ they are not installed (``pip install cram prysk``).
 The overhead table also says casino's start-up (the CPU of a replay that finds nothing to
 run, paid once per ``casino replay`` or ``casino grade``) and its cost per run beyond the diff
 loop's, start-up taken out. Each figure is the median of ``--repeat`` runs; the diff loop and
-casino take turns (loop, casino, loop, …), so that a machine whose load drifts during the
-benchmark does not favour whichever ran in the quieter minutes. It asserts nothing: figures
-only.
+casino take turns (loop, casino, loop, …), and so do the trivial tests' contenders, so that a
+machine whose load drifts during the benchmark does not favour whichever ran in the quieter
+minutes; the lowest and highest ratio of a round are printed beside the medians. It asserts
+nothing: figures only.
 """
 
 from __future__ import annotations
@@ -101,11 +102,18 @@ def middle(runs: list[tuple[float, float]]) -> tuple[float, float]:
 
 def paired_medians(
     first: Callable[[], None], second: Callable[[], None], repeat: int
-) -> tuple[tuple[float, float], tuple[float, float]]:
+) -> tuple[tuple[float, float], tuple[float, float], tuple[float, float]]:
     """The median wall and CPU seconds of ``first`` and of ``second``, run in turns (first,
-    second, first, …) so that a change in the machine's load over the run weighs on both."""
+    second, first, …) so that a change in the machine's load over the run weighs on both, and
+    the lowest and highest ratio of ``second``'s CPU to ``first``'s within a round."""
     runs = [(measure(first), measure(second)) for _ in range(repeat)]
-    return middle([one for one, _ in runs]), middle([two for _, two in runs])
+    ratios = [two[1] / one[1] for one, two in runs]
+    return middle([one for one, _ in runs]), middle([two for _, two in runs]), spread(ratios)
+
+
+def spread(values: Sequence[float]) -> tuple[float, float]:
+    """The lowest and the highest of ``values``."""
+    return min(values), max(values)
 
 
 def casino(*argv: str, cwd: Path, status: int = 0) -> None:
@@ -161,7 +169,7 @@ def overhead(scratch: Path, programs: dict[str, tuple[str, int]], idle: int, rep
     )
     print(
         f"{'program':8} {'idle':>5} {'runs':>5} {'diff loop CPU':>14} {'casino CPU':>11}"
-        f" {'ratio':>6} {'per run':>8} {'diff loop wall':>15} {'casino wall':>12}"
+        f" {'ratio':>6} {'rounds':>11} {'per run':>8} {'diff loop wall':>15} {'casino wall':>12}"
     )
     for name, (command, count) in programs.items():
         folder = scratch / f"overhead-{name}"
@@ -171,13 +179,17 @@ def overhead(scratch: Path, programs: dict[str, tuple[str, int]], idle: int, rep
         casino_action = partial(casino, *replay, cwd=scratch)
         for extra in (0, idle):
             with idle_processes(extra):
-                loop, ours = paired_medians(loop_action, casino_action, repeat)
+                loop, ours, (low, high) = paired_medians(loop_action, casino_action, repeat)
             per_run = (ours[1] - startup[1] - loop[1]) / count * 1000
             print(
                 f"{name:8} {extra:5} {count:5} {loop[1]:13.2f}s {ours[1]:10.2f}s"
-                f" {ours[1] / loop[1]:5.2f}× {per_run:+6.2f}ms {loop[0]:14.2f}s {ours[0]:11.2f}s"
+                f" {ours[1] / loop[1]:5.2f}× {low:4.2f}–{high:4.2f}× {per_run:+6.2f}ms"
+                f" {loop[0]:14.2f}s {ours[0]:11.2f}s"
             )
-    print("(per run: casino's CPU beyond the diff loop's, its start-up taken out)")
+    print(
+        "(ratio: of the medians; rounds: the lowest and highest ratio within one round;"
+        " per run: casino's CPU beyond the diff loop's, its start-up taken out)"
+    )
 
 
 def cram_files(folder: Path, count: int) -> None:
@@ -223,10 +235,21 @@ def throughput(scratch: Path, count: int, repeat: int) -> None:
             print(f"{tool}: not installed (pip install {tool}), left out")
             continue
         contenders[tool] = partial(tool_run, found, tests)
-    print(f"\n{count} trivial tests, one after another:")
-    for label, action in contenders.items():
-        wall, cpu = median(action, repeat)
-        print(f"{label:22} {count / wall:8.1f} tests/s  (wall {wall:.2f}s, CPU {cpu:.2f}s)")
+    print(f"\n{count} trivial tests, one after another; {repeat} rounds, each contender in turn:")
+    rounds = [
+        {label: measure(action) for label, action in contenders.items()} for _ in range(repeat)
+    ]
+    for label in contenders:
+        wall, cpu = middle([each[label] for each in rounds])
+        low, high = spread([count / each[label][0] for each in rounds])
+        per_cpu = spread([count / each[label][1] for each in rounds])
+        ratios = spread([each["casino --runner pipe"][1] / each[label][1] for each in rounds])
+        print(
+            f"{label:22} {count / wall:6.1f} tests/s ({low:.0f}–{high:.0f}),"
+            f" {count / cpu:6.1f} per CPU s ({per_cpu[0]:.0f}–{per_cpu[1]:.0f});"
+            f" per CPU s {ratios[0]:.2f}–{ratios[1]:.2f}× casino pipe's"
+        )
+    print("(medians of the rounds, in brackets their lowest and highest)")
 
 
 def tool_run(executable: str, tests: Path) -> None:
