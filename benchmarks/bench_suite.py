@@ -6,6 +6,10 @@ the test extra installed (``pip install -e '.[test]'``); with no pytest argument
 whole of ``tox -e tests`` (``pytest`` with ``PYTHONHASHSEED=0``). The budget (issue 31,
 ``docs/design.md``) is 4 minutes of CPU on two cores. Programs a test leaves to run on after it
 (none should) and kernel work done elsewhere (a network namespace's teardown) are not counted.
+As under tox, Python writes its bytecode (``PYTHONDONTWRITEBYTECODE`` is dropped: every process
+started would compile casino from source again) and the current folder is not put first on the
+module path (``-P``): run it with a tox environment's Python (``.tox/tests/bin/python
+benchmarks/bench_suite.py``) to measure casino as tox installs it.
 """
 
 from __future__ import annotations
@@ -38,8 +42,9 @@ def run(pytest_args: list[str]) -> tuple[int, float, float, list[dict[str, objec
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "rows.jsonl"
         env = dict(os.environ, SUITE_CPU_OUT=str(out), PYTHONHASHSEED="0")
+        env.pop("PYTHONDONTWRITEBYTECODE", None)  # as under tox, which does not pass it on
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(HERE), env.get("PYTHONPATH")]))
-        argv = [sys.executable, "-m", "pytest", "-q", "-p", "suite_cpu_plugin", *pytest_args]
+        argv = [sys.executable, "-P", "-m", "pytest", "-q", "-p", "suite_cpu_plugin", *pytest_args]
         began, cpu = time.monotonic(), children_cpu()
         status = subprocess.run(argv, cwd=HERE.parent, env=env, check=False).returncode
         wall, cpu = time.monotonic() - began, children_cpu() - cpu
