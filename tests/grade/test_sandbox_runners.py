@@ -58,11 +58,12 @@ def test_sigterm_stops_casino_while_such_a_program_runs(tmp_path: Path) -> None:
     env = dict(os.environ, PYTHONPATH=str(ROOT), TMPDIR=str(scratch))
     with subprocess.Popen([*argv, "t.yaml"], cwd=tmp_path, env=env) as casino:
         deadline = time.monotonic() + 60
-        while not list(scratch.glob("casino-*/pid")) and time.monotonic() < deadline:
+        pids: list[int] = []
+        while not pids and time.monotonic() < deadline:  # the file is made, then written
             if casino.poll() is not None:
                 break
             time.sleep(0.05)
-        pids = [int(p.read_text()) for p in scratch.glob("casino-*/pid") if p.read_text()]
+            pids = [int(p.read_text()) for p in scratch.glob("casino-*/pid") if p.read_text()]
         casino.send_signal(signal.SIGTERM)
         assert casino.wait(timeout=30) == 128 + signal.SIGTERM
     assert pids and not any(alive(pid) for pid in pids)
