@@ -376,8 +376,8 @@ def test_the_keyring_is_a_channel_between_trusted_students(trusted: Path) -> Non
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs root to become another user")
 def test_the_keyring_is_no_channel_between_students(tmp_path: Path) -> None:
-    """The same keeper and reader (``--jobs 1``, names in order) sealed: the reader scores 0,
-    also on a cached re-run."""
+    """The same keeper and reader (``--jobs 1``, names in order) sealed: the reader scores 0.
+    (On a cached re-run too: the hostile course's re-run holds both.)"""
     write_course(tmp_path, {})
     token = tmp_path.name  # keys left by an earlier test answer nothing here
     add_student(tmp_path, "key_keeper", KEY_KEEPER.replace("TOKEN", token))
@@ -387,8 +387,6 @@ def test_the_keyring_is_no_channel_between_students(tmp_path: Path) -> None:
     assert graded["key_keeper"][0] == "4"
     assert graded["key_reader"][0] == "0"
     assert "no key" in (tmp_path / "grades" / "feedback" / "key_reader.txt").read_text()
-    grade(tmp_path, "--jobs", "1")
-    assert rows(tmp_path) == graded
 
 
 def test_an_unprivileged_grader_is_as_safe(baseline: dict[str, list[str]]) -> None:
