@@ -15,8 +15,10 @@ the first grading and on a cached re-run, and the course always ends with its gr
 What each course costs is kept small (issue 31): one correct student, not three; the student
 1,100 folders deep (a test of the grader's folder handling, which no attacker reaches) only in
 the course without the hostile ones; the attacks that must work when the programs are trusted
-in one trusted course graded once; every student started with ``python3 -S`` (none of them
-needs ``site``, whose start is a third of a Python's).
+in one trusted course graded once; the honest students but the squatter are shell scripts
+(their language is not what is tested, and a shell starts for a hundredth of a Python's CPU);
+every Python student is started with ``python3 -S`` (none needs ``site``, a third of a
+Python's start).
 """
 
 from __future__ import annotations
@@ -74,11 +76,13 @@ VANDAL = (
     FIND_GRADER
     + """\
 import glob
-targets = glob.glob("../*/main.py") + glob.glob("../../*/main.py")
+targets = [path for name in ("main.py", "run.sh") for up in ("..", "../..")
+           for path in glob.glob(f"{up}/*/{name}")]
 if words is not None:
     submissions = words[words.index("grade") + 1]
     out = words[words.index("--out") + 1]
     targets += glob.glob(os.path.join(submissions, "*", "main.py"))
+    targets += glob.glob(os.path.join(submissions, "*", "run.sh"))
     targets += glob.glob(os.path.join(out, "cache", "*.json"))
     targets += glob.glob(os.path.join(out, "gradebook.*"))
 for path in targets:
@@ -191,6 +195,25 @@ QUICK_RUN = PYTHON_RUN.replace("python3", "python3 -S")
 """How each student here is started: without ``site`` (none needs it), a third cheaper."""
 
 
+CORRECT_SH = """\
+case "$1" in
+save) echo "$2" > state.txt; echo "saved $2" ;;
+load) printf "loaded %s\\n" "$(cat state.txt)" ;;
+"") printf 'name? '; read -r name; echo "hello $name" ;;
+*) echo "$# args" ;;
+esac
+"""
+"""The correct program in shell: its ``run.sh`` is the whole of it."""
+
+
+def add_honest(root: Path, name: str) -> Path:
+    """A correct student whose program is :data:`CORRECT_SH`."""
+    folder = root / "submissions" / name
+    folder.mkdir(parents=True)
+    (folder / "run.sh").write_text(CORRECT_SH, encoding="utf-8")
+    return folder
+
+
 def add_student(root: Path, name: str, program: str) -> Path:
     folder = root / "submissions" / name
     folder.mkdir(parents=True)
@@ -203,11 +226,11 @@ def make_course(root: Path, hostile: bool) -> None:
     """An honest student, the squatter and José; and the hostile ones, or else the deep one."""
     write_course(root, {})
     (root / "tmp").mkdir()
-    add_student(root, "correct-00", python_program())
+    add_honest(root, "correct-00")
     add_student(root, "squatter", SQUATTER)
-    add_student(root, JOSE, python_program())
+    add_honest(root, JOSE)
     if not hostile:
-        deep = add_student(root, "deep", python_program())
+        deep = add_honest(root, "deep")
         nested = deep.joinpath(*["d"] * DEEP)
         make_folders(deep, nested)
         (nested / "note.txt").write_text("deep down\n")
@@ -247,10 +270,12 @@ def rows(root: Path, out: str = "grades") -> dict[str, list[str]]:
         return {row[0]: row[1:] for row in csv.reader(handle)}
 
 
-def originals(root: Path) -> dict[str, bytes]:
+def originals(root: Path) -> dict[str, dict[str, bytes]]:
+    """Each student's ``main.py`` (if any) and ``run.sh``."""
     found = {}
     for folder in (root / "submissions").iterdir():
-        found[folder.name] = (folder / "main.py").read_bytes()
+        files = [folder / name for name in ("main.py", "run.sh")]
+        found[folder.name] = {path.name: path.read_bytes() for path in files if path.exists()}
     return found
 
 
@@ -274,7 +299,7 @@ def baseline(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, lis
 @pytest.fixture(scope="module")
 def hostile(
     tmp_path_factory: pytest.TempPathFactory,
-) -> Iterator[tuple[Path, dict[str, bytes], str]]:
+) -> Iterator[tuple[Path, dict[str, dict[str, bytes]], str]]:
     """The course with the hostile students, graded once; its originals before grading."""
     root = tmp_path_factory.mktemp("hostile")
     make_course(root, hostile=True)
@@ -291,7 +316,7 @@ def test_honest_students_get_their_grade_in_a_course_without_others(
 
 
 def test_no_hostile_student_changes_anyone_elses_grade(
-    baseline: dict[str, list[str]], hostile: tuple[Path, dict[str, bytes], str]
+    baseline: dict[str, list[str]], hostile: tuple[Path, dict[str, dict[str, bytes]], str]
 ) -> None:
     root, _, out = hostile
     assert out.startswith(f"graded {len(HONEST_ROWS) + len(HOSTILE) + 1} submissions: ")
@@ -299,7 +324,9 @@ def test_no_hostile_student_changes_anyone_elses_grade(
     assert {name: graded[name] for name in HONEST_ROWS} == {n: baseline[n] for n in HONEST_ROWS}
 
 
-def test_the_attackers_score_nothing(hostile: tuple[Path, dict[str, bytes], str]) -> None:
+def test_the_attackers_score_nothing(
+    hostile: tuple[Path, dict[str, dict[str, bytes]], str],
+) -> None:
     root, _, _ = hostile
     graded = rows(root)
     assert {name: graded[name][0] for name in HOSTILE} == dict.fromkeys(HOSTILE, "0")
@@ -307,14 +334,16 @@ def test_the_attackers_score_nothing(hostile: tuple[Path, dict[str, bytes], str]
     assert "no grader to copy from" in cheater  # it saw no grader at all
 
 
-def test_nothing_outside_a_run_was_touched(hostile: tuple[Path, dict[str, bytes], str]) -> None:
+def test_nothing_outside_a_run_was_touched(
+    hostile: tuple[Path, dict[str, dict[str, bytes]], str],
+) -> None:
     root, before, _ = hostile
     assert originals(root) == before
     assert b"vandalised" not in (root / "grades" / "gradebook.csv").read_bytes()
 
 
 def test_a_cached_rerun_gives_the_same_gradebook_and_a_forged_entry_is_graded_again(
-    hostile: tuple[Path, dict[str, bytes], str],
+    hostile: tuple[Path, dict[str, dict[str, bytes]], str],
 ) -> None:
     """Every entry but one is the cache's own; the vandal's is forged from an honest student's
     (full marks), and graded again."""
@@ -327,7 +356,9 @@ def test_a_cached_rerun_gives_the_same_gradebook_and_a_forged_entry_is_graded_ag
     assert b"\nvandal,0,4," in book
 
 
-def test_the_fork_bomb_met_its_own_limit(hostile: tuple[Path, dict[str, bytes], str]) -> None:
+def test_the_fork_bomb_met_its_own_limit(
+    hostile: tuple[Path, dict[str, dict[str, bytes]], str],
+) -> None:
     root, _, _ = hostile
     feedback = (root / "grades" / "feedback" / "fork_bomb.txt").read_text()
     kids = [line for line in feedback.splitlines() if line.strip().endswith(" kids")]
@@ -336,7 +367,7 @@ def test_the_fork_bomb_met_its_own_limit(hostile: tuple[Path, dict[str, bytes], 
 
 
 def test_a_name_that_is_not_utf8_is_shown_with_its_bytes_escaped(
-    hostile: tuple[Path, dict[str, bytes], str],
+    hostile: tuple[Path, dict[str, dict[str, bytes]], str],
 ) -> None:
     root, _, _ = hostile
     shown = (root / "grades" / "feedback" / f"{SHOWN_JOSE}.txt").read_text()
@@ -351,7 +382,7 @@ def trusted(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("trusted")
     write_course(root, {})
     token = root.name  # keys left by an earlier test answer nothing here
-    add_student(root, "correct-00", python_program())
+    add_honest(root, "correct-00")
     add_student(root, "cheater", CHEATER)
     add_student(root, "key_keeper", KEY_KEEPER.replace("TOKEN", token))
     add_student(root, "key_reader", KEY_READER.replace("TOKEN", token))
