@@ -53,9 +53,11 @@ def course(root: Path, run_sh: str | None = None) -> None:
 def usage(root: Path, *options: str) -> tuple[int, str, str]:
     """``casino grade`` on the course in ``root`` with :func:`grade_support.grade`'s command
     line, run by its ``main`` in this process (the same code, without a Python started and
-    casino imported for each: 0.3 s of CPU): its status, stdout and stderr."""
+    casino imported for each: 0.3 s of CPU), ``--jobs 1`` (no pool forked from the test's
+    process; the grades do not depend on it): its status, stdout and stderr."""
     argv = ["grade", str(root / "submissions"), "--transcripts", str(root / "transcripts")]
     argv += ["--run", RUN, "--build", BUILD, "--out", str(root / "grades"), "--memory", "512"]
+    argv += ["--jobs", "1"]
     out, err = io.StringIO(), io.StringIO()
     status = cli.main([*argv, *options], stdout=out, stderr=err)
     return status, out.getvalue(), err.getvalue()

@@ -94,8 +94,9 @@ def test_grading_shows_them_escaped_everywhere(
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     done = casino(
-        "grade", "submissions", "--transcripts", "t.yaml", "--run", "python3 prog.py", *UNSANDBOXED
-    )
+        "grade", "submissions", "--transcripts", "t.yaml", "--run", "python3 prog.py",
+        "--jobs", "1", *UNSANDBOXED,
+    )  # fmt: skip
     assert done.returncode == 0, done.stderr
     out = tmp_path / "grades"
     assert [p.name for p in (out / "feedback").iterdir()] == ["eve\\x1b[2J.txt"]
