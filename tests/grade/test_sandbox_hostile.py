@@ -96,30 +96,24 @@ print("done")
 )
 
 KILL_GRADER = """\
-import os, signal
-try:
-    os.killpg(os.getpgid(os.getppid()), signal.SIGKILL)
-except OSError:
-    pass
-for entry in os.listdir("/proc"):
-    if entry.isdigit() and int(entry) != os.getpid():
-        try:
-            os.kill(int(entry), signal.SIGKILL)
-        except OSError:
-            pass
-print("still here")
+read -r _ _ _ _ group _ < /proc/$PPID/stat
+kill -9 -"$group" 2>/dev/null
+for entry in /proc/[0-9]*; do
+    [ "${entry#/proc/}" = "$$" ] || kill -9 "${entry#/proc/}" 2>/dev/null
+done
+echo still here
 """
+"""Kills its parent's process group, then every process it can see (a shell script: ``kill``
+is the shell's own, so nothing is started for it)."""
 
 STOP_GRADER = """\
-import os, signal
-for pid in {os.getppid(), *(int(e) for e in os.listdir("/proc") if e.isdigit())}:
-    if pid != os.getpid():
-        try:
-            os.kill(pid, signal.SIGSTOP)
-        except OSError:
-            pass
-print("still here")
+kill -STOP "$PPID" 2>/dev/null
+for entry in /proc/[0-9]*; do
+    [ "${entry#/proc/}" = "$$" ] || kill -STOP "${entry#/proc/}" 2>/dev/null
+done
+echo still here
 """
+"""Stops its parent and every process it can see (a shell script, as the killer)."""
 
 FORK_BOMB = """\
 import os, time
@@ -183,10 +177,12 @@ HOSTILE = {
     "key_reader": KEY_READER,
     "cheater": CHEATER,
     "vandal": VANDAL,
-    "kill_grader": KILL_GRADER,
-    "stop_grader": STOP_GRADER,
     "fork_bomb": FORK_BOMB,
 }
+"""The attackers written in Python, by name."""
+SHELL_HOSTILE = {"kill_grader": KILL_GRADER, "stop_grader": STOP_GRADER}
+"""The attackers written in shell (their ``run.sh``), by name."""
+ATTACKERS = [*HOSTILE, *SHELL_HOSTILE]
 HONEST = ["correct-00", "squatter"]
 JOSE = os.fsdecode(b"Jos\xe9")
 SHOWN_JOSE = "Jos\\xe9"
@@ -206,11 +202,11 @@ esac
 """The correct program in shell: its ``run.sh`` is the whole of it."""
 
 
-def add_honest(root: Path, name: str) -> Path:
-    """A correct student whose program is :data:`CORRECT_SH`."""
+def add_shell(root: Path, name: str, program: str = CORRECT_SH) -> Path:
+    """A student whose program is a shell script, :data:`CORRECT_SH` unless told."""
     folder = root / "submissions" / name
     folder.mkdir(parents=True)
-    (folder / "run.sh").write_text(CORRECT_SH, encoding="utf-8")
+    (folder / "run.sh").write_text(program, encoding="utf-8")
     return folder
 
 
@@ -226,17 +222,19 @@ def make_course(root: Path, hostile: bool) -> None:
     """An honest student, the squatter and José; and the hostile ones, or else the deep one."""
     write_course(root, {})
     (root / "tmp").mkdir()
-    add_honest(root, "correct-00")
+    add_shell(root, "correct-00")
     add_student(root, "squatter", SQUATTER)
-    add_honest(root, JOSE)
+    add_shell(root, JOSE)
     if not hostile:
-        deep = add_honest(root, "deep")
+        deep = add_shell(root, "deep")
         nested = deep.joinpath(*["d"] * DEEP)
         make_folders(deep, nested)
         (nested / "note.txt").write_text("deep down\n")
         return
     for name, program in HOSTILE.items():
         add_student(root, name, program)
+    for name, program in SHELL_HOSTILE.items():
+        add_shell(root, name, program)
     add_student(root, "key_keeper", KEY_KEEPER)
 
 
@@ -319,7 +317,7 @@ def test_no_hostile_student_changes_anyone_elses_grade(
     baseline: dict[str, list[str]], hostile: tuple[Path, dict[str, dict[str, bytes]], str]
 ) -> None:
     root, _, out = hostile
-    assert out.startswith(f"graded {len(HONEST_ROWS) + len(HOSTILE) + 1} submissions: ")
+    assert out.startswith(f"graded {len(HONEST_ROWS) + len(ATTACKERS) + 1} submissions: ")
     graded = rows(root)
     assert {name: graded[name] for name in HONEST_ROWS} == {n: baseline[n] for n in HONEST_ROWS}
 
@@ -329,7 +327,7 @@ def test_the_attackers_score_nothing(
 ) -> None:
     root, _, _ = hostile
     graded = rows(root)
-    assert {name: graded[name][0] for name in HOSTILE} == dict.fromkeys(HOSTILE, "0")
+    assert {name: graded[name][0] for name in ATTACKERS} == dict.fromkeys(ATTACKERS, "0")
     cheater = (root / "grades" / "feedback" / "cheater.txt").read_text()
     assert "no grader to copy from" in cheater  # it saw no grader at all
 
@@ -382,7 +380,7 @@ def trusted(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("trusted")
     write_course(root, {})
     token = root.name  # keys left by an earlier test answer nothing here
-    add_honest(root, "correct-00")
+    add_shell(root, "correct-00")
     add_student(root, "cheater", CHEATER)
     add_student(root, "key_keeper", KEY_KEEPER.replace("TOKEN", token))
     add_student(root, "key_reader", KEY_READER.replace("TOKEN", token))
@@ -439,7 +437,7 @@ def test_an_unprivileged_grader_is_as_safe(baseline: dict[str, list[str]]) -> No
         grade(root, user=65534, pythonpath=pythonpath)
         graded = rows(root)
         assert {name: graded[name] for name in HONEST_ROWS} == {n: baseline[n] for n in HONEST_ROWS}
-        assert {name: graded[name][0] for name in HOSTILE} == dict.fromkeys(HOSTILE, "0")
+        assert {name: graded[name][0] for name in ATTACKERS} == dict.fromkeys(ATTACKERS, "0")
         assert originals(root) == before
     finally:
         remove_tree(root)
