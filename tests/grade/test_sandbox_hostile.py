@@ -1,13 +1,13 @@
 """A course with dishonest and hostile students: none of them changes anyone else's grade.
 
-Each attack is a student's program written here (Python): the cheater climbs its ancestors in
-``/proc`` to its grader's command line, to read the transcripts (its own grader's: on a machine
-running other graders, the first one in ``/proc`` may be someone else's); the vandal looks
-for the submissions and ``--out`` folders to overwrite its classmates' programs and the grade
-cache; kill-grader and stop-grader signal their parent, its process group and every process
-they can see; a fork bomb (bounded) fills its process limit; a squatter makes the folders the
-grader would use next; and two honest students have awkward folders (a name in Latin-1 bytes,
-1,100 nested folders).
+Each attack is a student's program written here (Python, or shell where it only sends signals):
+the cheater climbs its ancestors in ``/proc`` to its grader's command line, to read the
+transcripts (its own grader's: on a machine running other graders, the first one in ``/proc``
+may be someone else's); the vandal looks for the submissions and ``--out`` folders to overwrite
+its classmates' programs and the grade cache; kill-grader and stop-grader signal their parent,
+its process group and every process they can see; a fork bomb (bounded) fills its process
+limit; a squatter makes the folders the grader would use next; and two honest students have
+awkward folders (a name in Latin-1 bytes, 1,100 nested folders).
 
 Every honest student must get exactly the grade they get in a course without the others, on
 the first grading and on a cached re-run, and the course always ends with its gradebook.
@@ -15,10 +15,10 @@ the first grading and on a cached re-run, and the course always ends with its gr
 What each course costs is kept small (issue 31): one correct student, not three; the student
 1,100 folders deep (a test of the grader's folder handling, which no attacker reaches) only in
 the course without the hostile ones; the attacks that must work when the programs are trusted
-in one trusted course graded once; the honest students but the squatter are shell scripts
-(their language is not what is tested, and a shell starts for a hundredth of a Python's CPU);
-every Python student is started with ``python3 -S`` (none needs ``site``, a third of a
-Python's start).
+in one trusted course graded once; the honest students but the squatter, and the two
+attackers that only send signals, are shell scripts (their language is not what is tested, and
+a shell starts for a hundredth of a Python's CPU); every Python student is started with
+``python3 -S`` (none needs ``site``, a third of a Python's start).
 """
 
 from __future__ import annotations
