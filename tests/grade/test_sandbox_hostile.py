@@ -1,13 +1,13 @@
 """A course with dishonest and hostile students: none of them changes anyone else's grade.
 
-Each attack is a student's program written here (Python, or shell where it only sends signals):
-the cheater climbs its ancestors in ``/proc`` to its grader's command line, to read the
-transcripts (its own grader's: on a machine running other graders, the first one in ``/proc``
-may be someone else's); the vandal looks for the submissions and ``--out`` folders to overwrite
-its classmates' programs and the grade cache; kill-grader and stop-grader signal their parent,
-its process group and every process they can see; a fork bomb (bounded) fills its process
-limit; a squatter makes the folders the grader would use next; and two honest students have
-awkward folders (a name in Latin-1 bytes, 1,100 nested folders).
+Each attack is a student's program written here (Python, or shell where it only sends signals
+or makes folders): the cheater climbs its ancestors in ``/proc`` to its grader's command line,
+to read the transcripts (its own grader's: on a machine running other graders, the first one in
+``/proc`` may be someone else's); the vandal looks for the submissions and ``--out`` folders to
+overwrite its classmates' programs and the grade cache; kill-grader and stop-grader signal
+their parent, its process group and every process they can see; a fork bomb (bounded) fills its
+process limit; a squatter makes the folders the grader would use next; and two honest students
+have awkward folders (a name in Latin-1 bytes, 1,100 nested folders).
 
 Every honest student must get exactly the grade they get in a course without the others, on
 the first grading and on a cached re-run, and the course always ends with its gradebook.
@@ -15,10 +15,10 @@ the first grading and on a cached re-run, and the course always ends with its gr
 What each course costs is kept small (issue 31): one correct student, not three; the student
 1,100 folders deep (a test of the grader's folder handling, which no attacker reaches) only in
 the course without the hostile ones; the attacks that must work when the programs are trusted
-in one trusted course graded once; the honest students but the squatter, and the two
-attackers that only send signals, are shell scripts (their language is not what is tested, and
-a shell starts for a hundredth of a Python's CPU); every Python student is started with
-``python3 -S`` (none needs ``site``, a third of a Python's start).
+in one trusted course graded once; the honest students, the squatter and the two attackers that
+only send signals are shell scripts (their language is not what is tested, and a shell starts
+for a hundredth of a Python's CPU); every Python student is started with ``python3 -S`` (none
+needs ``site``, a third of a Python's start).
 """
 
 from __future__ import annotations
@@ -131,19 +131,31 @@ print(kids, "kids")
 """
 """Forks until its limit (at most 400), each child sleeping 2 s: bounded, and quick."""
 
-SQUATTER = """\
-import glob, os, tempfile
-near = glob.glob(os.path.join(os.path.dirname(os.getcwd()), "*"))
-for base in glob.glob(os.path.join(tempfile.gettempdir(), "casino-grade-*")) + near:
-    for number in range(20):
-        for name in (f"fixtures/{number}", f"fixtures-{number}"):
-            try:
-                os.makedirs(os.path.join(base, name), exist_ok=True)
-            except OSError:
-                pass
-""" + python_program()
-"""Makes the folders a grader might use next, then answers right. (It squats only where the
-grader keeps its temporary folders, which the tests make private: ``TMPDIR``.)"""
+CORRECT_SH = """\
+case "$1" in
+save) echo "$2" > state.txt; echo "saved $2" ;;
+load) printf "loaded %s\\n" "$(cat state.txt)" ;;
+"") printf 'name? '; read -r name; echo "hello $name" ;;
+*) echo "$# args" ;;
+esac
+"""
+"""The correct program in shell: its ``run.sh`` is the whole of it."""
+
+SQUATTER = (
+    """\
+for base in "${TMPDIR:-/tmp}"/casino-grade-* "${PWD%/*}"/*; do
+    [ -d "$base" ] || continue
+    folders=""
+    for number in $(seq 0 19); do
+        folders="$folders $base/fixtures/$number $base/fixtures-$number"
+    done
+    mkdir -p $folders 2>/dev/null
+done
+"""
+    + CORRECT_SH
+)
+"""Makes the folders a grader might use next, then answers right (a shell script). (It squats
+only where the grader keeps its temporary folders, which the tests make private: ``TMPDIR``.)"""
 
 KEYRING = """\
 import ctypes, platform, sys
@@ -191,17 +203,6 @@ QUICK_RUN = PYTHON_RUN.replace("python3", "python3 -S")
 """How each student here is started: without ``site`` (none needs it), a third cheaper."""
 
 
-CORRECT_SH = """\
-case "$1" in
-save) echo "$2" > state.txt; echo "saved $2" ;;
-load) printf "loaded %s\\n" "$(cat state.txt)" ;;
-"") printf 'name? '; read -r name; echo "hello $name" ;;
-*) echo "$# args" ;;
-esac
-"""
-"""The correct program in shell: its ``run.sh`` is the whole of it."""
-
-
 def add_shell(root: Path, name: str, program: str = CORRECT_SH) -> Path:
     """A student whose program is a shell script, :data:`CORRECT_SH` unless told."""
     folder = root / "submissions" / name
@@ -223,7 +224,7 @@ def make_course(root: Path, hostile: bool) -> None:
     write_course(root, {})
     (root / "tmp").mkdir()
     add_shell(root, "correct-00")
-    add_student(root, "squatter", SQUATTER)
+    add_shell(root, "squatter", SQUATTER)
     add_shell(root, JOSE)
     if not hostile:
         deep = add_shell(root, "deep")
@@ -384,7 +385,7 @@ def trusted(tmp_path_factory: pytest.TempPathFactory) -> Path:
     add_student(root, "cheater", CHEATER)
     add_student(root, "key_keeper", KEY_KEEPER.replace("TOKEN", token))
     add_student(root, "key_reader", KEY_READER.replace("TOKEN", token))
-    add_student(root, "squatter", SQUATTER)
+    add_shell(root, "squatter", SQUATTER)
     grade(root, "--trust-submissions", "--jobs", "1")
     return root
 
