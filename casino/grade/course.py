@@ -218,15 +218,17 @@ def shared(info: os.stat_result) -> bool:
 def walk(folder: Path) -> Iterator[tuple[Path, os.stat_result]]:
     """Everything under ``folder`` with its ``lstat``, in the order of the names' bytes,
     each folder before what it holds; links not followed. Without recursion, so that a tree
-    of any depth is walked (the path's own limits aside: an error there is an ``OSError``)."""
+    of any depth is walked (the path's own limits aside: an error there is an ``OSError``).
+    Each path is its folder's and a name (``Path(entry.path)`` would parse every path again:
+    for a tree 1,100 folders deep, a second of CPU per walk)."""
     todo = [folder]
     while todo:
         here = todo.pop()
         with os.scandir(here) as entries:
             found = sorted(entries, key=lambda entry: os.fsencode(entry.name), reverse=True)
         for entry in reversed(found):
-            yield Path(entry.path), entry.stat(follow_symlinks=False)
-        todo += [Path(e.path) for e in found if e.is_dir(follow_symlinks=False)]
+            yield here / entry.name, entry.stat(follow_symlinks=False)
+        todo += [here / e.name for e in found if e.is_dir(follow_symlinks=False)]
 
 
 Packed = tuple[tuple[str, bool, bytes], ...]

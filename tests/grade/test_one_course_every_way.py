@@ -13,6 +13,7 @@ would lose the greeting however the course is graded.)
 from __future__ import annotations
 
 import base64
+import io
 import json
 import os
 import subprocess
@@ -21,8 +22,10 @@ from pathlib import Path
 
 import pytest
 import yaml
-from grade_support import ROOT, RUN, TRANSCRIPTS, UNSANDBOXED
+from grade_support import RUN, TRANSCRIPTS, UNSANDBOXED
 from test_grade_export import autograder
+
+from casino.__main__ import main as casino_main
 
 PROGRAM = """\
 case "$1" in
@@ -50,12 +53,12 @@ RUNS: Runs = {  # each run's points, the chain's runs apart
 }
 
 
-def casino(*argv: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run(
-        [sys.executable, "-m", "casino", *argv], capture_output=True, text=True, env=env,
-        cwd=cwd, timeout=300,
-    )  # fmt: skip
+def casino(*argv: str) -> subprocess.CompletedProcess[str]:
+    """``casino ARGV…`` as its own ``main`` runs it, in this process: the same code as the
+    command, without a Python started and casino imported again for each (0.3 s of CPU)."""
+    out, err = io.StringIO(), io.StringIO()
+    status = casino_main(list(argv), stdout=out, stderr=err)
+    return subprocess.CompletedProcess(["casino", *argv], status, out.getvalue(), err.getvalue())
 
 
 @pytest.fixture(scope="module")

@@ -34,7 +34,7 @@ def course(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def grade(root: Path) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     argv = ["grade", str(root / "subs"), "--transcripts", str(root / "transcripts")]
-    argv += ["--run", "python3 main.py", "--jobs", "1", "--out", str(root / "g")]
+    argv += ["--run", "python3 -S main.py", "--jobs", "1", "--out", str(root / "g")]
     status = casino.grade.cli.main([*argv, "--trust-submissions"], stdout=out, stderr=err)
     return status, out.getvalue(), err.getvalue()
 
@@ -92,7 +92,7 @@ def test_without_a_sandbox_it_refuses_in_one_line(
     monkeypatch.setattr(casino.grade.cli, "isolation_works", lambda: False)
     out, err = io.StringIO(), io.StringIO()
     argv = ["grade", str(course / "subs"), "--transcripts", str(course / "transcripts")]
-    argv += ["--run", "python3 main.py", "--jobs", "1", "--out", str(course / "g")]
+    argv += ["--run", "python3 -S main.py", "--jobs", "1", "--out", str(course / "g")]
     assert casino.grade.cli.main(argv, stdout=out, stderr=err) == 1
     assert (out.getvalue(), err.getvalue()) == ("", casino.grade.cli.NO_SANDBOX + "\n")
     assert not (course / "g").exists()  # nothing ran, nothing written

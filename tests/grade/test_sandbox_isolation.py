@@ -51,10 +51,10 @@ def run_folder() -> Iterator[Path]:
     remove_tree(folder)
 
 
-def run(folder: Path, code: str, runner: str = "pipe") -> Outcome:
+def run(folder: Path, code: str, runner: str = "pipe", sandbox: Sandbox = SANDBOX) -> Outcome:
     """``python3 -c CODE`` in its sandbox, expecting no output (so it runs to its end)."""
     job = Job(
-        Target(None, ("python3", "-c", code), folder), Run((Out(""),)), folder, 0, 20, SANDBOX
+        Target(None, ("python3", "-c", code), folder), Run((Out(""),)), folder, 0, 20, sandbox
     )
     return make_runner(runner).run(job)
 
@@ -140,6 +140,9 @@ def test_a_unix_socket_outside_cannot_be_reached(run_folder: Path) -> None:
 
 
 def test_the_run_folder_holds_at_most_its_quota_in_all(run_folder: Path) -> None:
+    """A quota of 32 MiB (the default's 256 would cost the machine 256 MiB written and sent
+    back: the same limit, eight times the CPU)."""
+    sandbox = dataclasses.replace(SANDBOX, disk=32 << 20)
     code = (
         "import os\n"
         "total = 0\n"
@@ -153,9 +156,9 @@ def test_the_run_folder_holds_at_most_its_quota_in_all(run_folder: Path) -> None
         "    pass\n"
         "print(total)\n"
     )
-    written = int(run(run_folder, code).output)
-    assert 200 <= written <= SANDBOX.disk_bytes >> 20 < 800  # not the 800 MiB it tried
-    assert sum(path.stat().st_size for path in run_folder.iterdir()) <= SANDBOX.disk_bytes
+    written = int(run(run_folder, code, sandbox=sandbox).output)
+    assert 24 <= written <= sandbox.disk_bytes >> 20 < 800  # not the 800 MiB it tried
+    assert sum(path.stat().st_size for path in run_folder.iterdir()) <= sandbox.disk_bytes
 
 
 def test_what_a_run_leaves_in_its_folder_comes_back(run_folder: Path) -> None:
@@ -177,6 +180,8 @@ def test_what_a_run_leaves_in_its_folder_comes_back(run_folder: Path) -> None:
 
 
 def test_a_file_is_at_most_its_size_limit(run_folder: Path) -> None:
+    """A limit of 8 MiB (SANDBOX's 64 would cost 64 MiB written and sent back)."""
+    sandbox = dataclasses.replace(SANDBOX, file_size=8 << 20)
     code = (
         "import errno\n"
         "try:\n"
@@ -186,8 +191,8 @@ def test_a_file_is_at_most_its_size_limit(run_folder: Path) -> None:
         "except OSError as error:\n"
         "    print(errno.errorcode[error.errno])\n"
     )
-    assert run(run_folder, code).output == "EFBIG\n"
-    assert (run_folder / "big").stat().st_size == 64 << 20
+    assert run(run_folder, code, sandbox=sandbox).output == "EFBIG\n"
+    assert (run_folder / "big").stat().st_size == 8 << 20
 
 
 GREETER = """\
@@ -205,15 +210,23 @@ public class Greeter {
 """
 
 
+@pytest.fixture(scope="module")
+def greeter(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``Greeter.class``, compiled once for both runners."""
+    folder = tmp_path_factory.mktemp("greeter")
+    (folder / "Greeter.java").write_text(GREETER)
+    subprocess.run(["javac", "Greeter.java"], cwd=folder, check=True)
+    return folder / "Greeter.class"
+
+
 @pytest.mark.skipif(
     shutil.which("javac") is None or shutil.which("java") is None, reason="no JDK here"
 )
 @pytest.mark.parametrize("runner", ["pipe", "pty"])
 def test_a_java_program_runs_in_its_sandbox_within_its_memory(
-    run_folder: Path, runner: str
+    run_folder: Path, greeter: Path, runner: str
 ) -> None:
-    (run_folder / "Greeter.java").write_text(GREETER)
-    subprocess.run(["javac", "Greeter.java"], cwd=run_folder, check=True)
+    shutil.copy(greeter, run_folder)
     run = Run((Out("name? "), In("Ada"), Out("hello Ada true\n")))
     job = Job(Target(None, ("java", "Greeter"), run_folder), run, run_folder, 0, 30, SANDBOX)
     outcome = make_runner(runner).run(job)

@@ -15,9 +15,11 @@ from pathlib import Path
 def make_folders(base: Path, folder: Path) -> None:
     """Make ``folder`` (inside the existing ``base``) and the folders above it, one by one
     (``mkdir(parents=True)`` recurses, and a submission may be 1,000 folders deep)."""
-    for parent in [*reversed(folder.relative_to(base).parents), folder.relative_to(base)]:
+    here = base
+    for part in folder.relative_to(base).parts:  # one child at a time: no path parsed again
+        here = here / part
         with contextlib.suppress(FileExistsError):
-            (base / parent).mkdir()
+            here.mkdir()
 
 
 def remove_tree(folder: Path) -> None:
