@@ -19,6 +19,7 @@ from casino.videopoker import analyzer
 from casino.videopoker.analyzer import (
     DRAW_SPACE,
     TOTAL_OUTCOMES,
+    Analysis,
     analyze,
     best_hold,
     draw_vectors,
@@ -174,8 +175,8 @@ def test_the_analysis_kernel_chooses_as_best_hold_does() -> None:
         assert numbers == job.numbers(*cards)
 
 
-def test_double_bonus_10_7_returns_the_published_figure() -> None:
-    analysis = analyze(DOUBLE_BONUS_10_7, jobs=2)
+def test_double_bonus_10_7_returns_the_published_figure(optimal_double_bonus: Analysis) -> None:
+    analysis = optimal_double_bonus
     assert analysis.return_rate == Fraction(18086612134, 18055462425)
     assert analysis.total == TOTAL_OUTCOMES == 19_933_230_517_200
     assert analysis.counts[PayLine.ROYAL_FLUSH] == 414_860_472

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -13,8 +14,8 @@ from syrupy.assertion import SnapshotAssertion
 
 from casino.videopoker import analyze as analyze_command
 from casino.videopoker.analyze import decimal, main
-from casino.videopoker.analyzer import PARTS_PER_JOB, analyze
-from casino.videopoker.paytable import DOUBLE_BONUS_10_7
+from casino.videopoker.analyzer import PARTS_PER_JOB, Analysis, analyze
+from casino.videopoker.paytable import DOUBLE_BONUS_10_7, PayTable
 from casino.videopoker.progress import ERASE, Progress
 
 from .conftest import TerminalInput
@@ -93,8 +94,25 @@ def test_discarding_everything_returns_a_random_hands_worth() -> None:
     assert analysis.total == 19_933_230_517_200
 
 
-def test_seed_strategy_is_compared_with_optimal_play() -> None:
+def test_seed_strategy_is_compared_with_optimal_play(
+    optimal_double_bonus: Analysis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The seed's strategy is analyzed here; optimal play is the session's one analysis (the
+    same call, ``analyze(DOUBLE_BONUS_10_7, 5, jobs=2)``, whose figure test_analyzer checks)."""
+    calls: list[tuple[object, ...]] = []
+
+    def once(table: PayTable, bet: int = 5, **options: Any) -> Analysis:
+        calls.append((table.name, bet, options.get("strategy", "optimal"), options["jobs"]))
+        if "chooser" not in options and (table, bet, options["jobs"]) == (DOUBLE_BONUS_10_7, 5, 2):
+            return optimal_double_bonus
+        return analyze(table, bet, **options)
+
+    monkeypatch.setattr(analyze_command, "analyze", once)
     status, out, err = run("--strategy", "seed", "--jobs", "2")
+    assert calls == [
+        (DOUBLE_BONUS_10_7.name, 5, "optimal", 2),
+        (DOUBLE_BONUS_10_7.name, 5, "seed", 2),
+    ]
     assert (status, err) == (0, "")
     seed = Fraction(25205111957, 25168220350)
     optimal = Fraction(18086612134, 18055462425)
