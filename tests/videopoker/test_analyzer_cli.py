@@ -72,28 +72,6 @@ def test_the_seed_strategy_s_hold_is_marked_among_the_32() -> None:
     assert [line.split("  <-")[0] for line in lines[:-1]] == optimal.splitlines()
 
 
-def test_discarding_everything_returns_a_random_hands_worth() -> None:
-    """A strategy that discards everything draws a uniformly random final hand: an exact
-    figure computed here from the textbook hand counts, independently of the analyzer."""
-    random_hand = Fraction(
-        4 * 4000
-        + 36 * 250
-        + 48 * 800
-        + 144 * 400
-        + 432 * 250
-        + 3744 * 50
-        + 5108 * 35
-        + 10200 * 25
-        + 54912 * 15
-        + 123552 * 5
-        + 337920 * 5,
-        2598960 * 5,
-    )
-    analysis = analyze(DOUBLE_BONUS_10_7, 5, chooser=lambda hand: (), strategy="none", jobs=2)
-    assert analysis.return_rate == random_hand
-    assert analysis.total == 19_933_230_517_200
-
-
 def test_seed_strategy_is_compared_with_optimal_play(
     optimal_double_bonus: Analysis, monkeypatch: pytest.MonkeyPatch
 ) -> None:
