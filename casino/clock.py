@@ -12,7 +12,6 @@ tests run instantly and deterministically with a :class:`FakeClock`.
 
 from __future__ import annotations
 
-import asyncio
 import select
 import time
 from collections.abc import Awaitable
@@ -60,10 +59,14 @@ class MonotonicClock:
 
     async def sleep(self, seconds: float) -> None:
         """:func:`asyncio.sleep`."""
+        import asyncio  # loaded already by the loop running this; not by every program
+
         await asyncio.sleep(seconds)
 
     async def within(self, awaitable: Awaitable[T], seconds: float) -> T:
         """The wait is cut off at ``seconds`` (:func:`asyncio.timeout`: no extra task)."""
+        import asyncio
+
         async with asyncio.timeout(seconds):
             return await awaitable
 
@@ -96,6 +99,8 @@ class FakeClock:
     async def sleep(self, seconds: float) -> None:
         """Advance by ``seconds`` at once, and let other tasks run."""
         self.advance(max(0.0, seconds))
+        import asyncio
+
         await asyncio.sleep(0)
 
     async def within(self, awaitable: Awaitable[T], seconds: float) -> T:

@@ -43,7 +43,6 @@ from casino.videopoker.game import Machine, ShuffledCards, StackedCards
 from casino.videopoker.paytable import DOUBLE_BONUS_10_7, MAX_BET, PAYTABLES, PayTable
 from casino.videopoker.progress import StatusLine
 from casino.videopoker.shells import run_debug, run_interactive
-from casino.videopoker.simulate import simulate
 from casino.videopoker.stats import render_table
 
 PROG = "videopoker"
@@ -209,6 +208,9 @@ def _simulate(options: argparse.Namespace, table: PayTable, streams: Streams) ->
     bet = _whole(bet_text, "bet", 1, MAX_BET)
     deals = _whole(deals_text, "nbdeals", 0)
     seed = options.seed if options.seed is not None else random.SystemRandom().getrandbits(63)
+    # Loaded here: its worker pool and tables are half of what the program would load to start.
+    from casino.videopoker.simulate import simulate
+
     with StatusLine(streams.stderr) as status:  # shown on a terminal only, erased at the end
         stats = simulate(
             credit,

@@ -98,13 +98,16 @@ def test_category_counts_over_all_five_card_hands() -> None:
 
 @pytest.mark.parametrize("size", [5, 7])
 def test_agrees_with_treys_on_random_hands(size: int) -> None:
-    """100,000 seeded random hands: same category, same order between consecutive hands."""
+    """10,000 seeded random hands through the ``Card`` face (``rank_hand``): same category, same
+    order between consecutive hands. The evaluator behind it is checked against treys on all
+    7,462 classes in order and on 50,000 seeded 7-card hands in test_evaluator.py; 100,000
+    hands here showed nothing more for ten times the CPU."""
     rng = random.Random(size)
     evaluator = Evaluator()
     deck = list(FULL_DECK)
     codes = {card: TreysCard.new(card.rank.value + card.suit.value.lower()) for card in deck}
     previous: tuple[int, HandValue] | None = None
-    for _ in range(100_000):
+    for _ in range(10_000):
         hand = rng.sample(deck, size)
         ours = rank_hand(hand)
         theirs = evaluator.evaluate([codes[c] for c in hand[:2]], [codes[c] for c in hand[2:]])

@@ -208,9 +208,11 @@ def limited_memory() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
 
 
-def run(argv: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    """Run ``argv`` in ``cwd`` with a memory limit (the timeout only guards against a hang)."""
+def run(argv: list[str], cwd: Path, **extra: str) -> subprocess.CompletedProcess[str]:
+    """Run ``argv`` in ``cwd`` with a memory limit (the timeout only guards against a hang),
+    with the ``extra`` environment variables."""
     env = {key: value for key, value in os.environ.items() if not key.startswith("PYTEST_")}
+    env.update(extra)
     return subprocess.run(
         argv,
         cwd=cwd,
@@ -241,7 +243,14 @@ def test_replay_reports_the_hostile_ones_and_runs_the_rest(hostile: Path, jobs: 
 
 def test_pytest_collects_hostile_transcripts_as_failed_items(hostile: Path) -> None:
     (hostile.parent / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
-    done = run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"], hostile.parent)
+    # Only the transcripts plugin is loaded (a quarter of the CPU of pytest with every plugin
+    # installed); test_harness_plugin.py checks that pytest finds it by its entry point.
+    plugin = ["-p", "casino.harness.pytest_plugin"]
+    done = run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *plugin],
+        hostile.parent,
+        PYTEST_DISABLE_PLUGIN_AUTOLOAD="1",
+    )
     assert done.returncode == 1, done.stdout + done.stderr  # 1: tests failed (not a crash)
     out = done.stdout
     assert (

@@ -248,7 +248,7 @@ def test_java_with_and_without_a_class_path(student: Path, monkeypatch: pytest.M
     (student / "Hello.java").write_text(HELLO, encoding="utf-8")
     compile_to = ["javac", "-d", "build", "Hello.java"]
     subprocess.run(compile_to, cwd=student, check=True, timeout=120)
-    subprocess.run(["javac", "Hello.java"], cwd=student, check=True, timeout=120)
+    shutil.copy(student / "build" / "Hello.class", student)  # as `javac Hello.java` puts it
     write_transcript(student.parent / "t" / "java.yaml", JAVA_TRANSCRIPT)
     monkeypatch.chdir(student)
     monkeypatch.delenv("CLASSPATH", raising=False)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 
 import pytest
@@ -165,8 +166,10 @@ def test_nim_ai_leaves_k_times_m_plus_1_plus_1_whenever_possible() -> None:
                 assert take == 1
 
 
+@functools.cache
 def _nim_wins(remaining: int, bound: int) -> bool:
-    """Minimax for ordinary Nim: the player who takes the last stone loses."""
+    """Minimax for ordinary Nim: the player who takes the last stone loses (memoized: each
+    position is solved once, not once per path to it)."""
     if remaining == 0:
         return True  # the previous player took the last stone and lost
     return any(not _nim_wins(remaining - t, bound) for t in range(1, min(bound, remaining) + 1))

@@ -57,8 +57,9 @@ def check(command: list[str], limits: Limits | None = None) -> Checked:
 
 
 def ours(strategy: str) -> list[str]:
-    player = [sys.executable, "-m", "casino.stud", "player", "{host}", "{port}"]
-    return [*player, "--strategy", strategy, "--seed", "1"]
+    """A shipped strategy's player (``casino stud player … --strategy S --seed 1``, started
+    without the command lines: see ``shipped.py``)."""
+    return [sys.executable, str(HERE / "shipped.py"), "{host}", "{port}", strategy, "1"]
 
 
 def scores(checked: Checked) -> dict[str, float]:

@@ -106,6 +106,8 @@ def _game(seed: int, kinds: set[str]) -> int:
 
 def test_dealer_invariants_over_thousands_of_seeded_hands() -> None:
     kinds: set[str] = set()
-    hands = sum(_game(seed, kinds) for seed in range(800))  # 6,562 hands, every misdeed
-    assert hands > 6_000
+    # 300 games, 2,436 hands; every misdeed has been tried by game 13 (800 games, 6,562 hands,
+    # showed nothing more for almost three times the CPU)
+    hands = sum(_game(seed, kinds) for seed in range(300))
+    assert hands > 2_000
     assert kinds == set(REASONS)  # every way of misbehaving was tried

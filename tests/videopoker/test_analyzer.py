@@ -19,6 +19,7 @@ from casino.videopoker import analyzer
 from casino.videopoker.analyzer import (
     DRAW_SPACE,
     TOTAL_OUTCOMES,
+    Analysis,
     analyze,
     best_hold,
     draw_vectors,
@@ -174,23 +175,43 @@ def test_the_analysis_kernel_chooses_as_best_hold_does() -> None:
         assert numbers == job.numbers(*cards)
 
 
-def test_double_bonus_10_7_returns_the_published_figure() -> None:
-    analysis = analyze(DOUBLE_BONUS_10_7, jobs=2)
+def test_double_bonus_10_7_returns_the_published_figure(optimal_double_bonus: Analysis) -> None:
+    analysis = optimal_double_bonus
     assert analysis.return_rate == Fraction(18086612134, 18055462425)
     assert analysis.total == TOTAL_OUTCOMES == 19_933_230_517_200
     assert analysis.counts[PayLine.ROYAL_FLUSH] == 414_860_472
 
 
 def test_holding_nothing_or_everything_returns_a_random_hands_pay() -> None:
-    """Without a choice, the final hand is a uniformly random hand: exact counts known."""
+    """Without a choice, the final hand is a uniformly random hand: exact counts known, the
+    same whatever the pay table. Discarding everything is analyzed on Double Bonus 10/7 at 5
+    credits on two jobs, holding everything on Jacks or Better at 1 credit on one."""
     expected = {line: count * DRAW_SPACE for line, count in FIVE_CARD_LINES.items()}
-    for chooser in (lambda hand: (), lambda hand: range(5)):
-        analysis = analyze(JACKS_OR_BETTER, 1, chooser=chooser, strategy="fixed", jobs=1)
+    nothing, everything = (lambda hand: ()), (lambda hand: range(5))
+    for table, bet, chooser, jobs in [
+        (DOUBLE_BONUS_10_7, 5, nothing, 2),
+        (JACKS_OR_BETTER, 1, everything, 1),
+    ]:
+        analysis = analyze(table, bet, chooser=chooser, strategy="fixed", jobs=jobs)
         assert analysis.counts == expected
-        pays = sum(
-            count * JACKS_OR_BETTER.payout(line, 1) for line, count in FIVE_CARD_LINES.items()
-        )
-        assert analysis.return_rate == Fraction(pays, math.comb(52, 5))
+        assert analysis.total == TOTAL_OUTCOMES == 19_933_230_517_200
+        pays = sum(count * table.payout(line, bet) for line, count in FIVE_CARD_LINES.items())
+        assert analysis.return_rate == Fraction(pays, math.comb(52, 5) * bet)
+        if table == DOUBLE_BONUS_10_7:  # the figure typed from the textbook counts, by hand
+            assert analysis.return_rate == Fraction(
+                4 * 4000
+                + 36 * 250
+                + 48 * 800
+                + 144 * 400
+                + 432 * 250
+                + 3744 * 50
+                + 5108 * 35
+                + 10200 * 25
+                + 54912 * 15
+                + 123552 * 5
+                + 337920 * 5,
+                2598960 * 5,
+            )
 
 
 def test_a_strategy_holding_positions_that_do_not_exist_is_reported() -> None:

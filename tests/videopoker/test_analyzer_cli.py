@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -13,8 +14,8 @@ from syrupy.assertion import SnapshotAssertion
 
 from casino.videopoker import analyze as analyze_command
 from casino.videopoker.analyze import decimal, main
-from casino.videopoker.analyzer import PARTS_PER_JOB, analyze
-from casino.videopoker.paytable import DOUBLE_BONUS_10_7
+from casino.videopoker.analyzer import PARTS_PER_JOB, Analysis, analyze
+from casino.videopoker.paytable import DOUBLE_BONUS_10_7, PayTable
 from casino.videopoker.progress import ERASE, Progress
 
 from .conftest import TerminalInput
@@ -71,30 +72,25 @@ def test_the_seed_strategy_s_hold_is_marked_among_the_32() -> None:
     assert [line.split("  <-")[0] for line in lines[:-1]] == optimal.splitlines()
 
 
-def test_discarding_everything_returns_a_random_hands_worth() -> None:
-    """A strategy that discards everything draws a uniformly random final hand: an exact
-    figure computed here from the textbook hand counts, independently of the analyzer."""
-    random_hand = Fraction(
-        4 * 4000
-        + 36 * 250
-        + 48 * 800
-        + 144 * 400
-        + 432 * 250
-        + 3744 * 50
-        + 5108 * 35
-        + 10200 * 25
-        + 54912 * 15
-        + 123552 * 5
-        + 337920 * 5,
-        2598960 * 5,
-    )
-    analysis = analyze(DOUBLE_BONUS_10_7, 5, chooser=lambda hand: (), strategy="none", jobs=2)
-    assert analysis.return_rate == random_hand
-    assert analysis.total == 19_933_230_517_200
+def test_seed_strategy_is_compared_with_optimal_play(
+    optimal_double_bonus: Analysis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The seed's strategy is analyzed here; optimal play is the session's one analysis (the
+    same call, ``analyze(DOUBLE_BONUS_10_7, 5, jobs=2)``, whose figure test_analyzer checks)."""
+    calls: list[tuple[object, ...]] = []
 
+    def once(table: PayTable, bet: int = 5, **options: Any) -> Analysis:
+        calls.append((table.name, bet, options.get("strategy", "optimal"), options["jobs"]))
+        if "chooser" not in options and (table, bet, options["jobs"]) == (DOUBLE_BONUS_10_7, 5, 2):
+            return optimal_double_bonus
+        return analyze(table, bet, **options)
 
-def test_seed_strategy_is_compared_with_optimal_play() -> None:
+    monkeypatch.setattr(analyze_command, "analyze", once)
     status, out, err = run("--strategy", "seed", "--jobs", "2")
+    assert calls == [
+        (DOUBLE_BONUS_10_7.name, 5, "optimal", 2),
+        (DOUBLE_BONUS_10_7.name, 5, "seed", 2),
+    ]
     assert (status, err) == (0, "")
     seed = Fraction(25205111957, 25168220350)
     optimal = Fraction(18086612134, 18055462425)
