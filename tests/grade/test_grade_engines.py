@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from grade_support import grade, witnessed, write_course
+from student_python import quick_runs
 
 SMALL = {"correct": 2, "wrong_space": 1, "crash": 1, "memory": 1, "compile_fail": 1}
 RESULTS = ["gradebook.csv", "gradebook.json", "summary.html"]
@@ -16,6 +17,7 @@ def small(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A small course (no endless loop), graded with ``--jobs 1`` into ``one/``."""
     root = tmp_path_factory.mktemp("small")
     write_course(root, SMALL)
+    quick_runs(root)  # the system's python3, whatever the grader's PATH holds
     assert grade(root, "--jobs", "1", out="one").status == 0
     return root
 
