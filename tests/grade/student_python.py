@@ -11,7 +11,10 @@ A submission holding casino's games gets a copy made once per session and compil
 that ``python3`` with hash-checked ``.pyc`` files (still valid in the grader's fresh copy of
 the submission, whose files have new times): each run imports them instead of compiling
 casino's modules again (with ``-B`` a run never writes them, and the submission is read-only
-in its sandbox anyway).
+in its sandbox anyway). It also brings casino's precomputed tables (the hand evaluator's,
+video poker's pay lines and its simulation's), as ``tables/``, its ``CASINO_CACHE_DIR``: a
+sandboxed run sees no cache of the machine's and cannot keep one, and each video poker run
+would build them again (0.4 s; a few seconds for a simulation).
 """
 
 from __future__ import annotations
@@ -23,6 +26,10 @@ from pathlib import Path
 
 import pytest
 from grade_support import ROOT
+
+from casino import cache
+from casino.cards import evaluator
+from casino.videopoker import handtable, simtable
 
 SYSTEM_PYTHON = "/usr/bin/python3"
 PYTHON = SYSTEM_PYTHON if os.access(SYSTEM_PYTHON, os.X_OK) else "python3"
@@ -43,13 +50,17 @@ def quick_runs(root: Path) -> None:
             run.write_text(head + QUICK_PYTHON_RUN, encoding="utf-8")
 
 
-GAMES_RUN = f'exec {PYTHON} -B "$(dirname "$0")/main.py" "$@"\n'
-"""``run.sh`` of a student bringing casino's games (:func:`copy_games`)."""
+GAMES_RUN = f"""\
+CASINO_CACHE_DIR="$(dirname "$0")/tables" exec {PYTHON} -B "$(dirname "$0")/main.py" "$@"
+"""
+"""``run.sh`` of a student bringing casino's games and tables (:func:`copy_games`)."""
+TABLES = ("evaluator-*.bin", "paylines-*.bin", "videopoker-seed-holds-*.bin")
 
 
-def copy_games(factory: pytest.TempPathFactory, folder: Path) -> None:
-    """Copy casino's games into ``folder/casino``, compiled (the copy compiled once a
-    session, under the session's temporary folder)."""
+def copy_games(factory: pytest.TempPathFactory, folder: Path, tables: bool = False) -> None:
+    """Copy casino's games into ``folder/casino``, compiled, and with ``tables`` their
+    tables into ``folder/tables`` (each made once a session, under the session's temporary
+    folder; the tables from the session's cache, where other tests also find them)."""
     compiled = factory.getbasetemp() / "casino-games-compiled"
     if not compiled.exists():
         building = factory.mktemp("casino-games")
@@ -59,3 +70,20 @@ def copy_games(factory: pytest.TempPathFactory, folder: Path) -> None:
         subprocess.run([*compile_all, str(building / "casino")], check=True)
         building.rename(compiled)
     shutil.copytree(compiled / "casino", folder / "casino")
+    if tables:
+        shutil.copytree(_tables(factory), folder / "tables")
+
+
+def _tables(factory: pytest.TempPathFactory) -> Path:
+    """A folder holding casino's tables (:data:`TABLES`), made once a session."""
+    made = factory.getbasetemp() / "casino-tables"
+    if not made.exists():
+        evaluator.load_tables()
+        handtable.payline_by_hand()
+        simtable.load_tables()
+        building = factory.mktemp("casino-tables")
+        for pattern in TABLES:
+            for table in cache.cache_dir().glob(pattern):
+                shutil.copy(table, building / table.name)
+        building.rename(made)
+    return made
