@@ -8,7 +8,8 @@ running or on disk, and a re-run regrades only what changed.
 One to three students of each kind, each count a different one where the summary counts them
 (three wrong spaces, two crashes, one endless loop, one flood), so that every count the
 summary shows is checked; more students of a kind would show nothing more, for the CPU of
-four more runs each (the course is graded twice).
+four more runs each (the course is graded twice), and a Java compiler's start (0.7 s) for
+each Java submission.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ COUNTS = {
     "flood": 1,
     "memory": 1,
     "orphan": 1,
-    "compile_fail": 2,
+    "compile_fail": 1,
     **({"java": 1} if JAVAC else {}),
 }
 
@@ -97,7 +98,7 @@ def test_the_summary_names_the_isolation_and_where_results_are(
     root, expected, graded = course
     lines = graded.out.splitlines()
     full = sum(sum(points) == MAX for points in expected.values())
-    summary = f"graded {len(expected)} submissions: {full} with full marks, 2 build failures"
+    summary = f"graded {len(expected)} submissions: {full} with full marks, 1 build failure"
     assert lines[0] == summary
     if SANDBOXED:
         assert lines[1] == (
@@ -216,7 +217,6 @@ def test_the_staff_summary(course: tuple[Path, dict[str, Points], Graded]) -> No
         assert f'<tr><td><a href="feedback/{student}.txt">{student}</a></td>' in page
     builds = page.split("<h2>Build failures and submissions not graded</h2>")[1]
     assert '<a href="feedback/compile_fail-00.txt">' in builds
-    assert '<a href="feedback/compile_fail-01.txt">' in builds
 
 
 def test_the_grader_stays_small_and_leaves_nothing(
