@@ -51,25 +51,38 @@ def quick_runs(root: Path) -> None:
 
 
 GAMES_RUN = f"""\
-CASINO_CACHE_DIR="$(dirname "$0")/tables" exec {PYTHON} -B "$(dirname "$0")/main.py" "$@"
+CASINO_CACHE_DIR="$(dirname "$0")/tables" exec {PYTHON} -B -S "$(dirname "$0")/main.py" "$@"
 """
 """``run.sh`` of a student bringing casino's games and tables (:func:`copy_games`)."""
 TABLES = ("evaluator-*.bin", "paylines-*.bin", "videopoker-seed-holds-*.bin")
 
 
-def copy_games(factory: pytest.TempPathFactory, folder: Path, tables: bool = False) -> None:
-    """Copy casino's games into ``folder/casino``, compiled, and with ``tables`` their
-    tables into ``folder/tables`` (each made once a session, under the session's temporary
-    folder; the tables from the session's cache, where other tests also find them)."""
+def copy_games(
+    factory: pytest.TempPathFactory, folder: Path, packages: tuple[str, ...], tables: bool = False
+) -> None:
+    """Copy casino into ``folder/casino``, compiled: its top-level modules and of its
+    packages ``packages`` only (a game's own and those it imports: what a student of that
+    game would hand in; the grader copies each file of a submission into each run), and
+    with ``tables`` the cards' tables into ``folder/tables`` (each made once a session, under
+    the session's temporary folder; the tables from the session's cache, where other tests
+    also find them)."""
     compiled = factory.getbasetemp() / "casino-games-compiled"
     if not compiled.exists():
         building = factory.mktemp("casino-games")
-        skip = shutil.ignore_patterns("__pycache__", "*.pyc")
+        skip = shutil.ignore_patterns("*.pyc")
         shutil.copytree(ROOT / "casino", building / "casino", ignore=skip)
         compile_all = [PYTHON, "-m", "compileall", "-q", "--invalidation-mode", "checked-hash"]
         subprocess.run([*compile_all, str(building / "casino")], check=True)
         building.rename(compiled)
-    shutil.copytree(compiled / "casino", folder / "casino")
+    top = compiled / "casino"
+
+    def others(where: str, names: list[str]) -> list[str]:
+        if Path(where) != top:
+            return []
+        kept = {*packages, "__pycache__"}
+        return [name for name in names if (top / name).is_dir() and name not in kept]
+
+    shutil.copytree(top, folder / "casino", ignore=others)
     if tables:
         shutil.copytree(_tables(factory), folder / "tables")
 

@@ -103,6 +103,14 @@ VideoPokerCommands._bet, VideoPokerCommands._deal = _bet, _deal
 """
 
 
+PACKAGES = {
+    "nimsys": ("nim",),
+    "draw.cli": ("cards", "draw"),
+    "videopoker.cli": ("cards", "videopoker"),
+}
+"""The packages of casino each game's students bring (casino's top-level modules besides)."""
+
+
 def _students(
     factory: pytest.TempPathFactory, root: Path, module: str, students: dict[str, str]
 ) -> Path:
@@ -113,7 +121,7 @@ def _students(
     for name, patch in students.items():
         folder = root / name
         folder.mkdir(parents=True)
-        copy_games(factory, folder, tables=module != "nimsys")
+        copy_games(factory, folder, PACKAGES[module], tables=module != "nimsys")
         (folder / "main.py").write_text(WRAP.replace("PATCH", patch).replace("MODULE", module))
         run = GAMES_RUN
         if name == "forgets":

@@ -46,7 +46,7 @@ def course(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for name, patch in PATCHES.items():
         folder = root / "submissions" / name
         folder.mkdir(parents=True)
-        copy_games(tmp_path_factory, folder)
+        copy_games(tmp_path_factory, folder, ("nim",))
         main = f"import sys\n{patch}from casino.nim.cli import main\nsys.exit(main())\n"
         (folder / "main.py").write_text(main)
         (folder / "run.sh").write_text(GAMES_RUN)
