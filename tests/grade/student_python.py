@@ -11,10 +11,10 @@ A submission holding casino's games gets a copy made once per session and compil
 that ``python3`` with hash-checked ``.pyc`` files (still valid in the grader's fresh copy of
 the submission, whose files have new times): each run imports them instead of compiling
 casino's modules again (with ``-B`` a run never writes them, and the submission is read-only
-in its sandbox anyway). It also brings casino's precomputed tables (the hand evaluator's,
-video poker's pay lines and its simulation's), as ``tables/``, its ``CASINO_CACHE_DIR``: a
-sandboxed run sees no cache of the machine's and cannot keep one, and each video poker run
-would build them again (0.4 s; a few seconds for a simulation).
+in its sandbox anyway). It also brings casino's precomputed tables (the hand evaluator's
+and video poker's pay lines), as ``tables/``, its ``CASINO_CACHE_DIR``: a sandboxed run sees
+no cache of the machine's and cannot keep one, and each run of draw or video poker would
+build them again (0.4 s and more).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from grade_support import ROOT
 
 from casino import cache
 from casino.cards import evaluator
-from casino.videopoker import handtable, simtable
+from casino.videopoker import handtable
 
 SYSTEM_PYTHON = "/usr/bin/python3"
 PYTHON = SYSTEM_PYTHON if os.access(SYSTEM_PYTHON, os.X_OK) else "python3"
@@ -54,7 +54,9 @@ GAMES_RUN = f"""\
 CASINO_CACHE_DIR="$(dirname "$0")/tables" exec {PYTHON} -B -S "$(dirname "$0")/main.py" "$@"
 """
 """``run.sh`` of a student bringing casino's games and tables (:func:`copy_games`)."""
-TABLES = ("evaluator-*.bin", "paylines-*.bin", "videopoker-seed-holds-*.bin")
+TABLES = ("evaluator-*.bin", "paylines-*.bin")
+"""The tables a graded run of draw or video poker reads (the simulation's, built in seconds,
+serves ``-s`` alone, which only casino-only transcripts run)."""
 
 
 def copy_games(
@@ -93,7 +95,6 @@ def _tables(factory: pytest.TempPathFactory) -> Path:
     if not made.exists():
         evaluator.load_tables()
         handtable.payline_by_hand()
-        simtable.load_tables()
         building = factory.mktemp("casino-tables")
         for pattern in TABLES:
             for table in cache.cache_dir().glob(pattern):
