@@ -71,7 +71,7 @@ def copy_games(
     compiled = factory.getbasetemp() / "casino-games-compiled"
     if not compiled.exists():
         building = factory.mktemp("casino-games")
-        skip = shutil.ignore_patterns("*.pyc")
+        skip = shutil.ignore_patterns("__pycache__", "*.pyc")
         shutil.copytree(ROOT / "casino", building / "casino", ignore=skip)
         compile_all = [PYTHON, "-m", "compileall", "-q", "--invalidation-mode", "checked-hash"]
         subprocess.run([*compile_all, str(building / "casino")], check=True)

@@ -11,7 +11,6 @@ import re
 import shutil
 import subprocess
 import zipfile
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -23,24 +22,15 @@ from casino.grade.intake import IntakeError, open_submissions
 GIT = shutil.which("git") is not None
 
 
-@dataclass(frozen=True)
-class Done:
-    """What ``casino grade`` did: its exit status and what it printed."""
-
-    returncode: int
-    stdout: str
-    stderr: str
-
-
-def grade(root: Path, source: Path, *options: str) -> Done:
+def grade(root: Path, source: Path, *options: str) -> subprocess.CompletedProcess[str]:
     """``casino grade SOURCE`` with the course's transcripts, results in ``root/grades``, in
     this process (what is taken in is this file's subject; the other tests of ``casino grade``
-    start it as a program)."""
+    start it as a program), what it did as a finished process's."""
     argv = ["grade", str(source), "--transcripts", str(root / "transcripts")]
     argv += ["--run", RUN, "--build", BUILD, "--out", str(root / "grades"), "--jobs", "1"]
     out, err = io.StringIO(), io.StringIO()
     status = cli.main([*argv, *options], stdout=out, stderr=err)
-    return Done(status, out.getvalue(), err.getvalue())
+    return subprocess.CompletedProcess(argv, status, out.getvalue(), err.getvalue())
 
 
 def book(root: Path) -> list[str]:
