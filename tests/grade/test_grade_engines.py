@@ -6,8 +6,10 @@ from pathlib import Path
 
 import pytest
 from grade_support import grade, witnessed, write_course
+from student_python import quick_runs
 
 SMALL = {"correct": 2, "wrong_space": 1, "crash": 1, "memory": 1, "compile_fail": 1}
+FORCED = {"correct": 1, "wrong_space": 1}
 RESULTS = ["gradebook.csv", "gradebook.json", "summary.html"]
 
 
@@ -16,6 +18,7 @@ def small(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A small course (no endless loop), graded with ``--jobs 1`` into ``one/``."""
     root = tmp_path_factory.mktemp("small")
     write_course(root, SMALL)
+    quick_runs(root)  # the system's python3, whatever the grader's PATH holds
     assert grade(root, "--jobs", "1", out="one").status == 0
     return root
 
@@ -35,16 +38,16 @@ def test_two_jobs_grade_as_one(small: Path) -> None:
     assert b"wrong_space-00,3,4,1,0,2\n" in (small / "two" / "gradebook.csv").read_bytes()
 
 
-def test_force_regrades_every_submission(small: Path) -> None:
-    # Trusted, so that the runs can note themselves in a file outside their sandbox.
-    assert grade(small, "--jobs", "2", "--trust-submissions", out="trusted").status == 0
-    assert (small / "trusted" / "gradebook.csv").read_bytes() == (
-        small / "one" / "gradebook.csv"
-    ).read_bytes()
-    witnessed(small)
-    assert grade(small, "--jobs", "2", "--trust-submissions", out="trusted").status == 0
-    assert witnessed(small) == []
-    assert grade(small, "--jobs", "2", "--trust-submissions", "--force", out="trusted").status == 0
-    runs = witnessed(small)
-    built = sum(count for kind, count in SMALL.items() if kind != "compile_fail")
-    assert len(runs) == 4 * built  # four runs per built submission: none skipped
+def test_force_regrades_every_submission(tmp_path: Path) -> None:
+    # A course of its own, small, trusted, so that the runs can note themselves in a file
+    # outside their sandbox (that a trusted grade is the sandbox's for every kind of
+    # submission: test_grade_course.py's test_a_rerun_grades_only_what_changed).
+    write_course(tmp_path, FORCED)
+    quick_runs(tmp_path)
+    assert grade(tmp_path, "--jobs", "2", "--trust-submissions").status == 0
+    witnessed(tmp_path)
+    assert grade(tmp_path, "--jobs", "2", "--trust-submissions").status == 0
+    assert witnessed(tmp_path) == []
+    assert grade(tmp_path, "--jobs", "2", "--trust-submissions", "--force").status == 0
+    runs = witnessed(tmp_path)
+    assert len(runs) == 4 * sum(FORCED.values())  # four runs per submission: none skipped

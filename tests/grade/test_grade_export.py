@@ -10,6 +10,7 @@ submission, and the payloads they hand the grading reporter are read back.
 from __future__ import annotations
 
 import base64
+import io
 import json
 import os
 import shutil
@@ -22,6 +23,8 @@ from typing import Any
 import pytest
 import yaml
 from grade_support import BUILD, JAVAC, ROOT, RUN, write_course
+
+from casino.grade import cli
 
 VISIBILITIES = {"hidden", "after_due_date", "after_published", "visible"}
 
@@ -85,13 +88,23 @@ def scores(data: dict[str, Any]) -> list[tuple[str, float, float, str, str]]:
     ]
 
 
-def test_a_gradescope_autograder_grades_inside_an_autograder_folder(tmp_path: Path) -> None:
-    write_course(
-        tmp_path, {"correct": 1, "wrong_space": 1, **({"compile_fail": 1} if JAVAC else {})}
-    )
-    done = export(tmp_path, "--gradescope", str(tmp_path / "out"))
+Exported = tuple[Path, subprocess.CompletedProcess[str]]
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory: pytest.TempPathFactory) -> Exported:
+    """A course and its Gradescope export in ``out/``, made once for the tests that read it."""
+    root = tmp_path_factory.mktemp("exported")
+    write_course(root, {"correct": 1, "wrong_space": 1, **({"compile_fail": 1} if JAVAC else {})})
+    return root, export(root, "--gradescope", str(root / "out"))
+
+
+def test_a_gradescope_autograder_grades_inside_an_autograder_folder(
+    exported: Exported, tmp_path: Path
+) -> None:
+    course, done = exported
     assert done.returncode == 0, done.stderr
-    archive = tmp_path / "out" / "autograder.zip"
+    archive = course / "out" / "autograder.zip"
     assert done.stdout == f"wrote {archive} (3 transcripts)\n"
     with zipfile.ZipFile(archive) as opened:
         names = set(opened.namelist())
@@ -100,7 +113,7 @@ def test_a_gradescope_autograder_grades_inside_an_autograder_folder(tmp_path: Pa
     assert {"transcripts/visible/greet.yaml", "transcripts/hidden/chain.yaml"} <= names
     assert "transcripts/visible/reference.yaml" not in names  # casino's own wording: left out
     assert modes["setup.sh"] == modes["run_autograder"] == 0o755
-    good = autograder(tmp_path, archive, tmp_path / "submissions" / "correct-00")
+    good = autograder(tmp_path, archive, course / "submissions" / "correct-00")
     assert scores(good) == [
         ("counts (visible/args.yaml)", 1, 1, "passed", "visible"),
         ("greets (visible/greet.yaml)", 1, 1, "passed", "visible"),
@@ -108,28 +121,28 @@ def test_a_gradescope_autograder_grades_inside_an_autograder_folder(tmp_path: Pa
         ("remembers (hidden/chain.yaml) run 2 of 2", 1, 1, "passed", "after_published"),
     ]
     assert good["score"] == 4
-    bad = autograder(tmp_path, archive, tmp_path / "submissions" / "wrong_space-00")
+    bad = autograder(tmp_path, archive, course / "submissions" / "wrong_space-00")
     assert scores(bad)[1] == ("greets (visible/greet.yaml)", 0, 1, "failed", "visible")
     assert bad["score"] == 3
     assert "hello··Ada" in bad["tests"][1]["output"]  # the student's feedback, spaces shown
     if JAVAC:
-        broken = autograder(tmp_path, archive, tmp_path / "submissions" / "compile_fail-00")
+        broken = autograder(tmp_path, archive, course / "submissions" / "compile_fail-00")
         assert scores(broken) == [("build", 0, 4, "failed", "visible")]
         assert "Main.java" in broken["tests"][0]["output"]
 
 
-def test_the_same_course_gives_the_same_zip(tmp_path: Path) -> None:
-    write_course(tmp_path, {"correct": 1})
-    assert export(tmp_path, "--gradescope", str(tmp_path / "one")).returncode == 0
-    assert export(tmp_path, "--gradescope", str(tmp_path / "two")).returncode == 0
-    one = (tmp_path / "one" / "autograder.zip").read_bytes()
+def test_the_same_course_gives_the_same_zip(exported: Exported, tmp_path: Path) -> None:
+    course, done = exported
+    assert done.returncode == 0, done.stderr
+    assert export(course, "--gradescope", str(tmp_path / "two")).returncode == 0
+    one = (course / "out" / "autograder.zip").read_bytes()
     assert one == (tmp_path / "two" / "autograder.zip").read_bytes()
 
 
-def test_setup_sh_is_a_valid_bash_script(tmp_path: Path) -> None:
-    write_course(tmp_path, {"correct": 1})
-    assert export(tmp_path, "--gradescope", str(tmp_path / "out")).returncode == 0
-    with zipfile.ZipFile(tmp_path / "out" / "autograder.zip") as opened:
+def test_setup_sh_is_a_valid_bash_script(exported: Exported) -> None:
+    course, done = exported
+    assert done.returncode == 0, done.stderr
+    with zipfile.ZipFile(course / "out" / "autograder.zip") as opened:
         setup = opened.read("setup.sh").decode()
     assert "python3.11" in setup and "pip install -q 'pyyaml>=6' 'pexpect>=4.8'" in setup
     checked = subprocess.run(["bash", "-n"], input=setup, text=True, capture_output=True)
@@ -173,11 +186,9 @@ def test_github_classroom_runs_each_transcript_as_a_step_reporting_its_points(
 
 
 @pytest.mark.parametrize("argv", [["--run", "x"], ["--gradescope", "a", "--github-classroom", "b"]])
-def test_export_needs_one_place_and_transcripts(tmp_path: Path, argv: list[str]) -> None:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    done = subprocess.run(
-        [sys.executable, "-m", "casino", "grade", "export", *argv],
-        capture_output=True, text=True, env=env, timeout=60,
-    )  # fmt: skip
-    assert done.returncode == 2 and done.stdout == ""
-    assert len(done.stderr.splitlines()) == 1 and "Traceback" not in done.stderr
+def test_export_needs_one_place_and_transcripts(argv: list[str]) -> None:
+    # in this process (the other tests start `python -m casino grade export`)
+    out, err = io.StringIO(), io.StringIO()
+    assert cli.main(["grade", "export", *argv], stdout=out, stderr=err) == 2
+    assert out.getvalue() == ""
+    assert len(err.getvalue().splitlines()) == 1 and "Traceback" not in err.getvalue()

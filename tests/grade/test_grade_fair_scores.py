@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pytest
 from grade_support import ROOT
+from student_python import GAMES_RUN, copy_games
 
 TRANSCRIPTS = ROOT / "transcripts"
 
@@ -102,17 +103,27 @@ VideoPokerCommands._bet, VideoPokerCommands._deal = _bet, _deal
 """
 
 
-def _students(root: Path, module: str, students: dict[str, str]) -> Path:
+PACKAGES = {
+    "nimsys": ("nim",),
+    "draw.cli": ("cards", "draw"),
+    "videopoker.cli": ("cards", "videopoker"),
+}
+"""The packages of casino each game's students bring (casino's top-level modules besides)."""
+
+
+def _students(
+    factory: pytest.TempPathFactory, root: Path, module: str, students: dict[str, str]
+) -> Path:
     """One folder per student under ``root``: ``run.sh`` starting its ``main.py`` with the
-    system's ``python3``, beside its own copy of casino's games (standard library only), as a
-    real submission brings everything it runs: the sandbox shows a run nothing else."""
-    skip = shutil.ignore_patterns("__pycache__", "*.pyc")
+    system's ``python3``, beside its own copy of casino's games (standard library only,
+    compiled, and the cards' tables unless it is Nimsys: :func:`student_python.copy_games`),
+    as a real submission brings everything it runs: the sandbox shows a run nothing else."""
     for name, patch in students.items():
         folder = root / name
         folder.mkdir(parents=True)
-        shutil.copytree(ROOT / "casino", folder / "casino", ignore=skip)
+        copy_games(factory, folder, PACKAGES[module], tables=module != "nimsys")
         (folder / "main.py").write_text(WRAP.replace("PATCH", patch).replace("MODULE", module))
-        run = 'exec python3 -B "$(dirname "$0")/main.py" "$@"\n'
+        run = GAMES_RUN
         if name == "forgets":
             run = "rm -f players.dat\n" + run
         (folder / "run.sh").write_text(run)
@@ -171,7 +182,7 @@ def nimsys(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, di
         "other-move": OTHER_MOVE,
         "trailing": SPACE_AFTER_WINS,
     }
-    submissions = _students(root / "submissions", "nimsys", students)
+    submissions = _students(tmp_path_factory, root / "submissions", "nimsys", students)
     return root, _grade(root, submissions, TRANSCRIPTS / "nimsys" / "project-c", "grades")
 
 
@@ -276,9 +287,11 @@ def test_a_folder_that_allows_trailing_spaces_gives_them_full_marks(
     ) in lines
 
 
-def test_a_draw_program_may_print_the_starters_set_in_another_order(tmp_path: Path) -> None:
+def test_a_draw_program_may_print_the_starters_set_in_another_order(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
     students = {"casino": "", "other-order": OTHER_SET_ORDER}
-    submissions = _students(tmp_path / "submissions", "draw.cli", students)
+    submissions = _students(tmp_path_factory, tmp_path / "submissions", "draw.cli", students)
     book = _grade(tmp_path, submissions, TRANSCRIPTS / "draw" / "play5carddraw", "grades")
     assert {name: (row["score"], row["max"]) for name, row in book.items()} == {
         "casino": ("8", "8"),
@@ -288,9 +301,11 @@ def test_a_draw_program_may_print_the_starters_set_in_another_order(tmp_path: Pa
     assert "x not one of the valid characters {'f', 'F', 'B', 'b'}. Try again" in printed
 
 
-def test_a_video_poker_program_that_wants_a_bet_before_each_deal(tmp_path: Path) -> None:
+def test_a_video_poker_program_that_wants_a_bet_before_each_deal(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
     students = {"casino": "", "bet-first": BET_BEFORE_DEAL}
-    submissions = _students(tmp_path / "submissions", "videopoker.cli", students)
+    submissions = _students(tmp_path_factory, tmp_path / "submissions", "videopoker.cli", students)
     folder = TRANSCRIPTS / "videopoker" / "double-bonus"
     book = _grade(tmp_path, submissions, folder, "grades")
     assert {name: (row["score"], row["max"]) for name, row in book.items()} == {

@@ -5,29 +5,32 @@ platforms name them."""
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import shutil
 import subprocess
-import sys
 import zipfile
 from pathlib import Path
 
 import pytest
-from grade_support import BUILD, ROOT, RUN, write_course
+from grade_support import BUILD, RUN, write_course
 
+from casino.grade import cli
 from casino.grade.intake import IntakeError, open_submissions
 
 GIT = shutil.which("git") is not None
 
 
 def grade(root: Path, source: Path, *options: str) -> subprocess.CompletedProcess[str]:
-    """``casino grade SOURCE`` with the course's transcripts, results in ``root/grades``."""
-    argv = [sys.executable, "-m", "casino", "grade", str(source)]
-    argv += ["--transcripts", str(root / "transcripts"), "--run", RUN, "--build", BUILD]
-    argv += ["--out", str(root / "grades"), "--jobs", "1", *options]
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run(argv, capture_output=True, text=True, env=env, timeout=300)
+    """``casino grade SOURCE`` with the course's transcripts, results in ``root/grades``, in
+    this process (what is taken in is this file's subject; the other tests of ``casino grade``
+    start it as a program), what it did as a finished process's."""
+    argv = ["grade", str(source), "--transcripts", str(root / "transcripts")]
+    argv += ["--run", RUN, "--build", BUILD, "--out", str(root / "grades"), "--jobs", "1"]
+    out, err = io.StringIO(), io.StringIO()
+    status = cli.main([*argv, *options], stdout=out, stderr=err)
+    return subprocess.CompletedProcess(argv, status, out.getvalue(), err.getvalue())
 
 
 def book(root: Path) -> list[str]:

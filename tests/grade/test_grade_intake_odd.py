@@ -6,14 +6,12 @@ NFD (``José`` composed and decomposed) is one student."""
 from __future__ import annotations
 
 import csv
-import os
-import subprocess
-import sys
 import unicodedata
 import zipfile
 from pathlib import Path
 
-from grade_support import BUILD, ROOT, RUN, write_course
+from grade_support import write_course
+from test_grade_intake import grade
 
 from casino.grade.intake import ODD_FILE, ODD_NAME, open_submissions
 
@@ -71,11 +69,7 @@ def test_a_canvas_file_named_dot_dot_costs_its_student_alone(tmp_path: Path) -> 
 
 
 def test_the_course_goes_on_with_a_row_for_each_odd_student(tmp_path: Path) -> None:
-    argv = [sys.executable, "-m", "casino", "grade", str(moodle_zip(tmp_path))]
-    argv += ["--transcripts", str(tmp_path / "transcripts"), "--run", RUN, "--build", BUILD]
-    argv += ["--out", str(tmp_path / "grades"), "--jobs", "1"]
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    done = subprocess.run(argv, capture_output=True, text=True, env=env, check=False)
+    done = grade(tmp_path, moodle_zip(tmp_path))  # in this process, as test_grade_intake's
     assert done.returncode == 0, done.stderr
     with open(tmp_path / "grades" / "gradebook.csv", newline="", encoding="utf-8") as handle:
         rows = {row[0]: row[1] for row in csv.reader(handle)}

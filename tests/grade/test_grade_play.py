@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from grade_support import ROOT, UNSANDBOXED
+from student_python import GAMES_RUN, copy_games
 
 BONUS = sorted((ROOT / "transcripts" / "nimsys" / "project-c").glob("ai-bonus-*.yaml"))
 
@@ -39,16 +40,16 @@ ai.NimAIPlayer.advanced_move = advanced_move
 
 @pytest.fixture(scope="module")
 def course(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One folder per student (its own copy of casino's games, run by the system's python3, as
-    a real submission brings what it runs) and the three bonus transcripts."""
+    """One folder per student (its own copy of casino's games, compiled, run by the system's
+    python3, as a real submission brings what it runs) and the three bonus transcripts."""
     root = tmp_path_factory.mktemp("play-course")
-    skip = shutil.ignore_patterns("__pycache__", "*.pyc")
     for name, patch in PATCHES.items():
         folder = root / "submissions" / name
-        shutil.copytree(ROOT / "casino", folder / "casino", ignore=skip)
+        folder.mkdir(parents=True)
+        copy_games(tmp_path_factory, folder, ("nim",))
         main = f"import sys\n{patch}from casino.nim.cli import main\nsys.exit(main())\n"
         (folder / "main.py").write_text(main)
-        (folder / "run.sh").write_text('exec python3 -B "$(dirname "$0")/main.py" "$@"\n')
+        (folder / "run.sh").write_text(GAMES_RUN)
     (root / "transcripts").mkdir()
     for case in BONUS:
         shutil.copy(case, root / "transcripts" / case.name)
