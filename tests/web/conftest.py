@@ -1,4 +1,5 @@
-"""What the web tests share across modules: the browsers (started once, lent to each test)."""
+"""What the web tests share across modules, each started once: the browsers (lent to each test)
+and a PostgreSQL server."""
 
 from __future__ import annotations
 
@@ -10,9 +11,24 @@ import pytest
 from .browser import Browsers, need_browser
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
+def postgres() -> Iterator[str]:
+    """A real PostgreSQL server for every web test (skipped with its reason): each test makes
+    its own database on it (:func:`.postgres_server.fresh_database`)."""
+    pytest.importorskip("psycopg", reason="PostgreSQL tests need psycopg (the postgres extra)")
+    from . import postgres_server
+
+    try:
+        with postgres_server.start() as url:
+            yield url
+    except postgres_server.Unavailable as why:
+        pytest.skip(str(why))
+
+
+@pytest.fixture(scope="package")
 def browser_pool() -> Iterator[Browsers]:
-    """The session's headless Chromiums (skipped where there is none)."""
+    """The web tests' headless Chromiums, quit after the last of them (skipped where there is
+    none)."""
     need_browser()
     pool = Browsers()
     yield pool

@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -48,21 +48,13 @@ return {hand: Number(document.body.dataset.hand || 0),
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
-def database(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[str]:
-    """A new database of each kind (a PostgreSQL server in a temporary folder)."""
+def database(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A new database of each kind (on the web tests' PostgreSQL server)."""
     if request.param == "sqlite":
-        yield str(tmp_path_factory.mktemp("db") / "casino.db")
-        return
-    pytest.importorskip("psycopg", reason="PostgreSQL tests need psycopg (the postgres extra)")
+        return str(tmp_path_factory.mktemp("db") / "casino.db")
     from . import postgres_server
 
-    try:
-        with postgres_server.start() as url:
-            yield postgres_server.fresh_database(url)
-    except postgres_server.Unavailable as why:
-        pytest.skip(str(why))
+    return postgres_server.fresh_database(request.getfixturevalue("postgres"))
 
 
 def test_members_leave_lose_the_connection_see_the_clock_and_are_refilled(

@@ -42,19 +42,6 @@ class Now:
         return self.value
 
 
-@pytest.fixture(scope="session")
-def postgres() -> Iterator[str]:
-    """A real PostgreSQL server for the whole session (skipped with its reason)."""
-    pytest.importorskip("psycopg", reason="PostgreSQL tests need psycopg (the postgres extra)")
-    from . import postgres_server
-
-    try:
-        with postgres_server.start() as url:
-            yield url
-    except postgres_server.Unavailable as why:
-        pytest.skip(str(why))
-
-
 @pytest.fixture(params=["sqlite", "postgresql"])
 def new_database(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], str]:
     """Makes new, empty databases of each kind: their ``--database`` values."""
