@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from .browser import casino_web, register
+from .tables import POLL
 
 SNAPSHOT = """
 const seats = [...document.querySelectorAll('#seats .seat')].map((s) => ({
@@ -95,7 +96,7 @@ def run_table(a: Any, b: Any, url: str, tmp_path: Path) -> None:
             time.sleep(0.5)
         if closed_at is not None and min(v["hand"] for v in seen["b"][-1:]) >= closed_at + 2:
             break
-        time.sleep(0.1)
+        time.sleep(POLL)
     a.save_screenshot(str(tmp_path / "holdem-ana.png"))
     b.save_screenshot(str(tmp_path / "holdem-bo.png"))
     assert closed_at is not None, "the table never reached a second hand"

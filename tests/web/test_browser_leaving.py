@@ -25,6 +25,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 from casino.web.store import Store, open_store
 
 from .browser import _casino_web, register
+from .tables import POLL
 
 LIMIT = 120.0
 OPTIONS = (
@@ -101,14 +102,14 @@ def until(driver: Any, test: Callable[[dict[str, Any]], bool], act: Any = None) 
         try:
             view = table(driver)
         except JavascriptException:  # still loading
-            time.sleep(0.1)
+            time.sleep(POLL)
             continue
         if test(view):
             return view
         if act is not None:
             with contextlib.suppress(WebDriverException):
                 check_or_call(act)
-        time.sleep(0.1)
+        time.sleep(POLL)
     raise AssertionError(f"the page never got there: {view}")
 
 

@@ -17,6 +17,7 @@ from typing import Any
 from casino.web.store import sqlite_store
 
 from .browser import register, shown
+from .tables import POLL
 from .test_browser_holdem import play, snapshot
 from .test_restart import casino_web
 
@@ -66,7 +67,7 @@ def play_hands(drivers: dict[str, Any], hands: int) -> dict[str, dict[str, Any]]
                 play(driver, view, keyboard=name == "Zoe")
         if len(last) == len(drivers) and all(v["hand"] > hands for v in last.values()):
             return last
-        time.sleep(0.1)
+        time.sleep(POLL)
     raise AssertionError(f"the table did not play {hands} hands: {last}")
 
 
