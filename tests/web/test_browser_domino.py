@@ -5,10 +5,11 @@ out: the server makes the automatic move. A real ``casino web`` process with a 2
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .browser import browser, casino_web, need_browser, register
+from .browser import casino_web, register
 
 LIMIT = 120.0
 SNAPSHOT = """
@@ -21,14 +22,9 @@ return {over: document.body.dataset.over === 'true', turn: document.body.dataset
 """
 
 
-def test_a_whole_hand_with_one_time_out(tmp_path: Path) -> None:
-    need_browser()
+def test_a_whole_hand_with_one_time_out(tmp_path: Path, browsers: Callable[[], Any]) -> None:
     with casino_web("--move-seconds", "2", "--think", "0.05", "--seed", "4") as url:
-        driver = browser()
-        try:
-            play_hand(driver, url, tmp_path)
-        finally:
-            driver.quit()
+        play_hand(browsers(), url, tmp_path)
 
 
 def play_hand(driver: Any, url: str, tmp_path: Path) -> None:

@@ -8,10 +8,12 @@ seat. A real ``casino web`` process, real time (short pauses); every wait is bou
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .browser import browser, casino_web, need_browser, register
+from .browser import casino_web, register
+from .tables import POLL
 
 SNAPSHOT = """
 const seats = [...document.querySelectorAll('#seats .seat')].map((s) => ({
@@ -57,17 +59,13 @@ def you(view: dict[str, Any]) -> int:
     return next(k for k, seat in enumerate(view["seats"]) if seat["you"])
 
 
-def test_two_members_and_a_computer_play_and_a_closed_tab_comes_back(tmp_path: Path) -> None:
-    need_browser()
+def test_two_members_and_a_computer_play_and_a_closed_tab_comes_back(
+    tmp_path: Path, browsers: Callable[[], Any]
+) -> None:
     with casino_web(
         "--seats", "3", "--tables", "1", "--pause", "0.6", "--think", "0.05", "--seed", "11"
     ) as url:
-        a, b = browser(), browser()
-        try:
-            run_table(a, b, url, tmp_path)
-        finally:
-            a.quit()
-            b.quit()
+        run_table(browsers(), browsers(), url, tmp_path)
 
 
 def run_table(a: Any, b: Any, url: str, tmp_path: Path) -> None:
@@ -98,7 +96,7 @@ def run_table(a: Any, b: Any, url: str, tmp_path: Path) -> None:
             time.sleep(0.5)
         if closed_at is not None and min(v["hand"] for v in seen["b"][-1:]) >= closed_at + 2:
             break
-        time.sleep(0.1)
+        time.sleep(POLL)
     a.save_screenshot(str(tmp_path / "holdem-ana.png"))
     b.save_screenshot(str(tmp_path / "holdem-bo.png"))
     assert closed_at is not None, "the table never reached a second hand"

@@ -9,7 +9,7 @@ motion). The numbers the server writes are the browser's ``Intl.NumberFormat``'s
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,12 +20,10 @@ from casino.web.words import money, number
 
 from .browser import (
     SIZES,
-    browser,
     casino_web,
     casino_web_on,
     emulate,
     join,
-    need_browser,
     register,
     shown,
 )
@@ -56,13 +54,11 @@ SERVER = ("--seats", "4", "--seed", "7", "--think", "0.05", "--timeout", "600")
 
 
 @pytest.fixture()
-def driver() -> Any:
+def driver(browsers: Callable[[], Any]) -> Any:
     """A headless Chromium at a desktop's size first."""
-    need_browser()
-    page = browser()
+    page = browsers()
     emulate(page, SIZES["desktop"])
-    yield page
-    page.quit()
+    return page
 
 
 def look(driver: Any, page: str, lang: str, tmp_path: Path) -> None:

@@ -10,12 +10,14 @@ import os
 import re
 import signal
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from casino.web.store import sqlite_store
 
-from .browser import browser, need_browser, register, shown
+from .browser import register, shown
+from .tables import POLL
 from .test_browser_holdem import play, snapshot
 from .test_restart import casino_web
 
@@ -25,27 +27,22 @@ MEMBERS = {"Zoe": "es", "Bo": "en"}
 
 
 def test_two_members_play_the_server_is_killed_and_they_find_their_money(
-    tmp_path: Path,
+    tmp_path: Path, browsers: Callable[[], Any]
 ) -> None:
-    need_browser()
     database = tmp_path / "casino.db"
-    drivers = {name: browser() for name in MEMBERS}
-    try:
-        with casino_web(database, *OPTIONS) as (process, url):
-            for name, driver in drivers.items():
-                register(driver, url, name, MEMBERS[name])
-                driver.find_element("id", "sit").click()
-            views = play_hands(drivers, 3)
-            os.kill(process.pid, signal.SIGKILL)
-            assert process.wait(60) == -signal.SIGKILL
-        for view in views.values():
-            assert sorted(s["name"] for s in view["seats"] if s["name"] in MEMBERS) == ["Bo", "Zoe"]
-        with casino_web(database, *OPTIONS) as (process, url):
-            found = {name: come_back(driver, url, name) for name, driver in drivers.items()}
-            drivers["Zoe"].save_screenshot(str(tmp_path / "member-page-zoe.png"))
-    finally:
-        for driver in drivers.values():
-            driver.quit()
+    drivers = {name: browsers() for name in MEMBERS}
+    with casino_web(database, *OPTIONS) as (process, url):
+        for name, driver in drivers.items():
+            register(driver, url, name, MEMBERS[name])
+            driver.find_element("id", "sit").click()
+        views = play_hands(drivers, 3)
+        os.kill(process.pid, signal.SIGKILL)
+        assert process.wait(60) == -signal.SIGKILL
+    for view in views.values():
+        assert sorted(s["name"] for s in view["seats"] if s["name"] in MEMBERS) == ["Bo", "Zoe"]
+    with casino_web(database, *OPTIONS) as (process, url):
+        found = {name: come_back(driver, url, name) for name, driver in drivers.items()}
+        drivers["Zoe"].save_screenshot(str(tmp_path / "member-page-zoe.png"))
     store = sqlite_store(str(database))
     try:
         assert store.audit()[0] == store.audit()[1]
@@ -70,7 +67,7 @@ def play_hands(drivers: dict[str, Any], hands: int) -> dict[str, dict[str, Any]]
                 play(driver, view, keyboard=name == "Zoe")
         if len(last) == len(drivers) and all(v["hand"] > hands for v in last.values()):
             return last
-        time.sleep(0.1)
+        time.sleep(POLL)
     raise AssertionError(f"the table did not play {hands} hands: {last}")
 
 

@@ -9,18 +9,16 @@ from typing import Any
 
 import pytest
 
-from .browser import SIZES, browser, casino_web, emulate, join, need_browser
+from .browser import SIZES, casino_web, emulate, join
 from .tables import DOMINO, HOLDEM, changed, keys, state, wait_for
 
 
 @pytest.fixture(params=sorted(SIZES))
-def driver(request: pytest.FixtureRequest) -> Any:
+def driver(request: pytest.FixtureRequest, browsers: Callable[[], Any]) -> Any:
     """A headless Chromium at a phone's or a desktop's size."""
-    need_browser()
-    page = browser()
+    page = browsers()
     emulate(page, SIZES[request.param])
-    yield page
-    page.quit()
+    return page
 
 
 def test_holdem_hands_by_clicks_then_by_keys(driver: Any) -> None:

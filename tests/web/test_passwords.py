@@ -22,9 +22,9 @@ from casino.web.store import (
     stored_hash,
 )
 
-from .test_store import Factory, make, new_database, postgres, where
+from .test_store import Factory, make, new_database, where
 
-__all__ = ["make", "new_database", "postgres", "where"]  # the store's fixtures, both databases
+__all__ = ["make", "new_database", "where"]  # the store's fixtures, both databases
 
 
 def test_the_default_cost_is_owasps() -> None:

@@ -42,19 +42,6 @@ class Now:
         return self.value
 
 
-@pytest.fixture(scope="session")
-def postgres() -> Iterator[str]:
-    """A real PostgreSQL server for the whole session (skipped with its reason)."""
-    pytest.importorskip("psycopg", reason="PostgreSQL tests need psycopg (the postgres extra)")
-    from . import postgres_server
-
-    try:
-        with postgres_server.start() as url:
-            yield url
-    except postgres_server.Unavailable as why:
-        pytest.skip(str(why))
-
-
 @pytest.fixture(params=["sqlite", "postgresql"])
 def new_database(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], str]:
     """Makes new, empty databases of each kind: their ``--database`` values."""
@@ -281,45 +268,74 @@ def test_settlements_hammered_from_many_connections_never_lose_a_chip(make: Fact
     assert sum(m.balance for m in map(store.member, members) if m) == 4000
 
 
-PLAYER = """\
-import random, sys
+PLAYERS = """\
+import os, random, sys
 from casino.web.store import open_store, StoreError
-store = open_store(sys.argv[1], starting_bankroll=100)
-members = [m.id for m in store.leaderboard(10)]
-chance = random.Random(int(sys.argv[2]))
-print("ready", flush=True)
-while True:
-    seats = chance.sample(members, 2)
-    try:
-        game = store.open_game("holdem", "table", {seats[0]: 5, seats[1]: 5, store.house: 5})
-    except StoreError:
-        continue
-    store.settle(game, {chance.choice([*seats, store.house]): 15})
+
+def play(where, attempt):
+    store = open_store(where, starting_bankroll=100)
+    members = [m.id for m in store.leaderboard(10)]
+    chance = random.Random(attempt)
+    print("ready", os.getpid(), flush=True)
+    while True:
+        seats = chance.sample(members, 2)
+        try:
+            game = store.open_game("holdem", "table", {seats[0]: 5, seats[1]: 5, store.house: 5})
+        except StoreError:
+            continue
+        store.settle(game, {chance.choice([*seats, store.house]): 15})
+
+if sys.argv[1].startswith("postgresql"):
+    import psycopg  # the store imports it when it opens: here once, before the forks
+
+for line in sys.stdin:
+    player = os.fork()
+    if player == 0:
+        try:
+            play(sys.argv[1], int(line))
+        finally:
+            os._exit(1)
+    print("ended", os.waitstatus_to_exitcode(os.waitpid(player, 0)[1]), flush=True)
 """
+"""Forks a player for each attempt number it reads: the player opens the store, says
+``ready PID`` and plays games (each opened with stakes, then settled) until it is killed; then
+``ended STATUS``. Forked from one process that imported the store once, so that each of the
+many kills costs a fork rather than a Python start and its imports."""
 
 
 def test_kill_9_at_any_moment_loses_nothing(where: str) -> None:
+    """Kill -9 lands at a random moment of a player's loop, so over the attempts in every phase
+    of a game: opening it (stakes moved to it), settling it (payouts), between two games.
+    Whatever the moment, a restart voids the open game and the books balance."""
     store = open_store(where, starting_bankroll=100)
     for k in range(3):
         store.register(f"p{k}", "password1")
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     chance = random.Random(1)
-    times = 40 if not where.startswith("postgresql") else 30  # each kill a fresh process: CPU
-    for attempt in range(times):
-        player = subprocess.Popen(
-            [sys.executable, "-c", PLAYER, where, str(attempt)],
-            stdout=subprocess.PIPE, env=env, text=True,
-        )  # fmt: skip
-        assert player.stdout is not None and player.stdout.readline() == "ready\n"
-        threading.Event().wait(chance.uniform(0, 0.05))  # somewhere in the middle of a game
-        player.send_signal(signal.SIGKILL)
-        player.wait()
-        restarted = open_store(where, starting_bankroll=100)
-        restarted.void_open_games()
-        assert restarted.audit() == (300, 300), f"after kill {attempt + 1}"
-        with restarted.transaction() as run:
-            assert run("SELECT COUNT(*) FROM games WHERE state = 'open'").fetchone()[0] == 0
-        restarted.close()
+    times = 40 if not where.startswith("postgresql") else 30
+    players = subprocess.Popen(
+        [sys.executable, "-c", PLAYERS, where],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, text=True,
+    )  # fmt: skip
+    assert players.stdin is not None and players.stdout is not None
+    try:
+        for attempt in range(times):
+            players.stdin.write(f"{attempt}\n")
+            players.stdin.flush()
+            said, pid = players.stdout.readline().split()
+            assert said == "ready"
+            threading.Event().wait(chance.uniform(0, 0.05))  # somewhere in the middle of a game
+            os.kill(int(pid), signal.SIGKILL)
+            assert players.stdout.readline() == f"ended {-signal.SIGKILL}\n"
+            restarted = open_store(where, starting_bankroll=100)
+            restarted.void_open_games()
+            assert restarted.audit() == (300, 300), f"after kill {attempt + 1}"
+            with restarted.transaction() as run:
+                assert run("SELECT COUNT(*) FROM games WHERE state = 'open'").fetchone()[0] == 0
+            restarted.close()
+    finally:
+        players.stdin.close()
+        assert players.wait(timeout=60) == 0
     store.close()
 
 

@@ -22,7 +22,7 @@ from casino.web.store import Store, open_store
 
 from .forms import PASSWORD, register
 from .test_members import play, socket
-from .test_store import make, new_database, postgres, where  # noqa: F401  # the fixtures
+from .test_store import make, new_database, where  # noqa: F401  # the fixtures
 
 SETTINGS = TableSettings(seats=3, stack=400, pause=0, bot_delay=0, samples=10)
 
