@@ -82,9 +82,13 @@ def _getter(indices: list[int]) -> Getter:
     return operator.itemgetter(*indices)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # one per (shown, strong), hashed by identity
 class _Ways:
-    """Every way an opponent showing some cards can finish, sorted by final strength."""
+    """Every way an opponent showing some cards can finish, sorted by final strength.
+
+    Before the second up card the two unknown ranks come in either order with the same
+    final hand: the pair ``first <= second`` stands for both (``twice``), which halves the
+    work and changes no running count at a change of strength (the only counts read)."""
 
     values: list[int]
     firsts: Getter
@@ -93,6 +97,8 @@ class _Ways:
     """The same for the second unknown rank (``None`` after the second up card)."""
     same: list[int]
     """1 where a way's two unknown ranks are equal (one fewer card for the second)."""
+    twice: list[int] | None = None
+    """2 where a way stands for both orders of its two unknown ranks, else 1."""
 
 
 @functools.cache
@@ -105,45 +111,59 @@ def _ways(shown: tuple[int, ...], strong: bool) -> _Ways:
             for rank in RANKS
             if not strong or len({rank, *shown}) < 3
         ]
+    elif strong:
+        ways = [(three_card_strength(shown[0], shown[0], rank), shown[0], rank) for rank in RANKS]
     else:
         ways = [
             (three_card_strength(shown[0], first, second), first, second)
             for first in RANKS
             for second in RANKS
-            if not strong or first == shown[0]
+            if first <= second
         ]
     ways.sort()
     seconds = _getter([w[2] for w in ways]) if len(shown) == 1 else None
     same = [int(w[1] == w[2]) for w in ways]
-    return _Ways([w[0] for w in ways], _getter([w[1] for w in ways]), seconds, same)
+    twice = None if len(shown) == 2 or strong else [2 - flag for flag in same]
+    return _Ways([w[0] for w in ways], _getter([w[1] for w in ways]), seconds, same, twice)
 
 
-Distribution = tuple[list[int], list[int], int]
-"""Sorted final strengths, the running count of ways up to each, and the total count."""
-
-
-def _distribution(shown: Sequence[int], counts: list[int], strong: bool = False) -> Distribution:
-    """How an opponent showing ``shown`` finishes, given the unseen ``counts`` by rank."""
-    ways = _ways(tuple(shown), strong)
+def _running_counts(ways: _Ways, counts: list[int]) -> list[int]:
+    """How many ways finish at each strength or below: a 0 first, then one running count per
+    way of ``ways``, given the unseen ``counts`` by rank."""
     firsts = ways.firsts(counts)
     if ways.seconds is None:
         weights: Iterable[int] = firsts
     else:
         seconds = map(operator.sub, ways.seconds(counts), ways.same)
         weights = map(operator.mul, firsts, seconds)
-    cumulative = list(itertools.accumulate(weights))
-    return ways.values, cumulative, cumulative[-1] if cumulative else 0
+        if ways.twice is not None:
+            weights = map(operator.mul, weights, ways.twice)
+    return list(itertools.accumulate(weights, initial=0))
 
 
-def _beats(value: int, values: list[int], cumulative: list[int], total: int) -> float:
-    """Chance that ``value`` beats a draw from the distribution (a tie counts half)."""
+@functools.lru_cache(maxsize=4096)
+def _places(ways: _Ways, mine: tuple[int, ...]) -> tuple[Getter, Getter]:
+    """Where each of ``mine`` falls among the sorted strengths of ``ways``: getters of the
+    running counts (as :func:`_running_counts` gives them) of the ways below it and of the
+    ways up to it (a tie). They depend on no count, so they are worked out once."""
+    below = [bisect.bisect_left(ways.values, value) for value in mine]
+    upto = [bisect.bisect_right(ways.values, value) for value in mine]
+    return _getter(below), _getter(upto)
+
+
+def _beat_chances(
+    shown: tuple[int, ...], strong: bool, mine: tuple[int, ...], counts: list[int]
+) -> list[float]:
+    """The chance that each of ``mine`` beats an opponent showing ``shown`` (``strong``: that
+    holds a pair now), a tie counting half, given the unseen ``counts`` by rank."""
+    ways = _ways(shown, strong)
+    running = _running_counts(ways, counts)
+    total = running[-1]
     if not total:
-        return 1.0
-    low = bisect.bisect_left(values, value)
-    high = bisect.bisect_right(values, value, low)
-    less = cumulative[low - 1] if low else 0
-    upto = cumulative[high - 1] if high else 0
-    return (less + upto) / (2 * total)
+        return [1.0] * len(mine)
+    below, upto = _places(ways, mine)
+    twice = 2 * total
+    return [ties / twice for ties in map(operator.add, below(running), upto(running))]
 
 
 def hand_odds(request: BetRequest, seen_before: Sequence[Card] = ()) -> Odds:
@@ -165,42 +185,41 @@ def _win_chance(
     mine: list[int], opponents: list[list[int]], counts: list[int], total: int, facing: bool
 ) -> float:
     """Chance of the best hand; ``facing`` a bet: one opponent (the worst case for us) is
-    assumed to hold a pair already, as a player who bets usually does."""
+    assumed to hold a pair already, as a player who bets usually does.
+
+    Each distinct opponent (by the ranks it shows) is scored against all our outcomes at
+    once; the products and the sum are taken in the order of the plain formula
+    ``sum(weight * prod(beats) * min(strong / beat))`` so the result is the same float."""
     if not opponents:
         return 1.0
     if len(mine) == 3:
-        outcomes = [(1.0, three_card_strength(mine[0], mine[1], mine[2]))]
+        weights = [1.0]
+        values = [three_card_strength(mine[0], mine[1], mine[2])]
     else:
-        outcomes = [
-            (counts[rank] / total, three_card_strength(mine[0], mine[1], rank))
-            for rank in RANKS
-            if counts[rank]
-        ]
-    plain = _distributions(opponents, counts, False)
-    strong = _distributions(opponents, counts, True) if facing else []
+        weights, values = [], []
+        for rank in RANKS:
+            if counts[rank]:
+                weights.append(counts[rank] / total)
+                values.append(three_card_strength(mine[0], mine[1], rank))
+    keys = [tuple(shown) for shown in opponents]
+    ours = tuple(values)
+    plain = {key: _beat_chances(key, False, ours, counts) for key in dict.fromkeys(keys)}
+    rows = list(zip(*(plain[key] for key in keys), strict=True))  # per outcome, each opponent
+    worst: list[float] = []
+    if facing:
+        ratios = {}
+        for key, beats in plain.items():
+            strong = _beat_chances(key, True, ours, counts)
+            pairs = zip(strong, beats, strict=True)
+            ratios[key] = [pair / beat if beat else 0.0 for pair, beat in pairs]
+        worst = [min(row) for row in zip(*(ratios[key] for key in keys), strict=True)]
     chance = 0.0
-    for weight, value in outcomes:
-        beats = [_beats(value, values, running, ways) for values, running, ways in plain]
-        product = weight * math.prod(beats)
+    for index, weight in enumerate(weights):
+        product = weight * math.prod(rows[index])
         if facing:
-            product *= min(
-                (_beats(value, *dist) / beat if beat else 0.0)
-                for dist, beat in zip(strong, beats, strict=True)
-            )
+            product *= worst[index]
         chance += product
     return chance
-
-
-def _distributions(
-    opponents: list[list[int]], counts: list[int], strong: bool
-) -> list[Distribution]:
-    """Each opponent's distribution (opponents showing the same ranks share one)."""
-    known: dict[tuple[int, ...], Distribution] = {}
-    for shown in opponents:
-        key = tuple(shown)
-        if key not in known:
-            known[key] = _distribution(shown, counts, strong)
-    return [known[tuple(shown)] for shown in opponents]
 
 
 def _spade_chances(
