@@ -25,7 +25,7 @@ import functools
 import itertools
 import math
 import operator
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from casino.cards import FULL_DECK, Card, Suit
@@ -82,62 +82,77 @@ def _getter(indices: list[int]) -> Getter:
     return operator.itemgetter(*indices)
 
 
+_TWICE, _PAIR, _ONE = 15, 30, 45
+"""Where :func:`_factors` puts twice each count, the pairs of each rank, and a 1."""
+
+
+def _factors(counts: list[int]) -> list[int]:
+    """What a way's count is a product of, by index: the unseen cards of rank ``r`` (at
+    ``r``), twice that (at ``_TWICE + r``), the ordered pairs of them (at ``_PAIR + r``), 1."""
+    return [
+        *counts,
+        *(2 * count for count in counts),
+        *(count * (count - 1) for count in counts),
+        1,
+    ]
+
+
 @dataclass(frozen=True, eq=False)  # one per (shown, strong), hashed by identity
 class _Ways:
-    """Every way an opponent showing some cards can finish, sorted by final strength.
+    """Every way an opponent showing some cards can finish, sorted by final strength, each
+    counted as the product of two of the :func:`_factors` of the unseen cards.
 
     Before the second up card the two unknown ranks come in either order with the same
-    final hand: the pair ``first <= second`` stands for both (``twice``), which halves the
-    work and changes no running count at a change of strength (the only counts read)."""
+    final hand: the pair ``first <= second`` stands for both (twice the count), which halves
+    the work and changes no running count at a change of strength (the only counts read)."""
 
     values: list[int]
-    firsts: Getter
-    """The unseen counts of each way's first unknown rank."""
-    seconds: Getter | None
-    """The same for the second unknown rank (``None`` after the second up card)."""
-    same: list[int]
-    """1 where a way's two unknown ranks are equal (one fewer card for the second)."""
-    twice: list[int] | None = None
-    """2 where a way stands for both orders of its two unknown ranks, else 1."""
+    left: Getter
+    """Each way's first factor."""
+    right: Getter
+    """Each way's second factor."""
 
 
 @functools.cache
 def _ways(shown: tuple[int, ...], strong: bool) -> _Ways:
     """The ways for an opponent showing ``shown``; ``strong``: only those in which what it
     holds now (hole and up cards) has a pair."""
-    if len(shown) == 2:
+    ways: list[tuple[int, int, int]]  # (strength, first factor, second factor)
+    if len(shown) == 2:  # its hole card, of any rank
         ways = [
-            (three_card_strength(shown[0], shown[1], rank), rank, 0)
+            (three_card_strength(shown[0], shown[1], rank), rank, _ONE)
             for rank in RANKS
             if not strong or len({rank, *shown}) < 3
         ]
-    elif strong:
-        ways = [(three_card_strength(shown[0], shown[0], rank), shown[0], rank) for rank in RANKS]
-    else:
+    elif strong:  # a hole card of the rank it shows, then its next up card
+        pair = shown[0]
         ways = [
-            (three_card_strength(shown[0], first, second), first, second)
+            (three_card_strength(pair, pair, rank), *((pair, rank) if rank != pair else _two(rank)))
+            for rank in RANKS
+        ]
+    else:  # a hole card and a next up card, in either order
+        ways = [
+            (three_card_strength(shown[0], first, second), _TWICE + first, second)
+            if first < second
+            else (three_card_strength(shown[0], first, first), *_two(first))
             for first in RANKS
             for second in RANKS
             if first <= second
         ]
     ways.sort()
-    seconds = _getter([w[2] for w in ways]) if len(shown) == 1 else None
-    same = [int(w[1] == w[2]) for w in ways]
-    twice = None if len(shown) == 2 or strong else [2 - flag for flag in same]
-    return _Ways([w[0] for w in ways], _getter([w[1] for w in ways]), seconds, same, twice)
+    left, right = _getter([way[1] for way in ways]), _getter([way[2] for way in ways])
+    return _Ways([way[0] for way in ways], left, right)
 
 
-def _running_counts(ways: _Ways, counts: list[int]) -> list[int]:
+def _two(rank: int) -> tuple[int, int]:
+    """The factors of two unknown cards both of ``rank``: its ordered pairs, times 1."""
+    return _PAIR + rank, _ONE
+
+
+def _running_counts(ways: _Ways, factors: list[int]) -> list[int]:
     """How many ways finish at each strength or below: a 0 first, then one running count per
-    way of ``ways``, given the unseen ``counts`` by rank."""
-    firsts = ways.firsts(counts)
-    if ways.seconds is None:
-        weights: Iterable[int] = firsts
-    else:
-        seconds = map(operator.sub, ways.seconds(counts), ways.same)
-        weights = map(operator.mul, firsts, seconds)
-        if ways.twice is not None:
-            weights = map(operator.mul, weights, ways.twice)
+    way of ``ways``, given the :func:`_factors` of the unseen cards."""
+    weights = map(operator.mul, ways.left(factors), ways.right(factors))
     return list(itertools.accumulate(weights, initial=0))
 
 
@@ -152,12 +167,12 @@ def _places(ways: _Ways, mine: tuple[int, ...]) -> tuple[Getter, Getter]:
 
 
 def _beat_chances(
-    shown: tuple[int, ...], strong: bool, mine: tuple[int, ...], counts: list[int]
+    shown: tuple[int, ...], strong: bool, mine: tuple[int, ...], factors: list[int]
 ) -> list[float]:
     """The chance that each of ``mine`` beats an opponent showing ``shown`` (``strong``: that
-    holds a pair now), a tie counting half, given the unseen ``counts`` by rank."""
+    holds a pair now), a tie counting half, given the :func:`_factors` of the unseen cards."""
     ways = _ways(shown, strong)
-    running = _running_counts(ways, counts)
+    running = _running_counts(ways, factors)
     total = running[-1]
     if not total:
         return [1.0] * len(mine)
@@ -202,14 +217,14 @@ def _win_chance(
                 weights.append(counts[rank] / total)
                 values.append(three_card_strength(mine[0], mine[1], rank))
     keys = [tuple(shown) for shown in opponents]
-    ours = tuple(values)
-    plain = {key: _beat_chances(key, False, ours, counts) for key in dict.fromkeys(keys)}
+    ours, factors = tuple(values), _factors(counts)
+    plain = {key: _beat_chances(key, False, ours, factors) for key in dict.fromkeys(keys)}
     rows = list(zip(*(plain[key] for key in keys), strict=True))  # per outcome, each opponent
     worst: list[float] = []
     if facing:
         ratios = {}
         for key, beats in plain.items():
-            strong = _beat_chances(key, True, ours, counts)
+            strong = _beat_chances(key, True, ours, factors)
             pairs = zip(strong, beats, strict=True)
             ratios[key] = [pair / beat if beat else 0.0 for pair, beat in pairs]
         worst = [min(row) for row in zip(*(ratios[key] for key in keys), strict=True)]
