@@ -4,9 +4,10 @@ against the three baselines.
 Run: ``python benchmarks/bench_stud.py [--hands N] [--tournaments T] [--against DIR]``.
 
 1. A dealer on 127.0.0.1 with 4 of our players as separate processes (``casino stud
-   player``): hands per second once everybody is seated (target: 500 on 2 cores), each
-   reply's round trip as the dealer sees it (send → reply read), p50/p99/max, and the CPU
-   per hand of the dealer (this process) and of the players (its children).
+   player``): hands per second once everybody is seated (issue 31's target: 800 on 2 cores),
+   each reply's round trip as the dealer sees it (send → reply read), p50/p99/max, and the
+   CPU per hand of the dealer (this process) and of the players (its children), with their
+   start-up and, from /proc, without it.
 2. ``T`` seeded tournaments of 2,000 hands, ours against always-call, random-legal and
    pair-or-fold (the same dealer, players in-process, no sockets): who finishes first.
    Target: ours first in at least 16 of 20.
