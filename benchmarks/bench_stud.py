@@ -230,6 +230,8 @@ def main() -> None:
     parser.add_argument("--against", type=Path, metavar="DIR", help="compare with DIR's code")
     parser.add_argument("--rounds", type=int, default=3, help="runs of each with --against (3)")
     args = parser.parse_args()
+    if args.against is not None and not (args.against / "casino" / "__init__.py").is_file():
+        parser.error(f"--against {args.against}: not a checkout of casino (no casino/__init__.py)")
     print(describe())
     if args.against is not None:
         compare(args.against, args.hands, args.rounds)
