@@ -227,8 +227,8 @@ def _well_formed_bet(text: str, round_: int) -> BetRequest | None:
     marker = 5 + round_
     if len(parts) <= marker + 1 or parts[marker] != "up" or (len(parts) - marker - 1) % round_:
         return None
-    numbers = parts[1:4]
-    if not all(len(part) <= MAX_DIGITS and part.isascii() and part.isdigit() for part in numbers):
+    stack, pot, to_match = parts[1:4]
+    if not (_plain_digits(stack) and _plain_digits(pot) and _plain_digits(to_match)):
         return None
     known = _STUD_CARDS.get
     mine = [known(token) for token in parts[4:marker]]
@@ -239,8 +239,14 @@ def _well_formed_bet(text: str, round_: int) -> BetRequest | None:
     table = tuple(
         tuple(cast(list[Card], listed[i : i + round_])) for i in range(0, len(listed), round_)
     )
-    stack, pot, to_match = map(int, numbers)
-    return BetRequest(round_, stack, pot, to_match, cards[0], tuple(cards[1:]), table)
+    return BetRequest(
+        round_, int(stack), int(pot), int(to_match), cards[0], tuple(cards[1:]), table
+    )
+
+
+def _plain_digits(text: str) -> bool:
+    """Whether ``text`` is 1 to :data:`MAX_DIGITS` ASCII digits (a number as a dealer writes it)."""
+    return text.isdigit() and text.isascii() and len(text) <= MAX_DIGITS
 
 
 def _checked_bet(text: str, round_: int) -> BetRequest:

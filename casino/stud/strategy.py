@@ -212,10 +212,10 @@ def _win_chance(
         values = [three_card_strength(mine[0], mine[1], mine[2])]
     else:
         weights, values = [], []
-        for rank in RANKS:
+        for rank, value in zip(RANKS, _outcomes(mine[0], mine[1]), strict=True):
             if counts[rank]:
                 weights.append(counts[rank] / total)
-                values.append(three_card_strength(mine[0], mine[1], rank))
+                values.append(value)
     keys = [tuple(shown) for shown in opponents]
     ours, factors = tuple(values), _factors(counts)
     plain = {key: _beat_chances(key, False, ours, factors) for key in dict.fromkeys(keys)}
@@ -237,14 +237,21 @@ def _win_chance(
     return chance
 
 
+@functools.cache
+def _outcomes(first: int, second: int) -> tuple[int, ...]:
+    """The strength of ``first``, ``second`` and each rank of :data:`RANKS` as the third
+    card (our possible final hands before the second up card, worked out once a pair)."""
+    return tuple(three_card_strength(first, second, rank) for rank in RANKS)
+
+
 def _spade_chances(
     hole: Card, spades: list[int], total: int, opponents: int
 ) -> tuple[float, float]:
     """(chance ours is the highest spade in the hole, chance nobody has one)."""
     if opponents == 0:
         return (1.0, 0.0) if hole.suit is Suit.SPADES else (0.0, 1.0)
-    if hole.suit is Suit.SPADES:
-        higher = sum(rank > hole.rank.number for rank in spades)
+    if _SPADE[hole.index]:  # ``spades`` is sorted: those above ours are at its end
+        higher = len(spades) - bisect.bisect_right(spades, _RANK_OF[hole.index])
         return _none_among(total, higher, opponents), 0.0
     return 0.0, _none_among(total, len(spades), opponents)
 
