@@ -79,6 +79,25 @@ def test_spade_chances() -> None:
     assert hand_odds(request("bet1:90:6:0:2H:3D:up:3D:4H")).no_spade == pytest.approx(1 - 13 / 49)
 
 
+def test_spade_chances_count_every_higher_unseen_spade() -> None:
+    # every spade in the hole, against 1 to 3 opponents, with other spades shown or not:
+    # exactly the plain formula (higher unseen spades counted one by one, none drawn)
+    rng = random.Random(31)
+    spades = [card for card in FULL_DECK if card.format(Notation.STUD).endswith("S")]
+    for hole in spades:
+        for _ in range(6):
+            shown = rng.sample([card for card in FULL_DECK if card != hole], rng.randint(2, 4))
+            up, *others = (card.format(Notation.STUD) for card in shown)
+            text = f"bet1:90:6:0:{hole.format(Notation.STUD)}:{up}:up:{up}:{':'.join(others)}"
+            req = request(text)
+            seen = {hole, *shown}
+            higher = sum(card.rank.number > hole.rank.number for card in spades if card not in seen)
+            opponents = len(req.table) - 1
+            unseen = 52 - len(seen)
+            plain = math.comb(unseen - higher, opponents) / math.comb(unseen, opponents)
+            assert hand_odds(req).spade == plain, text
+
+
 @pytest.mark.parametrize(
     ("text", "want"),
     [
