@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import cast
 
 from casino.cards import FULL_DECK, Card, Notation
 from casino.errors import ParseError
@@ -230,18 +229,14 @@ def _well_formed_bet(text: str, round_: int) -> BetRequest | None:
     stack, pot, to_match = parts[1:4]
     if not (_plain_digits(stack) and _plain_digits(pot) and _plain_digits(to_match)):
         return None
-    known = _STUD_CARDS.get
-    mine = [known(token) for token in parts[4:marker]]
-    listed = [known(token) for token in parts[marker + 1 :]]
-    if None in mine or None in listed:
+    known = _STUD_CARDS
+    try:  # (``None in cards`` would call each card's ``__eq__``)
+        hole, *up = [known[token] for token in parts[4:marker]]
+        listed = [known[token] for token in parts[marker + 1 :]]
+    except KeyError:
         return None
-    cards = cast(list[Card], mine)
-    table = tuple(
-        tuple(cast(list[Card], listed[i : i + round_])) for i in range(0, len(listed), round_)
-    )
-    return BetRequest(
-        round_, int(stack), int(pot), int(to_match), cards[0], tuple(cards[1:]), table
-    )
+    table = tuple(zip(*[iter(listed)] * round_, strict=True))  # the cards in whole pairs
+    return BetRequest(round_, int(stack), int(pot), int(to_match), hole, tuple(up), table)
 
 
 def _plain_digits(text: str) -> bool:
