@@ -1,26 +1,43 @@
 """Three-card stud: dealer throughput on loopback, our player's reply time, and our player
 against the three baselines.
 
-Run: ``python benchmarks/bench_stud.py [--hands N] [--tournaments T]``.
+Run: ``python benchmarks/bench_stud.py [--hands N] [--tournaments T] [--against DIR]``.
 
 1. A dealer on 127.0.0.1 with 4 of our players as separate processes (``casino stud
-   player``): hands per second once everybody is seated (target: 500 on 2 cores), each
-   reply's round trip as the dealer sees it (send → reply read), p50/p99/max, and the CPU
-   per hand of the dealer (this process) and of the players (its children).
+   player``): hands per second once everybody is seated (issue 31's target: 800 on 2 cores),
+   each reply's round trip as the dealer sees it (send → reply read), p50/p99/max, and the
+   CPU per hand of the dealer (this process) and of the players (its children), with their
+   start-up and, from /proc, without it.
 2. ``T`` seeded tournaments of 2,000 hands, ours against always-call, random-legal and
    pair-or-fold (the same dealer, players in-process, no sockets): who finishes first.
    Target: ours first in at least 16 of 20.
+
+The table is serial: the dealer waits for each reply before it sends the next request, so
+one process works at a time and a hand takes (at least) the CPU of all five; the
+quiet-machine rate is about 1 / (CPU per hand), whatever the number of cores.
+
+``--against DIR`` compares with the code of another checkout (``git worktree add DIR main``):
+part 1 runs ``--rounds`` times for each, alternating (this checkout first), each run this
+script in a fresh process with ``PYTHONPATH=DIR`` (so only the ``casino`` measured differs),
+and the medians are printed side by side. CPU per hand is what the load of a shared machine
+changes least; the players' CPU while playing is read from /proc (Linux).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
+import re
 import resource
 import statistics
+import subprocess
 import sys
 import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import cast
 
 from machine import describe
 
@@ -70,8 +87,37 @@ class HandClock(QuietObserver):
         self.ends.append(time.perf_counter())
 
 
-async def loopback(hands: int, players: int = 4) -> tuple[float, list[float]]:
-    """(hands per second, reply round trips in seconds) for ``players`` of ours."""
+def cpu_of(pid: int) -> float | None:
+    """CPU seconds process ``pid`` has used so far (Linux's /proc; ``None`` elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def players_cpu(pids: list[int]) -> float | None:
+    """CPU seconds of all ``pids`` so far, or ``None`` if one cannot be read."""
+    used = [cpu_of(pid) for pid in pids]
+    return None if None in used else sum(cast(list[float], used))
+
+
+@dataclass
+class Loopback:
+    """What part 1 measured."""
+
+    rate: float
+    """Hands per second, from the end of the first hand to the end of the last."""
+    times: list[float]
+    """Each reply's round trip as the dealer saw it, in seconds."""
+    dealer: float
+    """The dealer's CPU seconds while the hands were played."""
+    players: float | None
+    """The players' CPU seconds while the hands were played (``None``: not on Linux)."""
+
+
+async def loopback(hands: int, players: int = 4) -> Loopback:
+    """Part 1: ``players`` of ours (separate processes) at one table for ``hands`` hands."""
     arrivals: asyncio.Queue[Connection] = asyncio.Queue()
     finished = asyncio.Event()
 
@@ -96,13 +142,18 @@ async def loopback(hands: int, players: int = 4) -> tuple[float, list[float]]:
         seat.connection = TimedConnection(seat.connection, times)
     watch = HandClock()
     table = Table(seats, TableConfig(hands=hands), clock, random.Random(1), watch)
+    pids = [process.pid for process in processes]
+    seated, started = players_cpu(pids), time.process_time()
     await table.play()
+    dealer = time.process_time() - started
+    ended = players_cpu(pids)  # before they are reaped: an exited child's /proc stays till then
     finished.set()
     server.close()
     for process in processes:
         await asyncio.wait_for(process.wait(), 30)
     span = watch.ends[-1] - watch.ends[0]
-    return (len(watch.ends) - 1) / span, times
+    used = None if seated is None or ended is None else ended - seated
+    return Loopback((len(watch.ends) - 1) / span, times, dealer, used)
 
 
 def tournaments(count: int, hands: int) -> int:
@@ -122,32 +173,97 @@ def tournaments(count: int, hands: int) -> int:
     return wins
 
 
+FIGURES = re.compile(
+    r"(?P<rate>[\d,]+) hands/s over.*?while playing: dealer (?P<dealer>[\d.]+) ms \+ "
+    r"players (?P<players>[\d.]+) ms",
+    re.S,
+)
+"""The figures of part 1 (hands/s, then the dealer's and the players' CPU per hand)."""
+
+
+def loopback_run(root: Path, hands: int) -> tuple[str, dict[str, float] | None]:
+    """Part 1 alone, by this script in a fresh process, with the ``casino`` found in ``root``:
+    its lines and its figures."""
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    command = [sys.executable, __file__, "--hands", str(hands), "--tournaments", "0"]
+    done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True)
+    lines = [line for line in done.stdout.splitlines() if line.startswith(("loopback", "CPU"))]
+    text = "\n".join(lines) or done.stderr.strip()[-300:]
+    found = FIGURES.search(done.stdout)
+    if found is None:
+        return text, None
+    figures = {key: float(value.replace(",", "")) for key, value in found.groupdict().items()}
+    return text, figures
+
+
+def compare(other: Path, hands: int, rounds: int) -> None:
+    """Part 1 with this checkout's code and ``other``'s, alternating, and the medians."""
+    here = Path(__file__).resolve().parents[1]
+    runs: dict[str, list[dict[str, float]]] = {"this": [], "other": []}
+    for round_ in range(1, rounds + 1):
+        for label, root in (("this", here), ("other", other.resolve())):
+            text, figures = loopback_run(root, hands)
+            print(f"[{round_}] {label} ({root}), load {os.getloadavg()[0]:.1f}:")
+            print("    " + text.replace("\n", "\n    "))
+            if figures is not None:
+                runs[label].append(figures)
+    print(f"medians over {rounds} alternating runs of {hands} hands:")
+    for label, done in runs.items():
+        if not done:
+            print(f"  {label:<5}  no figures")
+            continue
+        rate = statistics.median(run["rate"] for run in done)
+        dealer = statistics.median(run["dealer"] for run in done)
+        players = statistics.median(run["players"] for run in done)
+        both = dealer + players
+        print(
+            f"  {label:<5}  {rate:5.0f} hands/s  CPU per hand: dealer {dealer:.2f} ms + players "
+            f"{players:.2f} ms = {both:.2f} ms while playing (1 / that: {1e3 / both:.0f} hands/s)"
+        )
+
+
 def main() -> None:
     """Print the machine, the loopback figures, and the tournament table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=3000, help="hands on loopback (3000)")
     parser.add_argument("--tournaments", type=int, default=20, help="seeded tournaments (20)")
+    parser.add_argument("--against", type=Path, metavar="DIR", help="compare with DIR's code")
+    parser.add_argument("--rounds", type=int, default=3, help="runs of each with --against (3)")
     args = parser.parse_args()
+    if args.against is not None and not (args.against / "casino" / "__init__.py").is_file():
+        parser.error(f"--against {args.against}: not a checkout of casino (no casino/__init__.py)")
     print(describe())
+    if args.against is not None:
+        compare(args.against, args.hands, args.rounds)
+        return
     started = time.process_time()
-    rate, times = asyncio.run(loopback(args.hands))
+    run = asyncio.run(loopback(args.hands))
     dealer = time.process_time() - started
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
     players = used.ru_utime + used.ru_stime
-    cut = statistics.quantiles(times, n=100)
-    print(f"loopback, dealer + 4 of our players: {rate:,.0f} hands/s over {args.hands} hands")
+    cut = statistics.quantiles(run.times, n=100)
+    print(f"loopback, dealer + 4 of our players: {run.rate:,.0f} hands/s over {args.hands} hands")
     print(
-        f"reply round trip ({len(times)} replies): p50 {cut[49] * 1e3:.2f} ms, "
-        f"p99 {cut[98] * 1e3:.2f} ms, max {max(times) * 1e3:.2f} ms"
+        f"reply round trip ({len(run.times)} replies): p50 {cut[49] * 1e3:.2f} ms, "
+        f"p99 {cut[98] * 1e3:.2f} ms, max {max(run.times) * 1e3:.2f} ms"
     )
     print(
         f"CPU per hand: dealer {dealer / args.hands * 1e3:.2f} ms, its 4 players "
         f"{players / args.hands * 1e3:.2f} ms (their start-up included); what the load of the "
         "machine does not change, where hands/s and p99 follow it"
     )
-    print()
-    wins = tournaments(args.tournaments, 2000)
-    print(f"ours finished first in {wins} of {args.tournaments} (target: 16 of 20)")
+    if run.players is not None:
+        playing = (run.dealer + run.players) / args.hands
+        print(
+            f"CPU per hand while playing: dealer {run.dealer / args.hands * 1e3:.2f} ms + players "
+            f"{run.players / args.hands * 1e3:.2f} ms = {playing * 1e3:.2f} ms; the table is "
+            f"serial (one reply awaited at a time): about {1 / playing:,.0f} hands/s on a quiet "
+            "machine"
+        )
+    if args.tournaments:
+        print()
+        wins = tournaments(args.tournaments, 2000)
+        print(f"ours finished first in {wins} of {args.tournaments} (target: 16 of 20)")
     sys.stdout.flush()
 
 

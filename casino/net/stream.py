@@ -105,8 +105,10 @@ class FrameStream(Peer):
     async def send(self, text: str) -> None:
         """Queue what :meth:`post` queued and ``text``, as frames (never waits: see
         :class:`~casino.net.guard.Outbox`); :class:`ConnectionClosed` if the peer is gone."""
-        data = bytes(self._posted) + encode_frame(text)
-        self._posted.clear()
+        data = encode_frame(text)
+        if self._posted:
+            data = bytes(self._posted) + data
+            self._posted.clear()
         self.outbox.put(data)
 
     async def receive(self) -> str:

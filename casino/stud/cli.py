@@ -32,7 +32,6 @@ from casino.errors import CasinoError, ParseError
 from casino.files import write_atomic
 from casino.net.client import FrameSocket
 from casino.net.stream import LOOPBACK
-from casino.stud import check as checking
 from casino.stud import protocol as wire
 from casino.stud.bots import BASELINES, STRATEGIES
 from casino.stud.dealer import (
@@ -44,7 +43,6 @@ from casino.stud.dealer import (
     run_dealer,
 )
 from casino.stud.player import PlayerSession, play
-from casino.stud.report import FORMATS, text_report
 from casino.stud.screen import HistoryWriter, LiveScreen, LogObserver, Observers
 from casino.stud.tournament import bot_template, run_tournament
 
@@ -313,6 +311,9 @@ class _Silent:
 def check_main(invocation: Invocation) -> int:
     """``casino stud check --bot CMD [--report …]``, or a class: ``casino stud check
     SUBMISSIONS --run CMD [--build CMD] [--out DIR]`` (and/or several ``--bot``)."""
+    from casino.stud import check as checking  # the tester and the harness are for check alone:
+    from casino.stud.report import FORMATS  # a player starts without them
+
     streams = invocation.streams
     parser = invocation.parser(
         description="The automatic tester: score player programs on the seed's rubric.\n"
@@ -379,6 +380,9 @@ def _a_class(args: argparse.Namespace, bots_make_a_class: bool = True) -> bool:
 
 
 def _check_one(args: argparse.Namespace, out: TextIO) -> int:
+    from casino.stud import check as checking
+    from casino.stud.report import FORMATS, text_report
+
     command = _check_command(args.bot[0])
     checked = asyncio.run(checking.check_player(command, MonotonicClock(), checking.Limits()))
     out.write(text_report(checked))
@@ -469,6 +473,7 @@ def _out_folder(given: str | None, *inside: str) -> Path:
 
 def _check_class(args: argparse.Namespace, out: TextIO) -> int:
     from casino.harness.report import points_text
+    from casino.stud import check as checking
     from casino.stud.classroom import (
         MAX_POINTS,
         check_class,

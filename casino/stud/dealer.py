@@ -34,7 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from casino.cards import Card, Deck, Notation
+from casino.cards import Card, Deck
 from casino.clock import Clock
 from casino.errors import CasinoError
 from casino.net.guard import Limits, WarningLog
@@ -125,7 +125,7 @@ class Removed(CasinoError):
 
 
 def _cards(cards: list[Card] | tuple[Card, ...]) -> list[str]:
-    return [card.format(Notation.STUD) for card in cards]
+    return [wire.card_text(card) for card in cards]
 
 
 @dataclass
@@ -304,7 +304,7 @@ class Table:
         record = {
             "hand": hand.number,
             "players": hand.dealt,
-            "hole": {str(n): hand.holes[n].format(Notation.STUD) for n in hand.dealt},
+            "hole": {str(n): wire.card_text(hand.holes[n]) for n in hand.dealt},
             "up": {str(n): _cards(hand.ups[n]) for n in hand.dealt},
             "actions": hand.actions,
             "pot": pot,

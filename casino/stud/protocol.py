@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from casino.cards import FULL_DECK, Card, Notation
 from casino.errors import ParseError
-from casino.numbers import parse_int  # the project's one strict number parser
+from casino.numbers import MAX_DIGITS, parse_int  # the project's one strict number parser
 
 MAX_RAISE = 10
 """The most a bet may exceed the amount to match."""
@@ -134,7 +134,8 @@ _STUD_TEXT = [card.format(Notation.STUD) for card in FULL_DECK]
 """Every card's STUD text by :attr:`Card.index` (formatting is the dealer's hot path)."""
 
 
-def _card(card: Card) -> str:
+def card_text(card: Card) -> str:
+    """``card`` as the protocol writes it (``10S``, ``AH``), by table look-up."""
     return _STUD_TEXT[card.index]
 
 
@@ -144,11 +145,12 @@ def format_command(command: Command) -> str:
         return "login"
     if isinstance(command, BetRequest):
         head = [f"bet{command.round}", str(command.stack), str(command.pot), str(command.to_match)]
-        mine = [_card(card) for card in command.cards]
-        table = [_card(card) for cards in command.table for card in cards]
+        mine = [card_text(card) for card in command.cards]
+        table = [card_text(card) for cards in command.table for card in cards]
         return ":".join([*head, *mine, "up", *table])
     if isinstance(command, Status):
-        return ":".join(["status", "win" if command.won else "lose", *map(_card, command.cards)])
+        outcome = "win" if command.won else "lose"
+        return ":".join(["status", outcome, *map(card_text, command.cards)])
     return f"done:{command.message}"
 
 
@@ -190,7 +192,7 @@ class _Fields:
             card = Card.parse(token)
         except ParseError:
             raise self.fail(index, f"not a card: {token!r}") from None
-        if _card(card) != token:
+        if card_text(card) != token:
             raise self.fail(index, f"not a card: {token!r} (cards are written like 10S, AH)")
         return card
 
@@ -213,6 +215,36 @@ def _bet_field(round_: int, index: int) -> str:
 
 
 def _parse_bet(text: str, round_: int) -> BetRequest:
+    return _well_formed_bet(text, round_) or _checked_bet(text, round_)
+
+
+def _well_formed_bet(text: str, round_: int) -> BetRequest | None:
+    """The request, when ``text`` is as a dealer writes it (plain digits, known cards, whole
+    pairs), else ``None``: the fast path of every bet a player reads, while
+    :func:`_checked_bet` says what is wrong with anything else."""
+    parts = text.split(":")
+    marker = 5 + round_
+    if len(parts) <= marker + 1 or parts[marker] != "up" or (len(parts) - marker - 1) % round_:
+        return None
+    stack, pot, to_match = parts[1:4]
+    if not (_plain_digits(stack) and _plain_digits(pot) and _plain_digits(to_match)):
+        return None
+    known = _STUD_CARDS
+    try:  # (``None in cards`` would call each card's ``__eq__``)
+        hole, *up = [known[token] for token in parts[4:marker]]
+        listed = [known[token] for token in parts[marker + 1 :]]
+    except KeyError:
+        return None
+    table = tuple(zip(*[iter(listed)] * round_, strict=True))  # the cards in whole pairs
+    return BetRequest(round_, int(stack), int(pot), int(to_match), hole, tuple(up), table)
+
+
+def _plain_digits(text: str) -> bool:
+    """Whether ``text`` is 1 to :data:`MAX_DIGITS` ASCII digits (a number as a dealer writes it)."""
+    return text.isdigit() and text.isascii() and len(text) <= MAX_DIGITS
+
+
+def _checked_bet(text: str, round_: int) -> BetRequest:
     own = round_  # how many up cards each player has
     marker = 5 + own  # index of the literal "up"
     fields = _Fields(text, lambda index: _bet_field(round_, index))

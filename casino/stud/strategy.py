@@ -25,7 +25,7 @@ import functools
 import itertools
 import math
 import operator
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from casino.cards import FULL_DECK, Card, Suit
@@ -82,68 +82,103 @@ def _getter(indices: list[int]) -> Getter:
     return operator.itemgetter(*indices)
 
 
-@dataclass(frozen=True)
+_TWICE, _PAIR, _ONE = 15, 30, 45
+"""Where :func:`_factors` puts twice each count, the pairs of each rank, and a 1."""
+
+
+def _factors(counts: list[int]) -> list[int]:
+    """What a way's count is a product of, by index: the unseen cards of rank ``r`` (at
+    ``r``), twice that (at ``_TWICE + r``), the ordered pairs of them (at ``_PAIR + r``), 1."""
+    return [
+        *counts,
+        *(2 * count for count in counts),
+        *(count * (count - 1) for count in counts),
+        1,
+    ]
+
+
+@dataclass(frozen=True, eq=False)  # one per (shown, strong), hashed by identity
 class _Ways:
-    """Every way an opponent showing some cards can finish, sorted by final strength."""
+    """Every way an opponent showing some cards can finish, sorted by final strength, each
+    counted as the product of two of the :func:`_factors` of the unseen cards.
+
+    Before the second up card the two unknown ranks come in either order with the same
+    final hand: the pair ``first <= second`` stands for both (twice the count), which halves
+    the work and changes no running count at a change of strength (the only counts read)."""
 
     values: list[int]
-    firsts: Getter
-    """The unseen counts of each way's first unknown rank."""
-    seconds: Getter | None
-    """The same for the second unknown rank (``None`` after the second up card)."""
-    same: list[int]
-    """1 where a way's two unknown ranks are equal (one fewer card for the second)."""
+    left: Getter
+    """Each way's first factor."""
+    right: Getter
+    """Each way's second factor."""
 
 
 @functools.cache
 def _ways(shown: tuple[int, ...], strong: bool) -> _Ways:
     """The ways for an opponent showing ``shown``; ``strong``: only those in which what it
     holds now (hole and up cards) has a pair."""
-    if len(shown) == 2:
+    ways: list[tuple[int, int, int]]  # (strength, first factor, second factor)
+    if len(shown) == 2:  # its hole card, of any rank
         ways = [
-            (three_card_strength(shown[0], shown[1], rank), rank, 0)
+            (three_card_strength(shown[0], shown[1], rank), rank, _ONE)
             for rank in RANKS
             if not strong or len({rank, *shown}) < 3
         ]
-    else:
+    elif strong:  # a hole card of the rank it shows, then its next up card
+        pair = shown[0]
         ways = [
-            (three_card_strength(shown[0], first, second), first, second)
+            (three_card_strength(pair, pair, rank), *((pair, rank) if rank != pair else _two(rank)))
+            for rank in RANKS
+        ]
+    else:  # a hole card and a next up card, in either order
+        ways = [
+            (three_card_strength(shown[0], first, second), _TWICE + first, second)
+            if first < second
+            else (three_card_strength(shown[0], first, first), *_two(first))
             for first in RANKS
             for second in RANKS
-            if not strong or first == shown[0]
+            if first <= second
         ]
     ways.sort()
-    seconds = _getter([w[2] for w in ways]) if len(shown) == 1 else None
-    same = [int(w[1] == w[2]) for w in ways]
-    return _Ways([w[0] for w in ways], _getter([w[1] for w in ways]), seconds, same)
+    left, right = _getter([way[1] for way in ways]), _getter([way[2] for way in ways])
+    return _Ways([way[0] for way in ways], left, right)
 
 
-Distribution = tuple[list[int], list[int], int]
-"""Sorted final strengths, the running count of ways up to each, and the total count."""
+def _two(rank: int) -> tuple[int, int]:
+    """The factors of two unknown cards both of ``rank``: its ordered pairs, times 1."""
+    return _PAIR + rank, _ONE
 
 
-def _distribution(shown: Sequence[int], counts: list[int], strong: bool = False) -> Distribution:
-    """How an opponent showing ``shown`` finishes, given the unseen ``counts`` by rank."""
-    ways = _ways(tuple(shown), strong)
-    firsts = ways.firsts(counts)
-    if ways.seconds is None:
-        weights: Iterable[int] = firsts
-    else:
-        seconds = map(operator.sub, ways.seconds(counts), ways.same)
-        weights = map(operator.mul, firsts, seconds)
-    cumulative = list(itertools.accumulate(weights))
-    return ways.values, cumulative, cumulative[-1] if cumulative else 0
+def _running_counts(ways: _Ways, factors: list[int]) -> list[int]:
+    """How many ways finish at each strength or below: a 0 first, then one running count per
+    way of ``ways``, given the :func:`_factors` of the unseen cards."""
+    weights = map(operator.mul, ways.left(factors), ways.right(factors))
+    return list(itertools.accumulate(weights, initial=0))
 
 
-def _beats(value: int, values: list[int], cumulative: list[int], total: int) -> float:
-    """Chance that ``value`` beats a draw from the distribution (a tie counts half)."""
+@functools.lru_cache(maxsize=4096)
+def _places(ways: _Ways, mine: tuple[int, ...]) -> tuple[Getter, Getter]:
+    """Where each of ``mine`` falls among the sorted strengths of ``ways``: getters of the
+    running counts (as :func:`_running_counts` gives them) of the ways below it and of the
+    ways up to it (a tie). They depend on no count, so they are worked out once."""
+    below = [bisect.bisect_left(ways.values, value) for value in mine]
+    upto = [bisect.bisect_right(ways.values, value) for value in mine]
+    return _getter(below), _getter(upto)
+
+
+def _beat_chances(
+    shown: tuple[int, ...], strong: bool, mine: tuple[int, ...], factors: list[int]
+) -> list[float]:
+    """The chance that each of ``mine`` beats an opponent showing ``shown`` (``strong``: that
+    holds a pair now), a tie counting half, given the :func:`_factors` of the unseen cards."""
+    ways = _ways(shown, strong)
+    running = _running_counts(ways, factors)
+    total = running[-1]
     if not total:
-        return 1.0
-    low = bisect.bisect_left(values, value)
-    high = bisect.bisect_right(values, value, low)
-    less = cumulative[low - 1] if low else 0
-    upto = cumulative[high - 1] if high else 0
-    return (less + upto) / (2 * total)
+        return [1.0] * len(mine)
+    below, upto = _places(ways, mine)
+    twice = 2 * total
+    return [ties / twice for ties in map(operator.add, below(running), upto(running))]
 
 
 def hand_odds(request: BetRequest, seen_before: Sequence[Card] = ()) -> Odds:
@@ -165,42 +200,48 @@ def _win_chance(
     mine: list[int], opponents: list[list[int]], counts: list[int], total: int, facing: bool
 ) -> float:
     """Chance of the best hand; ``facing`` a bet: one opponent (the worst case for us) is
-    assumed to hold a pair already, as a player who bets usually does."""
+    assumed to hold a pair already, as a player who bets usually does.
+
+    Each distinct opponent (by the ranks it shows) is scored against all our outcomes at
+    once; the products and the sum are taken in the order of the plain formula
+    ``sum(weight * prod(beats) * min(strong / beat))`` so the result is the same float."""
     if not opponents:
         return 1.0
     if len(mine) == 3:
-        outcomes = [(1.0, three_card_strength(mine[0], mine[1], mine[2]))]
+        weights = [1.0]
+        values = [three_card_strength(mine[0], mine[1], mine[2])]
     else:
-        outcomes = [
-            (counts[rank] / total, three_card_strength(mine[0], mine[1], rank))
-            for rank in RANKS
-            if counts[rank]
-        ]
-    plain = _distributions(opponents, counts, False)
-    strong = _distributions(opponents, counts, True) if facing else []
+        weights, values = [], []
+        for rank, value in zip(RANKS, _outcomes(mine[0], mine[1]), strict=True):
+            if counts[rank]:
+                weights.append(counts[rank] / total)
+                values.append(value)
+    keys = [tuple(shown) for shown in opponents]
+    ours, factors = tuple(values), _factors(counts)
+    plain = {key: _beat_chances(key, False, ours, factors) for key in dict.fromkeys(keys)}
+    rows = list(zip(*(plain[key] for key in keys), strict=True))  # per outcome, each opponent
+    worst: list[float] = []
+    if facing:
+        ratios = {}
+        for key, beats in plain.items():
+            strong = _beat_chances(key, True, ours, factors)
+            pairs = zip(strong, beats, strict=True)
+            ratios[key] = [pair / beat if beat else 0.0 for pair, beat in pairs]
+        worst = [min(row) for row in zip(*(ratios[key] for key in keys), strict=True)]
     chance = 0.0
-    for weight, value in outcomes:
-        beats = [_beats(value, values, running, ways) for values, running, ways in plain]
-        product = weight * math.prod(beats)
+    for index, weight in enumerate(weights):
+        product = weight * math.prod(rows[index])
         if facing:
-            product *= min(
-                (_beats(value, *dist) / beat if beat else 0.0)
-                for dist, beat in zip(strong, beats, strict=True)
-            )
+            product *= worst[index]
         chance += product
     return chance
 
 
-def _distributions(
-    opponents: list[list[int]], counts: list[int], strong: bool
-) -> list[Distribution]:
-    """Each opponent's distribution (opponents showing the same ranks share one)."""
-    known: dict[tuple[int, ...], Distribution] = {}
-    for shown in opponents:
-        key = tuple(shown)
-        if key not in known:
-            known[key] = _distribution(shown, counts, strong)
-    return [known[tuple(shown)] for shown in opponents]
+@functools.cache
+def _outcomes(first: int, second: int) -> tuple[int, ...]:
+    """The strength of ``first``, ``second`` and each rank of :data:`RANKS` as the third
+    card (our possible final hands before the second up card, worked out once a pair)."""
+    return tuple(three_card_strength(first, second, rank) for rank in RANKS)
 
 
 def _spade_chances(
@@ -209,8 +250,8 @@ def _spade_chances(
     """(chance ours is the highest spade in the hole, chance nobody has one)."""
     if opponents == 0:
         return (1.0, 0.0) if hole.suit is Suit.SPADES else (0.0, 1.0)
-    if hole.suit is Suit.SPADES:
-        higher = sum(rank > hole.rank.number for rank in spades)
+    if _SPADE[hole.index]:  # ``spades`` is sorted: those above ours are at its end
+        higher = len(spades) - bisect.bisect_right(spades, _RANK_OF[hole.index])
         return _none_among(total, higher, opponents), 0.0
     return 0.0, _none_among(total, len(spades), opponents)
 

@@ -161,3 +161,26 @@ def test_any_text_parses_or_is_a_protocol_error(text: str) -> None:
         wire.parse_command(text)
     with contextlib.suppress(wire.ProtocolError):
         wire.parse_action(text)
+
+
+@given(
+    st.integers(1, 2),
+    st.lists(
+        st.sampled_from(["bet1", "bet2", "up", "0", "7", "+7", "007", " 7", "-0", "AS", "10S"])
+        | st.sampled_from(["as", "1S", "", "1234567890123456789", "٣", "QD", "2C"]),
+        max_size=14,
+    ),
+)
+def test_the_fast_reading_of_a_bet_agrees_with_the_checked_one(
+    round_: int, parts: list[str]
+) -> None:
+    text = ":".join([f"bet{round_}", *parts])
+    fast = wire._well_formed_bet(text, round_)
+    try:
+        checked: wire.BetRequest | str = wire._checked_bet(text, round_)
+    except wire.ProtocolError as error:
+        checked = str(error)
+    # the fast path reads only what the checked one accepts, and reads it the same
+    assert fast is None or fast == checked
+    if fast is None and isinstance(checked, wire.BetRequest):
+        assert any(not part.isdigit() for part in text.split(":")[1:4])  # e.g. "+7"

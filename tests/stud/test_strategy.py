@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import bisect
 import itertools
+import math
 import random
 
 import pytest
 
 from casino.cards import FULL_DECK, Card, Notation
-from casino.cards.three import three_card_value
+from casino.cards.three import three_card_strength, three_card_value
 from casino.stud import protocol as wire
 from casino.stud.bots import AlwaysCall, Decider, PairOrFold, RandomLegal
 from casino.stud.strategy import Strategy, hand_odds
@@ -77,6 +79,25 @@ def test_spade_chances() -> None:
     assert hand_odds(request("bet1:90:6:0:2H:3D:up:3D:4H")).no_spade == pytest.approx(1 - 13 / 49)
 
 
+def test_spade_chances_count_every_higher_unseen_spade() -> None:
+    # every spade in the hole, against 1 to 3 opponents, with other spades shown or not:
+    # exactly the plain formula (higher unseen spades counted one by one, none drawn)
+    rng = random.Random(31)
+    spades = [card for card in FULL_DECK if card.format(Notation.STUD).endswith("S")]
+    for hole in spades:
+        for _ in range(6):
+            shown = rng.sample([card for card in FULL_DECK if card != hole], rng.randint(2, 4))
+            up, *others = (card.format(Notation.STUD) for card in shown)
+            text = f"bet1:90:6:0:{hole.format(Notation.STUD)}:{up}:up:{up}:{':'.join(others)}"
+            req = request(text)
+            seen = {hole, *shown}
+            higher = sum(card.rank.number > hole.rank.number for card in spades if card not in seen)
+            opponents = len(req.table) - 1
+            unseen = 52 - len(seen)
+            plain = math.comb(unseen - higher, opponents) / math.comb(unseen, opponents)
+            assert hand_odds(req).spade == plain, text
+
+
 @pytest.mark.parametrize(
     ("text", "want"),
     [
@@ -122,3 +143,84 @@ def test_every_strategy_is_always_legal() -> None:
         for decider in deciders:
             action = decider.decide(req)
             assert isinstance(action, wire.Fold) or wire.legal_bet(action.amount, stack, to_match)
+
+
+def _reference_win(req: wire.BetRequest, seen_before: tuple[Card, ...] = ()) -> float:
+    """The win chance as first written: every ordered way of every opponent, a bisection
+    per outcome, the plain formula (the fast one must give the very same float)."""
+    rank = [card.rank.number for card in FULL_DECK]
+    seen = {c.index for cards in (req.cards, seen_before, *req.table) for c in cards}
+    counts = [0, 0] + [4] * 13
+    for index in seen:
+        counts[rank[index]] -= 1
+    total = 52 - len(seen)
+    opponents = list(req.table)
+    opponents.remove(req.up)
+    if not opponents:
+        return 1.0
+    mine = [rank[card.index] for card in req.cards]
+    ranks = range(2, 15)
+    if len(mine) == 3:
+        outcomes = [(1.0, three_card_strength(mine[0], mine[1], mine[2]))]
+    else:
+        outcomes = [
+            (counts[r] / total, three_card_strength(mine[0], mine[1], r))
+            for r in ranks
+            if counts[r]
+        ]
+
+    def distribution(shown: list[int], strong: bool) -> tuple[list[int], list[int], int]:
+        if len(shown) == 2:
+            ways = [
+                (three_card_strength(shown[0], shown[1], r), counts[r])
+                for r in ranks
+                if not strong or len({r, *shown}) < 3
+            ]
+        else:
+            ways = [
+                (three_card_strength(shown[0], f, g), counts[f] * (counts[g] - (f == g)))
+                for f in ranks
+                for g in ranks
+                if not strong or f == shown[0]
+            ]
+        ways.sort(key=lambda way: way[0])
+        running = list(itertools.accumulate(way[1] for way in ways))
+        return [way[0] for way in ways], running, running[-1] if running else 0
+
+    def beats(value: int, dist: tuple[list[int], list[int], int]) -> float:
+        values, running, ways = dist
+        if not ways:
+            return 1.0
+        low, high = bisect.bisect_left(values, value), bisect.bisect_right(values, value)
+        less = running[low - 1] if low else 0
+        upto = running[high - 1] if high else 0
+        return (less + upto) / (2 * ways)
+
+    shown = [[rank[c.index] for c in cards] for cards in opponents]
+    plain = [distribution(s, False) for s in shown]
+    strong = [distribution(s, True) for s in shown]
+    facing = req.to_match > 0
+    chance = 0.0
+    for weight, value in outcomes:
+        each = [beats(value, dist) for dist in plain]
+        product = weight * math.prod(each)
+        if facing:
+            product *= min(
+                (beats(value, dist) / beat if beat else 0.0)
+                for dist, beat in zip(strong, each, strict=True)
+            )
+        chance += product
+    return chance
+
+
+def test_the_win_chance_is_the_very_float_of_the_plain_formula() -> None:
+    rng = random.Random(31)
+    for _ in range(300):
+        round_, players = rng.choice((1, 2)), rng.randint(2, 8)
+        cards = rng.sample(FULL_DECK, 1 + round_ * players + 3)
+        hole, ups, rest = cards[0], cards[1 : 1 + round_ * players], cards[1 + round_ * players :]
+        table = tuple(tuple(ups[i : i + round_]) for i in range(0, len(ups), round_))
+        mine = table[rng.randrange(players)]
+        req = wire.BetRequest(round_, 50, 9, rng.choice((0, 2)), hole, mine, table)
+        seen_before = tuple(rest) if round_ == 2 else ()
+        assert hand_odds(req, seen_before).win == _reference_win(req, seen_before)
