@@ -9,8 +9,8 @@ import contextlib
 import socket
 from collections import deque
 
+from casino.net.errors import ConnectionClosed
 from casino.net.javautf import FrameDecoder, FrameError, encode_frame
-from casino.net.stream import ConnectionClosed
 
 
 class FrameSocket:

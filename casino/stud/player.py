@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TextIO
 
 from casino.net.client import FrameSocket
-from casino.net.stream import ConnectionClosed
+from casino.net.errors import ConnectionClosed
 from casino.stud import protocol as wire
 from casino.stud.bots import Decider
 
