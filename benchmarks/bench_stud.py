@@ -17,10 +17,11 @@ one process works at a time and a hand takes (at least) the CPU of all five; the
 quiet-machine rate is about 1 / (CPU per hand), whatever the number of cores.
 
 ``--against DIR`` compares with the code of another checkout (``git worktree add DIR main``):
-part 1 runs ``--rounds`` times for each, alternating (this checkout first), each run this
-script in a fresh process with ``PYTHONPATH=DIR`` (so only the ``casino`` measured differs),
-and the medians are printed side by side. CPU per hand is what the load of a shared machine
-changes least; the players' CPU while playing is read from /proc (Linux).
+part 1 runs ``--rounds`` times for each, alternating (this checkout first), each run the
+checkout's own copy of this script in a fresh process with ``PYTHONPATH=DIR`` (each dealer
+seated as its ``casino stud dealer`` seats it), and the medians are printed side by side.
+CPU per hand is what the load of a shared machine changes least; the players' CPU while
+playing is read from /proc (Linux).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import os
 import random
 import re
 import resource
+import socket
 import statistics
 import subprocess
 import sys
@@ -41,8 +43,11 @@ from typing import cast
 
 from machine import describe
 
-from casino.clock import MonotonicClock
-from casino.net.stream import FrameStream, bound_port, serve
+from casino.clock import Clock, MonotonicClock
+from casino.net.guard import Limits
+from casino.net.held import HeldClock, SocketPeer
+from casino.net.listener import listen
+from casino.net.stream import LOOPBACK, bound_port
 from casino.stud.bots import BASELINES
 from casino.stud.dealer import Connection, QuietObserver, Table, TableConfig, gather
 from casino.stud.tournament import bot_command, local_entrants, play_local
@@ -116,16 +121,19 @@ class Loopback:
     """The players' CPU seconds while the hands were played (``None``: not on Linux)."""
 
 
-async def loopback(hands: int, players: int = 4) -> Loopback:
-    """Part 1: ``players`` of ours (separate processes) at one table for ``hands`` hands."""
+async def loopback(hands: int, players: int = 4, held: bool = True) -> Loopback:
+    """Part 1: ``players`` of ours (separate processes) at one table for ``hands`` hands,
+    as ``casino stud dealer`` plays them (``held``: waiting on the sockets directly; else
+    through the event loop, as a Casino Day's tables do)."""
     arrivals: asyncio.Queue[Connection] = asyncio.Queue()
     finished = asyncio.Event()
+    clock = MonotonicClock()
 
-    async def accept(stream: FrameStream) -> None:
-        await arrivals.put(stream)
+    async def accept(conn: socket.socket) -> None:
+        await arrivals.put(SocketPeer(conn, Limits(send_timeout=5.0), clock))
         await finished.wait()
 
-    server = await serve(accept)
+    server = await listen(accept, 0, LOOPBACK, Limits())
     port = bound_port(server)
     processes = [
         await asyncio.create_subprocess_exec(
@@ -133,15 +141,19 @@ async def loopback(hands: int, players: int = 4) -> Loopback:
         )
         for index in range(players)
     ]
-    clock = MonotonicClock()
     seats = await asyncio.wait_for(
         gather(arrivals, players, 10**6, clock, 5.0, QuietObserver()), 60
     )
     times: list[float] = []
+    table_clock: Clock = HeldClock(clock) if held else clock
     for seat in seats:
+        if held and isinstance(seat.connection, SocketPeer):
+            seat.connection.hold(clock, 5.0)
         seat.connection = TimedConnection(seat.connection, times)
     watch = HandClock()
-    table = Table(seats, TableConfig(hands=hands), clock, random.Random(1), watch)
+    table = Table(
+        seats, TableConfig(hands=hands, reply_timeout=5.0), table_clock, random.Random(1), watch
+    )
     pids = [process.pid for process in processes]
     seated, started = players_cpu(pids), time.process_time()
     await table.play()
@@ -185,7 +197,8 @@ def loopback_run(root: Path, hands: int) -> tuple[str, dict[str, float] | None]:
     """Part 1 alone, by this script in a fresh process, with the ``casino`` found in ``root``:
     its lines and its figures."""
     env = {**os.environ, "PYTHONPATH": str(root)}
-    command = [sys.executable, __file__, "--hands", str(hands), "--tournaments", "0"]
+    script = root / "benchmarks" / "bench_stud.py"
+    command = [sys.executable, str(script), "--hands", str(hands), "--tournaments", "0"]
     done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True)
     lines = [line for line in done.stdout.splitlines() if line.startswith(("loopback", "CPU"))]
     text = "\n".join(lines) or done.stderr.strip()[-300:]

@@ -174,7 +174,7 @@ def dealer_main(invocation: Invocation) -> int:
     def run(observer: Observer | None) -> int:
         settings = _settings(args, args.players, args.port, None)
         try:
-            seats = asyncio.run(run_dealer(settings, clock, observer, listening))
+            seats = asyncio.run(run_dealer(settings, clock, observer, listening, alone=clock))
         except OSError as error:
             if bound:
                 raise
@@ -247,7 +247,7 @@ def tournament_main(invocation: Invocation) -> int:
 
     def run(observer: Observer | None) -> int:
         settings = _settings(args, len(args.bot), 0, args.wait)
-        seats = asyncio.run(run_tournament(args.bot, settings, clock, observer))
+        seats = asyncio.run(run_tournament(args.bot, settings, clock, observer, alone=clock))
         _ranking(seats, out)
         return 0
 

@@ -1,6 +1,6 @@
 """The Dealer: seats players, deals three-card stud hands, and removes players that misbehave.
 
-:class:`Table` plays over any :class:`Connection` (a TCP :class:`~casino.net.stream.FrameStream`
+:class:`Table` plays over any :class:`Connection` (a TCP :class:`~casino.net.held.SocketPeer`
 or a test's in-memory one) and takes its time from a :class:`~casino.clock.Clock`, so the
 reply limit is tested with a fake clock. :func:`run_dealer` is the TCP front: it listens on
 loopback, logs players in (all at once, each within the reply limit: see :func:`gather`),
@@ -30,16 +30,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import socket
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from casino.cards import Card, Deck
-from casino.clock import Clock
+from casino.clock import Clock, WaitClock
 from casino.errors import CasinoError
 from casino.net.guard import Limits, WarningLog
+from casino.net.held import HeldClock, SocketPeer
+from casino.net.javautf import encode_frame
+from casino.net.listener import listen
 from casino.net.names import BadName, check_name
-from casino.net.stream import LOOPBACK, ConnectionClosed, FrameStream, bound_port, serve
+from casino.net.stream import LOOPBACK, ConnectionClosed, bound_port
 from casino.stud import protocol as wire
 from casino.stud.rules import ANTE, first_to_act, rotation, settle
 
@@ -440,30 +444,34 @@ async def run_dealer(
     clock: Clock,
     observer: Observer | None = None,
     listening: Callable[[int], None] | None = None,
+    alone: WaitClock | None = None,
 ) -> list[Seat]:
     """Listen on ``settings.host`` (loopback by default), seat ``settings.players`` players,
     play, and return the ranking.
 
     ``listening`` is told the port once the server accepts connections. :class:`Removed`
     (with the reason) if the players do not all come within ``settings.wait`` seconds.
+    ``alone``: the table is the only thing this event loop runs while it plays (``casino stud
+    dealer``, a tournament), so it waits on its players' sockets directly, on this clock (see
+    :mod:`casino.net.held`: an asyncio turn a reply less).
     """
     watcher: Observer = observer or QuietObserver()
     arrivals: asyncio.Queue[Connection] = asyncio.Queue()
     timeout = settings.table.reply_timeout
+    limits = Limits(send_timeout=timeout)
+    log = WarningLog(watcher.event, clock)
 
-    async def accept(stream: FrameStream) -> None:
-        await arrivals.put(stream)
-        await stream.wait_closed()
+    async def accept(conn: socket.socket) -> None:
+        peer = SocketPeer(conn, limits, clock, log)
+        await arrivals.put(peer)
+        try:
+            await peer.wait_closed()
+        except asyncio.CancelledError:  # the loop is shutting down: hang up quietly
+            conn.close()
+            raise
 
-    server = await serve(
-        accept,
-        settings.port,
-        settings.host,
-        limits=Limits(send_timeout=timeout),
-        clock=clock,
-        log=WarningLog(watcher.event, clock),
-        refusal="done:the dealer has all the connections it can take",
-    )
+    refusal = encode_frame("done:the dealer has all the connections it can take")
+    server = await listen(accept, settings.port, settings.host, limits, log, refusal)
     try:
         if listening is not None:
             listening(bound_port(server))
@@ -475,7 +483,13 @@ async def run_dealer(
                 f"not all {settings.players} players came within {settings.wait:g} s"
             ) from None
         server.close()
-        table = Table(seats, settings.table, clock, random.Random(settings.seed), watcher)
+        table_clock: Clock = clock
+        if alone is not None:
+            table_clock = HeldClock(alone)
+            for seat in seats:
+                if isinstance(seat.connection, SocketPeer):
+                    seat.connection.hold(alone, timeout)
+        table = Table(seats, settings.table, table_clock, random.Random(settings.seed), watcher)
         return await table.play()
     finally:
         server.close()

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from casino.clock import Clock, FakeClock
+from casino.clock import Clock, FakeClock, WaitClock
 from casino.errors import CasinoError
 from casino.stud.bots import STRATEGIES, Decider
 from casino.stud.dealer import (
@@ -71,10 +71,12 @@ async def run_tournament(
     clock: Clock,
     observer: Observer | None = None,
     grace: float = 5.0,
+    alone: WaitClock | None = None,
 ) -> list[Seat]:
-    """Start the dealer, then every bot; play; stop every bot; return the ranking."""
+    """Start the dealer, then every bot; play; stop every bot; return the ranking
+    (``alone``: see :func:`~casino.stud.dealer.run_dealer`)."""
     listening: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-    dealer = asyncio.create_task(run_dealer(settings, clock, observer, listening.set_result))
+    dealer = asyncio.create_task(run_dealer(settings, clock, observer, listening.set_result, alone))
     waits: set[asyncio.Future[Any]] = {listening, dealer}
     await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
     if not listening.done():  # the dealer ended before it listened: it could not
