@@ -1,7 +1,8 @@
 """Three-card stud: dealer throughput on loopback, our player's reply time, and our player
 against the three baselines.
 
-Run: ``python benchmarks/bench_stud.py [--hands N] [--tournaments T] [--against DIR]``.
+Run: ``python benchmarks/bench_stud.py [--hands N] [--tournaments T] [--against DIR]
+[--through-loop]``, or under ``taskset -c 1`` to play the whole table on one core.
 
 1. A dealer on 127.0.0.1 with 4 of our players as separate processes (``casino stud
    player``): hands per second once everybody is seated (issue 31's target: 800 on 2 cores),
@@ -14,7 +15,11 @@ Run: ``python benchmarks/bench_stud.py [--hands N] [--tournaments T] [--against 
 
 The table is serial: the dealer waits for each reply before it sends the next request, so
 one process works at a time and a hand takes (at least) the CPU of all five; the
-quiet-machine rate is about 1 / (CPU per hand), whatever the number of cores.
+quiet-machine rate is about 1 / (CPU per hand), whatever the number of cores. The dealer is
+seated as ``casino stud dealer`` seats it: held (``casino.net.held``); ``--through-loop``
+measures it waiting through the event loop instead. Under ``taskset -c 1`` (the affinity is
+inherited by the players, and by both checkouts' runs with ``--against``) no reply wakes a
+process on another core: on a virtual machine that wake-up costs CPU in both processes.
 
 ``--against DIR`` compares with the code of another checkout (``git worktree add DIR main``):
 part 1 runs ``--rounds`` times for each, alternating (this checkout first), each run the
@@ -242,6 +247,11 @@ def main() -> None:
     parser.add_argument("--tournaments", type=int, default=20, help="seeded tournaments (20)")
     parser.add_argument("--against", type=Path, metavar="DIR", help="compare with DIR's code")
     parser.add_argument("--rounds", type=int, default=3, help="runs of each with --against (3)")
+    parser.add_argument(
+        "--through-loop",
+        action="store_true",
+        help="the dealer waits through the event loop (as a Casino Day's tables do), not held",
+    )
     args = parser.parse_args()
     if args.against is not None and not (args.against / "casino" / "__init__.py").is_file():
         parser.error(f"--against {args.against}: not a checkout of casino (no casino/__init__.py)")
@@ -250,12 +260,16 @@ def main() -> None:
         compare(args.against, args.hands, args.rounds)
         return
     started = time.process_time()
-    run = asyncio.run(loopback(args.hands))
+    run = asyncio.run(loopback(args.hands, held=not args.through_loop))
     dealer = time.process_time() - started
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
     players = used.ru_utime + used.ru_stime
     cut = statistics.quantiles(run.times, n=100)
-    print(f"loopback, dealer + 4 of our players: {run.rate:,.0f} hands/s over {args.hands} hands")
+    how = "through the event loop" if args.through_loop else "held"
+    print(
+        f"loopback, dealer ({how}) + 4 of our players: {run.rate:,.0f} hands/s over "
+        f"{args.hands} hands"
+    )
     print(
         f"reply round trip ({len(run.times)} replies): p50 {cut[49] * 1e3:.2f} ms, "
         f"p99 {cut[98] * 1e3:.2f} ms, max {max(run.times) * 1e3:.2f} ms"

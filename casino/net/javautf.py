@@ -89,15 +89,19 @@ class FrameDecoder:
 
     def feed(self, data: bytes) -> list[str]:
         """Add ``data``; return every frame now complete, in order."""
-        self._buffer += data
+        if self._buffer:
+            data = bytes(self._buffer + data)
+            self._buffer.clear()
         texts: list[str] = []
-        while len(self._buffer) >= 2:
-            size = int.from_bytes(self._buffer[:2], "big")
-            if len(self._buffer) < 2 + size:
+        start, end = 0, len(data)
+        while end - start >= 2:
+            stop = start + 2 + (data[start] << 8 | data[start + 1])
+            if stop > end:
                 break
-            body = bytes(self._buffer[2 : 2 + size])
-            del self._buffer[: 2 + size]
-            texts.append(decode_text(body))
+            texts.append(decode_text(data[start + 2 : stop]))
+            start = stop
+        if start < end:
+            self._buffer += data[start:]
         return texts
 
     @property

@@ -86,13 +86,17 @@ _TWICE, _PAIR, _ONE = 15, 30, 45
 """Where :func:`_factors` puts twice each count, the pairs of each rank, and a 1."""
 
 
+_DOUBLED = [2 * count for count in range(5)]
+_ORDERED_PAIRS = [count * (count - 1) for count in range(5)]
+
+
 def _factors(counts: list[int]) -> list[int]:
     """What a way's count is a product of, by index: the unseen cards of rank ``r`` (at
     ``r``), twice that (at ``_TWICE + r``), the ordered pairs of them (at ``_PAIR + r``), 1."""
     return [
         *counts,
-        *(2 * count for count in counts),
-        *(count * (count - 1) for count in counts),
+        *map(_DOUBLED.__getitem__, counts),
+        *map(_ORDERED_PAIRS.__getitem__, counts),
         1,
     ]
 
@@ -156,7 +160,7 @@ def _running_counts(ways: _Ways, factors: list[int]) -> list[int]:
     return list(itertools.accumulate(weights, initial=0))
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.cache  # bounded: the ways of each shown card(s), against each set of our hands
 def _places(ways: _Ways, mine: tuple[int, ...]) -> tuple[Getter, Getter]:
     """Where each of ``mine`` falls among the sorted strengths of ``ways``: getters of the
     running counts (as :func:`_running_counts` gives them) of the ways below it and of the
@@ -209,31 +213,28 @@ def _win_chance(
         return 1.0
     if len(mine) == 3:
         weights = [1.0]
-        values = [three_card_strength(mine[0], mine[1], mine[2])]
-    else:
-        weights, values = [], []
-        for rank, value in zip(RANKS, _outcomes(mine[0], mine[1]), strict=True):
-            if counts[rank]:
-                weights.append(counts[rank] / total)
-                values.append(value)
+        ours: tuple[int, ...] = (three_card_strength(mine[0], mine[1], mine[2]),)
+    else:  # each rank still unseen as our third card
+        ranks = counts[2:]
+        weights = [count / total for count in ranks if count]
+        ours = tuple(itertools.compress(_outcomes(mine[0], mine[1]), ranks))
     keys = [tuple(shown) for shown in opponents]
-    ours, factors = tuple(values), _factors(counts)
+    factors = _factors(counts)
     plain = {key: _beat_chances(key, False, ours, factors) for key in dict.fromkeys(keys)}
-    rows = list(zip(*(plain[key] for key in keys), strict=True))  # per outcome, each opponent
-    worst: list[float] = []
-    if facing:
-        ratios = {}
-        for key, beats in plain.items():
-            strong = _beat_chances(key, True, ours, factors)
-            pairs = zip(strong, beats, strict=True)
-            ratios[key] = [pair / beat if beat else 0.0 for pair, beat in pairs]
-        worst = [min(row) for row in zip(*(ratios[key] for key in keys), strict=True)]
+    beats = map(math.prod, zip(*(plain[key] for key in keys), strict=True))  # per outcome
     chance = 0.0
-    for index, weight in enumerate(weights):
-        product = weight * math.prod(rows[index])
-        if facing:
-            product *= worst[index]
-        chance += product
+    if not facing:
+        for weight, beat in zip(weights, beats, strict=True):
+            chance += weight * beat
+        return chance
+    ratios = {}
+    for key, plain_beats in plain.items():
+        strong = _beat_chances(key, True, ours, factors)
+        pairs = zip(strong, plain_beats, strict=True)
+        ratios[key] = [pair / beat if beat else 0.0 for pair, beat in pairs]
+    worst = map(min, zip(*(ratios[key] for key in keys), strict=True))
+    for weight, beat, ratio in zip(weights, beats, worst, strict=True):
+        chance += weight * beat * ratio
     return chance
 
 
