@@ -6,7 +6,8 @@ reply limit is tested with a fake clock. :func:`run_dealer` is the TCP front: it
 loopback, logs players in (all at once, each within the reply limit: see :func:`gather`),
 and plays; its connections are those of :mod:`casino.net` (sends never wait on a player that
 does not read; connections are capped below the file descriptor limit; what a player sends
-unasked waits in TCP's buffers until the dealer asks, and is then its reply).
+unasked waits in TCP's buffers until the dealer asks, and is then its reply). A table alone in
+its process holds them while it plays (:mod:`casino.net.held`: no event-loop turn a reply).
 
 Choices where the seed is silent (see ``docs/stud.md``, "Decisions where the seed is silent"):
 
