@@ -15,6 +15,7 @@ from __future__ import annotations
 import select
 import time
 from collections.abc import Awaitable
+from types import ModuleType
 from typing import Protocol, TypeVar
 
 T = TypeVar("T")
@@ -45,6 +46,14 @@ class WaitClock(Clock, Protocol):
         ...
 
 
+def _asyncio() -> ModuleType:
+    """asyncio, imported when a clock first waits in an event loop (then it is loaded already):
+    a program that only reads the time, or waits on a file descriptor, never loads it."""
+    import asyncio
+
+    return asyncio
+
+
 def _readable(fd: int, seconds: float) -> bool:
     ready, _, _ = select.select([fd], [], [], max(0.0, seconds))
     return bool(ready)
@@ -59,15 +68,11 @@ class MonotonicClock:
 
     async def sleep(self, seconds: float) -> None:
         """:func:`asyncio.sleep`."""
-        import asyncio  # loaded already by the loop running this; not by every program
-
-        await asyncio.sleep(seconds)
+        await _asyncio().sleep(seconds)
 
     async def within(self, awaitable: Awaitable[T], seconds: float) -> T:
         """The wait is cut off at ``seconds`` (:func:`asyncio.timeout`: no extra task)."""
-        import asyncio
-
-        async with asyncio.timeout(seconds):
+        async with _asyncio().timeout(seconds):
             return await awaitable
 
     def wait_readable(self, fd: int, seconds: float) -> bool:
@@ -99,9 +104,7 @@ class FakeClock:
     async def sleep(self, seconds: float) -> None:
         """Advance by ``seconds`` at once, and let other tasks run."""
         self.advance(max(0.0, seconds))
-        import asyncio
-
-        await asyncio.sleep(0)
+        await _asyncio().sleep(0)
 
     async def within(self, awaitable: Awaitable[T], seconds: float) -> T:
         """The awaitable's result, unless it advanced the clock by more than ``seconds``."""
