@@ -3,7 +3,8 @@ the same game as through the event loop, and the same hardening without the loop
 
 The players are threads of this process on real loopback sockets (the held dealer blocks
 its loop, not the threads). Time-outs are real but the assertions are on outcomes only:
-honest players get a generous limit, and the only waits are a silent player's time-out."""
+honest players get a limit they meet on a machine busy with other work (they answer in
+microseconds), and the only wait is a silent player's time-out."""
 
 from __future__ import annotations
 
@@ -133,8 +134,13 @@ def garbage(port: int) -> None:
 
 
 def flooder(port: int) -> None:
-    """Logs in, then sends 400 KiB of unasked bets and never reads again."""
-    connection = FrameSocket.connect("127.0.0.1", port)
+    """Logs in, then sends 400 KiB of unasked bets and never reads again (its receive buffer
+    small and fixed, so the dealer's output backs up after the same few hundred hands on a
+    quiet machine or a busy one)."""
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.connect(("127.0.0.1", port))
+    connection = FrameSocket(sock)
     connection.receive()
     connection.send("flood:Flood")
     raw = socket.socket(fileno=connection._socket.detach())
@@ -147,7 +153,7 @@ def flooder(port: int) -> None:
 @pytest.mark.parametrize(
     ("misbehaving", "why"),
     [
-        (silent, "no reply within 0.5 s to bet1:"),
+        (silent, "no reply within 2 s to bet1:"),
         (garbage, "disconnected (not a frame: malformed modified UTF-8 at byte 0 of the frame)"),
     ],
 )
@@ -155,7 +161,7 @@ def test_a_held_table_removes_a_player_that_is_silent_or_sends_garbage(
     misbehaving: Client, why: str
 ) -> None:
     sessions: dict[str, PlayerSession] = {}
-    settings = DealerSettings(players=3, seed=3, table=TableConfig(hands=5, reply_timeout=0.5))
+    settings = DealerSettings(players=3, seed=3, table=TableConfig(hands=5, reply_timeout=2))
     clients = [honest("ann", sessions), honest("bob", sessions), misbehaving]
     seats, log = hold_the_table(settings, clients)
     left = {seat.ident: seat.left for seat in seats}
@@ -171,7 +177,7 @@ def test_a_held_peer_that_never_reads_is_dropped_and_its_bytes_stay_bounded() ->
     the peer's queue, and it is dropped (over the queue's bound, or the send time-out on a
     slow machine), not waited for."""
     sessions: dict[str, PlayerSession] = {}
-    settings = DealerSettings(players=2, seed=5, table=TableConfig(hands=3000, reply_timeout=2))
+    settings = DealerSettings(players=2, seed=5, table=TableConfig(hands=20_000, reply_timeout=2))
     seats, log = hold_the_table(settings, [honest("ann", sessions), flooder])
     left = {seat.ident: seat.left for seat in seats}
     assert left["ann"] == "game over"
