@@ -41,8 +41,8 @@ def _table() -> dict[tuple[int, int, int], int]:
         for b in range(2, a + 1):
             for c in range(2, b + 1):
                 strength = strength_of_ranks(a, b, c)
-                for order in itertools.permutations((a, b, c)):
-                    table[order] = strength
+                for x, y, z in itertools.permutations((a, b, c)):
+                    table[x, y, z] = strength
     return table
 
 
