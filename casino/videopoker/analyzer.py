@@ -210,6 +210,9 @@ class _Job:
 def _make_job(
     table: PayTable, bet: int, chooser: HoldChooser | None, holds: bytes | None = None
 ) -> _Job:
+    classes = suit_classes(5)
+    if holds is not None and len(holds) != len(classes):
+        raise ValueError(f"{len(holds)} holds given for the {len(classes)} classes")
     counts = subset_counts()
     pays = payouts(table, bet)
     scalars = counts.scalar_tables(pays)
@@ -226,9 +229,6 @@ def _make_job(
         namespace[f"V{size}"] = counts.by_size[size]
     exec(_KERNEL, namespace)
     draws = [eval(_draw_source(mask), namespace) for mask in range(32)]
-    classes = suit_classes(5)
-    if holds is not None and len(holds) != len(classes):
-        raise ValueError(f"{len(holds)} holds for {len(classes)} classes")
     return _Job(classes, namespace["numbers"], namespace["choose"], draws, chooser, holds)
 
 
