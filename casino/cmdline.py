@@ -41,7 +41,6 @@ import os
 import shutil
 import signal
 import sys
-import tempfile
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
@@ -376,6 +375,8 @@ def scratch_directory(prefix: str) -> Iterator[Path]:
     or a stop signal ends the work inside: it is made and removed with the signals held
     (:func:`run_uninterrupted`), so a signal that comes while it is made or removed waits
     until that is done instead of leaving it behind."""
+    import tempfile  # here: every program imports this module at start, few make a folder
+
     made: list[str] = []
 
     def make() -> None:

@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import secrets
 import stat
 import time
 from pathlib import Path
@@ -98,7 +97,7 @@ def _create_temp(target: Path) -> tuple[int, str]:
     mode 0666 so that the umask decides a new file's permissions."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
     while True:
-        name = f"{_temp_prefix(target)}{os.getpid()}-{secrets.token_hex(4)}.tmp"
+        name = f"{_temp_prefix(target)}{os.getpid()}-{os.urandom(4).hex()}.tmp"
         tmp = str(target.with_name(name))
         try:
             return os.open(tmp, flags, _NEW_FILE_MODE), tmp

@@ -7,6 +7,8 @@
 True
 """
 
+from typing import TYPE_CHECKING, Any
+
 from casino.cards.card import (
     FULL_DECK,
     Card,
@@ -17,8 +19,10 @@ from casino.cards.card import (
     parse_cards,
 )
 from casino.cards.deck import Deck
-from casino.cards.evaluator import rank_hand
 from casino.cards.ranking import Category, HandValue
+
+if TYPE_CHECKING:
+    from casino.cards.evaluator import rank_hand
 
 __all__ = [
     "FULL_DECK",
@@ -33,3 +37,13 @@ __all__ = [
     "parse_cards",
     "rank_hand",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """``rank_hand``, the evaluator's, imported at its first use: a program that never ranks a
+    five-card hand (a three-card stud player) does not load the evaluator and its cache."""
+    if name == "rank_hand":
+        from casino.cards.evaluator import rank_hand
+
+        return rank_hand
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

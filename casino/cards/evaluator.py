@@ -21,7 +21,9 @@ the counters' low bits cleared.
 The tables are made by one ranking algorithm, :func:`best_strength`, applied once to every
 rank multiset and every suited rank set (about half a second), and kept in the on-disk cache
 (:mod:`casino.cache`). Nothing happens at import: the first evaluation loads or builds them
-(:func:`load_tables`), so importing :mod:`casino.cards` neither waits nor touches the disk.
+(:func:`load_tables`), so importing :mod:`casino.cards` neither waits nor touches the disk; and
+the first evaluation of five cards loads only what five cards need (the rank codes of six and
+seven cards, three quarters of the loading, wait for a hand of six or seven).
 """
 
 from __future__ import annotations
@@ -131,28 +133,54 @@ def _build_tables() -> bytes:
     return numbers.tobytes()
 
 
-def _load_tables() -> tuple[dict[int, int], list[int], dict[int, int]]:
-    """The rank-code, flush and 5-card tables, from the on-disk cache or built."""
+_FIVE_RANK_CODES = 6175
+"""Rank multisets of five cards (no rank five times): the rank table's entries for five cards;
+it has more once the entries for six and seven cards are loaded."""
+
+
+def _payload() -> array.array[int]:
+    """The tables' numbers, from the on-disk cache or built."""
     numbers = array.array("q")
     numbers.frombytes(cache.load_or_build("evaluator", _VERSION, _build_tables))
-    rank_values: dict[int, int] = {}
+    return numbers
+
+
+def _sections(numbers: array.array[int]) -> tuple[dict[int, tuple[int, int]], int]:
+    """Where each multiset size's (code, value) pairs lie, and where the flush values start."""
+    spans: dict[int, tuple[int, int]] = {}
     at = 0
     for size in _MULTISET_SIZES:
         count = numbers[at]
-        first, end = at + 1, at + 1 + 2 * count
-        pairs = numbers[first:end]
-        by_code = dict(zip(pairs[::2], pairs[1::2], strict=True))
-        if size == 5:
-            five_values = {code << _RANK_SHIFT: value for code, value in by_code.items()}
-        rank_values |= by_code
+        spans[size] = (at + 1, at + 1 + 2 * count)
         at += 1 + 2 * count
-    flush_values = numbers[at:].tolist()
+    return spans, at
+
+
+def _pairs(numbers: array.array[int], span: tuple[int, int]) -> dict[int, int]:
+    pairs = numbers[span[0] : span[1]]
+    return dict(zip(pairs[::2], pairs[1::2], strict=True))
+
+
+def _five_tables(five_codes: dict[int, int], flush_values: list[int]) -> dict[int, int]:
+    """The 5-card table: by rank code for five cards, by rank code and suit for flushes."""
+    five_values = {code << _RANK_SHIFT: value for code, value in five_codes.items()}
     for ranks in itertools.combinations(range(13), 5):
         key = _rank_code(ranks) << _RANK_SHIFT
         value = flush_values[sum(1 << rank for rank in ranks)]
         for flush_bit in _FLUSH_SUIT:
             five_values[key | flush_bit] = value
-    return rank_values, flush_values, five_values
+    return five_values
+
+
+def _load_tables() -> tuple[dict[int, int], list[int], dict[int, int]]:
+    """The rank-code, flush and 5-card tables, from the on-disk cache or built."""
+    numbers = _payload()
+    spans, flush_at = _sections(numbers)
+    rank_values: dict[int, int] = {}
+    for size in _MULTISET_SIZES:
+        rank_values |= _pairs(numbers, spans[size])
+    flush_values = numbers[flush_at:].tolist()
+    return rank_values, flush_values, _five_tables(_pairs(numbers, spans[5]), flush_values)
 
 
 # Empty until first use, then filled in place (the evaluators hold no other reference).
@@ -162,6 +190,24 @@ _FIVE_VALUES: dict[int, int] = {}
 _LOADING = threading.Lock()
 
 
+def _load_five() -> None:
+    """Load the tables five cards need, if they are not loaded: the 5-card and flush tables
+    and the rank table's entries for five cards. Those for six and seven cards (nine in ten
+    of its entries, three quarters of the loading's CPU) wait until a hand of six or seven
+    cards needs them: a draw or video poker program never loads them."""
+    with _LOADING:
+        if _FIVE_VALUES:
+            return
+        numbers = _payload()
+        spans, flush_at = _sections(numbers)
+        five_codes = _pairs(numbers, spans[5])
+        flush_values = numbers[flush_at:].tolist()
+        five_values = _five_tables(five_codes, flush_values)
+        _RANK_VALUES.update(five_codes)
+        _FLUSH_VALUES.extend(flush_values)
+        _FIVE_VALUES.update(five_values)  # last: non-empty, the five cards' tables are loaded
+
+
 def load_tables() -> None:
     """Load (or build) the evaluator's tables if they are not loaded yet.
 
@@ -169,12 +215,13 @@ def load_tables() -> None:
     when the (sub-second) wait happens.
     """
     with _LOADING:
-        if _FIVE_VALUES:
+        if len(_RANK_VALUES) > _FIVE_RANK_CODES:
             return
         rank_values, flush_values, five_values = _load_tables()
-        _RANK_VALUES.update(rank_values)
-        _FLUSH_VALUES.extend(flush_values)
-        _FIVE_VALUES.update(five_values)  # last: a non-empty _FIVE_VALUES means all are loaded
+        if not _FLUSH_VALUES:
+            _FLUSH_VALUES.extend(flush_values)
+        _FIVE_VALUES.update(five_values)
+        _RANK_VALUES.update(rank_values)  # last: more than five cards' codes, all loaded
 
 
 def evaluate5(cards: Sequence[int]) -> int:
@@ -185,7 +232,7 @@ def evaluate5(cards: Sequence[int]) -> int:
     try:
         return _FIVE_VALUES[key]
     except KeyError:  # the first evaluation (the tables are still empty), or repeated cards
-        load_tables()
+        _load_five()
         return _FIVE_VALUES[key]
 
 
@@ -227,14 +274,17 @@ def rank_hand(cards: Sequence[Card]) -> HandValue:
 
 def _first_rank_value(code: int) -> int:
     """The strength of a hand without a flush whose rank code was not found: the tables were
-    still empty (load them), or the cards were not distinct (a :class:`KeyError`)."""
-    load_tables()
+    still empty (load them: those of five cards first), or the cards were not distinct (a
+    :class:`KeyError`)."""
+    _load_five()
+    if code not in _RANK_VALUES:  # six or seven cards (or repeated ones)
+        load_tables()
     return _RANK_VALUES[code]
 
 
 def _flush_strength(cards: Sequence[int], flush_bit: int) -> int:
     if not _FLUSH_VALUES:
-        load_tables()
+        _load_five()
     suit = _FLUSH_SUIT[flush_bit]
     rank_bit = _RANK_BIT
     return _FLUSH_VALUES[sum(rank_bit[card] for card in cards if card & 3 == suit)]
@@ -246,7 +296,7 @@ def five_card_strengths() -> list[int]:
     The same numbers as :func:`evaluate5`, for all 2,598,960 hands at once (a quarter of a
     second): each hand's key is a four-card key, shared by a block of hands, plus its top card's.
     """
-    load_tables()
+    _load_five()
     first, values = _FIRST_KEYS, _FIVE_VALUES
     below = subset_sums(_KEYS, 4)
     strengths: list[int] = []

@@ -40,6 +40,7 @@ from casino.videopoker.paytable import (
     parse_paytable,
 )
 from casino.videopoker.progress import Progress, StatusLine
+from casino.videopoker.simtable import class_holds
 from casino.videopoker.strategy import advise, seed_hold
 
 PROGRAM = "casino videopoker analyze"
@@ -138,11 +139,13 @@ def _game_report(args: argparse.Namespace, table: PayTable, status: StatusLine) 
     )
     if args.strategy == "optimal":
         return render_analysis(optimal)
+    holds = class_holds(_meter(status, "working out the seed's holds (once)"))
     seed = analyze(
         table,
         args.bet,
         chooser=seed_hold,
         strategy="seed",
+        holds=holds,
         jobs=args.jobs,
         progress=_meter(status, "analyzing the seed's strategy"),
     )

@@ -204,9 +204,15 @@ class _Job:
     choose: Callable[..., tuple[int, tuple[int, ...]]]
     draws: list[Callable[[tuple[int, ...]], int]]
     chooser: HoldChooser | None
+    holds: bytes | None
 
 
-def _make_job(table: PayTable, bet: int, chooser: HoldChooser | None) -> _Job:
+def _make_job(
+    table: PayTable, bet: int, chooser: HoldChooser | None, holds: bytes | None = None
+) -> _Job:
+    classes = suit_classes(5)
+    if holds is not None and len(holds) != len(classes):
+        raise ValueError(f"{len(holds)} holds given for the {len(classes)} classes")
     counts = subset_counts()
     pays = payouts(table, bet)
     scalars = counts.scalar_tables(pays)
@@ -223,7 +229,7 @@ def _make_job(table: PayTable, bet: int, chooser: HoldChooser | None) -> _Job:
         namespace[f"V{size}"] = counts.by_size[size]
     exec(_KERNEL, namespace)
     draws = [eval(_draw_source(mask), namespace) for mask in range(32)]
-    return _Job(suit_classes(5), namespace["numbers"], namespace["choose"], draws, chooser)
+    return _Job(classes, namespace["numbers"], namespace["choose"], draws, chooser, holds)
 
 
 _job: _Job | None = None  # set before workers fork, so they inherit it
@@ -235,9 +241,12 @@ def _solve(part: int, parts: int) -> list[dict[int, int]]:
     assert job is not None
     totals: list[dict[int, int]] = [{} for _ in range(6)]
     draws, choose, numbers, chooser = job.draws, job.choose, job.numbers, job.chooser
+    masks = itertools.islice(job.holds, part, None, parts) if job.holds is not None else None
     for suit_class in itertools.islice(job.classes, part, None, parts):
         cards = suit_class.cards
-        if chooser is None:
+        if masks is not None:
+            mask, subsets = next(masks), numbers(*cards)
+        elif chooser is None:
             mask, subsets = choose(*cards)
         else:
             hand = [Card.from_index(card) for card in cards]
@@ -261,6 +270,7 @@ def analyze(
     *,
     chooser: HoldChooser | None = None,
     strategy: str = "optimal",
+    holds: bytes | None = None,
     jobs: int = 1,
     progress: Progress | None = None,
 ) -> Analysis:
@@ -268,14 +278,17 @@ def analyze(
 
     ``chooser`` gets each class's representative hand (cards ascending) and must treat hands
     that differ only by suit names alike, as any poker strategy does. ``jobs`` > 1 splits
-    the classes over that many forked processes (where the platform can fork). ``progress``
+    the classes over that many forked processes (where the platform can fork). ``holds``, if
+    given, are the strategy's holds worked out beforehand, a position mask per class in the
+    order of :func:`suit_classes` (as :func:`casino.videopoker.simtable.class_holds` keeps the
+    seed strategy's): they are played instead of asking ``chooser``. ``progress``
     hears (parts solved, parts): first (0, parts), before the tables are prepared.
     """
     global _job
     parts = PARTS_PER_JOB * jobs
     report = progress or (lambda done, total: None)
     report(0, parts)
-    _job = _make_job(table, bet, chooser)
+    _job = _make_job(table, bet, chooser, holds)
     try:
         if jobs > 1 and "fork" in multiprocessing.get_all_start_methods():
             with worker_pool(jobs) as pool:

@@ -12,7 +12,10 @@ A final hand's pay line is then one dictionary lookup on the product of its five
 :func:`~casino.videopoker.strategy.advise` and :func:`~casino.videopoker.paytable.classify`:
 the strategy runs once per suit-isomorphism class (134,459 of them,
 :func:`~casino.cards.suitclasses.suit_classes`) and its hold is carried to the class's other
-deals by permuting suits. The tables are kept in the on-disk cache; their version follows the
+deals by permuting suits. The strategy's hold per class (:func:`class_holds`) is cached on
+its own too, for the exact analysis of the seed strategy plays the same classes
+(``casino videopoker analyze --strategy seed``): whichever of the two runs first works the holds
+out, the other reads them. The tables are kept in the on-disk cache; their version follows the
 source of the strategy, so an edited strategy is never read stale.
 """
 
@@ -111,21 +114,45 @@ def _suit_maps() -> dict[tuple[bool, ...], list[_SuitMap]]:
 _STEP = 1 << 11  # classes between two progress reports
 
 
-def _build(progress: Progress | None = None) -> bytes:
-    """The strategy's play for each class's representative, carried to every deal of the class
-    (the representative with its suits renamed). ``progress`` hears (classes done, classes)."""
+def class_holds(progress: Progress | None = None) -> bytes:
+    """The seed strategy's hold for each suit class's representative, in the order of
+    :func:`suit_classes` (5): a byte per class, bit ``p`` set when the card at position ``p``
+    is held. From the cache, or worked out (a few seconds; ``progress`` hears (classes done,
+    classes)) and cached."""
+    return cache.load_or_build("videopoker-seed-class-holds", _version(), lambda: _holds(progress))
+
+
+def _holds(progress: Progress | None = None) -> bytes:
+    """:func:`class_holds` worked out: :func:`strategy.advise` once per class."""
     if progress is not None:
         progress(0, CLASS_COUNTS[5])
+    holds = bytearray(CLASS_COUNTS[5])
+    for done, suit_class in enumerate(suit_classes(5)):
+        if progress is not None and done and done % _STEP == 0:
+            progress(done, CLASS_COUNTS[5])
+        advice = strategy.advise([FULL_DECK[card] for card in suit_class.cards])
+        holds[done] = sum(1 << position for position in advice.held)
+    if progress is not None:
+        progress(CLASS_COUNTS[5], CLASS_COUNTS[5])
+    return bytes(holds)
+
+
+_HELD = tuple(tuple(p for p in range(5) if mask >> p & 1) for mask in range(32))
+"""The positions held, by mask of :func:`class_holds`."""
+
+
+def _build(progress: Progress | None = None) -> bytes:
+    """The strategy's play for each class's representative (:func:`class_holds`; ``progress``
+    hears how working them out goes, if they are not cached), carried to every deal of the
+    class (the representative with its suits renamed)."""
+    holds = class_holds(progress)
     kinds = bytearray(N_HANDS)
     products = array(_U32, bytes(4 * N_HANDS))
     b1, b2, b3, b4, b5 = (tuple(BINOMIAL[n][k] for n in range(53)) for k in range(1, 6))
     maps = _suit_maps()
-    for done, suit_class in enumerate(suit_classes(5)):
-        if progress is not None and done and done % _STEP == 0:
-            progress(done, CLASS_COUNTS[5])
+    for suit_class, mask in zip(suit_classes(5), holds, strict=True):
         hand, (w, x, y, z) = suit_class.cards, suit_class.masks
-        advice = strategy.advise([FULL_DECK[card] for card in hand])
-        kind, product = held_kind(hand, advice.held)
+        kind, product = held_kind(hand, _HELD[mask])
         draw, suits = kind & 0xF0, kind & ALL_SUITS
         for cards, bits in maps[w == x, x == y, y == z]:
             a, b, c, d, e = sorted([cards[hand[0]], cards[hand[1]], cards[hand[2]],
@@ -133,8 +160,6 @@ def _build(progress: Progress | None = None) -> bytes:
             image = b1[a] + b2[b] + b3[c] + b4[d] + b5[e]
             kinds[image] = draw | bits[suits]
             products[image] = product
-    if progress is not None:
-        progress(CLASS_COUNTS[5], CLASS_COUNTS[5])
     if sys.byteorder != "little":
         products.byteswap()
     return bytes(kinds) + products.tobytes()

@@ -62,3 +62,19 @@ def test_repeated_cards_are_still_an_error_once_the_tables_are_loaded() -> None:
     ev.load_tables()
     with pytest.raises(KeyError):
         ev.evaluate5([0, 0, 0, 0, 0])
+
+
+def test_five_cards_load_only_what_five_cards_need(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hand of five loads the rank codes of five cards alone (a draw program never needs
+    more); a hand of six or seven then loads the rest, and every value is the same."""
+    seven = [0, 5, 10, 15, 21, 25, 29]
+    expected = [ev.evaluate(seven[:5]), ev.evaluate(seven[:6]), ev.evaluate7(seven)]
+    with monkeypatch.context() as patch:
+        patch.setattr(ev, "_RANK_VALUES", {})
+        patch.setattr(ev, "_FLUSH_VALUES", [])
+        patch.setattr(ev, "_FIVE_VALUES", {})
+        assert ev.evaluate(seven[:5]) == expected[0]
+        assert len(ev._RANK_VALUES) == ev._FIVE_RANK_CODES
+        assert ev.evaluate(seven[:6]) == expected[1]
+        assert len(ev._RANK_VALUES) == 6175 + 18395 + 49205
+        assert ev.evaluate7(seven) == expected[2]

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from casino.cards import FULL_DECK, Card, HandValue, parse_cards
 from casino.cards.evaluator import evaluate5
+from casino.cards.suitclasses import CLASS_COUNTS
 from casino.errors import ParseError
 from casino.videopoker import analyzer
 from casino.videopoker.analyzer import (
@@ -185,14 +186,17 @@ def test_double_bonus_10_7_returns_the_published_figure(optimal_double_bonus: An
 def test_holding_nothing_or_everything_returns_a_random_hands_pay() -> None:
     """Without a choice, the final hand is a uniformly random hand: exact counts known, the
     same whatever the pay table. Discarding everything is analyzed on Double Bonus 10/7 at 5
-    credits on two jobs, holding everything on Jacks or Better at 1 credit on one."""
+    credits on two jobs, given as holds worked out beforehand (an empty mask per class: the
+    path of ``analyze --strategy seed``, which reads the seed's from the cache), holding
+    everything on Jacks or Better at 1 credit on one, asked of a chooser."""
     expected = {line: count * DRAW_SPACE for line, count in FIVE_CARD_LINES.items()}
-    nothing, everything = (lambda hand: ()), (lambda hand: range(5))
-    for table, bet, chooser, jobs in [
+    nothing = bytes(CLASS_COUNTS[5])
+    for table, bet, holds, jobs in [
         (DOUBLE_BONUS_10_7, 5, nothing, 2),
-        (JACKS_OR_BETTER, 1, everything, 1),
+        (JACKS_OR_BETTER, 1, None, 1),
     ]:
-        analysis = analyze(table, bet, chooser=chooser, strategy="fixed", jobs=jobs)
+        everything = (lambda hand: range(5)) if holds is None else None
+        analysis = analyze(table, bet, chooser=everything, holds=holds, strategy="fixed", jobs=jobs)
         assert analysis.counts == expected
         assert analysis.total == TOTAL_OUTCOMES == 19_933_230_517_200
         pays = sum(count * table.payout(line, bet) for line, count in FIVE_CARD_LINES.items())
@@ -212,6 +216,11 @@ def test_holding_nothing_or_everything_returns_a_random_hands_pay() -> None:
                 + 337920 * 5,
                 2598960 * 5,
             )
+
+
+def test_holds_given_beforehand_are_one_per_class() -> None:
+    with pytest.raises(ValueError, match=r"^3 holds given for the 134459 classes$"):
+        analyze(JACKS_OR_BETTER, holds=bytes(3))
 
 
 def test_a_strategy_holding_positions_that_do_not_exist_is_reported() -> None:

@@ -55,12 +55,13 @@ def test_a_closed_stream_is_no_terminal() -> None:
 def test_the_strategy_table_build_reports_from_0_to_every_class(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """On a slice of the classes (the real build takes seconds): reports start at once and
-    end at the full count, in steps."""
+    """The build reports as it works out the strategy's hold per class (its costly part; the
+    holds are cached for the seed's exact analysis too), here on a slice of the classes (the
+    real build takes seconds): reports start at once and end at the full count, in steps."""
     some = suitclasses.suit_classes(5)[:5000]
     monkeypatch.setattr(simtable, "suit_classes", lambda size: some)
     heard: list[tuple[int, int]] = []
-    simtable._build(lambda done, total: heard.append((done, total)))
+    simtable._holds(lambda done, total: heard.append((done, total)))
     total = suitclasses.CLASS_COUNTS[5]
     assert heard == [(0, total), (2048, total), (4096, total), (total, total)]
 
