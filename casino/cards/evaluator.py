@@ -196,20 +196,22 @@ def _load_five() -> None:
     of its entries, three quarters of the loading's CPU) wait until a hand of six or seven
     cards needs them: a draw or video poker program never loads them."""
     with _LOADING:
-        if _FIVE_VALUES:
-            return
-        numbers = _payload()
-        spans, flush_at = _sections(numbers)
-        five_codes = _pairs(numbers, spans[5])
-        flush_values = numbers[flush_at:].tolist()
-        five_values = _five_tables(five_codes, flush_values)
-        _RANK_VALUES.update(five_codes)
-        _FLUSH_VALUES.extend(flush_values)
-        _FIVE_VALUES.update(five_values)  # last: non-empty, the five cards' tables are loaded
+        if not _FIVE_VALUES:
+            numbers = _payload()
+            _fill_five(numbers, *_sections(numbers))
+
+
+def _fill_five(numbers: array.array[int], spans: dict[int, tuple[int, int]], flush_at: int) -> None:
+    five_codes = _pairs(numbers, spans[5])
+    flush_values = numbers[flush_at:].tolist()
+    _RANK_VALUES.update(five_codes)
+    _FLUSH_VALUES.extend(flush_values)
+    _FIVE_VALUES.update(_five_tables(five_codes, flush_values))  # last: five cards' are loaded
 
 
 def load_tables() -> None:
-    """Load (or build) the evaluator's tables if they are not loaded yet.
+    """Load (or build) the evaluator's tables if they are not loaded yet (those of five cards
+    only if they are not loaded either).
 
     The evaluators call it themselves on first use; a program may call it earlier to choose
     when the (sub-second) wait happens.
@@ -217,11 +219,15 @@ def load_tables() -> None:
     with _LOADING:
         if len(_RANK_VALUES) > _FIVE_RANK_CODES:
             return
-        rank_values, flush_values, five_values = _load_tables()
-        if not _FLUSH_VALUES:
-            _FLUSH_VALUES.extend(flush_values)
-        _FIVE_VALUES.update(five_values)
-        _RANK_VALUES.update(rank_values)  # last: more than five cards' codes, all loaded
+        numbers = _payload()
+        spans, flush_at = _sections(numbers)
+        if not _FIVE_VALUES:
+            _fill_five(numbers, spans, flush_at)
+        more: dict[int, int] = {}
+        for size in _MULTISET_SIZES:
+            if size != 5:
+                more |= _pairs(numbers, spans[size])
+        _RANK_VALUES.update(more)  # last: more than five cards' codes, all loaded
 
 
 def evaluate5(cards: Sequence[int]) -> int:
