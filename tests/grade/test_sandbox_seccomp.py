@@ -107,7 +107,7 @@ def test_graded_by_an_ordinary_user_the_kernel_refuses_the_same(run_folder: Path
     )
     python = Path(tempfile.mkdtemp(prefix="casino-nobody-"))
     try:
-        paths = [str(ROOT / "tests" / "grade"), nobody_pythonpath(python)]
+        paths = [nobody_pythonpath(python, ROOT / "tests" / "grade" / "seccomp_probe.py")]
         argv = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3"]
         argv += ["-c", code, os.pathsep.join(paths), str(run_folder)]
         env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": os.pathsep.join(paths)}
