@@ -7,7 +7,6 @@ nobody could not import them from there."""
 from __future__ import annotations
 
 import importlib.util
-import os
 import shutil
 import stat
 from pathlib import Path
