@@ -10,25 +10,15 @@ package it is named after.
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from docs_script import build_docs
 
 ROOT = Path(__file__).resolve().parents[1]
 UML = ROOT / "docs" / "uml"
 NAMES = ["nim", "videopoker", "draw", "stud", "domino", "holdem", "harness", "grade"]
-
-
-def build_docs() -> ModuleType:
-    """``docs/build_docs.py`` as a module."""
-    spec = importlib.util.spec_from_file_location("build_docs", ROOT / "docs" / "build_docs.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_the_diagrams_drawn_are_the_six_programs_the_harness_and_the_grader() -> None:

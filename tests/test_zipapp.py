@@ -6,26 +6,16 @@ no site-packages, no environment).
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 import zipfile
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from docs_script import build_docs
 
 ROOT = Path(__file__).resolve().parents[1]
 BASICS = ROOT / "transcripts" / "demo" / "basics.yaml"
-
-
-def build_docs() -> ModuleType:
-    """``docs/build_docs.py`` as a module."""
-    spec = importlib.util.spec_from_file_location("build_docs", ROOT / "docs" / "build_docs.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")
