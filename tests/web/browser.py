@@ -31,8 +31,10 @@ def need_browser() -> None:
             pytest.skip(f"{path} is not installed (apt-get install {package})")
 
 
-def browser() -> Any:
-    """A new headless Chromium (its own profile, so its own cookies)."""
+def browser(scratch: Path | None = None) -> Any:
+    """A new headless Chromium (its own profile, so its own cookies); its temporary files (the
+    folders of its profile and its single-instance socket, which a quit Chromium leaves behind)
+    go in ``scratch`` when given."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -46,7 +48,8 @@ def browser() -> Any:
         f"--window-size={WINDOW[0]},{WINDOW[1]}",
     ]:
         options.add_argument(flag)
-    return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    env = None if scratch is None else dict(os.environ, TMPDIR=str(scratch))
+    return webdriver.Chrome(service=Service(CHROMEDRIVER, env=env), options=options)
 
 
 class Browsers:
@@ -58,10 +61,11 @@ class Browsers:
 
     def __init__(self) -> None:
         self._idle: list[Any] = []
+        self._scratch = Path(tempfile.mkdtemp(prefix="casino-chromium-"))
 
     def take(self) -> Any:
         """A clean browser: an idle one, or a new one."""
-        return self._idle.pop() if self._idle else browser()
+        return self._idle.pop() if self._idle else browser(self._scratch)
 
     def give_back(self, driver: Any) -> None:
         """Clean ``driver`` and keep it for the next test; one that cannot be cleaned (it
@@ -74,9 +78,10 @@ class Browsers:
         self._idle.append(driver)
 
     def close(self) -> None:
-        """Quit every idle browser."""
+        """Quit every idle browser and remove what they left in their temporary folder."""
         while self._idle:
             self._idle.pop().quit()
+        shutil.rmtree(self._scratch, ignore_errors=True)
 
 
 def clean(driver: Any) -> None:
