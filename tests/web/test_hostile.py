@@ -333,7 +333,9 @@ def test_sessions_end_when_idle_or_old_and_their_dominoes_games_are_dropped() ->
         assert server.dominoes == {} and task.cancelled()  # the idle one ended
         while not watcher.closed:  # its socket is closed: its seat is away
             await watcher.receive()
-        assert all(m.away is not None for m in server.tables[0].members.values())
+        members = server.tables[0].members.values()
+        while not all(m.away is not None for m in members):  # (once the server's handler of
+            await asyncio.sleep(0)  # that socket has seen it close, after this end did)
         for cookie, where in [(idle, "/domino"), (idle, "/holdem")]:
             gone = await client.get(
                 where, headers={"Cookie": f"{COOKIE}={cookie}"}, allow_redirects=False
