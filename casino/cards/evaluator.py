@@ -172,17 +172,6 @@ def _five_tables(five_codes: dict[int, int], flush_values: list[int]) -> dict[in
     return five_values
 
 
-def _load_tables() -> tuple[dict[int, int], list[int], dict[int, int]]:
-    """The rank-code, flush and 5-card tables, from the on-disk cache or built."""
-    numbers = _payload()
-    spans, flush_at = _sections(numbers)
-    rank_values: dict[int, int] = {}
-    for size in _MULTISET_SIZES:
-        rank_values |= _pairs(numbers, spans[size])
-    flush_values = numbers[flush_at:].tolist()
-    return rank_values, flush_values, _five_tables(_pairs(numbers, spans[5]), flush_values)
-
-
 # Empty until first use, then filled in place (the evaluators hold no other reference).
 _RANK_VALUES: dict[int, int] = {}
 _FLUSH_VALUES: list[int] = []
