@@ -35,6 +35,7 @@ from functools import lru_cache
 
 from casino.harness import regex
 from casino.harness.model import In, Out, OutAny, Output, OutRe, Run, Step, step_label
+from casino.harness.behaviour import Behaviour, Expected, common_pairs, credit
 from casino.harness.rubric import Fact, Facts, Grading
 from casino.harness.runners.base import Outcome, signal_problem
 
@@ -64,31 +65,6 @@ class TextComparison:
     """A near miss in words (``differs only in trailing spaces on 3 lines``), or for a text
     that passed only thanks to what was allowed, that (``passed with match: trailing-space;
     it differs only in …``)."""
-
-
-@dataclass(frozen=True)
-class Behaviour:
-    """How a run that is not exact did on its facts (:func:`judge_behaviour`)."""
-
-    format_share: float
-    """The part of the run's points that needs the exact text (the rubric's)."""
-    parts: int
-    """Parts of the expected output holding facts (a paragraph of an ``out``, an ``out_any``,
-    an ``out_re``), each worth an even share of the behaviour points."""
-    right: int
-    """Parts whose facts the program printed, in order."""
-    wrong: str | None = None
-    """The first wrong part in words (``step 3 (out): expected hold 1 4, got hold 1 5``)."""
-
-    @property
-    def kept(self) -> float:
-        """The share of the behaviour points kept (0 to 1)."""
-        return self.right / self.parts if self.parts else 0.0
-
-    @property
-    def credit(self) -> float:
-        """The share of the run's points kept."""
-        return (1 - self.format_share) * self.kept
 
 
 @dataclass(frozen=True)
@@ -149,10 +125,12 @@ class RunVerdict:
             return self.output.note
         if self.behaviour is None or self.kind != "behaviour":
             return None
-        if self.behaviour.right == self.behaviour.parts:
+        if self.behaviour.perfect:
             wording = self.output.note or "differs in wording"
             return f"behaviour only: it {wording.removeprefix('it ')}; every fact is right"
-        right = f"{self.behaviour.right} of {self.behaviour.parts} parts' facts right"
+        right = f"{self.behaviour.right} of {self.behaviour.facts} facts right"
+        if self.behaviour.extra:
+            right += f", {self.behaviour.extra} extra"
         return f"behaviour only: {right}; first wrong: {self.behaviour.wrong}"
 
 
@@ -501,107 +479,194 @@ def compare_run(
         if stderr is not None and facts.of(stderr.expected, trusted=True) != facts.of(
             stderr.actual
         ):
-            behaviour = Behaviour(grading.rubric.format_share, 1, 0, "stderr: its facts differ")
+            behaviour = nothing_kept(grading.rubric.format_share, "stderr: its facts differ")
         else:
             behaviour = judge_behaviour(run.steps, outcome.output, grading)
     except regex.PatternTimeout:
-        behaviour = Behaviour(grading.rubric.format_share, 1, 0, "a fact pattern took too long")
+        behaviour = nothing_kept(grading.rubric.format_share, "a fact pattern took too long")
     return replace(verdict, behaviour=behaviour)
 
 
 # -------------------------------------------------------------------------------- behaviour
 
 
+def nothing_kept(share: float, why: str) -> Behaviour:
+    """A behaviour that keeps nothing, for ``why``."""
+    return Behaviour(share, 1, 0, wrong=why, weight=1.0)
+
+
+@dataclass(frozen=True)
+class _Piece:
+    """One output step of the run as the behaviour judge sees it."""
+
+    step: Output
+    label: str
+    free: frozenset[int] = frozenset()
+    """Indexes of its facts that the program prints whatever its input (weight 0)."""
+    all_free: bool = False
+    """Every fact of it is printed whatever the input (before the first input)."""
+
+
 def judge_behaviour(steps: tuple[Step, ...], actual: str, grading: Grading) -> Behaviour:
-    """Whether ``actual`` holds the facts the run's output steps hold, part by part, in
-    order: each paragraph of an ``out`` (text between blank lines), each ``out_any`` (its
-    texts' facts) and each ``out_re`` (found from where the previous part ended, with no fact
-    before it) is a part; parts without facts are not counted. A part takes as many of the
-    program's next facts as it expects, so a wrong fact costs its own part only; facts the
-    program printed past the last part cost the last one. With no part holding facts, the
-    run keeps its behaviour points when only whitespace and letter case differ."""
+    """How ``actual`` holds the facts of the run's output steps: the whole run's expected
+    facts (each ``out``'s, each ``out_any``'s alternative closest to what was printed there,
+    each ``out_re``'s as its match holds them) aligned with the program's facts
+    (:mod:`casino.harness.behaviour`), every fact the input decides weighing 1 and those
+    every program prints whatever its input weighing 0 (:func:`free_facts`). With no fact
+    weighing anything, the run keeps its behaviour points when only whitespace and letter
+    case differ."""
     share = grading.rubric.format_share
-    walk = _FactWalk(grading.facts, actual)
+    facts = grading.facts
+    found = facts.find(actual)
+    printed = [fact.text for fact in found]
+    pieces = _pieces(steps, facts)
+    first = _expected(pieces, facts, {}, {})
+    pairs = common_pairs([fact.text for fact in first.facts], printed)
+    chosen, matched = _resolve(pieces, facts, first, pairs, found, actual)
+    final = _expected(pieces, facts, chosen, matched)
+    if not any(fact.weight > 0 for fact in final.facts):
+        same = near_miss(output_pieces(steps), actual, _ALL_KINDS) is not None
+        why = None if same else "the text differs"
+        return Behaviour(share, 1, int(same), wrong=why, weight=1.0, weight_right=float(same))
+    return credit(final.facts, printed, share)
+
+
+def free_facts(steps: tuple[Step, ...], facts: Facts) -> dict[int, frozenset[int] | None]:
+    """The facts a program prints whatever it is given, by output step number: ``None``
+    for a step before the run's first input (the banner: every fact of it), else the
+    indexes of its facts on the prompt line, when every output before an input ends with
+    the same prompt (its last line's facts, the same non-empty list each time, at least
+    twice). A run without inputs has none: its arguments and files decide all it prints."""
+    numbers = [number for number, step in enumerate(steps, 1) if isinstance(step, In)]
+    if not numbers:
+        return {}
+    free: dict[int, frozenset[int] | None] = {
+        number: None for number in range(1, numbers[0]) if not isinstance(steps[number - 1], In)
+    }
+    prompts: dict[int, tuple[list[str], frozenset[int]]] = {}
+    for number in numbers[1:]:
+        before = steps[number - 2]
+        if not isinstance(before, Out):
+            return free
+        found = facts.find(before.text, trusted=True)
+        text = before.text.rstrip("\n")
+        line_start = text.rfind("\n") + 1
+        on_line = [k for k, fact in enumerate(found) if fact.start >= line_start]
+        prompts[number - 1] = ([found[k].text for k in on_line], frozenset(on_line))
+    texts = [tuple(words) for words, _ in prompts.values()]
+    if len(texts) >= 2 and texts[0] and len(set(texts)) == 1:
+        for number, (_, indexes) in prompts.items():
+            free[number] = indexes
+    return free
+
+
+def _pieces(steps: tuple[Step, ...], facts: Facts) -> list[_Piece]:
+    free = free_facts(steps, facts)
+    pieces = []
     for number, step in output_pieces(steps):
+        indexes = free.get(number, frozenset())
         label = step_label(step, number)
+        pieces.append(_Piece(step, label, indexes or frozenset(), number in free and not indexes))
+    return pieces
+
+
+@dataclass(frozen=True)
+class _Sequence:
+    """The run's expected facts, and where each ``out_any`` and ``out_re`` piece's start
+    and end fall in them (by piece index)."""
+
+    facts: list[Expected]
+    spans: dict[int, tuple[int, int]]
+
+
+def _expected(
+    pieces: list[_Piece],
+    facts: Facts,
+    chosen: dict[int, int],
+    matched: dict[int, list[str]],
+) -> _Sequence:
+    """The expected facts, each ``out_any`` piece as its ``chosen`` text (the first by
+    default), each ``out_re`` as the facts it ``matched`` (none by default)."""
+    sequence: list[Expected] = []
+    spans = {}
+    for index, piece in enumerate(pieces):
+        start = len(sequence)
+        step = piece.step
         if isinstance(step, OutRe):
-            walk.pattern(step.pattern, label)
+            texts = matched.get(index, [])
         elif isinstance(step, OutAny):
-            walk.expect([grading.facts.of(text, trusted=True) for text in step.texts], label)
+            texts = facts.of(step.texts[chosen.get(index, 0)], trusted=True)
         else:
-            for paragraph in re.split(r"\n[ \t]*\n", step.text):
-                walk.expect([grading.facts.of(paragraph, trusted=True)], label)
-    if walk.parts == 0:
-        same = not walk.found and near_miss(output_pieces(steps), actual, _ALL_KINDS) is not None
-        return Behaviour(share, 1, int(same), None if same else "the text differs")
-    walk.finish()
-    return Behaviour(share, walk.parts, walk.right, walk.wrong)
+            texts = facts.of(step.text, trusted=True)
+        for k, text in enumerate(texts):
+            free = piece.all_free or k in piece.free
+            sequence.append(Expected(text, 0.0 if free else 1.0, piece.label))
+        if not isinstance(step, Out):
+            spans[index] = (start, len(sequence))
+    return _Sequence(sequence, spans)
 
 
-class _FactWalk:
-    """The program's facts, taken part by part (:func:`judge_behaviour`)."""
-
-    def __init__(self, facts: Facts, actual: str) -> None:
-        self.facts = facts
-        self.actual = actual
-        self.found: list[Fact] = facts.find(actual)
-        self.next = 0
-        """The first of the program's facts not yet taken."""
-        self.parts = self.right = 0
-        self.wrong: str | None = None
-        self.last_right = False
-
-    def expect(self, choices: list[list[str]], label: str) -> None:
-        """A part whose facts are one of ``choices`` (parts without facts are skipped)."""
-        if not any(choices):
-            return
-        for wanted in choices:
-            got = [fact.text for fact in self.found[self.next : self.next + len(wanted)]]
-            if got == wanted:
-                self._took(True, len(wanted))
-                return
-        wanted = choices[0]
-        got = [fact.text for fact in self.found[self.next : self.next + len(wanted)]]
-        self._took(False, len(wanted), f"{label}: expected {_shown(wanted)}, got {_shown(got)}")
-
-    def pattern(self, pattern: str, label: str) -> None:
-        """An ``out_re`` part: its pattern, found after the facts taken so far."""
-        start = self.found[self.next - 1].end if self.next else 0
-        compiled = re.compile(_scoped(pattern))
-
-        def search() -> tuple[int, int] | None:
-            found = compiled.search(self.actual, start)
-            return None if found is None else found.span()
-
-        span = regex.bounded(search, pattern, regex.BUDGET_SECONDS)
+def _resolve(
+    pieces: list[_Piece],
+    facts: Facts,
+    first: _Sequence,
+    pairs: list[tuple[int, int]],
+    found: list[Fact],
+    actual: str,
+) -> tuple[dict[int, int], dict[int, list[str]]]:
+    """Each ``out_any``'s text closest to the facts printed where it falls in the first
+    alignment (the most facts in common; the first text on a tie), and each ``out_re``'s
+    match found in the text printed there, or else after the previous ``out_re``'s match (its
+    facts; an unmatched placeholder per fact printed there, at least one, when its pattern is
+    not found)."""
+    chosen: dict[int, int] = {}
+    matched: dict[int, list[str]] = {}
+    floor = 0
+    for index, (start, end) in first.spans.items():
+        low, high = _window(pairs, start, end, len(found))
+        step = pieces[index].step
+        if isinstance(step, OutAny):
+            window = [fact.text for fact in found[low:high]]
+            scores = [
+                len(common_pairs(facts.of(text, trusted=True), window)) for text in step.texts
+            ]
+            chosen[index] = scores.index(max(scores))
+            continue
+        assert isinstance(step, OutRe)
+        begin = max(floor, found[low - 1].end if low else 0)
+        stop = found[high].start if high < len(found) else len(actual)
+        span = _search(step.pattern, actual, begin, max(begin, stop))
+        if span is None:  # the alignment of the other facts may have placed it too narrowly
+            span = _search(step.pattern, actual, floor, len(actual))
         if span is None:
-            self._took(False, 0, f"{label}: its pattern is not in the output")
-            return
-        before = [f for f in self.found[self.next :] if f.start < span[0]]
-        inside = [f for f in self.found[self.next :] if span[0] <= f.start < span[1]]
-        problem = f"{label}: unexpected {_shown([f.text for f in before])}" if before else None
-        self._took(problem is None, len(before) + len(inside), problem)
-
-    def _took(self, right: bool, count: int, problem: str | None = None) -> None:
-        self.parts += 1
-        self.right += right
-        self.last_right = right
-        self.next += count
-        if problem and self.wrong is None:
-            self.wrong = problem
-
-    def finish(self) -> None:
-        """Facts printed past the last part cost the last part."""
-        extra = [fact.text for fact in self.found[self.next :]]
-        if extra and self.last_right:
-            self.right -= 1
-        if extra and self.wrong is None:
-            self.wrong = f"at the end: unexpected {_shown(extra)}"
+            printed = max(1, sum(1 for fact in found[low:high] if fact.start >= begin))
+            matched[index] = [f"⟨{pieces[index].label}: its pattern⟩"] * printed
+            continue
+        floor = span[1]
+        matched[index] = [fact.text for fact in found if span[0] <= fact.start < span[1]]
+    return chosen, matched
 
 
-def _shown(facts: list[str], limit: int = 8) -> str:
-    """A few facts in words (``hold 1 4``, ``nothing``)."""
-    if not facts:
-        return "nothing"
-    more = f" … ({len(facts) - limit} more)" if len(facts) > limit else ""
-    return " ".join(facts[:limit]) + more
+def _window(pairs: list[tuple[int, int]], start: int, end: int, size: int) -> tuple[int, int]:
+    """The printed facts between the last expected fact matched before ``start`` and the
+    first matched from ``end`` on."""
+    low, high = 0, size
+    for i, j in pairs:
+        if i < start:
+            low = j + 1
+        elif i >= end:
+            high = j
+            break
+    return low, high
+
+
+def _search(pattern: str, actual: str, start: int, stop: int) -> tuple[int, int] | None:
+    """Where ``pattern`` is first found in ``actual[start:stop]`` (within the time budget of
+    :mod:`casino.harness.regex`; past it, :class:`regex.PatternTimeout`)."""
+    compiled = re.compile(_scoped(pattern))
+
+    def search() -> tuple[int, int] | None:
+        found = compiled.search(actual, start, stop)
+        return None if found is None else found.span()
+
+    return regex.bounded(search, pattern, regex.BUDGET_SECONDS)

@@ -59,21 +59,42 @@ def _verdict(expected: str, actual: str, share: float = 0.1, exit_actual: int = 
     return compare_run(run, outcome, (), Grading(Rubric(share, 1 - share), POKER_FACTS))
 
 
-def test_wording_keeps_the_behaviour_share_and_a_wrong_fact_costs_its_part_only() -> None:
+def test_wording_keeps_the_behaviour_share_and_a_wrong_fact_costs_its_own_share_only() -> None:
     expected = "-cmd a\nplayer should hold cards 1 4\n\n-cmd h 1 4\nplayer loses\n"
     worded = _verdict(expected, "-cmd a\nplayer should hold 1 4\n\n-cmd h 1 4\nplayers loses\n")
     assert worded.kind == "behaviour" and worded.credit == pytest.approx(0.9)
     assert worded.why == "behaviour only: it differs in wording; every fact is right"
     wrong = _verdict(expected, "-cmd a\nplayer should hold 1 5\n\n-cmd h 1 4\nplayer loses\n")
-    assert wrong.kind == "behaviour" and wrong.credit == pytest.approx(0.45)
+    assert wrong.kind == "behaviour" and wrong.credit == pytest.approx(0.9 * 5 / 6)
     assert wrong.why == (
-        "behaviour only: 1 of 2 parts' facts right; first wrong: "
-        "step 1 (out): expected hold 1 4, got hold 1 5"
+        "behaviour only: 5 of 6 facts right; first wrong: "
+        "step 1 (out): expected hold 1 [4] 1 4 loses, got hold 1 [5] 1 4 loses"
     )
     extra = _verdict(expected, expected + "7\n")
-    assert extra.credit == pytest.approx(0.45)
+    assert extra.credit == pytest.approx(0.9 * 5 / 6)
+    assert extra.why == (
+        "behaviour only: 6 of 6 facts right, 1 extra; first wrong: "
+        "at the end: expected … 1 4 loses [nothing], got … 1 4 loses [7]"
+    )
     assert _verdict(expected, expected).kind == "exact"
     assert _verdict(expected, worded.output.actual, exit_actual=1).credit == 0
+
+
+def test_a_missing_or_extra_fact_costs_its_own_share_and_nothing_after_it() -> None:
+    hands = "".join(f"-cmd b {n}\nplayer is betting {n}\n\n" for n in range(1, 6))
+    facts = 10  # each paragraph: the echoed amount and the bet
+    no_amount = _verdict(hands, hands.replace("-cmd b 3\n", "-cmd b\n"))
+    assert no_amount.credit == pytest.approx(0.9 * (facts - 1) / facts)
+    assert no_amount.why == (
+        "behaviour only: 9 of 10 facts right; first wrong: "
+        "step 1 (out): expected … 2 2 3 [3] 4 4 5 …, got … 2 2 3 [nothing] 4 4 5 …"
+    )
+    doubled = _verdict(hands, hands.replace("-cmd b 3\n", "-cmd b 3 3\n"))
+    assert doubled.credit == pytest.approx(0.9 * (facts - 1) / facts)
+    assert "1 extra" in (doubled.why or "")
+    # printing everything twice keeps nothing: every extra fact costs a fact's share
+    assert _verdict(hands, hands + hands).credit == 0
+    assert _verdict(hands, "").credit == 0
 
 
 def _graded(folder: Path, command: str, names: list[str]) -> dict[str, TranscriptResult]:
@@ -117,15 +138,15 @@ def test_replay_says_partial_and_scores_the_behaviour_share(tmp_path: Path) -> N
     assert result.status == 1
 
 
-def test_video_poker_advising_a_wrong_hold_loses_that_parts_behaviour_too() -> None:
+def test_video_poker_advising_a_wrong_hold_loses_that_facts_share_too() -> None:
     command = f'{PYTHON} -m casino.videopoker "$@" | sed -e "s/hold cards 1 4/hold cards 1 5/"'
     result = _graded(VIDEOPOKER, command, ["course-example-with-rebet.yaml"])
     only = result["course-example-with-rebet.yaml"]
-    parts = 13  # the paragraphs holding facts: one per command the example types
-    assert only.points == pytest.approx(5 / 5.5 * (parts - 1) / parts)
+    facts = 56  # every number, card and listed word the example prints
+    assert only.points == pytest.approx(5 / 5.5 * (facts - 1) / facts)
     assert only.why == (
-        "behaviour only: 12 of 13 parts' facts right; first wrong: "
-        "step 1 (out): expected hold 1 4, got hold 1 5",
+        "behaviour only: 55 of 56 facts right; first wrong: "
+        "step 1 (out): expected … 3H hold 1 [4] 1 4 7D …, got … 3H hold 1 [5] 1 4 7D …",
     )
 
 
