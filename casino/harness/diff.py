@@ -32,10 +32,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from itertools import accumulate
 
 from casino.harness import regex
-from casino.harness.model import In, Out, OutAny, Output, OutRe, Run, Step, step_label
 from casino.harness.behaviour import Behaviour, Expected, common_pairs, credit
+from casino.harness.model import In, Out, OutAny, Output, OutRe, Run, Step, step_label
 from casino.harness.rubric import Fact, Facts, Grading
 from casino.harness.runners.base import Outcome, signal_problem
 
@@ -501,10 +502,9 @@ class _Piece:
 
     step: Output
     label: str
-    free: frozenset[int] = frozenset()
-    """Indexes of its facts that the program prints whatever its input (weight 0)."""
-    all_free: bool = False
-    """Every fact of it is printed whatever the input (before the first input)."""
+    free_from: int | None = None
+    """Where in its text the facts the program prints whatever its input start (0: all of
+    them; ``None``: none)."""
 
 
 def judge_behaviour(steps: tuple[Step, ...], actual: str, grading: Grading) -> Behaviour:
@@ -523,51 +523,52 @@ def judge_behaviour(steps: tuple[Step, ...], actual: str, grading: Grading) -> B
     first = _expected(pieces, facts, {}, {})
     pairs = common_pairs([fact.text for fact in first.facts], printed)
     chosen, matched = _resolve(pieces, facts, first, pairs, found, actual)
+    chosen = _refined(pieces, facts, chosen, matched, printed)
     final = _expected(pieces, facts, chosen, matched)
+    firsts = _expected(pieces, facts, {}, matched)
+    if _cost(firsts, printed) <= _cost(final, printed):  # each out_any's first text
+        final = firsts
     if not any(fact.weight > 0 for fact in final.facts):
-        same = near_miss(output_pieces(steps), actual, _ALL_KINDS) is not None
+        shown = output_pieces(steps)
+        same = _compare_exactly(steps, actual).difference is None or _passes(
+            shown, actual, _ALL_KINDS
+        )
         why = None if same else "the text differs"
         return Behaviour(share, 1, int(same), wrong=why, weight=1.0, weight_right=float(same))
     return credit(final.facts, printed, share)
 
 
-def free_facts(steps: tuple[Step, ...], facts: Facts) -> dict[int, frozenset[int] | None]:
-    """The facts a program prints whatever it is given, by output step number: ``None``
-    for a step before the run's first input (the banner: every fact of it), else the
-    indexes of its facts on the prompt line, when every output before an input ends with
-    the same prompt (its last line's facts, the same non-empty list each time, at least
-    twice). A run without inputs has none: its arguments and files decide all it prints."""
+def free_facts(steps: tuple[Step, ...], facts: Facts) -> dict[int, int]:
+    """The facts a program prints whatever it is given, by output step number: where in the
+    step's text they start. Every fact of a step before the run's first input (the banner:
+    0); the facts on the prompt line (the last line) of the ``out`` before each later input,
+    when that line's facts are the same non-empty list before every one of them, at least
+    twice. A run without inputs has none: its arguments and files decide all it prints."""
     numbers = [number for number, step in enumerate(steps, 1) if isinstance(step, In)]
     if not numbers:
         return {}
-    free: dict[int, frozenset[int] | None] = {
-        number: None for number in range(1, numbers[0]) if not isinstance(steps[number - 1], In)
-    }
-    prompts: dict[int, tuple[list[str], frozenset[int]]] = {}
+    free = {n: 0 for n in range(1, numbers[0]) if not isinstance(steps[n - 1], In)}
+    prompts: dict[int, tuple[tuple[str, ...], int]] = {}
     for number in numbers[1:]:
         before = steps[number - 2]
         if not isinstance(before, Out):
             return free
+        line_start = before.text.rstrip("\n").rfind("\n") + 1
         found = facts.find(before.text, trusted=True)
-        text = before.text.rstrip("\n")
-        line_start = text.rfind("\n") + 1
-        on_line = [k for k, fact in enumerate(found) if fact.start >= line_start]
-        prompts[number - 1] = ([found[k].text for k in on_line], frozenset(on_line))
-    texts = [tuple(words) for words, _ in prompts.values()]
-    if len(texts) >= 2 and texts[0] and len(set(texts)) == 1:
-        for number, (_, indexes) in prompts.items():
-            free[number] = indexes
+        on_line = tuple(fact.text for fact in found if fact.start >= line_start)
+        prompts[number - 1] = (on_line, line_start)
+    lines = {line for line, _ in prompts.values()}
+    if len(prompts) >= 2 and len(lines) == 1 and () not in lines:
+        free.update({number: start for number, (_, start) in prompts.items()})
     return free
 
 
 def _pieces(steps: tuple[Step, ...], facts: Facts) -> list[_Piece]:
     free = free_facts(steps, facts)
-    pieces = []
-    for number, step in output_pieces(steps):
-        indexes = free.get(number, frozenset())
-        label = step_label(step, number)
-        pieces.append(_Piece(step, label, indexes or frozenset(), number in free and not indexes))
-    return pieces
+    return [
+        _Piece(step, step_label(step, number), free.get(number))
+        for number, step in output_pieces(steps)
+    ]
 
 
 @dataclass(frozen=True)
@@ -586,24 +587,45 @@ def _expected(
     matched: dict[int, list[str]],
 ) -> _Sequence:
     """The expected facts, each ``out_any`` piece as its ``chosen`` text (the first by
-    default), each ``out_re`` as the facts it ``matched`` (none by default)."""
+    default), each ``out_re`` as the facts it ``matched`` (none by default). The facts of
+    the texts between two ``out_re`` are found in those texts joined, as the program prints
+    them (a number may run across two steps)."""
     sequence: list[Expected] = []
-    spans = {}
+    spans: dict[int, tuple[int, int]] = {}
+    texts: list[tuple[int, str]] = []
+
+    def flush() -> None:
+        joined = "".join(text for _, text in texts)
+        ends = list(accumulate(len(text) for _, text in texts))
+        found = facts.find(joined, trusted=True)
+        base = len(sequence)
+        for fact in found:
+            k = bisect.bisect_right(ends, fact.start)
+            piece = pieces[texts[k][0]]
+            offset = fact.start - (ends[k - 1] if k else 0)
+            free = piece.free_from is not None and offset >= piece.free_from
+            sequence.append(Expected(fact.text, 0.0 if free else 1.0, piece.label))
+        starts = [fact.start for fact in found]
+        for k, (index, _) in enumerate(texts):
+            if isinstance(pieces[index].step, OutAny):
+                low = bisect.bisect_left(starts, ends[k - 1] if k else 0)
+                spans[index] = (base + low, base + bisect.bisect_left(starts, ends[k]))
+        texts.clear()
+
     for index, piece in enumerate(pieces):
-        start = len(sequence)
         step = piece.step
         if isinstance(step, OutRe):
-            texts = matched.get(index, [])
-        elif isinstance(step, OutAny):
-            texts = facts.of(step.texts[chosen.get(index, 0)], trusted=True)
-        else:
-            texts = facts.of(step.text, trusted=True)
-        for k, text in enumerate(texts):
-            free = piece.all_free or k in piece.free
-            sequence.append(Expected(text, 0.0 if free else 1.0, piece.label))
-        if not isinstance(step, Out):
+            flush()
+            start = len(sequence)
+            weight = 0.0 if piece.free_from is not None else 1.0
+            sequence.extend(Expected(t, weight, piece.label) for t in matched.get(index, []))
             spans[index] = (start, len(sequence))
-    return _Sequence(sequence, spans)
+        elif isinstance(step, OutAny):
+            texts.append((index, step.texts[chosen.get(index, 0)]))
+        else:
+            texts.append((index, step.text))
+    flush()
+    return _Sequence(sequence, dict(sorted(spans.items())))
 
 
 def _resolve(
@@ -615,7 +637,7 @@ def _resolve(
     actual: str,
 ) -> tuple[dict[int, int], dict[int, list[str]]]:
     """Each ``out_any``'s text closest to the facts printed where it falls in the first
-    alignment (the most facts in common; the first text on a tie), and each ``out_re``'s
+    alignment (the fewest facts missing or extra; the first text on a tie), and each ``out_re``'s
     match found in the text printed there, or else after the previous ``out_re``'s match (its
     facts; an unmatched placeholder per fact printed there, at least one, when its pattern is
     not found)."""
@@ -627,10 +649,8 @@ def _resolve(
         step = pieces[index].step
         if isinstance(step, OutAny):
             window = [fact.text for fact in found[low:high]]
-            scores = [
-                len(common_pairs(facts.of(text, trusted=True), window)) for text in step.texts
-            ]
-            chosen[index] = scores.index(max(scores))
+            costs = [_distance(facts.of(text, trusted=True), window) for text in step.texts]
+            chosen[index] = costs.index(min(costs))
             continue
         assert isinstance(step, OutRe)
         begin = max(floor, found[low - 1].end if low else 0)
@@ -645,6 +665,49 @@ def _resolve(
         floor = span[1]
         matched[index] = [fact.text for fact in found if span[0] <= fact.start < span[1]]
     return chosen, matched
+
+
+ALTERNATIVES_TRIED = 64
+"""Whole alignments tried at most to choose each ``out_any``'s text (past them, the text
+closest to what was printed where it falls stands)."""
+
+
+def _refined(
+    pieces: list[_Piece],
+    facts: Facts,
+    chosen: dict[int, int],
+    matched: dict[int, list[str]],
+    printed: list[str],
+) -> dict[int, int]:
+    """Each ``out_any``'s text, in turn, the one whose whole alignment costs the least
+    (facts missing or wrong, and extra; the first text on a tie), the others as chosen so
+    far."""
+    budget = ALTERNATIVES_TRIED
+    chosen = dict(chosen)
+    for index in sorted(chosen):
+        step = pieces[index].step
+        assert isinstance(step, OutAny)
+        if budget < len(step.texts):
+            break
+        budget -= len(step.texts)
+        kept: list[float] = []
+        for alternative in range(len(step.texts)):
+            sequence = _expected(pieces, facts, {**chosen, index: alternative}, matched)
+            kept.append(_cost(sequence, printed))
+        chosen[index] = kept.index(min(kept))
+    return chosen
+
+
+def _cost(sequence: _Sequence, printed: list[str]) -> float:
+    """What the expected ``sequence`` loses against ``printed``: facts missing or wrong, and
+    facts extra."""
+    judged = credit(sequence.facts, printed, 0.0)
+    return judged.weight - judged.weight_right + judged.extra
+
+
+def _distance(wanted: list[str], printed: list[str]) -> int:
+    """The facts to take out of both for them to be the same."""
+    return len(wanted) + len(printed) - 2 * len(common_pairs(wanted, printed))
 
 
 def _window(pairs: list[tuple[int, int]], start: int, end: int, size: int) -> tuple[int, int]:

@@ -9,8 +9,9 @@ A folder's ``casino.yaml`` (or a transcript) may split each run's points::
       patterns: ['[2-9TJQKA][HDCS]']        # each match of these regexes
 
 ``words: all`` makes every word (a run of letters) a fact. A run that is not exact keeps the
-behaviour share of its points when its facts are the expected ones, in order, part by part
-(:func:`casino.harness.diff.judge_behaviour`); the format share needs the exact text.
+behaviour share of its points for the facts it prints right, the whole run's facts aligned
+with the expected ones (:func:`casino.harness.diff.judge_behaviour`,
+:mod:`casino.harness.behaviour`); the format share needs the exact text.
 """
 
 from __future__ import annotations

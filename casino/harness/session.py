@@ -207,9 +207,18 @@ def check(
         )
     allowed = tuple(k for k in MATCH_KINDS if k in transcript.allowed or k in match)
     if transcript.play is None:
-        pairs = zip(transcript.runs, outcomes, strict=True)
-        grading = transcript.grading
-        verdicts = tuple(compare_run(run, outcome, allowed, grading) for run, outcome in pairs)
+        try:
+            verdicts = judged(transcript, outcomes, allowed)
+        except Exception as error:  # a bug in casino's judge: this transcript's, nobody else's
+            why = f"{path}: a bug in casino while judging it: {type(error).__name__}: {error}"
+            return TranscriptResult(
+                path,
+                Status.ERROR,
+                transcript.name,
+                error=why,
+                outcomes=outcomes,
+                max_points=transcript.max_points,
+            )
     credits = tuple(verdict.credit for verdict in verdicts)
     return TranscriptResult(
         path=path,
@@ -223,6 +232,14 @@ def check(
         run_points=transcript.run_points,
         allowed=allowed,
     )
+
+
+def judged(
+    transcript: Transcript, outcomes: tuple[Outcome, ...], allowed: tuple[str, ...]
+) -> tuple[RunVerdict, ...]:
+    """The verdict on each run of ``transcript`` against its outcome."""
+    pairs = zip(transcript.runs, outcomes, strict=True)
+    return tuple(compare_run(run, outcome, allowed, transcript.grading) for run, outcome in pairs)
 
 
 def check_path(path: str | Path, options: Options) -> TranscriptResult:
