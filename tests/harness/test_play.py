@@ -18,7 +18,7 @@ from casino.harness.playspec import parse_play
 from casino.harness.runners.base import Target
 from casino.harness.runners.inproc import InProcessRunner
 from casino.harness.session import Status, check
-from casino.nim import ai, shell
+from casino.nim import ai, play, shell
 from casino.nim.duel import value
 
 BONUS = sorted((ROOT / "transcripts" / "nimsys" / "project-c").glob("ai-bonus-*.yaml"))
@@ -55,7 +55,7 @@ ai.NimAIPlayer.advanced_move = first_stone
 """An AI that always takes the first stone left."""
 
 WEAK_SECOND = """\
-from casino.nim import ai, shell
+from casino.nim import ai, play, shell
 
 start, perfect = shell.NimsysShell.start_advanced_game, ai.NimAIPlayer.advanced_move
 
@@ -152,6 +152,107 @@ def test_another_correct_ai_passes_and_the_report_names_every_lost_game(
     assert lines[13].startswith("game 31 of 110 (4 stones) went wrong: stopped: it printed more")
     assert lines[13].endswith("(moves: ai 1 1, rival 3 1); the play stopped there")
     assert lines[14:] == ["games 32 to 110 not played"]
+
+
+# -------------------------------------------------------- any wording of the turn prompts
+
+REWORDED = """\
+import re
+from casino.nim import play
+
+WORDING = {wording!r}
+
+
+def reword(prompt):
+    turn = re.fullmatch(r"(.*)'s turn - (?:which to remove|remove how many)\\?\\n", prompt)
+    return WORDING.format(name=turn.group(1)) if turn else prompt
+
+
+human, computer = play.Human.move, play.Computer.move
+play.Human.move = lambda self, rules, game, prompt, last: human(
+    self, rules, game, reword(prompt), last
+)
+play.Computer.move = lambda self, rules, game, prompt, last: computer(
+    self, rules, game, reword(prompt), last
+)
+"""
+"""casino's Nimsys with its turn prompt worded ``wording`` (``{name}``: the player's given name);
+the boards, ``Invalid move.``, ``Game Over``, the winner's line and ``$`` stay the seed's."""
+
+WORDINGS = {
+    "remove how many": "{name}'s turn - remove how many?\n",  # a real student's
+    "no prompt": "",
+    "same line": "Enter your move, {name} (position count): ",
+    "name first": "{name}, it is your turn:\n",
+    "sentence": "It is now {name}'s turn. Which stones?\n",
+}
+"""Turn prompts the seed does not fix (its example's is ``Luke's turn - which to remove?``)."""
+
+
+def _reworded(wording: str, patch: str = "") -> str:
+    return REWORDED.format(wording=WORDINGS[wording]) + patch
+
+
+def _reword_here(monkeypatch: pytest.MonkeyPatch, wording: str, patch: str = "") -> None:
+    """Apply a reworded variant in this process (undone after the test)."""
+    for name in ("Human", "Computer"):
+        monkeypatch.setattr(getattr(play, name), "move", getattr(play, name).move)
+    monkeypatch.setattr(ai.NimAIPlayer, "advanced_move", ai.NimAIPlayer.advanced_move)
+    monkeypatch.setattr(
+        shell.NimsysShell, "start_advanced_game", shell.NimsysShell.start_advanced_game
+    )
+    exec(_reworded(wording, patch), {})
+
+
+@pytest.mark.parametrize("wording", sorted(WORDINGS))
+def test_the_bonus_does_not_depend_on_the_turn_prompts_words(wording: str, tmp_path: Path) -> None:
+    """casino's perfect AI with its turn prompts worded otherwise keeps the whole bonus through
+    a pipe (issue 38, item 4): whose turn a board is comes from the game, not the words."""
+    command = _program(tmp_path, _reworded(wording))
+    result = run_cli("replay", "--score", "--program", command, *BONUS)
+    assert _score(result.out) == "1.5", result.out
+
+
+@pytest.mark.parametrize("wording", ["remove how many", "same line"])
+def test_the_bonus_does_not_depend_on_the_words_through_a_terminal(
+    wording: str, tmp_path: Path
+) -> None:
+    command = _program(tmp_path, _reworded(wording))
+    result = run_cli("replay", "--score", "--runner", "pty", "--program", command, *BONUS)
+    assert _score(result.out) == "1.5", result.out
+
+
+@pytest.mark.parametrize("wording", sorted(WORDINGS))
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_a_reworded_ai_scores_what_its_play_earns(
+    variant: str, wording: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In process, every wording with every AI: the perfect one 1.5, one weak when it moves
+    second 1, one that takes the first stone 0, as with the seed's own wording."""
+    _reword_here(monkeypatch, wording, VARIANTS[variant])
+    results = [check(load_transcript(p), *OWN) for p in BONUS]
+    assert f"{sum(result.points for result in results):g}" == SCORES[variant]
+
+
+@pytest.mark.parametrize("wording", ["remove how many", "sentence"])
+def test_a_wrong_ai_reworded_still_loses_through_a_pipe(wording: str, tmp_path: Path) -> None:
+    command = _program(tmp_path, _reworded(wording, WEAK_SECOND))
+    result = run_cli("replay", "--score", "--program", command, *BONUS)
+    assert _score(result.out) == SCORES["weak-second"], result.out
+    assert " lost: rival " in result.out
+
+
+def test_the_original_game_reworded_is_played_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = PLAY.replace("nimsys-advanced", "nimsys-original").replace("STONES", "1-12")
+    path = write_transcript(tmp_path / "p.yaml", text.replace("  games:", "  bound: 3\n  games:"))
+    _reword_here(monkeypatch, "sentence")
+    result = check(load_transcript(path), *OWN)
+    assert result.status is Status.PASS, result.verdicts[0].output.actual
+    monkeypatch.setattr(ai.NimAIPlayer, "remove_stone", lambda self, left, bound: 1)
+    one = check(load_transcript(path), *OWN)
+    assert "game 5 of 24 (3 stones) lost: ai 1, rival 1, ai 1" in one.verdicts[0].output.actual
 
 
 # ---------------------------------------------------------------------------- the block
