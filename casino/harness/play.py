@@ -30,23 +30,26 @@ none: such games are counted apart, not against it.) One game lost is a failure,
 tester gives a case's marks "only if your AI winning ratio is 100%". The report says which games
 were lost and how (every move).
 
-**Bounds**, as for every run: each wait for a screen at most the transcript's step ``timeout``;
-each game at most ``timeout`` × (its size + 2) seconds and :func:`game_output` bytes; the whole
-play the sum of these (and its opening and closing). It runs on the pipe and pty runners as a live
-console (:mod:`casino.harness.runners.live`, the same command, sandbox and containment), and
-in-process for casino's own programs (the program asks for each line, casino answers from what
-it has printed).
+**Bounds**, as for every run: each step — the opening's first prompt, each line typed until
+the screen that asks for the next one (a command prompt, the rival's turn) — at most the
+transcript's step ``timeout`` in all, however the output trickles in; each game at most
+``timeout`` × (its size + 2) seconds and :func:`game_output` bytes; the whole play the sum of
+these (and its opening and closing), and never more than :data:`PLAY_SECONDS_MAX` (5
+minutes). It runs on the pipe and pty runners as a live console
+(:mod:`casino.harness.runners.live`, the same command, sandbox and containment), and in-process
+for casino's own programs (the program asks for each line, casino answers from what it has
+printed).
 """
 
 from __future__ import annotations
 
 import importlib
 import random
-import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
+from time import monotonic
 from typing import Any
 
 from casino.duel import GameAdapter, Screen, Side, Unreadable
@@ -77,6 +80,11 @@ GAME_OUTPUT_PER_SQUARE = 16
 """…plus this many per (size + 2)²: a board per move, each as long as the size."""
 PLAY_OUTPUT_MAX = 16 << 20
 """Bytes a whole play may print at most, however many games it has."""
+PLAY_SECONDS_MAX = 300.0
+"""Seconds a whole play may take at most (5 minutes), however many games it has: the shipped
+bonus cases (110 games each) take about a second against casino's Nimsys or a Java one, so an
+honest program is hundreds of times inside it, and a student's three cases cost at most 15
+minutes of a grading machine (before this bound: 2 h 27 min each, the sum of its games')."""
 LISTED = 10
 """Lost games listed one by one in the report; the rest are counted."""
 STEP = "the games played"
@@ -97,13 +105,14 @@ def game_output(size: int) -> int:
 
 
 def play_limits(play: Play, timeout: float) -> Limits:
-    """The whole play's limits: the sum of its games' (and a margin for opening and closing)."""
+    """The whole play's limits: the sum of its games' (and a margin for opening and closing),
+    and never more than :data:`PLAY_SECONDS_MAX` seconds or :data:`PLAY_OUTPUT_MAX` bytes."""
     sizes = [size for size in play.sizes for _ in range(play.games)]
     return Limits(
         output=min(sum(map(game_output, sizes)) + GAME_OUTPUT_BASE, PLAY_OUTPUT_MAX),
         stderr_kept=STDERR_KEPT,
         stderr=STDERR_MARGIN,
-        seconds=timeout * (sum(size + 2 for size in sizes) + 4),
+        seconds=min(timeout * (sum(size + 2 for size in sizes) + 4), PLAY_SECONDS_MAX),
     )
 
 
@@ -569,15 +578,23 @@ def _ended(status: int | None) -> str:
     return "the program ended" + (f" (exit status {status})" if status else "")
 
 
-def _converse(console: LiveConsole, referee: Referee, timeout: float) -> str | None:
-    """Answer each screen; why the program had to be stopped (``None``: it was not)."""
-    since, bound = 0, _GameBound(timeout)
+def _converse(
+    console: LiveConsole, referee: Referee, timeout: float, clock: Callable[[], float] = monotonic
+) -> str | None:
+    """Answer each screen; why the program had to be stopped (``None``: it was not).
+
+    Each step — from the start, or from a line typed, to the screen that asks for the next
+    line — has ``timeout`` seconds in all, however the program spreads its output over them
+    (a byte every few seconds does not earn more time)."""
+    since, bound = 0, _GameBound(timeout, clock)
+    deadline = clock() + timeout
     while True:
         line = referee.decide(console.since(since), blocked=False)
         if line is None:
             return None
         if isinstance(line, Wait):
-            if console.read(timeout):
+            left = deadline - clock()
+            if left > 0 and console.read(left):
                 if (problem := bound.passed(referee, console.size)) is not None:
                     return problem
                 continue
@@ -587,13 +604,15 @@ def _converse(console: LiveConsole, referee: Referee, timeout: float) -> str | N
         since = console.size
         bound.note(referee, since)
         console.send(line)
+        deadline = clock() + timeout
 
 
 class _GameBound:
     """Each game's own bounds: ``timeout`` × (size + 2) seconds, :func:`game_output` bytes."""
 
-    def __init__(self, timeout: float) -> None:
+    def __init__(self, timeout: float, clock: Callable[[], float] = monotonic) -> None:
         self.timeout = timeout
+        self.clock = clock
         self.number = 0
         self.started = 0.0
         self.start = 0
@@ -602,7 +621,7 @@ class _GameBound:
         """A line is about to be typed at ``offset``: a new game starts the clock again."""
         game = referee.game
         if game is not None and game.number != self.number:
-            self.number, self.started, self.start = game.number, time.monotonic(), offset
+            self.number, self.started, self.start = game.number, self.clock(), offset
 
     def passed(self, referee: Referee, length: int) -> str | None:
         """Why the game in progress is stopped (``None``: it is within its bounds)."""
@@ -610,7 +629,7 @@ class _GameBound:
         if game is None or game.number != self.number:
             return None
         seconds = self.timeout * (game.size + 2)
-        if time.monotonic() - self.started > seconds:
+        if self.clock() - self.started > seconds:
             return f"timed out: game {game.number} took more than {seconds:g} s; it was stopped"
         if length - self.start > game_output(game.size):
             return f"{flood_problem(game_output(game.size))} in game {game.number}"

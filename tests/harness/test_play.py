@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 from harness_support import ROOT, run_cli, write_transcript
 
+from casino.clock import FakeClock
 from casino.harness.model import TranscriptError, dump_transcript, load_transcript, parse_transcript
-from casino.harness.play import choose, load_adapter
+from casino.harness.play import Referee, _converse, choose, load_adapter
 from casino.harness.playspec import parse_play
 from casino.harness.runners.base import Target
 from casino.harness.runners.inproc import InProcessRunner
@@ -450,3 +451,88 @@ def test_a_game_counts_even_if_the_program_never_shows_its_ais_boards(tmp_path: 
     result = run_cli("replay", "--program", command, path)
     assert "won by the AI: 0 of the 2 it could win" in result.out
     assert "game 2 of 2 (3 stones) lost: ai 1 1, rival 2 2" in result.out
+
+
+# ------------------------------------------------------------- every wait bounded by the step
+
+TRICKLE = """\
+import sys, time
+mode = sys.argv[1]
+if mode == "opening":  # a byte every 0.1 s, never the command prompt
+    while True:
+        print(".", end="", flush=True)
+        time.sleep(0.1)
+print("Welcome to Nim\\n\\n$", end="", flush=True)
+for line in sys.stdin:
+    word = line.split(" ")[0].strip()
+    if word == "startadvancedgame":  # the AI's board, then a byte every 0.1 s, never a move
+        print("\\n3 stones left: <1,*> <2,*> <3,*>\\nDeep's turn - which to remove?", flush=True)
+        while True:
+            print(".", end="", flush=True)
+            time.sleep(0.1)
+    print("\\n$", end="", flush=True)
+"""
+"""A program that prints a byte every 0.1 s before the first prompt, or in its AI's turn."""
+
+
+@pytest.mark.parametrize(
+    ("mode", "said"),
+    [
+        ("opening", "no game was played: timed out: waited 0.5 s for the command prompt"),
+        ("game", "went wrong: timed out: waited 0.5 s for the rival's turn or the end of game 1"),
+    ],
+)
+def test_a_trickling_program_is_stopped_at_its_steps_time_out(
+    mode: str, said: str, tmp_path: Path
+) -> None:
+    """Output that trickles in earns no time (issue 39, item 5): the step's 0.5 s are for the
+    whole screen, not between two bytes (else the opening would run to the play's bound, and
+    the game to its own, 2.5 s, with other words)."""
+    (tmp_path / "trickle.py").write_text(TRICKLE)
+    text = PLAY.replace("STONES", "[3]").replace('timeout: "5"', 'timeout: "0.5"')
+    path = write_transcript(tmp_path / "p.yaml", text)
+    command = f"{PYTHON} {shlex.quote(str(tmp_path / 'trickle.py'))} {mode}"
+    for runner in ("pipe", "pty"):
+        result = run_cli("replay", "--runner", runner, "--program", command, path)
+        assert result.status == 1
+        assert said in result.out, result.out
+
+
+class _Trickling:
+    """A live console on a fake clock: each read waits ``gap`` seconds and brings a byte."""
+
+    def __init__(self, clock: FakeClock, gap: float) -> None:
+        self.clock, self.gap, self.problem, self.closed, self.text = clock, gap, None, False, ""
+
+    @property
+    def size(self) -> int:
+        return len(self.text)
+
+    def since(self, offset: int) -> str:
+        return self.text[offset:]
+
+    def read(self, seconds: float) -> bool:
+        assert self.clock.now() < 100, "the wait was never bounded"
+        if seconds < self.gap:
+            self.clock.advance(seconds)
+            return False
+        self.clock.advance(self.gap)
+        self.text += "."
+        return True
+
+    def send(self, line: str) -> None:
+        raise AssertionError(f"nothing is typed before the prompt, not {line!r}")
+
+
+@pytest.mark.parametrize("gap", [0.001, 0.3, 2.9, 3.0, 4.0])
+def test_each_step_has_its_time_out_in_all_on_the_injected_clock(gap: float) -> None:
+    clock = FakeClock()
+    transcript = parse_transcript(PLAY.replace("STONES", "[3]"), Path("t.yaml"))
+    assert transcript.play is not None
+    referee = Referee(load_adapter("nimsys-advanced"), transcript.play, 7)
+    console = _Trickling(clock, gap)
+    problem = _converse(console, referee, 3.0, clock.now)  # type: ignore[arg-type]
+    assert problem == "timed out: waited 3 s for the command prompt; it was stopped"
+    assert clock.now() == pytest.approx(3.0)  # the step's 3 s, not a second more
+    bytes_in_the_step = 3.0 // gap if gap <= 3.0 else 0
+    assert len(console.text) == pytest.approx(bytes_in_the_step, abs=1)
