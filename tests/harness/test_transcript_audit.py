@@ -317,7 +317,7 @@ GRADED = {name: t for name, t in PASSABLE.items() if not name.startswith("demo/"
 def _pinned(transcript: Transcript) -> str:
     """The keys of the texts ``transcript`` pins, as the page lists them."""
     if transcript.play is not None:
-        return "played: N1 and N14's boards read, not compared"
+        return "played: the boards, `Invalid move.`, N12 and `$` read, never compared"
     parts: list[str] = []
     for run in transcript.runs:
         for step in run.steps:
