@@ -7,9 +7,13 @@ rival's move, types it, and judges who won. Everything that depends on the game 
 
 - the lines typed before the first game and after the last one (:meth:`GameAdapter.opening`,
   :meth:`GameAdapter.closing`), and the line that starts one game (:meth:`GameAdapter.start`);
-- :meth:`GameAdapter.read`: what the text the program printed since the last line typed shows —
-  the boards, whose turn each was, whether the program refused a move, who it says won, and
-  whether it now waits for a command or for the rival's move (``None`` while it is not done);
+- :meth:`GameAdapter.read`: what the text the program printed since the last line typed shows,
+  read only from what the assignment fixes — the boards, whether the program refused a move,
+  who it says won, and whether it ends at the command prompt. Whose turn a board is, and so
+  whether the program now waits for the rival's move, is never read from the words of a turn
+  prompt (those are the student's: ``Luke's turn - which to remove?``, ``remove how many?``,
+  none at all): the referee knows it from the game's state, who moved first and the boards
+  shown since;
 - the rules, seen from outside: :meth:`~GameAdapter.moves`, :meth:`~GameAdapter.after`,
   :meth:`~GameAdapter.winning` (the player to move can force a win) and
   :meth:`~GameAdapter.winner` (who wins when a player ends the game from a position);
@@ -46,29 +50,15 @@ class Side(Enum):
         return Side.RIVAL if self is Side.AI else Side.AI
 
 
-class Waiting(Enum):
-    """What the program waits for once it has printed a screen."""
-
-    COMMAND = "command"
-    """Its command prompt: a game may start, or the session end."""
-    MOVE = "move"
-    """The rival's move."""
-
-
-@dataclass(frozen=True)
-class Board(Generic[S]):
-    """A position the program showed, and whose turn it said it was."""
-
-    position: S
-    turn: Side
-
-
 @dataclass(frozen=True)
 class Screen(Generic[S]):
-    """What the program printed between two lines typed, as the adapter read it."""
+    """What the program printed between two lines typed, as the adapter read it: only what the
+    assignment fixes, never a turn prompt's words."""
 
-    boards: tuple[Board[S], ...]
-    waiting: Waiting
+    boards: tuple[S, ...] = ()
+    """Every position a whole board line shows, in order (a line not yet ended is not read)."""
+    prompt: bool = False
+    """Whether the text ends at the command prompt (a game may start, or the session end)."""
     refused: bool = False
     """Whether the program refused the move just typed (it asks again)."""
     winner: Side | None = None
@@ -95,10 +85,10 @@ class GameAdapter(Protocol[S, M]):
         """The lines typed after the last game (``exit``)."""
         ...
 
-    def read(self, text: str) -> Screen[S] | None:
-        """What ``text`` (printed since the last line typed) shows once the program waits for
-        input; ``None`` while it has not finished printing that screen; :class:`Unreadable`
-        when it cannot be read as the game."""
+    def read(self, text: str) -> Screen[S]:
+        """What ``text`` (printed since the last line typed, perhaps not all of it yet) shows;
+        :class:`Unreadable` when it cannot be read as the game (a board that is no position,
+        a winner casino did not add, the prompt after ``Game Over`` with no winner)."""
         ...
 
     def initial(self, size: int) -> S:

@@ -30,26 +30,29 @@ none: such games are counted apart, not against it.) One game lost is a failure,
 tester gives a case's marks "only if your AI winning ratio is 100%". The report says which games
 were lost and how (every move).
 
-**Bounds**, as for every run: each wait for a screen at most the transcript's step ``timeout``;
-each game at most ``timeout`` × (its size + 2) seconds and :func:`game_output` bytes; the whole
-play the sum of these (and its opening and closing). It runs on the pipe and pty runners as a live
-console (:mod:`casino.harness.runners.live`, the same command, sandbox and containment), and
-in-process for casino's own programs (the program asks for each line, casino answers from what
-it has printed).
+**Bounds**, as for every run: each step — the opening's first prompt, each line typed until
+the screen that asks for the next one (a command prompt, the rival's turn) — at most the
+transcript's step ``timeout`` in all, however the output trickles in; each game at most
+``timeout`` × (its size + 2) seconds and :func:`game_output` bytes; the whole play the sum of
+these (and its opening and closing), and never more than :data:`PLAY_SECONDS_MAX` (5
+minutes). It runs on the pipe and pty runners as a live console
+(:mod:`casino.harness.runners.live`, the same command, sandbox and containment), and in-process
+for casino's own programs (the program asks for each line, casino answers from what it has
+printed).
 """
 
 from __future__ import annotations
 
 import importlib
 import random
-import time
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
+from time import monotonic
 from typing import Any
 
-from casino.duel import Board, GameAdapter, Screen, Side, Unreadable, Waiting
+from casino.duel import GameAdapter, Screen, Side, Unreadable
 from casino.harness.diff import Difference, RunVerdict, TextComparison, compare_text
 from casino.harness.model import Transcript
 from casino.harness.playspec import ADAPTERS, Play
@@ -77,6 +80,11 @@ GAME_OUTPUT_PER_SQUARE = 16
 """…plus this many per (size + 2)²: a board per move, each as long as the size."""
 PLAY_OUTPUT_MAX = 16 << 20
 """Bytes a whole play may print at most, however many games it has."""
+PLAY_SECONDS_MAX = 300.0
+"""Seconds a whole play may take at most (5 minutes), however many games it has: the shipped
+bonus cases (110 games each) take about a second against casino's Nimsys or a Java one, so an
+honest program is hundreds of times inside it, and a student's three cases cost at most 15
+minutes of a grading machine (before this bound: 2 h 27 min each, the sum of its games')."""
 LISTED = 10
 """Lost games listed one by one in the report; the rest are counted."""
 STEP = "the games played"
@@ -97,13 +105,14 @@ def game_output(size: int) -> int:
 
 
 def play_limits(play: Play, timeout: float) -> Limits:
-    """The whole play's limits: the sum of its games' (and a margin for opening and closing)."""
+    """The whole play's limits: the sum of its games' (and a margin for opening and closing),
+    and never more than :data:`PLAY_SECONDS_MAX` seconds or :data:`PLAY_OUTPUT_MAX` bytes."""
     sizes = [size for size in play.sizes for _ in range(play.games)]
     return Limits(
         output=min(sum(map(game_output, sizes)) + GAME_OUTPUT_BASE, PLAY_OUTPUT_MAX),
         stderr_kept=STDERR_KEPT,
         stderr=STDERR_MARGIN,
-        seconds=timeout * (sum(size + 2 for size in sizes) + 4),
+        seconds=min(timeout * (sum(size + 2 for size in sizes) + 4), PLAY_SECONDS_MAX),
     )
 
 
@@ -169,8 +178,30 @@ class Phase(Enum):
     DONE = "done"
 
 
+@dataclass(frozen=True)
+class Turn:
+    """Where a game is, as the referee follows it: the position, who moves there, and the move
+    that led to it."""
+
+    position: Any
+    to_move: Side
+    before: Any = None
+    """The position before the last move (``None`` at the start)."""
+    mover: Side | None = None
+    """Who made the last move (``None`` at the start)."""
+    shown: bool = False
+    """Whether the program has shown :attr:`position`, or a later board, since that move."""
+
+
 class Referee:
-    """Plays a play's games from what the program prints, one line at a time."""
+    """Plays a play's games from what the program prints, one line at a time.
+
+    Whose turn it is comes from the game's state, never from the program's words: a game
+    starts with the player the start line named, every board shown is either the position the
+    game is at (shown for the player to move) or, at the AI's turn, one legal move of the AI's
+    from it (the AI has moved: the rival's turn), and the rival's move typed makes it the AI's
+    turn. The program waits for the rival's move once a whole board line of the rival's turn
+    is shown: casino types it then (whatever the prompt after it says, or if none comes)."""
 
     def __init__(self, adapter: GameAdapter[Any, Any], play: Play, seed: int | None) -> None:
         self.adapter = adapter
@@ -181,13 +212,8 @@ class Referee:
         self.sizes = [size for size in play.sizes for _ in range(play.games)]
         self.records: list[GameRecord] = []
         self.phase = Phase.OPENING
-        self.position: Any = None
-        """The last position known, and who moves there."""
-        self.to_move = Side.AI
-        self.shown = False
-        """Whether the program has shown a board of the game in progress."""
-        self.before: Any = None
-        """The position before the rival's last move."""
+        self.turn = Turn(None, Side.AI)
+        """The game in progress, as far as the screens typed to have shown it."""
         self.rng = random.Random()
         self.erred = False
         self.typed: str | None = None
@@ -215,21 +241,26 @@ class Referee:
             return None
         try:
             screen = self.adapter.read(text)
-            if screen is None and blocked:
-                raise Unreadable(f"it waits for input after printing {_tail(text)}")
-            if screen is None:
-                return Wait.MORE
-            return self._answer(screen)
+            answer = self._answer(screen, blocked)
+            if answer is Wait.MORE and blocked:
+                raise Unreadable(self._blocked(text))
+            return answer
         except Unreadable as problem:
             self._stop(str(problem))
             return None
 
-    def _answer(self, screen: Screen[Any]) -> str | None:
+    def _blocked(self, text: str) -> str:
+        """Why a program waiting for input now is wrong (the screen is not complete)."""
+        if self.phase is Phase.GAME and self.turn.to_move is Side.AI and self.turn.shown:
+            return f"the program asks for input at its AI's turn, after printing {_tail(text)}"
+        return f"it waits for input after printing {_tail(text)}"
+
+    def _answer(self, screen: Screen[Any], blocked: bool) -> str | Wait | None:
         if self.phase is Phase.GAME:
-            return self._in_game(screen)
-        if screen.waiting is not Waiting.COMMAND or screen.boards:
-            raise Unreadable(f"expected the command prompt, not {screen.waiting.value!r} input")
-        return self._next_command()
+            return self._in_game(screen, blocked)
+        if screen.boards:
+            raise Unreadable("expected the command prompt, not a board outside a game")
+        return self._next_command() if screen.prompt else Wait.MORE
 
     def _next_command(self) -> str | None:
         """The next opening line, the start of the next game, or the next closing line."""
@@ -249,9 +280,8 @@ class Referee:
         game = GameRecord(number, size)
         self.records.append(game)
         self.phase = Phase.GAME
-        self.position = self.adapter.initial(size)
-        self.to_move = Side.AI if self.play.ai_first else Side.RIVAL
-        self.shown = False
+        first = Side.AI if self.play.ai_first else Side.RIVAL
+        self.turn = Turn(self.adapter.initial(size), first)
         self.rng = random.Random(f"{self.seed}:{number}")
         self.erred = False
         self.typed = None
@@ -261,84 +291,108 @@ class Referee:
     def _ai_may_win(self, game: GameRecord) -> None:
         """Note it when the AI is to move in a position it can win from (whether or not the
         program shows that board: a game it could win counts whatever it prints)."""
-        if self.to_move is Side.AI and self.adapter.winning(self.position):
+        if self.turn.to_move is Side.AI and self.adapter.winning(self.turn.position):
             game.could_win = True
 
-    def _in_game(self, screen: Screen[Any]) -> str | None:
+    def _in_game(self, screen: Screen[Any], blocked: bool) -> str | Wait | None:
         game = self.game
         assert game is not None
-        if screen.refused:
-            raise Unreadable(self._refusal(game, screen))
-        for board in screen.boards:
-            self._follow(game, board.position, board.turn)
-        if screen.winner is not None:
+        if screen.refused and (screen.boards or screen.prompt or blocked):
+            raise Unreadable(self._refusal(game, screen))  # (judged once the board after it is)
+        if screen.winner is not None and blocked and not screen.prompt:
+            raise Unreadable("the game ended but the program does not show its prompt")
+        turn, moves = self._followed(game, screen.boards)
+        if screen.prompt:
+            self._commit(game, turn, moves)
+            if screen.winner is None:
+                raise Unreadable(self._no_winner(game))
             self._end(game, screen.winner)
-            if screen.waiting is not Waiting.COMMAND:
-                raise Unreadable("the game ended but the program does not show its prompt")
             self.phase = Phase.OPENING
             return self._next_command()
-        if screen.waiting is Waiting.COMMAND and not self.shown:
-            started = self.adapter.start(game.size, self.play.ai_first)
-            raise Unreadable(f"the game did not start: {started!r} showed no board")
-        if screen.waiting is Waiting.COMMAND:
-            raise Unreadable("the program left the game with no winner")
-        if self.to_move is not Side.RIVAL:
-            raise Unreadable("the program asks for the rival's move out of turn")
-        move, erred = choose(self.adapter, self.position, self.play.rival, self.rng, self.erred)
+        if screen.refused or screen.winner is not None or not screen.boards:
+            return Wait.MORE
+        if turn.to_move is not Side.RIVAL or not self.adapter.moves(turn.position):
+            return Wait.MORE
+        self._commit(game, turn, moves)
+        return self._rival_moves(game)
+
+    def _commit(self, game: GameRecord, turn: Turn, moves: list[str]) -> None:
+        """The screen is complete: the game is where its boards took it."""
+        game.moves.extend(moves)
+        self.turn = turn
+
+    def _rival_moves(self, game: GameRecord) -> str:
+        """Choose the rival's move, note it and return it as typed."""
+        position = self.turn.position
+        move, erred = choose(self.adapter, position, self.play.rival, self.rng, self.erred)
         self.erred |= erred
         self.typed = self.adapter.format(move)
         game.moves.append(f"rival {self.typed}")
-        self.before = self.position
-        self.position = self.adapter.after(self.position, move)
-        self.to_move = Side.AI
+        self.turn = Turn(self.adapter.after(position, move), Side.AI, position, Side.RIVAL)
         self._ai_may_win(game)
         return self.typed
 
+    def _no_winner(self, game: GameRecord) -> str:
+        """Why a game that ended at the command prompt with no winner went wrong."""
+        if not self.turn.shown and not game.moves:
+            started = self.adapter.start(game.size, self.play.ai_first)
+            return f"the game did not start: {started!r} showed no board"
+        return "the program left the game with no winner"
+
     def _refusal(self, game: GameRecord, screen: Screen[Any]) -> str:
         """Whose move the program refused: the rival's just typed (a legal one), if it shows
-        the rival the position before it again, else one of its own AI's."""
-        ours = bool(game.moves) and game.moves[-1] == f"rival {self.typed}"
-        again = bool(screen.boards) and screen.boards[0] == Board(self.before, Side.RIVAL)
+        the position before it again, else one of its own AI's."""
+        ours = self.turn.mover is Side.RIVAL and not self.turn.shown
+        again = bool(screen.boards) and screen.boards[0] == self.turn.before
         if ours and again:
             return f"the program refused the rival's legal move {self.typed}"
         return "the program refused a move (its own AI's: casino's were legal)"
 
-    def _follow(self, game: GameRecord, shown: Any, turn: Side) -> None:
-        """Check a board against the game so far; a board after the AI's turn tells its move
-        (a program may leave out the boards of its AI's turns)."""
-        if turn is self.to_move:
-            if shown != self.position:
-                raise Unreadable(self._not_the_position(game))
-        elif self.to_move is Side.AI:  # the AI has moved
-            move = self._move_to(shown)
+    def _followed(self, game: GameRecord, boards: tuple[Any, ...]) -> tuple[Turn, list[str]]:
+        """Where ``boards`` take the game, and the AI's moves they show (nothing is changed
+        until the screen is complete). A board is the position the game is at, or at the AI's
+        turn one legal move of the AI's from it (a program may leave out the boards of its
+        AI's turns); anything else has gone wrong."""
+        turn, moves = self.turn, list[str]()
+        for shown in boards:
+            if shown == turn.position:
+                turn = replace(turn, shown=True)
+                continue
+            move = self._move_to(turn.position, shown) if turn.to_move is Side.AI else None
             if move is None:
-                raise Unreadable("the board after the AI's turn does not follow by a legal move")
-            game.moves.append(f"ai {self.adapter.format(move)}")
-        else:
-            raise Unreadable("the program gave the AI the turn before the rival moved")
-        self.position, self.to_move, self.shown = shown, turn, True
-        self._ai_may_win(game)
+                raise Unreadable(self._not_following(game, turn, moves))
+            moves.append(f"ai {self.adapter.format(move)}")
+            turn = Turn(shown, Side.RIVAL, turn.position, Side.AI, shown=True)
+        return turn, moves
 
-    def _not_the_position(self, game: GameRecord) -> str:
-        if not self.shown and not game.moves:
+    def _not_following(self, game: GameRecord, turn: Turn, moves: list[str]) -> str:
+        if not turn.shown and not game.moves and not moves:
             first = "the AI" if self.play.ai_first else "the rival"
             return f"the first board is not the start of a game of {game.size} with {first} to move"
-        after = f"move {game.moves[-1]!r}" if game.moves else "the first board"
-        return f"the board after {after} is not the position it left"
+        if turn.to_move is Side.RIVAL:
+            return "the board changed at the rival's turn, before the rival moved"
+        if turn.mover is Side.RIVAL and not turn.shown:
+            return (
+                f"the board after move {(game.moves + moves)[-1]!r} is neither the position it "
+                "left nor one move of the AI's from it"
+            )
+        return "the board after the AI's turn does not follow by a legal move"
 
-    def _move_to(self, shown: Any) -> Any:
-        """The move that takes the current position to ``shown`` (``None``: none does)."""
-        moves = self.adapter.moves(self.position)
-        return next((m for m in moves if self.adapter.after(self.position, m) == shown), None)
+    def _move_to(self, position: Any, shown: Any) -> Any:
+        """The move that takes ``position`` to ``shown`` (``None``: none does)."""
+        moves = self.adapter.moves(position)
+        return next((m for m in moves if self.adapter.after(position, m) == shown), None)
 
     def _end(self, game: GameRecord, announced: Side) -> None:
         """The game is over: the announced winner must be the one the rules give, for the
-        player who could end it from the last position."""
-        if not self.adapter.moves(self.position):  # the rival's move just typed ended it
-            winner = self.adapter.winner(self.before, Side.RIVAL)
-        elif self.to_move is Side.AI:
-            winner = self.adapter.winner(self.position, Side.AI)
-            ending = [m for m in self.adapter.moves(self.position) if self._ends(m)]
+        player whose move ended it (the last one shown or typed, or the AI's from the last
+        board when the program shows no board after it)."""
+        turn = self.turn
+        if not self.adapter.moves(turn.position) and turn.mover is not None:
+            winner = self.adapter.winner(turn.before, turn.mover)
+        elif turn.to_move is Side.AI:
+            winner = self.adapter.winner(turn.position, Side.AI)
+            ending = [m for m in self.adapter.moves(turn.position) if self._ends(m)]
             game.moves.append(f"ai {self.adapter.format(ending[0])}" if ending else "ai ?")
         else:
             winner = None
@@ -348,7 +402,7 @@ class Referee:
         game.winner = announced
 
     def _ends(self, move: Any) -> bool:
-        return not self.adapter.moves(self.adapter.after(self.position, move))
+        return not self.adapter.moves(self.adapter.after(self.turn.position, move))
 
     def _stop(self, problem: str) -> None:
         """The play cannot go on: the game in progress is lost with ``problem``."""
@@ -524,15 +578,23 @@ def _ended(status: int | None) -> str:
     return "the program ended" + (f" (exit status {status})" if status else "")
 
 
-def _converse(console: LiveConsole, referee: Referee, timeout: float) -> str | None:
-    """Answer each screen; why the program had to be stopped (``None``: it was not)."""
-    since, bound = 0, _GameBound(timeout)
+def _converse(
+    console: LiveConsole, referee: Referee, timeout: float, clock: Callable[[], float] = monotonic
+) -> str | None:
+    """Answer each screen; why the program had to be stopped (``None``: it was not).
+
+    Each step — from the start, or from a line typed, to the screen that asks for the next
+    line — has ``timeout`` seconds in all, however the program spreads its output over them
+    (a byte every few seconds does not earn more time)."""
+    since, bound = 0, _GameBound(timeout, clock)
+    deadline = clock() + timeout
     while True:
         line = referee.decide(console.since(since), blocked=False)
         if line is None:
             return None
         if isinstance(line, Wait):
-            if console.read(timeout):
+            left = deadline - clock()
+            if left > 0 and console.read(left):
                 if (problem := bound.passed(referee, console.size)) is not None:
                     return problem
                 continue
@@ -542,13 +604,15 @@ def _converse(console: LiveConsole, referee: Referee, timeout: float) -> str | N
         since = console.size
         bound.note(referee, since)
         console.send(line)
+        deadline = clock() + timeout
 
 
 class _GameBound:
     """Each game's own bounds: ``timeout`` × (size + 2) seconds, :func:`game_output` bytes."""
 
-    def __init__(self, timeout: float) -> None:
+    def __init__(self, timeout: float, clock: Callable[[], float] = monotonic) -> None:
         self.timeout = timeout
+        self.clock = clock
         self.number = 0
         self.started = 0.0
         self.start = 0
@@ -557,7 +621,7 @@ class _GameBound:
         """A line is about to be typed at ``offset``: a new game starts the clock again."""
         game = referee.game
         if game is not None and game.number != self.number:
-            self.number, self.started, self.start = game.number, time.monotonic(), offset
+            self.number, self.started, self.start = game.number, self.clock(), offset
 
     def passed(self, referee: Referee, length: int) -> str | None:
         """Why the game in progress is stopped (``None``: it is within its bounds)."""
@@ -565,7 +629,7 @@ class _GameBound:
         if game is None or game.number != self.number:
             return None
         seconds = self.timeout * (game.size + 2)
-        if time.monotonic() - self.started > seconds:
+        if self.clock() - self.started > seconds:
             return f"timed out: game {game.number} took more than {seconds:g} s; it was stopped"
         if length - self.start > game_output(game.size):
             return f"{flood_problem(game_output(game.size))} in game {game.number}"

@@ -34,8 +34,18 @@ def advanced_move(self, a, m=""):
 shell.NimsysShell.start_advanced_game = start_advanced_game
 ai.NimAIPlayer.advanced_move = advanced_move
 """,
+    "reworded": """\
+from casino.nim import play
+human, computer = play.Human.move, play.Computer.move
+def reword(prompt):
+    return prompt.replace("'s turn - which to remove?", "'s turn - remove how many?")
+play.Human.move = lambda self, r, g, prompt, m: human(self, r, g, reword(prompt), m)
+play.Computer.move = lambda self, r, g, prompt, m: computer(self, r, g, reword(prompt), m)
+""",
 }
-"""Each student: casino's own Nimsys, its AI changed so (the AI player casino adds is ``ai``)."""
+"""Each student: casino's own Nimsys, its AI changed so (the AI player casino adds is ``ai``),
+or (``reworded``) casino's perfect AI with a real student's turn prompt, ``remove how many?``
+in the advanced game too (issue 38, item 4)."""
 
 
 @pytest.fixture(scope="module")
@@ -72,6 +82,7 @@ def test_the_bonus_is_graded_by_playing_each_students_ai(course: Path) -> None:
     assert _grade(course, "grades") == {
         "first-stone": "0/1.5",
         "perfect": "1.5/1.5",
+        "reworded": "1.5/1.5",
         "weak-second": "1/1.5",
     }
     feedback = (course / "grades" / "feedback" / "weak-second.txt").read_text()
@@ -80,6 +91,7 @@ def test_the_bonus_is_graded_by_playing_each_students_ai(course: Path) -> None:
 
 
 def test_through_a_terminal_it_is_the_same(course: Path) -> None:
-    shutil.copytree(course / "submissions" / "weak-second", course / "one" / "weak-second")
+    for name in ("weak-second", "reworded"):
+        shutil.copytree(course / "submissions" / name, course / "one" / name)
     graded = _grade(course, "pty", "--runner", "pty", students="one")
-    assert graded == {"weak-second": "1/1.5"}
+    assert graded == {"reworded": "1.5/1.5", "weak-second": "1/1.5"}

@@ -12,13 +12,14 @@ from pathlib import Path
 import pytest
 from harness_support import ROOT, run_cli, write_transcript
 
+from casino.clock import FakeClock
 from casino.harness.model import TranscriptError, dump_transcript, load_transcript, parse_transcript
-from casino.harness.play import choose, load_adapter
+from casino.harness.play import Referee, _converse, choose, load_adapter
 from casino.harness.playspec import parse_play
 from casino.harness.runners.base import Target
 from casino.harness.runners.inproc import InProcessRunner
 from casino.harness.session import Status, check
-from casino.nim import ai, shell
+from casino.nim import ai, play, shell
 from casino.nim.duel import value
 
 BONUS = sorted((ROOT / "transcripts" / "nimsys" / "project-c").glob("ai-bonus-*.yaml"))
@@ -55,7 +56,7 @@ ai.NimAIPlayer.advanced_move = first_stone
 """An AI that always takes the first stone left."""
 
 WEAK_SECOND = """\
-from casino.nim import ai, shell
+from casino.nim import ai, play, shell
 
 start, perfect = shell.NimsysShell.start_advanced_game, ai.NimAIPlayer.advanced_move
 
@@ -152,6 +153,107 @@ def test_another_correct_ai_passes_and_the_report_names_every_lost_game(
     assert lines[13].startswith("game 31 of 110 (4 stones) went wrong: stopped: it printed more")
     assert lines[13].endswith("(moves: ai 1 1, rival 3 1); the play stopped there")
     assert lines[14:] == ["games 32 to 110 not played"]
+
+
+# -------------------------------------------------------- any wording of the turn prompts
+
+REWORDED = """\
+import re
+from casino.nim import play
+
+WORDING = {wording!r}
+
+
+def reword(prompt):
+    turn = re.fullmatch(r"(.*)'s turn - (?:which to remove|remove how many)\\?\\n", prompt)
+    return WORDING.format(name=turn.group(1)) if turn else prompt
+
+
+human, computer = play.Human.move, play.Computer.move
+play.Human.move = lambda self, rules, game, prompt, last: human(
+    self, rules, game, reword(prompt), last
+)
+play.Computer.move = lambda self, rules, game, prompt, last: computer(
+    self, rules, game, reword(prompt), last
+)
+"""
+"""casino's Nimsys with its turn prompt worded ``wording`` (``{name}``: the player's given name);
+the boards, ``Invalid move.``, ``Game Over``, the winner's line and ``$`` stay the seed's."""
+
+WORDINGS = {
+    "remove how many": "{name}'s turn - remove how many?\n",  # a real student's
+    "no prompt": "",
+    "same line": "Enter your move, {name} (position count): ",
+    "name first": "{name}, it is your turn:\n",
+    "sentence": "It is now {name}'s turn. Which stones?\n",
+}
+"""Turn prompts the seed does not fix (its example's is ``Luke's turn - which to remove?``)."""
+
+
+def _reworded(wording: str, patch: str = "") -> str:
+    return REWORDED.format(wording=WORDINGS[wording]) + patch
+
+
+def _reword_here(monkeypatch: pytest.MonkeyPatch, wording: str, patch: str = "") -> None:
+    """Apply a reworded variant in this process (undone after the test)."""
+    for name in ("Human", "Computer"):
+        monkeypatch.setattr(getattr(play, name), "move", getattr(play, name).move)
+    monkeypatch.setattr(ai.NimAIPlayer, "advanced_move", ai.NimAIPlayer.advanced_move)
+    monkeypatch.setattr(
+        shell.NimsysShell, "start_advanced_game", shell.NimsysShell.start_advanced_game
+    )
+    exec(_reworded(wording, patch), {})
+
+
+@pytest.mark.parametrize("wording", sorted(WORDINGS))
+def test_the_bonus_does_not_depend_on_the_turn_prompts_words(wording: str, tmp_path: Path) -> None:
+    """casino's perfect AI with its turn prompts worded otherwise keeps the whole bonus through
+    a pipe (issue 38, item 4): whose turn a board is comes from the game, not the words."""
+    command = _program(tmp_path, _reworded(wording))
+    result = run_cli("replay", "--score", "--program", command, *BONUS)
+    assert _score(result.out) == "1.5", result.out
+
+
+@pytest.mark.parametrize("wording", ["remove how many", "same line"])
+def test_the_bonus_does_not_depend_on_the_words_through_a_terminal(
+    wording: str, tmp_path: Path
+) -> None:
+    command = _program(tmp_path, _reworded(wording))
+    result = run_cli("replay", "--score", "--runner", "pty", "--program", command, *BONUS)
+    assert _score(result.out) == "1.5", result.out
+
+
+@pytest.mark.parametrize("wording", sorted(WORDINGS))
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_a_reworded_ai_scores_what_its_play_earns(
+    variant: str, wording: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In process, every wording with every AI: the perfect one 1.5, one weak when it moves
+    second 1, one that takes the first stone 0, as with the seed's own wording."""
+    _reword_here(monkeypatch, wording, VARIANTS[variant])
+    results = [check(load_transcript(p), *OWN) for p in BONUS]
+    assert f"{sum(result.points for result in results):g}" == SCORES[variant]
+
+
+@pytest.mark.parametrize("wording", ["remove how many", "sentence"])
+def test_a_wrong_ai_reworded_still_loses_through_a_pipe(wording: str, tmp_path: Path) -> None:
+    command = _program(tmp_path, _reworded(wording, WEAK_SECOND))
+    result = run_cli("replay", "--score", "--program", command, *BONUS)
+    assert _score(result.out) == SCORES["weak-second"], result.out
+    assert " lost: rival " in result.out
+
+
+def test_the_original_game_reworded_is_played_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = PLAY.replace("nimsys-advanced", "nimsys-original").replace("STONES", "1-12")
+    path = write_transcript(tmp_path / "p.yaml", text.replace("  games:", "  bound: 3\n  games:"))
+    _reword_here(monkeypatch, "sentence")
+    result = check(load_transcript(path), *OWN)
+    assert result.status is Status.PASS, result.verdicts[0].output.actual
+    monkeypatch.setattr(ai.NimAIPlayer, "remove_stone", lambda self, left, bound: 1)
+    one = check(load_transcript(path), *OWN)
+    assert "game 5 of 24 (3 stones) lost: ai 1, rival 1, ai 1" in one.verdicts[0].output.actual
 
 
 # ---------------------------------------------------------------------------- the block
@@ -349,3 +451,88 @@ def test_a_game_counts_even_if_the_program_never_shows_its_ais_boards(tmp_path: 
     result = run_cli("replay", "--program", command, path)
     assert "won by the AI: 0 of the 2 it could win" in result.out
     assert "game 2 of 2 (3 stones) lost: ai 1 1, rival 2 2" in result.out
+
+
+# ------------------------------------------------------------- every wait bounded by the step
+
+TRICKLE = """\
+import sys, time
+mode = sys.argv[1]
+if mode == "opening":  # a byte every 0.1 s, never the command prompt
+    while True:
+        print(".", end="", flush=True)
+        time.sleep(0.1)
+print("Welcome to Nim\\n\\n$", end="", flush=True)
+for line in sys.stdin:
+    word = line.split(" ")[0].strip()
+    if word == "startadvancedgame":  # the AI's board, then a byte every 0.1 s, never a move
+        print("\\n3 stones left: <1,*> <2,*> <3,*>\\nDeep's turn - which to remove?", flush=True)
+        while True:
+            print(".", end="", flush=True)
+            time.sleep(0.1)
+    print("\\n$", end="", flush=True)
+"""
+"""A program that prints a byte every 0.1 s before the first prompt, or in its AI's turn."""
+
+
+@pytest.mark.parametrize(
+    ("mode", "said"),
+    [
+        ("opening", "no game was played: timed out: waited 0.5 s for the command prompt"),
+        ("game", "went wrong: timed out: waited 0.5 s for the rival's turn or the end of game 1"),
+    ],
+)
+def test_a_trickling_program_is_stopped_at_its_steps_time_out(
+    mode: str, said: str, tmp_path: Path
+) -> None:
+    """Output that trickles in earns no time (issue 39, item 5): the step's 0.5 s are for the
+    whole screen, not between two bytes (else the opening would run to the play's bound, and
+    the game to its own, 2.5 s, with other words)."""
+    (tmp_path / "trickle.py").write_text(TRICKLE)
+    text = PLAY.replace("STONES", "[3]").replace('timeout: "5"', 'timeout: "0.5"')
+    path = write_transcript(tmp_path / "p.yaml", text)
+    command = f"{PYTHON} {shlex.quote(str(tmp_path / 'trickle.py'))} {mode}"
+    for runner in ("pipe", "pty"):
+        result = run_cli("replay", "--runner", runner, "--program", command, path)
+        assert result.status == 1
+        assert said in result.out, result.out
+
+
+class _Trickling:
+    """A live console on a fake clock: each read waits ``gap`` seconds and brings a byte."""
+
+    def __init__(self, clock: FakeClock, gap: float) -> None:
+        self.clock, self.gap, self.problem, self.closed, self.text = clock, gap, None, False, ""
+
+    @property
+    def size(self) -> int:
+        return len(self.text)
+
+    def since(self, offset: int) -> str:
+        return self.text[offset:]
+
+    def read(self, seconds: float) -> bool:
+        assert self.clock.now() < 100, "the wait was never bounded"
+        if seconds < self.gap:
+            self.clock.advance(seconds)
+            return False
+        self.clock.advance(self.gap)
+        self.text += "."
+        return True
+
+    def send(self, line: str) -> None:
+        raise AssertionError(f"nothing is typed before the prompt, not {line!r}")
+
+
+@pytest.mark.parametrize("gap", [0.001, 0.3, 2.9, 3.0, 4.0])
+def test_each_step_has_its_time_out_in_all_on_the_injected_clock(gap: float) -> None:
+    clock = FakeClock()
+    transcript = parse_transcript(PLAY.replace("STONES", "[3]"), Path("t.yaml"))
+    assert transcript.play is not None
+    referee = Referee(load_adapter("nimsys-advanced"), transcript.play, 7)
+    console = _Trickling(clock, gap)
+    problem = _converse(console, referee, 3.0, clock.now)  # type: ignore[arg-type]
+    assert problem == "timed out: waited 3 s for the command prompt; it was stopped"
+    assert clock.now() == pytest.approx(3.0)  # the step's 3 s, not a second more
+    bytes_in_the_step = 3.0 // gap if gap <= 3.0 else 0
+    assert len(console.text) == pytest.approx(bytes_in_the_step, abs=1)

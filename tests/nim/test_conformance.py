@@ -3,11 +3,14 @@ in-process (chained where they are), and the transcripts that carry the same ses
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 
 from casino.harness.model import In, Out, load_transcript
+from casino.harness.runners import make_runner
+from casino.harness.session import Options, check, target_of
 
 from .helpers import nimsys
 
@@ -63,3 +66,43 @@ def test_the_conformance_transcripts_carry_the_published_files(
         typed = "".join(step.text + "\n" for step in run.steps if isinstance(step, In))
         printed = "".join(step.text for step in run.steps if isinstance(step, Out))
         assert (typed, printed) == _pair(folder, number)
+
+
+SKIP_EMPTY = """\
+from casino.nim import play
+
+read = play.Human.move
+
+
+def move(self, rules, game, prompt, last_move):
+    text = read(self, rules, game, prompt, last_move)
+    while text is not None and not text.strip():  # as Scanner.nextInt: read on, print nothing
+        if OTHER:
+            self.console.line(OTHER)
+        text = self.console.read()
+    return text
+
+
+play.Human.move = move
+"""
+"""casino's Nimsys reading on past an empty move line, as a Java ``Scanner.nextInt`` does."""
+
+
+@pytest.mark.parametrize("runner", ["pipe", "pty"])
+def test_an_empty_move_may_be_refused_or_skipped(runner: str, tmp_path: Path) -> None:
+    """The seed's invalid moves are "fractions, decimals, non-numeric entries": an empty line is
+    not named, so ``seed-c-invalid-input.yaml`` accepts either a refusal (casino's) or nothing
+    (a program that reads on), and nothing else."""
+    transcript = load_transcript(TRANSCRIPTS / "project-c" / "seed-c-invalid-input.yaml")
+    commands: list[tuple[tuple[str, ...] | None, bool]] = [(None, True)]
+    for other, passes in (("", True), ("Please type a number.", False)):
+        script = tmp_path / f"nimsys{len(commands)}.py"
+        patch = f"OTHER = {other!r}\n{SKIP_EMPTY}"
+        script.write_text(
+            f"import sys\n{patch}\nfrom casino.nim.cli import main\nsys.exit(main())\n"
+        )
+        commands.append(((sys.executable, str(script)), passes))
+    for command, passes in commands:
+        target = target_of(transcript, Options(runner, command=command))
+        result = check(transcript, make_runner(runner), target)
+        assert result.passed is passes, (command, result.verdicts[0].output.actual)
