@@ -14,6 +14,7 @@ from typing import Any, Literal, get_args
 
 from casino.harness.diff import RunVerdict
 from casino.harness.report import escaped_controls, located, marks, points_text, render
+from casino.harness.runners.base import TIMED_OUT
 from casino.harness.session import Status, TranscriptResult
 
 Kind = Literal["pass", "diff", "crash", "timeout", "flood", "build", "error"]
@@ -115,8 +116,6 @@ def runs_text(failed: tuple[int, ...], runs: int) -> str:
     return f"run{'s' if len(failed) > 1 else ''} {numbers} of {runs}"
 
 
-TIMED_OUT = "timed out"
-"""How every runner's time-out problem begins (``overtime_problem`` and the idle ones)."""
 FLOODED = "stopped: it printed more than "
 """How :func:`casino.harness.runners.base.flood_problem` begins."""
 CANNOT_START = "cannot start "
