@@ -641,13 +641,14 @@ def _write(
         due = None if rules is None else rules.due_of_student(result.student, late)
         hidden = withheld(course.materials, due, now)
         name = f"{file_stem(result.student)}.txt"
-        write_atomic(out / "feedback" / name, feedback(result, said, hidden))
-        write_atomic(out / STAFF / name, feedback(result, said))
+        known = None if late is None else late.get(result.student)
+        write_atomic(out / "feedback" / name, feedback(result, said, hidden, known))
+        write_atomic(out / STAFF / name, feedback(result, said, late=known))
     write_atomic(out / "gradebook.csv", gradebook_csv(course.materials, results, late))
     write_atomic(out / "gradebook.json", gradebook_json(course.materials, results, late))
     sections = [] if late is None or rules is None else [late_html(late, rules)]
     sections += [similar] if similar else []
-    page = summary_html(course.materials, results, sandbox, skipped, sections)
+    page = summary_html(course.materials, results, sandbox, skipped, sections, late)
     write_atomic(out / "summary.html", page)
 
 

@@ -114,7 +114,7 @@ def test_a_canvas_download_with_three_late_and_one_extension(
         "linustorvalds,204,,,,0",
     ]
     assert feedback(tmp_path, "gracehopper_203").splitlines()[:3] == [
-        "gracehopper_203: 4/4",
+        "gracehopper_203: 1.6/4 final (raw 4/4, late penalty 2.4)",  # the final first
         "submitted 2019-06-02 16:00 +1000 (--submitted); due 2019-05-31 15:00 +1000",
         "3 days late (20% of the score per day late; no mark after 4 days late): raw 4, "
         "penalty 2.4, final 1.6/4",
@@ -123,8 +123,11 @@ def test_a_canvas_download_with_three_late_and_one_extension(
         "submitted 2019-06-02 12:00 +1000 (--submitted); due 2019-06-03 15:00 +1000 (extended)",
         "on time: no penalty",
     ]
+    assert feedback(tmp_path, "adalovelace_201").splitlines()[0] == "adalovelace_201: 4/4"
     page = (tmp_path / "grades" / "summary.html").read_text()
     assert "<h2>Late work</h2>" in page
+    grace = page[page.index('<a href="feedback/gracehopper_203.txt">') :].split("</tr>")[0]
+    assert "</a></td><td>1.6/4</td><td>4/4</td><td>2.4</td>" in grace  # final, raw, penalty
     assert "<td>linustorvalds_204</td>" in page and "<td>adalovelace_201</td>" not in page
     late = json.loads((tmp_path / "grades" / "gradebook.json").read_text())["students"][1]["late"]
     assert (late["days"], late["final"], late["source"]) == (1, pytest.approx(3.2), "--submitted")
