@@ -93,9 +93,11 @@ everything), summary.html.
 (nimsys: 20% of the score per day, nothing after 4 days; videopoker: 2^(n-1) points of a
 grade out of 20; percent:P[:LAST], points:P[:LAST], doubling:SCALE[:LAST]); --extensions
 gives students their own due; --submitted the platform's times (else a Git commit's, Canvas's
-_LATE_ marker, or the files' own as the last resort). --similarity compares every pair of
-submissions (copydetect; --template leaves the starter code out, --archive adds earlier
-years): similarity.csv and similarity/ pages, linked from the summary.
+_LATE_ marker, or the files' own as the last resort); --timezone ZONE reads the times that
+state no zone (a Moodle worksheet's) in ZONE, else in this machine's, with a warning.
+--similarity compares every pair of submissions (copydetect; --template leaves the starter
+code out, --archive adds earlier years): similarity.csv and similarity/ pages, linked from the
+summary.
 
 A re-run reuses every score whose submission, transcript and settings have not changed
 (cache/ under --out); --force regrades everything.
@@ -232,6 +234,11 @@ def _term_options(parser: ArgumentParser) -> None:
     add("--late", metavar="RULE", help="nimsys, videopoker, percent:P[:LAST], points:P[:LAST], …")
     add("--extensions", metavar="CSV", help="rows of student,new due")
     add("--submitted", metavar="CSV", help="rows of student,time, or Moodle's worksheet")
+    add(
+        "--timezone",
+        metavar="ZONE",
+        help="the zone of times that state none, e.g. Europe/Lisbon (default: this machine's)",
+    )
 
 
 def _seconds(text: str) -> float:
@@ -262,9 +269,11 @@ def grade(argv: list[str], streams: Streams) -> int:
         streams.error(f"casino grade: {error}")
         return 1
     try:
-        term = read_term(args.due, args.late, args.extensions, args.submitted)
+        term = read_term(args.due, args.late, args.extensions, args.submitted, args.timezone)
     except LateError as error:
         raise UsageError(str(error)) from None
+    if term is not None and (warning := term.zone_warning()) is not None:
+        streams.error(warning)
     _check_similarity(args)
     _check_sandbox_paths(args)
     if (hidden := check_commands(course)) is not None:
@@ -632,13 +641,14 @@ def _write(
         due = None if rules is None else rules.due_of_student(result.student, late)
         hidden = withheld(course.materials, due, now)
         name = f"{file_stem(result.student)}.txt"
-        write_atomic(out / "feedback" / name, feedback(result, said, hidden))
-        write_atomic(out / STAFF / name, feedback(result, said))
+        known = None if late is None else late.get(result.student)
+        write_atomic(out / "feedback" / name, feedback(result, said, hidden, known))
+        write_atomic(out / STAFF / name, feedback(result, said, late=known))
     write_atomic(out / "gradebook.csv", gradebook_csv(course.materials, results, late))
     write_atomic(out / "gradebook.json", gradebook_json(course.materials, results, late))
     sections = [] if late is None or rules is None else [late_html(late, rules)]
     sections += [similar] if similar else []
-    page = summary_html(course.materials, results, sandbox, skipped, sections)
+    page = summary_html(course.materials, results, sandbox, skipped, sections, late)
     write_atomic(out / "summary.html", page)
 
 

@@ -26,6 +26,9 @@ form) and ``.casino/`` (casino and the transcripts). Each step replays its trans
 ``--score --report classroom`` and hands the reporter that payload as its ``result`` output
 (:func:`classroom_step`): a test per run of a chain, each with the points ``casino grade``
 gives it (a rubric's behaviour share too), so Classroom's total is ``casino grade``'s. The
+steps' ids, the reporter's environment and the payload's size follow the reporter's own
+contract (:mod:`casino.grade.classroom`: ``transcript1`` read from ``TRANSCRIPT1_RESULTS``,
+each result folded to fit Linux's limit on one environment string). The
 older form has only pass or fail: there a transcript earns its points when every run of it
 passes.
 
@@ -48,6 +51,7 @@ from pathlib import Path
 
 import casino
 from casino.files import write_atomic, write_atomic_bytes
+from casino.grade.classroom import result_bound, results_variable, runner_id
 from casino.grade.course import Material
 from casino.harness.model import Fixture, Transcript, dump_transcript
 
@@ -199,10 +203,6 @@ def write_gradescope(folder: Path, materials: Sequence[Material], settings: Sett
     return target
 
 
-def _step_id(number: int) -> str:
-    return f"transcript-{number + 1}"
-
-
 def classroom_tests(materials: Sequence[Material], settings: Settings) -> list[dict[str, object]]:
     """One test per transcript: its name, command, time-out (minutes, as the command grader
     takes it: the transcript's own deadline, its step time-out × its steps, rounded up) and
@@ -219,12 +219,13 @@ def classroom_tests(materials: Sequence[Material], settings: Settings) -> list[d
             shell = shlex.join(command)
         steps = sum(len(run.steps) for run in material.transcript.runs)
         seconds = material.transcript.step_timeout * max(1, steps)
+        step = runner_id(number + 1)
         tests.append(
             {
-                "id": _step_id(number),
+                "id": step,
                 "name": material.transcript.name,
                 "command": shell,
-                "script": classroom_step(material, settings, _step_id(number)),
+                "script": classroom_step(material, settings, step, result_bound(len(materials))),
                 "timeout": max(1, math.ceil(seconds / 60)),
                 "points": material.transcript.max_points,
             }
@@ -232,37 +233,35 @@ def classroom_tests(materials: Sequence[Material], settings: Settings) -> list[d
     return tests
 
 
-def classroom_step(material: Material, settings: Settings, step: str) -> str:
+def classroom_step(material: Material, settings: Settings, step: str, bound: int) -> str:
     """The bash script of one workflow step: build, replay the transcript with ``--score
-    --report classroom``, and hand the payload to the reporter as the step's ``result``
-    output; a build that fails (or a replay that writes nothing) is one failed test worth
-    the transcript's points. The step itself always succeeds (the reporter needs every
-    step's output)."""
-    payload = f".casino/{step}.json"
+    --report classroom``, and hand the reporter that payload, folded to at most ``bound``
+    bytes of base64, as the step's ``result`` output (:mod:`casino.grade.classroom`); a build
+    that fails is one failed test worth the transcript's points, a replay that writes nothing
+    one test in error naming casino's crash. The step itself always succeeds (the reporter
+    needs every step's output)."""
+    payload, log = f".casino/{step}.json", f".casino/{step}.log"
     replay = [
         "python", "-P", "-m", "casino", "replay", "--runner", settings.runner, "--score",
         "--report", "classroom", "--report-file", payload,
         "--program", settings.run, f".casino/transcripts/{material.path}",
     ]  # fmt: skip
-    run = f"{settings.build} && {shlex.join(replay)}" if settings.build else shlex.join(replay)
-    failed = {
-        "version": 1,
-        "status": "fail",
-        "max_score": material.transcript.max_points,
-        "tests": [
-            {
-                "name": material.transcript.name,
-                "status": "fail",
-                "score": 0,
-                "message": "not run: the build failed",
-            }
-        ],
-    }
+    report = [
+        "python", "-P", "-m", "casino.grade.classroom", payload,
+        "--name", material.transcript.name, "--points", f"{material.transcript.max_points:g}",
+        "--log", log, "--bound", str(bound),
+    ]  # fmt: skip
+    # GitHub runs ``bash -e -o pipefail``: a failing command is caught, never left to end it
+    replayed = f"ran=0\n{shlex.join(replay)} 2> {log} || ran=$?\ncat {log} >&2\n"
+    if settings.build:
+        indented = "".join(f"  {line}\n" for line in replayed.splitlines())
+        replayed = (
+            f"ran=build\nif ( {settings.build} ) > {log} 2>&1; then\n"
+            f"  cat {log}\n{indented}else\n  cat {log}\nfi\n"
+        )
     return (
-        f"rm -f {payload}\n"
-        f"( {run} ) || true\n"
-        f"[ -s {payload} ] || printf '%s' {shlex.quote(json.dumps(failed))} > {payload}\n"
-        f'echo "result=$(base64 -w0 {payload})" >> "$GITHUB_OUTPUT"\n'
+        f"rm -f {payload} {log}\n{replayed}"
+        f'echo "result=$({shlex.join(report)} --ran "$ran")" >> "$GITHUB_OUTPUT"\n'
     )
 
 
@@ -288,10 +287,7 @@ def classroom_workflow(tests: Sequence[dict[str, object]]) -> str:
         {
             "name": "Autograding Reporter",
             "uses": "classroom-resources/autograding-grading-reporter@v1",
-            "env": {
-                f"{i.upper().replace('-', '_')}_RESULTS": f"${{{{steps.{i}.outputs.result}}}}"
-                for i in ids
-            },
+            "env": {results_variable(i): f"${{{{steps.{i}.outputs.result}}}}" for i in ids},
             "with": {"runners": ",".join(ids)},
         }
     )

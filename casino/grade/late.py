@@ -33,8 +33,9 @@ import io
 import math
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from datetime import datetime, timedelta
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone, tzinfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from casino.harness.report import points_text
 
@@ -112,9 +113,52 @@ def parse_rule(text: str) -> LateRule:
     return LateRule(match[1], amount, last, given)
 
 
-def parse_when(text: str, what: str = "--due") -> datetime:
+@dataclass
+class Zone:
+    """How a time that states no time zone is read: in :attr:`zone` (``--timezone``), else in
+    the machine's (``TZ``); each such time is noted in :attr:`unzoned`, so that the grader can
+    be warned (a Moodle worksheet's times state none: read on a UTC machine, an on-time Lisbon
+    submission would be an hour later). A time that states its offset is kept as stated."""
+
+    zone: tzinfo | None = None
+    unzoned: list[str] = field(default_factory=list)
+    """Where each time without a zone was read (``worksheet.csv: line 3``)."""
+
+    def place(self, when: datetime, what: str) -> datetime:
+        """``when`` in its own zone, or (noted) in this one."""
+        if when.tzinfo is not None:
+            return when
+        self.unzoned.append(what)
+        return when.astimezone() if self.zone is None else when.replace(tzinfo=self.zone)
+
+    def describe(self) -> str:
+        """The zone as the grader is told it: its name, else the machine's."""
+        if self.zone is not None:
+            return str(self.zone)
+        return f"this machine's, {datetime.now().astimezone().tzname()}"
+
+
+_OFFSET = re.compile(r"([+-])([01][0-9]|2[0-3]):?([0-5][0-9])")
+
+
+def parse_zone(text: str) -> tzinfo:
+    """``--timezone``: an IANA name (``Europe/Lisbon``, ``UTC``) or an offset (``+01:00``)."""
+    raw = text.strip()
+    if match := _OFFSET.fullmatch(raw):
+        sign = -1 if match[1] == "-" else 1
+        return timezone(sign * timedelta(hours=int(match[2]), minutes=int(match[3])))
+    try:
+        return ZoneInfo(raw)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise LateError(
+            f"--timezone: unknown time zone {text!r} (give an IANA name such as Europe/Lisbon "
+            "or UTC, or an offset such as +01:00)"
+        ) from None
+
+
+def parse_when(text: str, what: str = "--due", zone: Zone | None = None) -> datetime:
     """An ISO 8601 time (``2019-05-31T15:00``, ``2019-05-31 15:00+10:00``, ``…Z``); one
-    without an offset is in the machine's local time zone (``TZ``)."""
+    without an offset is read in ``zone`` (:class:`Zone`: by default the machine's)."""
     raw = text.strip()
     try:
         when = datetime.fromisoformat(raw.replace("Z", "+00:00") if raw.endswith("Z") else raw)
@@ -123,7 +167,7 @@ def parse_when(text: str, what: str = "--due") -> datetime:
             f"{what}: expected a date and time such as 2019-05-31T15:00 or "
             f"2019-05-31T15:00+10:00, got {text!r}"
         ) from None
-    return when if when.tzinfo is not None else when.astimezone()
+    return (zone or Zone()).place(when, what)
 
 
 def days_late(submitted: datetime, due: datetime) -> int:
@@ -134,10 +178,10 @@ def days_late(submitted: datetime, due: datetime) -> int:
     return math.ceil(over / DAY)
 
 
-def read_extensions(text: str, name: str) -> dict[str, datetime]:
+def read_extensions(text: str, name: str, zone: Zone | None = None) -> dict[str, datetime]:
     """An extension list: CSV rows of ``student,new due`` (a header row whose second cell is
-    not a time is skipped; blank lines too). Keys are as written; :func:`resolve` matches
-    them to students."""
+    not a time is skipped; blank lines too), times without an offset read in ``zone``. Keys
+    are as written; :func:`resolve` matches them to students."""
     found: dict[str, datetime] = {}
     for number, row in enumerate(csv.reader(io.StringIO(text)), 1):
         cells = [cell.strip() for cell in row]
@@ -146,7 +190,7 @@ def read_extensions(text: str, name: str) -> dict[str, datetime]:
         if len(cells) < 2 or not cells[0]:
             raise LateError(f"{name}: line {number}: expected 'student,new due', got {row!r}")
         try:
-            found[cells[0]] = parse_when(cells[1], f"{name}: line {number}")
+            found[cells[0]] = parse_when(cells[1], f"{name}: line {number}", zone)
         except LateError:
             if number == 1:  # a header
                 continue

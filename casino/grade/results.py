@@ -12,8 +12,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
+from casino.grade.late import Lateness
 from casino.harness.diff import RunVerdict
-from casino.harness.report import escaped_controls, located, marks, points_text, render
+from casino.harness.report import (
+    escaped_controls,
+    feedback_only,
+    located,
+    marks,
+    points_text,
+    render,
+)
+from casino.harness.runners.base import TIMED_OUT
 from casino.harness.session import Status, TranscriptResult
 
 Kind = Literal["pass", "diff", "crash", "timeout", "flood", "build", "error"]
@@ -65,10 +74,11 @@ class Score:
         """The score of a checked transcript; ``folder`` (the submission's temporary copy) is
         written ``<submission>`` wherever it shows (a stack trace), so that the feedback does
         not change from one grading to the next."""
-        kind = failure_kind(result)
+        counted = not feedback_only(result)  # else it failed only in runs worth nothing
+        kind = failure_kind(result) if counted else "pass"
         stderr = stderr_headline(_first_failure(result)) if kind == "crash" else ""
         feedback = _named(render(result, score=True), kind, result, stderr)
-        difference = first_difference(result)
+        difference = first_difference(result) if counted else None
         if folder:
             feedback = feedback.replace(folder, SUBMISSION)
             difference = difference and difference.replace(folder, SUBMISSION)
@@ -76,17 +86,31 @@ class Score:
         return cls(
             digest=digest,
             path=result.path,
-            status=result.status.value.lower(),
+            status=result.status.value.lower() if counted else "pass",
             points=result.points,
             max_points=result.max_points,
             feedback=feedback,
             first_difference=difference,
             kind=kind,
-            failed_runs=failing_runs(result),
+            failed_runs=failing_runs(result) if counted else (),
             stderr_line=stderr,
-            verdict=result.kind,
-            why=result.why,
+            verdict=result.kind if counted else _counted_verdict(result),
+            why=result.why if counted else (),
         )
+
+    @property
+    def word(self) -> str:
+        """``PASS``, ``PARTIAL`` (it kept behaviour points only), ``FAIL`` or ``ERROR``: the
+        word its feedback opens with, for the student's copy and the staff's alike."""
+        if self.status == "fail":
+            return "PARTIAL" if self.verdict == "behaviour" else "FAIL"
+        return {"pass": "PASS"}.get(self.status, "ERROR")
+
+
+def _counted_verdict(result: TranscriptResult) -> str:
+    """The verdict of a transcript that failed only in runs worth nothing, on the others."""
+    counted = [v for v, worth in zip(result.verdicts, result.run_points, strict=True) if worth]
+    return "allowed" if any(v.kind == "allowed" for v in counted) else "exact"
 
 
 SUBMISSION = "<submission>"
@@ -115,8 +139,6 @@ def runs_text(failed: tuple[int, ...], runs: int) -> str:
     return f"run{'s' if len(failed) > 1 else ''} {numbers} of {runs}"
 
 
-TIMED_OUT = "timed out"
-"""How every runner's time-out problem begins (``overtime_problem`` and the idle ones)."""
 FLOODED = "stopped: it printed more than "
 """How :func:`casino.harness.runners.base.flood_problem` begins."""
 CANNOT_START = "cannot start "
@@ -294,22 +316,38 @@ HIDDEN_NOTE = "hidden test: its input and expected output are not shown"
 def withheld_line(score: Score, name: str) -> str:
     """A hidden transcript as a student sees it: how it went, its points and name, nothing of
     its input, its expected output or the program's output."""
-    status = {"pass": "PASS", "fail": "FAIL"}.get(score.status, "ERROR")
     return (
-        f"{status} {marks(score.points, score.max_points)} {name} ({score.path}): {HIDDEN_NOTE}\n"
+        f"{score.word} {marks(score.points, score.max_points)} {name} ({score.path}): "
+        f"{HIDDEN_NOTE}\n"
+    )
+
+
+def score_line(result: StudentResult, late: Lateness | None = None) -> str:
+    """The feedback's first line: ``ada: 4/4``; with a late penalty, the final score first,
+    beside its parts (``grace: 1.6/4 final (raw 4/4, late penalty 2.4)``)."""
+    worth = points_text(result.max_points)
+    if late is None or not late.penalty:
+        return f"{result.student}: {points_text(result.points)}/{worth}"
+    return (
+        f"{result.student}: {points_text(late.final)}/{worth} final (raw "
+        f"{points_text(result.points)}/{worth}, late penalty {points_text(late.penalty)})"
     )
 
 
 def feedback(
-    result: StudentResult, notes: Sequence[str] = (), withheld: Mapping[str, str] | None = None
+    result: StudentResult,
+    notes: Sequence[str] = (),
+    withheld: Mapping[str, str] | None = None,
+    late: Lateness | None = None,
 ) -> str:
     """The student's feedback file: the score, then each transcript as the grader reports it
     — a failure opens with what it is (a crash, a time-out, a flood, or the first difference
     with its step, line and column), then the whole diff, then what the program wrote to
     stderr — or why nothing could be run; repeated lines folded (:func:`fold_repeats`).
     ``notes`` go under the score line (late work); a transcript in ``withheld`` (path → name)
-    is shown as its name and points only (:func:`withheld_line`)."""
-    lines = [f"{result.student}: {points_text(result.points)}/{points_text(result.max_points)}"]
+    is shown as its name and points only (:func:`withheld_line`); with ``late``, the score
+    line shows the final score beside its parts (:func:`score_line`)."""
+    lines = [score_line(result, late)]
     lines += notes
     if result.note:
         lines.append(f"not graded: {result.note}")

@@ -6,7 +6,10 @@ In order of trust:
    downloads it (its ``Identifier`` column, ``Participant 101``, and ``Last modified
    (submission)``, ``Friday, 31 May 2019, 3:05 PM``), or any CSV of ``student,submitted``
    (the student as casino names it, or a Moodle participant or Canvas user id; an ISO 8601
-   time). A Canvas course gets it from the Submissions API's ``submitted_at``.
+   time). A Canvas course gets it from the Submissions API's ``submitted_at``. A time that
+   states its offset keeps it; one that does not (Moodle's worksheet states none) is read in
+   ``--timezone``'s zone, else in the machine's, and the grader is warned
+   (:class:`~casino.grade.late.Zone`).
 2. **A Git repository's commit**: with ``--due``, each repository of a Git list is cloned with
    its history; the commit graded is the last one at or before the student's due, and its
    committer time is the submission's. A repository with later commits is graded as it was at
@@ -18,7 +21,7 @@ In order of trust:
    submission with no time from 1. counts as 1 day late, and says so; an unmarked one is on time.
 4. **The files' own times, as the last resort**, said so in the feedback: the newest file's time
    in the zip or in the folder (what that time is depends on who made the zip; a zip's times
-   have no zone and are read in the machine's).
+   have no zone and are read in ``--timezone``'s, else the machine's).
 """
 
 from __future__ import annotations
@@ -30,11 +33,11 @@ import re
 import subprocess
 import zipfile
 from collections.abc import Callable, Iterator, Mapping
-from datetime import datetime
+from datetime import datetime, tzinfo
 from pathlib import Path, PurePosixPath
 
 from casino.grade.intake import CANVAS_FILE, MOODLE_FILE, MOODLE_FOLDER, Intake
-from casino.grade.late import LateError, parse_when
+from casino.grade.late import LateError, Zone, parse_when
 
 When = tuple[datetime | None, str, bool]
 """A submission's time (``None``: unknown), where it came from, and whether a platform marked
@@ -62,8 +65,9 @@ def aliases(intake: Intake) -> dict[str, str]:
     return found
 
 
-def read_submitted(text: str, name: str) -> dict[str, datetime | None]:
-    """``--submitted``'s rows: key → time (``None``: no submission, Moodle's ``-``)."""
+def read_submitted(text: str, name: str, zone: Zone | None = None) -> dict[str, datetime | None]:
+    """``--submitted``'s rows: key → time (``None``: no submission, Moodle's ``-``); a time
+    that states no zone (every Moodle worksheet time) is read in ``zone`` (:class:`Zone`)."""
     rows = list(csv.reader(io.StringIO(text)))
     if not rows:
         raise LateError(f"{name}: empty: expected 'student,submitted' rows or Moodle's worksheet")
@@ -79,7 +83,8 @@ def read_submitted(text: str, name: str) -> dict[str, datetime | None]:
         if len(row) <= max(key, time):
             raise LateError(f"{name}: line {number}: expected a student and a time, got {row!r}")
         try:
-            found[row[key].strip()] = _moodle_or_iso(row[time].strip(), f"{name}: line {number}")
+            where = f"{name}: line {number}"
+            found[row[key].strip()] = _moodle_or_iso(row[time].strip(), where, zone)
         except LateError:
             if number == 1:  # a header of another spelling
                 continue
@@ -87,21 +92,23 @@ def read_submitted(text: str, name: str) -> dict[str, datetime | None]:
     return found
 
 
-def _moodle_or_iso(text: str, what: str) -> datetime | None:
+def _moodle_or_iso(text: str, what: str, zone: Zone | None) -> datetime | None:
     if text in ("", "-"):
         return None
     try:
-        return datetime.strptime(text, MOODLE_TIME).astimezone()
+        moodle = datetime.strptime(text, MOODLE_TIME)
     except ValueError:
-        return parse_when(text, what)
+        return parse_when(text, what, zone)
+    return (zone or Zone()).place(moodle, what)
 
 
-def download_times(source: Path, intake: Intake) -> dict[str, When]:
-    """Each student's time as the download itself tells it (3. and 4. above)."""
+def download_times(source: Path, intake: Intake, zone: Zone | None = None) -> dict[str, When]:
+    """Each student's time as the download itself tells it (3. and 4. above; a zip's times,
+    which state no zone, read in ``zone``'s if it names one)."""
     names = {student.name for student in intake.students}
     newest: dict[str, datetime] = {}
     marked: set[str] = set()
-    for parts, when in _entries(source):
+    for parts, when in _entries(source, None if zone is None else zone.zone):
         student = _student_of(parts, intake.layout, names)
         if student is None:
             continue
@@ -122,14 +129,16 @@ def download_times(source: Path, intake: Intake) -> dict[str, When]:
     return found
 
 
-def _entries(source: Path) -> Iterator[tuple[tuple[str, ...], datetime]]:
-    """Every file of the download (a zip or a folder): its path's parts and its time."""
+def _entries(source: Path, zone: tzinfo | None) -> Iterator[tuple[tuple[str, ...], datetime]]:
+    """Every file of the download (a zip or a folder): its path's parts and its time (a
+    zip's in ``zone``, else the machine's)."""
     if source.is_file() and zipfile.is_zipfile(source):
         with zipfile.ZipFile(source) as opened:
             for info in opened.infolist():
                 if not info.is_dir():
                     parts = PurePosixPath(info.filename.replace("\\", "/")).parts
-                    yield parts, datetime(*info.date_time).astimezone()
+                    naive = datetime(*info.date_time)
+                    yield parts, naive.astimezone() if zone is None else naive.replace(tzinfo=zone)
         return
     if not source.is_dir():
         return
@@ -224,10 +233,11 @@ def submission_times(
     intake: Intake,
     listed: Mapping[str, datetime | None],
     commits: Mapping[str, When],
+    zone: Zone | None = None,
 ) -> dict[str, When]:
     """Every student's time from the best source: ``listed`` (``--submitted``, resolved to
-    students), a Git commit, the download."""
-    found = dict(commits) if intake.layout == "git" else download_times(source, intake)
+    students), a Git commit, the download (its zip's times read in ``zone``)."""
+    found = dict(commits) if intake.layout == "git" else download_times(source, intake, zone)
     for student, when in listed.items():
         if when is not None:
             found[student] = (when, "--submitted", False)

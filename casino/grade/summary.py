@@ -18,11 +18,13 @@ always gives the same page.
 from __future__ import annotations
 
 import html
+import statistics
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from urllib.parse import quote
 
 from casino.grade.course import Material, file_stem
+from casino.grade.late import Lateness
 from casino.grade.results import KINDS, Kind, Score, StudentResult, runs_text
 from casino.harness.report import plural, points_text
 
@@ -83,9 +85,13 @@ def summary_html(
     sandbox: str,
     skipped: Sequence[str] = (),
     sections: Sequence[str] = (),
+    late: Mapping[str, Lateness] | None = None,
 ) -> str:
     """``summary.html``; ``skipped`` are the paths of the casino-only transcripts left out;
-    ``sections`` are more sections, already HTML (late work, similarity), put at the end."""
+    ``sections`` are more sections, already HTML (late work, similarity), put at the end;
+    with ``late`` (``--due``), every score shown, counted and plotted is the final one, after
+    the late rule, beside its parts (raw score and penalty)."""
+    finals = _finals(results, late)
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -94,7 +100,7 @@ def summary_html(
         "<title>casino grade: summary</title>",
         f"<style>{_STYLE}</style></head><body>",
         "<h1>Grading summary</h1>",
-        f"<p>{_e(_overview(results))}</p>",
+        f"<p>{_e(_overview(results, finals, late is not None))}</p>",
         f'<p id="transcripts-count">{_e(transcripts_line(len(materials), len(skipped)))}</p>',
         f"<p>Sandbox: {_e(sandbox)}</p>",
         "<h2>Transcripts, most failed first</h2>",
@@ -104,9 +110,9 @@ def summary_html(
         "<h2>Failure kinds</h2>",
         _kinds(results),
         "<h2>Students</h2>",
-        _students(materials, results),
+        _students(materials, results, finals, late),
         "<h2>Score distribution</h2>",
-        _distribution(results),
+        _distribution(results, finals),
         "<h2>Build failures and submissions not graded</h2>",
         _build_failures(results),
         "<h2>Skipped transcripts (casino-only)</h2>",
@@ -122,23 +128,47 @@ def transcripts_line(graded: int, skipped: int) -> str:
     return f"Transcripts: {graded} graded, {skipped} skipped as casino-only (reference: casino)."
 
 
-def _overview(results: Sequence[StudentResult]) -> str:
+def _finals(
+    results: Sequence[StudentResult], late: Mapping[str, Lateness] | None
+) -> dict[str, float]:
+    """Each student's final score: after the late rule when there is one (a student it does
+    not know, not graded, keeps the raw score), else the raw score."""
+    known = late or {}
+    return {r.student: known[r.student].final if r.student in known else r.points for r in results}
+
+
+def _overview(results: Sequence[StudentResult], finals: Mapping[str, float], late: bool) -> str:
     if not results:
         return "No submissions."
-    fractions = sorted(_fraction(result) for result in results)
-    mean = sum(fractions) / len(fractions)
-    median = fractions[len(fractions) // 2]
+    fractions = sorted(_fraction(result, finals) for result in results)
+    mean = statistics.fmean(fractions)
+    low, median, high = quartiles(fractions)
     full = sum(fraction == 1 for fraction in fractions)
     builds = sum(r.build_failed for r in results)
     missing = sum(r.note is not None for r in results)
+    which = "final scores (after the late rule)" if late else "scores"
     return (
-        f"{plural(len(results), 'submission')}; mean {mean:.0%}, median {median:.0%}; "
-        f"{full} with full marks; {plural(builds, 'build failure')}; {missing} not graded."
+        f"{plural(len(results), 'submission')}; {which}: mean {mean:.0%}, median {median:.0%}, "
+        f"quartiles {low:.0%} and {high:.0%}; {full} with full marks; "
+        f"{plural(builds, 'build failure')}; {missing} not graded."
     )
 
 
-def _fraction(result: StudentResult) -> float:
-    return result.points / result.max_points if result.max_points else 0.0
+def quartiles(values: Sequence[float]) -> tuple[float, float, float]:
+    """The first quartile, the median and the third quartile of ``values``, as statisticians
+    compute them: the median of an even count is the mean of the two middle values, and the
+    quartiles are ``statistics.quantiles(method='inclusive')``'s (the values' own range
+    split at 25 % and 75 %, linearly between neighbours: R's and Excel's ``QUARTILE.INC``);
+    one value is all three."""
+    if len(values) == 1:
+        return values[0], values[0], values[0]
+    low, _, high = statistics.quantiles(values, n=4, method="inclusive")
+    return low, statistics.median(values), high
+
+
+def _fraction(result: StudentResult, finals: Mapping[str, float] | None = None) -> float:
+    points = result.points if finals is None else finals.get(result.student, result.points)
+    return points / result.max_points if result.max_points else 0.0
 
 
 def _ran(results: Sequence[StudentResult]) -> list[StudentResult]:
@@ -261,22 +291,34 @@ def _feedback_link(student: str) -> str:
     return f'<a href="feedback/{_e(quote(file_stem(student)))}.txt">{_e(student)}</a>'
 
 
-def _students(materials: Sequence[Material], results: Sequence[StudentResult]) -> str:
+def _students(
+    materials: Sequence[Material],
+    results: Sequence[StudentResult],
+    finals: Mapping[str, float],
+    late: Mapping[str, Lateness] | None,
+) -> str:
     if not results:
         return "<p>No submissions.</p>"
     heads = "".join(
         f'<th><a href="#t{number}" title="{_e(m.transcript.name)} ({_e(m.path)})">{number}</a></th>'
         for number, m in enumerate(materials, 1)
     )
+    scores = "<th>score</th>" if late is None else "<th>final</th><th>raw</th><th>penalty</th>"
+    said = "" if late is None else " The final score is the raw score less the late penalty."
     lines = [
         "<p>Columns are the transcripts, numbered as in the table above; each student links to "
-        "the feedback file they were given.</p>",
-        f'<div class="wide"><table><tr><th>student</th><th>score</th>{heads}</tr>',
+        f"the feedback file they were given.{said}</p>",
+        f'<div class="wide"><table><tr><th>student</th>{scores}{heads}</tr>',
     ]
     for result in results:
         cells = "".join(_cell(score, m) for score, m in zip(result.scores, materials, strict=True))
-        score = f"{points_text(result.points)}/{points_text(result.max_points)}"
-        lines.append(f"<tr><td>{_feedback_link(result.student)}</td><td>{score}</td>{cells}</tr>")
+        worth = points_text(result.max_points)
+        shown = f"<td>{points_text(finals[result.student])}/{worth}</td>"
+        if late is not None:
+            known = late.get(result.student)
+            penalty = "" if known is None else points_text(known.penalty)
+            shown += f"<td>{points_text(result.points)}/{worth}</td><td>{penalty}</td>"
+        lines.append(f"<tr><td>{_feedback_link(result.student)}</td>{shown}{cells}</tr>")
     return "\n".join([*lines, "</table></div>"])
 
 
@@ -289,8 +331,8 @@ def _cell(score: Score, material: Material) -> str:
     return f'<td class="{score.kind}">{LABELS[score.kind]}{more}</td>'
 
 
-def _distribution(results: Sequence[StudentResult]) -> str:
-    buckets = Counter(min(10, int(_fraction(result) * 10 + 1e-9)) for result in results)
+def _distribution(results: Sequence[StudentResult], finals: Mapping[str, float]) -> str:
+    buckets = Counter(min(10, int(_fraction(r, finals) * 10 + 1e-9)) for r in results)
     rows = ["<table><tr><th>score</th><th>students</th><th></th></tr>"]
     for bucket in range(11):
         label = "100%" if bucket == 10 else f"{bucket * 10}–{bucket * 10 + 9}%"

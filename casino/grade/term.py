@@ -1,7 +1,8 @@
 """A course's term around ``casino grade``: the due date, extensions, the late rule and the
 submission times, put together into each student's :class:`~casino.grade.late.Lateness`.
 
-:func:`read_term` reads the options (``--due``, ``--extensions``, ``--late``, ``--submitted``);
+:func:`read_term` reads the options (``--due``, ``--extensions``, ``--late``, ``--submitted``,
+``--timezone``: the zone of every time that states none, else the machine's, with a warning);
 :func:`lateness` turns the graded results and the times :mod:`casino.grade.submitted` finds
 into what the gradebook, the feedback, the summary and the platforms' grade imports show.
 """
@@ -20,10 +21,12 @@ from casino.grade.late import (
     LateError,
     Lateness,
     LateRule,
+    Zone,
     assess,
     late_lines,
     parse_rule,
     parse_when,
+    parse_zone,
     read_extensions,
     resolve,
     stamp,
@@ -44,6 +47,20 @@ class Term:
     rule: LateRule
     extensions: dict[str, datetime] = field(default_factory=dict)
     listed: dict[str, datetime | None] = field(default_factory=dict)
+    zone: Zone = field(default_factory=Zone)
+    """The zone times without one were read in, and which they were."""
+
+    def zone_warning(self) -> str | None:
+        """What the grader is told when times without a zone were read in the machine's (no
+        ``--timezone``): how many, the first, and the zone they were read in."""
+        unzoned = self.zone.unzoned
+        if not unzoned or self.zone.zone is not None:
+            return None
+        many = f"{len(unzoned)} times state" if len(unzoned) > 1 else "1 time states"
+        return (
+            f"casino grade: warning: {many} no time zone (the first: {unzoned[0]}); read in "
+            f"{self.zone.describe()}: give --timezone ZONE (e.g. Europe/Lisbon) to say which"
+        )
 
     def due_of(self, student: str) -> datetime:
         """The student's own due by the name the extension list gives (an extension, else
@@ -66,27 +83,37 @@ def _read_list(path: str, what: str) -> str:
 
 
 def read_term(
-    due: str | None, late: str | None, extensions: str | None, submitted: str | None
+    due: str | None,
+    late: str | None,
+    extensions: str | None,
+    submitted: str | None,
+    timezone: str | None = None,
 ) -> Term | None:
     """The term the options give (``None`` without ``--due``); :class:`LateError` for one
-    that cannot be read, or a list given without ``--due``."""
+    that cannot be read, or a list given without ``--due``. A time that states no zone is
+    read in ``timezone`` (``--timezone``), else in the machine's (:meth:`Term.zone_warning`)."""
     if due is None:
-        given = [name for name, value in _options(late, extensions, submitted) if value]
+        given = [name for name, value in _options(late, extensions, submitted, timezone) if value]
         if given:
             raise LateError(f"{given[0]} needs --due")
         return None
+    zone = Zone(None if timezone is None else parse_zone(timezone))
     return Term(
-        due=parse_when(due),
+        due=parse_when(due, "--due", zone),
         rule=parse_rule(late or "none"),
-        extensions=read_extensions(_read_list(extensions, "--extensions"), extensions)
+        extensions=read_extensions(_read_list(extensions, "--extensions"), extensions, zone)
         if extensions
         else {},
-        listed=read_submitted(_read_list(submitted, "--submitted"), submitted) if submitted else {},
+        listed=read_submitted(_read_list(submitted, "--submitted"), submitted, zone)
+        if submitted
+        else {},
+        zone=zone,
     )
 
 
 def _options(*values: str | None) -> list[tuple[str, str | None]]:
-    return list(zip(("--late", "--extensions", "--submitted"), values, strict=True))
+    names = ("--late", "--extensions", "--submitted", "--timezone")
+    return list(zip(names, values, strict=True))
 
 
 def check_lists(term: Term, intake: Intake) -> None:
@@ -116,7 +143,7 @@ def lateness(
         for key, student in resolve(term.listed, students, others, "", strict=False).items()
     }
     commits = picker.times if picker is not None else {}
-    times = submission_times(source, intake, listed, commits)
+    times = submission_times(source, intake, listed, commits, term.zone)
     found = {}
     for result in results:
         if result.note is not None:

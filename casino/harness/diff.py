@@ -38,7 +38,7 @@ from casino.harness import regex
 from casino.harness.behaviour import Behaviour, Expected, common_pairs, credit
 from casino.harness.model import In, Out, OutAny, Output, OutRe, Run, Step, step_label
 from casino.harness.rubric import Fact, Facts, Grading
-from casino.harness.runners.base import Outcome, signal_problem
+from casino.harness.runners.base import Outcome, signal_problem, stopped_answering
 
 Piece = tuple[int, Output]
 """An output step and its 1-based number in the run."""
@@ -473,7 +473,9 @@ def compare_run(
         unpinned_stderr=outcome.stderr if run.stderr is None else "",
         stderr_dropped=outcome.stderr_dropped,
     )
-    if grading is None or verdict.passed or verdict.problem or verdict.exit_differs:
+    # A run that stopped answering is judged on what it printed (it has no exit status).
+    unjudged = bool(verdict.problem) or verdict.exit_differs
+    if grading is None or verdict.passed or (unjudged and not stopped_answering(verdict.problem)):
         return verdict
     facts = grading.facts
     try:

@@ -58,6 +58,10 @@ def points_text(value: float) -> str:
     return "0" if text == "-0" else text
 
 
+FEEDBACK_ONLY = "(feedback only: worth no points)"
+"""What a scored run worth 0 points shows instead of its marks."""
+
+
 def marks(earned: float, worth: float) -> str:
     """``[1.5/3]``: points earned of points there were."""
     return f"[{points_text(earned)}/{points_text(worth)}]"
@@ -75,7 +79,22 @@ def headline(result: TranscriptResult, *, score: bool = False) -> str:
         return f"SKIP {result.name} ({result.path}): {result.error}"
     allowed = f" (match: {', '.join(result.allowed)})" if result.allowed else ""
     word = "PARTIAL" if result.kind == "behaviour" and not result.passed else result.status.value
+    if score and feedback_only(result):
+        word = "PASS"
     return f"{word}{shown} {result.name} ({result.path}){allowed}"
+
+
+def feedback_only(result: TranscriptResult) -> bool:
+    """Whether ``result`` failed only in runs worth no points, though others carry points:
+    scored, such a run is feedback only (shown, and its failure explained, but it costs
+    nothing), so the transcript is a ``PASS`` with all its points — never a ``PARTIAL [4/4]``.
+    (A transcript worth nothing at all keeps its own verdict, shown with ``[0/0]``.)"""
+    if result.status is not Status.FAIL or not result.verdicts or not result.max_points:
+        return False
+    worths = result.run_points
+    return len(worths) == len(result.verdicts) and all(
+        verdict.passed or worth == 0 for verdict, worth in zip(result.verdicts, worths, strict=True)
+    )
 
 
 def verdict_word(verdict: RunVerdict) -> str:
@@ -97,6 +116,8 @@ def details(result: TranscriptResult, *, score: bool = False) -> str:
         if chain:
             worth = result.run_points[number - 1] if result.run_points else 0.0
             points = f" {marks(result.run_earned(number - 1), worth)}" if score else ""
+            if score and worth == 0:
+                points = f" {FEEDBACK_ONLY}"
             lines.append(f"run {number} of {count}: {verdict_word(verdict)}{points}")
         if not verdict.passed:
             lines += run_details(verdict, prefix, f" (run {number})" if count > 1 else "")

@@ -158,11 +158,12 @@ def test_github_classroom_runs_each_transcript_as_a_step_reporting_its_points(
     assert done.returncode == 0, done.stderr
     workflow = yaml.safe_load((template / ".github/workflows/classroom.yml").read_text())
     steps = workflow["jobs"]["run-autograding-tests"]["steps"]
-    graders = [s for s in steps if s.get("id", "").startswith("transcript-")]
+    graders = [s for s in steps if s.get("id", "").startswith("transcript")]
     assert [s["name"] for s in graders] == ["counts", "greets", "remembers"]
     reporter = steps[-1]
-    assert reporter["with"]["runners"] == "transcript-1,transcript-2,transcript-3"
-    assert reporter["env"]["TRANSCRIPT_2_RESULTS"] == "${{steps.transcript-2.outputs.result}}"
+    assert reporter["with"]["runners"] == "transcript1,transcript2,transcript3"
+    # the reporter's own rule: the id upper-cased, then _RESULTS (test_classroom_reporter.py)
+    assert reporter["env"]["TRANSCRIPT2_RESULTS"] == "${{steps.transcript2.outputs.result}}"
     legacy = json.loads((template / ".github/classroom/autograding.json").read_text())
     assert [t["points"] for t in legacy["tests"]] == [1, 1, 2]
     for student, expected in (("correct-00", [1, 1, 1, 1]), ("wrong_space-00", [1, 0, 1, 1])):
@@ -172,8 +173,9 @@ def test_github_classroom_runs_each_transcript_as_a_step_reporting_its_points(
         output = repository / "github-output"
         env = dict(os.environ, PYTHONPATH=".casino", GITHUB_OUTPUT=str(output))
         for step in graders:
-            script = step["run"].replace("python ", f"{sys.executable} ", 1)
-            ran = subprocess.run(["bash", "-c", script], cwd=repository, env=env, timeout=120)
+            script = step["run"].replace("python -P ", f"{sys.executable} -P ")
+            shell = ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script]
+            ran = subprocess.run(shell, cwd=repository, env=env, timeout=120)
             assert ran.returncode == 0  # the reporter needs every step's output
         payloads = [
             json.loads(base64.b64decode(line.split("=", 1)[1]))

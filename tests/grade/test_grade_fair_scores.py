@@ -221,10 +221,10 @@ def test_a_program_complete_but_for_the_bonus_keeps_of_it_only_what_it_prints_ri
     assert _book(book["no-bonus"]) == expected
     lines = _feedback(root, "grades", "no-bonus")
     assert lines[0] == "no-bonus: 10/11.5"
-    chain = [line for line in lines if line.startswith("  run ") and "[" in line][:5]
+    chain = [line for line in lines if line.startswith("  run ") and " of 5: " in line][:5]
     assert chain == [f"  run {n} of 5: PASS [1/1]" for n in range(1, 5)] + [
-        "  run 5 of 5: PARTIAL [0/0]"
-    ]
+        "  run 5 of 5: PARTIAL (feedback only: worth no points)"
+    ]  # the advanced game's text, worth 0: feedback only, the chain a PASS [4/4]
 
 
 def test_a_program_that_forgets_its_players_keeps_the_runs_it_passes(
@@ -237,13 +237,14 @@ def test_a_program_that_forgets_its_players_keeps_the_runs_it_passes(
     assert _book(book["forgets"]) == expected
     assert expected["score"] == "9.35"
     lines = _feedback(root, "grades", "forgets")
-    marks = [line for line in lines if line.startswith("  run ") and line.endswith("]")]
+    ends = ("]", "(feedback only: worth no points)")
+    marks = [line for line in lines if line.startswith("  run ") and line.endswith(ends)]
     assert marks == [
         "  run 1 of 5: PASS [1/1]",
         "  run 2 of 5: FAIL [0/1]",
         "  run 3 of 5: PARTIAL [0.85/1]",
         "  run 4 of 5: PASS [1/1]",
-        "  run 5 of 5: PASS [0/0]",
+        "  run 5 of 5: PASS (feedback only: worth no points)",
         "  run 1 of 3: PASS [1/1]",
         "  run 2 of 3: FAIL [0/1]",
         "  run 3 of 3: PASS [1/1]",

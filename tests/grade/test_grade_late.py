@@ -5,8 +5,9 @@ lists, submission-time lists (Moodle's worksheet) and what a bad one says."""
 from __future__ import annotations
 
 import os
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -15,11 +16,13 @@ from casino.grade.intake import Intake
 from casino.grade.late import (
     LateError,
     LateRule,
+    Zone,
     assess,
     days_late,
     late_lines,
     parse_rule,
     parse_when,
+    parse_zone,
     read_extensions,
     resolve,
 )
@@ -30,6 +33,7 @@ from casino.grade.submitted import (
     download_times,
     read_submitted,
 )
+from casino.grade.term import read_term
 
 MELBOURNE = timezone(timedelta(hours=10))
 DUE = datetime(2019, 5, 31, 15, 0, tzinfo=MELBOURNE)
@@ -186,3 +190,71 @@ def test_a_folder_s_newest_file_time_is_the_last_resort(tmp_path: Path) -> None:
 
 def test_a_platform_list_may_name_more_than_the_download() -> None:
     assert resolve(["Participant 103", "ada"], ["ada"], {}, "", strict=False) == {"ada": "ada"}
+
+
+LISBON = ZoneInfo("Europe/Lisbon")
+WORKSHEET = (
+    "Identifier,Full name,Status,Last modified (submission),Grade\n"
+    'Participant 101,Ada Lovelace,Submitted,"Friday, 31 May 2019, 2:30 PM",\n'
+    'Participant 102,Alan Turing,Submitted,"Friday, 31 May 2019, 4:30 PM",\n'
+)
+"""A Lisbon course's worksheet: Ada half an hour before the 3 PM due, Alan 90 minutes after;
+Moodle states no zone (the times are in the downloader's Moodle time zone)."""
+LISBON_DUE = "2019-05-31T15:00+01:00"
+
+
+def test_a_lisbon_worksheet_is_read_in_lisbon_with_timezone() -> None:
+    """On time in Lisbon is on time on any machine once the zone is said (read in UTC, Ada
+    would be a day late, silently: the bug)."""
+    due = parse_when(LISBON_DUE)
+    zone = Zone(LISBON)
+    found = read_submitted(WORKSHEET, "worksheet.csv", zone)
+    assert found["Participant 101"] == datetime(2019, 5, 31, 14, 30, tzinfo=LISBON)
+    assert [days_late(when, due) for when in found.values() if when] == [0, 1]
+    in_utc = read_submitted(WORKSHEET, "worksheet.csv", Zone(UTC))
+    assert [days_late(when, due) for when in in_utc.values() if when] == [1, 1]
+    assert zone.unzoned == ["worksheet.csv: line 2", "worksheet.csv: line 3"]
+
+
+def test_a_time_that_states_its_zone_keeps_it_and_is_not_noted() -> None:
+    zone = Zone(LISBON)
+    assert parse_when("2019-05-31T15:00+10:00", "t", zone) == DUE
+    assert read_extensions("a,2019-05-31T15:00Z\n", "ext.csv", zone)["a"].utcoffset() == (
+        timedelta(0)
+    )
+    assert zone.unzoned == []
+    assert parse_when("2019-05-31T15:00", "t", zone).tzinfo is LISBON
+    assert zone.unzoned == ["t"]
+
+
+@pytest.mark.parametrize(
+    ("text", "offset"),
+    [("Europe/Lisbon", timedelta(hours=1)), ("UTC", timedelta(0)), ("+05:30", timedelta(hours=5.5)),
+     ("-0300", timedelta(hours=-3))],
+)  # fmt: skip
+def test_timezone_takes_a_name_or_an_offset(text: str, offset: timedelta) -> None:
+    assert datetime(2019, 5, 31, 12, 0, tzinfo=parse_zone(text)).utcoffset() == offset
+
+
+@pytest.mark.parametrize("text", ["Mars/Olympus", "+25:00", "", "../etc/passwd"])
+def test_an_unknown_timezone_is_one_clear_error(text: str) -> None:
+    with pytest.raises(LateError, match="--timezone: unknown time zone"):
+        parse_zone(text)
+
+
+def test_times_without_a_zone_read_in_the_machines_are_warned_of(tmp_path: Path) -> None:
+    sheet = tmp_path / "worksheet.csv"
+    sheet.write_text(WORKSHEET)
+    term = read_term(LISBON_DUE, None, None, str(sheet))
+    assert term is not None
+    warning = term.zone_warning()
+    assert warning is not None and warning.startswith(
+        f"casino grade: warning: 2 times state no time zone (the first: {sheet}: line 2); "
+        "read in this machine's, "
+    )
+    assert warning.endswith("give --timezone ZONE (e.g. Europe/Lisbon) to say which")
+    told = read_term(LISBON_DUE, None, None, str(sheet), "Europe/Lisbon")
+    assert told is not None and told.zone_warning() is None
+    assert told.listed["Participant 101"] == datetime(2019, 5, 31, 14, 30, tzinfo=LISBON)
+    with pytest.raises(LateError, match="--timezone needs --due"):
+        read_term(None, None, None, None, "UTC")

@@ -9,7 +9,9 @@ import json
 import os
 import shutil
 import subprocess
+import time
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -112,7 +114,7 @@ def test_a_canvas_download_with_three_late_and_one_extension(
         "linustorvalds,204,,,,0",
     ]
     assert feedback(tmp_path, "gracehopper_203").splitlines()[:3] == [
-        "gracehopper_203: 4/4",
+        "gracehopper_203: 1.6/4 final (raw 4/4, late penalty 2.4)",  # the final first
         "submitted 2019-06-02 16:00 +1000 (--submitted); due 2019-05-31 15:00 +1000",
         "3 days late (20% of the score per day late; no mark after 4 days late): raw 4, "
         "penalty 2.4, final 1.6/4",
@@ -121,8 +123,11 @@ def test_a_canvas_download_with_three_late_and_one_extension(
         "submitted 2019-06-02 12:00 +1000 (--submitted); due 2019-06-03 15:00 +1000 (extended)",
         "on time: no penalty",
     ]
+    assert feedback(tmp_path, "adalovelace_201").splitlines()[0] == "adalovelace_201: 4/4"
     page = (tmp_path / "grades" / "summary.html").read_text()
     assert "<h2>Late work</h2>" in page
+    grace = page[page.index('<a href="feedback/gracehopper_203.txt">') :].split("</tr>")[0]
+    assert "</a></td><td>1.6/4</td><td>4/4</td><td>2.4</td>" in grace  # final, raw, penalty
     assert "<td>linustorvalds_204</td>" in page and "<td>adalovelace_201</td>" not in page
     late = json.loads((tmp_path / "grades" / "gradebook.json").read_text())["students"][1]["late"]
     assert (late["days"], late["final"], late["source"]) == (1, pytest.approx(3.2), "--submitted")
@@ -221,4 +226,59 @@ def test_a_list_naming_nobody_or_a_rule_without_due_is_one_line(
     assert (done.returncode, done.stderr) == (
         2,
         "casino grade: --late needs --due (see casino grade --help)\n",
+    )
+
+
+def _moodle_zip(root: Path) -> Path:
+    """A Moodle download of two correct programs (Ada Lovelace_101, Alan Turing_102)."""
+    write_course(root, {"correct": 2})
+    archive = root / "moodle.zip"
+    with zipfile.ZipFile(archive, "w") as out:
+        for number, student in enumerate(("Ada Lovelace_101", "Alan Turing_102")):
+            folder = root / "submissions" / f"correct-{number:02d}"
+            for file in sorted(folder.iterdir()):
+                name = f"{student}_assignsubmission_file_/{file.name}"
+                out.writestr(zipfile.ZipInfo(name, (2019, 5, 31, 12, 0, 0)), file.read_bytes())
+    shutil.rmtree(root / "submissions")
+    return archive
+
+
+@pytest.fixture
+def on_a_utc_machine(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The grader's machine in UTC (its zone restored after)."""
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+@pytest.mark.usefixtures("on_a_utc_machine")
+def test_a_lisbon_worksheet_on_a_utc_machine_is_warned_of_and_read_with_timezone(
+    tmp_path: Path,
+) -> None:
+    """Ada handed in at 2:30 PM Lisbon time, half an hour before the due: read on a UTC
+    machine without --timezone she is a day late, and the grader is told why; with
+    ``--timezone Europe/Lisbon`` she is on time and nothing is said."""
+    archive = _moodle_zip(tmp_path)
+    (tmp_path / "worksheet.csv").write_text(
+        "Identifier,Full name,Status,Last modified (submission),Grade\n"
+        'Participant 101,Ada Lovelace,Submitted,"Friday, 31 May 2019, 2:30 PM",\n'
+        'Participant 102,Alan Turing,Submitted,"Friday, 31 May 2019, 4:30 PM",\n'
+    )
+    options = ["--due", "2019-05-31T15:00+01:00", "--late", "nimsys"]
+    options += ["--submitted", str(tmp_path / "worksheet.csv")]
+    guessed = run(tmp_path, archive, *options)
+    warning = [line for line in guessed.stderr.splitlines() if "warning" in line]
+    assert warning == [
+        f"casino grade: warning: 2 times state no time zone (the first: "
+        f"{tmp_path / 'worksheet.csv'}: line 2); read in this machine's, UTC: give --timezone "
+        "ZONE (e.g. Europe/Lisbon) to say which"
+    ]
+    assert [row.split(",")[3] for row in book(tmp_path)[1:]] == ["1", "1"]
+    told = run(tmp_path, archive, *options, "--timezone", "Europe/Lisbon")
+    assert "warning" not in told.stderr
+    assert [row.split(",")[3] for row in book(tmp_path)[1:]] == ["0", "1"]
+    assert feedback(tmp_path, "Ada Lovelace_101").splitlines()[1] == (
+        "submitted 2019-05-31 14:30 +0100 (--submitted); due 2019-05-31 15:00 +0100"
     )

@@ -175,8 +175,9 @@ def test_github_classroom(course: Path, tmp_path: Path) -> None:
         output = repository / "github-output"
         env = dict(os.environ, PYTHONPATH=".casino", GITHUB_OUTPUT=str(output))
         for step in steps:
-            script = step["run"].replace("python ", f"{sys.executable} ", 1)
-            done = subprocess.run(["bash", "-c", script], cwd=repository, env=env, timeout=120)
+            script = step["run"].replace("python -P ", f"{sys.executable} -P ")
+            shell = ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script]
+            done = subprocess.run(shell, cwd=repository, env=env, timeout=120)
             assert done.returncode == 0
         payloads = [
             json.loads(base64.b64decode(line.split("=", 1)[1]))

@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 from grade_support import ROOT, SANDBOXED
 
-from casino.harness.model import Transcript, is_settings_file, load_transcript
+from casino.harness.diff import compare_run
+from casino.harness.model import Transcript, is_settings_file, load_transcript, parse_transcript
 from casino.harness.runners import make_runner
-from casino.harness.runners.base import Target
+from casino.harness.runners.base import Outcome, Target
 from casino.harness.runners.sandbox import Sandbox
 from casino.harness.session import TranscriptResult, check
 from casino.programs import PROGRAMS
@@ -133,3 +134,81 @@ def test_every_shipped_chain_scores_alike_on_every_path(path: Path, submission: 
     for runner in ("pipe", "pty"):
         for sandbox in sandboxes:
             assert graded(transcript, runner, target, sandbox) == inproc, (runner, sandbox)
+
+
+ANSWERS = """\
+read a
+echo "got $a"
+read b
+echo "got $b"
+"""
+"""Answers each line, but reads it without the prompt the transcript expects first."""
+ANSWERS_TRANSCRIPT = """\
+name: answers without a prompt
+steps:
+  - out: "bet? "
+  - in: "1"
+  - out: "got 1\\nbet? "
+  - in: "2"
+  - out: "got 2\\n"
+timeout: 2
+rubric: {format: 1, behaviour: 9}
+facts: {numbers: true}
+"""
+
+
+def _graded_sh(folder: Path, name: str, program: str, runner: str) -> list[tuple[bool, float]]:
+    (folder / f"{name}.sh").write_text(program)
+    (folder / f"{name}.yaml").write_text(ANSWERS_TRANSCRIPT)
+    transcript = load_transcript(folder / f"{name}.yaml")
+    return graded(transcript, runner, Target(None, ("sh", f"{name}.sh"), folder), None)
+
+
+def test_a_prompt_that_never_comes_scores_alike_through_a_pipe_and_a_terminal(
+    readable: Path,
+) -> None:
+    """The terminal waits the step timeout for ``bet? ``, then types the rest as the pipe
+    gave it: the program ends by itself, and both runs are judged on the same output (before,
+    the terminal's run was a time-out worth 0)."""
+    piped = _graded_sh(readable, "answers", ANSWERS, "pipe")
+    assert piped[0][0] is False and piped[0][1] > 0  # it kept its behaviour points
+    assert _graded_sh(readable, "answers", ANSWERS, "pty") == piped
+
+
+def test_a_program_that_stops_answering_keeps_the_same_points_on_every_runner(
+    readable: Path,
+) -> None:
+    """It answers the first line and then hangs: stopped on both runners, each judged on the
+    ``got 1`` it printed (half the facts), never a pass and never worth nothing."""
+    hangs = ANSWERS.replace('echo "got $b"', "sleep 60")
+    piped = _graded_sh(readable, "hangs", hangs, "pipe")
+    whole = _graded_sh(readable, "answers", ANSWERS, "pipe")
+    assert piped[0][0] is False and 0 < piped[0][1] < whole[0][1]
+    assert _graded_sh(readable, "hangs", hangs, "pty") == piped
+
+
+@pytest.mark.parametrize(
+    ("problem", "judged"),
+    [
+        ("timed out: no output for 2 s; it was stopped", True),  # pipe
+        ("timed out: waited 2 s for step 3 (out); it was stopped", True),  # pty
+        ("timed out: no input was read for 2 s (after 1 input line); it was stopped", True),
+        ("timed out: still running after 10 s; it was stopped", True),  # any runner's deadline
+        ("stopped: it printed more than 65536 bytes", False),
+        ("killed by signal SIGSEGV", False),
+        ("cannot start 'x': No such file or directory", False),
+    ],
+)
+def test_a_time_out_keeps_the_behaviour_of_what_was_printed_and_nothing_else_does(
+    problem: str, judged: bool
+) -> None:
+    """The verdict's rule, whichever runner stopped the program (the in-process one too): a
+    time-out is judged on the facts printed before it (its exit status unknown, not a
+    difference); a flood, a signal or a program that never started keeps nothing."""
+    text = ANSWERS_TRANSCRIPT.replace("timeout: 2", "timeout: 2\nexit: 0")
+    transcript = parse_transcript(text, Path("answers.yaml"))
+    run, grading = transcript.runs[0], transcript.grading
+    ended = compare_run(run, Outcome(chunks=("got 1\n",), exit=0), (), grading)
+    verdict = compare_run(run, Outcome(chunks=("got 1\n",), problem=problem), (), grading)
+    assert not verdict.passed and 0 < ended.credit < 1
+    assert verdict.credit == (ended.credit if judged else 0)

@@ -163,6 +163,19 @@ def flood_problem(limit: int, *, stderr: bool = False) -> str:
     return f"stopped: it printed more than {limit} bytes{' to stderr' if stderr else ''}"
 
 
+TIMED_OUT = "timed out"
+"""How every runner's time-out problem begins (:func:`overtime_problem` and the idle ones)."""
+
+
+def stopped_answering(problem: str | None) -> bool:
+    """Whether ``problem`` is a time-out: the program stopped answering (silent for the step
+    timeout, or still running at the run's deadline) and was stopped. Such a run is judged on
+    what it printed, by every runner alike: it never passes, and a rubric's behaviour share is
+    kept for the facts it printed (the facts it never printed are missing ones). Any other
+    problem (a flood, a signal, a program that could not start) keeps nothing."""
+    return problem is not None and problem.startswith(TIMED_OUT)
+
+
 def overtime_problem(seconds: float) -> str:
     """The problem of a run stopped at its overall deadline."""
     return f"timed out: still running after {seconds:g} s; it was stopped"

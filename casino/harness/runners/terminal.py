@@ -12,6 +12,11 @@ was printed is no longer the start of the expected text; with ``out_re`` steps, 
 cannot become its steps' text) it stops waiting for prompts: it types the rest of the input,
 ends it and reads until the program ends (:meth:`Conversation.play_out`), so the run ends as
 through a pipe — its files, for a chain's next run, and the facts a rubric grades, the same.
+So it does, too, when the program stays silent for the step timeout before a line is due (a
+prompt that never comes: it may be waiting for the line all the same); the run then ends as
+through a pipe, and only a program that still does not end is reported as timed out (with
+the step it was waiting at). A run that stops answering is judged on what it printed, as
+with every runner (``docs/transcripts.md``, *A run that stops answering*).
 Every run is bounded as with every runner
 (:class:`~casino.harness.runners.base.Limits`): the whole run may take the step timeout ×
 its steps, print :func:`~casino.harness.runners.base.output_limit` characters, and write a
@@ -268,7 +273,8 @@ class Conversation:
                 return self.problem
             if waited is Wait.TIMEOUT:
                 label = _label(steps, segment.first)
-                return f"timed out: waited {self.timeout:g} s for {label}; it was stopped"
+                stalled = f"timed out: waited {self.timeout:g} s for {label}; it was stopped"
+                return self.stalled(stalled, [s.line.text for s in plan[index:] if s.line])
             if waited is Wait.ENDED:
                 return None
             if waited is Wait.DIVERGED:
@@ -277,6 +283,16 @@ class Conversation:
                 break
             self.send(segment.line.text)
         return self.play_out([])
+
+    def stalled(self, why: str, lines: list[str]) -> str | None:
+        """The program printed nothing more for the step timeout before ``lines`` (the rest of
+        the input): perhaps it waits for a line its prompt did not announce. Type them as a
+        pipe would have given them (:meth:`play_out`); if it then ends by itself, the run
+        ended as through a pipe (``None``), else ``why`` (or the limit it passed) says how it
+        was stopped. With no line left to type, it has stopped answering: ``why``."""
+        if not lines or self._input_ended:
+            return why
+        return None if self.play_out(lines) is None else self.problem or why
 
     def play_out(self, lines: list[str]) -> str | None:
         """Type ``lines`` (the rest of the input, each once the previous one is echoed), end
