@@ -11,16 +11,28 @@ the body returned N                N       (what the body wrote)
 :class:`UsageError`                2       ``PROG: message (see PROG --help)``
 :class:`FileProblem`               1       ``PROG: message`` (a file missing, unreadable, bad)
 stdout closed early (``| head``)   1       nothing
+stdout closed from the start       1       ``PROG: standard output is closed`` (not run)
+the system refused (``OSError``)   1       ``PROG: [FILE: ]reason`` (a full disk, ``/dev/full``)
+the working folder is gone         1       ``PROG: the working folder is gone (reason)``
+the terminal is gone (``EIO``)     129     ``PROG: the terminal is gone`` (as SIGHUP)
 Ctrl-C (SIGINT)                    130     ``PROG: interrupted``
 SIGTERM / SIGHUP                   143/129 ``PROG: stopped by SIGTERM`` (SIGHUP)
 an unexpected error                70      ``PROG: internal error: …`` (a bug in casino)
 =================================  ======  ====================================================
 
-The last three apply when the program runs on the process's own streams (``python -m …``, the
-``casino`` command): there the contract also makes stdin and stdout survive any bytes (bad
-UTF-8 is replaced, not fatal) and turns SIGTERM and SIGHUP into :class:`Stopped`, a kind of
-``KeyboardInterrupt``, so that a program saves its state (``finally``) whichever way it is
-stopped. Called with streams of its own (tests, the in-process transcript runner), a program's
+Every row after the fourth applies when the program runs on the process's own streams
+(``python -m …``, the ``casino`` command): there the contract also makes stdin and stdout
+survive any bytes (bad UTF-8 is replaced, not fatal), gives a closed stdin or stderr the
+null device (stdin reads as empty, stderr's lines go nowhere), checks that the output
+reached its end at exit (what stays in the buffer is flushed: a full disk is the row of the
+system's refusals, not a silent loss), and turns SIGTERM and SIGHUP into :class:`Stopped`,
+a kind of ``KeyboardInterrupt``, so that a program saves its state (``finally``) whichever way
+it is stopped. An ``OSError`` that reaches the contract is something the environment did (the
+programs turn the failures of their own files into :class:`FileProblem` before): never the
+words "a bug in casino". A closed terminal reads or writes as ``EIO`` before or after its
+SIGHUP arrives; either way it is status 129 (the line then reaches no one).
+
+Called with streams of its own (tests, the in-process transcript runner), a program's
 interruptions and errors propagate to the caller. A program with state to save runs inside
 :func:`signals_deferred` and reads through :func:`interruptible_lines`, so that a signal stops
 it only while it waits for input, and saves with :func:`run_uninterrupted`.
@@ -37,9 +49,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import os
 import shutil
 import signal
+import stat
 import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -47,7 +61,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
-from typing import TYPE_CHECKING, Any, NoReturn, TextIO, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO, TypeVar, cast
 
 from casino.errors import CasinoError, ParseError
 from casino.numbers import describe_range, parse_bounded, parse_int
@@ -59,6 +73,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CLOSED_OUTPUT_EXIT",
     "FILE_EXIT",
+    "HANGUP_EXIT",
     "INTERNAL_EXIT",
     "SEED_VARIABLE",
     "USAGE_EXIT",
@@ -68,6 +83,7 @@ __all__ = [
     "Invocation",
     "Stopped",
     "UsageError",
+    "describe_refusal",
     "interruptible_lines",
     "invoked_as",
     "parse_int",
@@ -91,6 +107,9 @@ INTERRUPT_EXIT = 130
 """The exit status after Ctrl-C (128 + SIGINT), as a shell reports it."""
 INTERNAL_EXIT = 70
 """The exit status for an error that is a bug in casino (``EX_SOFTWARE``)."""
+HANGUP_EXIT = 128 + 1
+"""The exit status when the terminal went away (128 + SIGHUP): its SIGHUP, or an ``EIO`` on
+its streams that came first."""
 SEED_VARIABLE = "CASINO_SEED"
 """The environment variable a program's ``--seed`` falls back to."""
 
@@ -179,17 +198,25 @@ def run_program(
     """Run ``body`` as program ``name`` under the contract (see the module's table); the exit
     status. ``argv`` ``None`` means the process's own arguments; streams ``None`` its own."""
     own = stdin is None and stdout is None and stderr is None
-    if own:
-        _robust_own_streams()
+    closed_stdout = _robust_own_streams() if own else False
     streams = Streams.of(stdin, stdout, stderr)
     invocation = Invocation(
         program_name(name), list(sys.argv[1:] if argv is None else argv), streams, own
     )
+    if closed_stdout:  # nowhere for its output: said, not run
+        _say(streams, f"{invocation.prog}: standard output is closed")
+        return CLOSED_OUTPUT_EXIT
     token = _invoked_as.set(None)  # a program this one runs has its own name, unless told
     try:
         with _stop_signals_raise(own):
-            status = _ended(invocation, body)
-            if own:  # output the terminal can no longer take must not fail the exit (120)
+            try:
+                status = _ended(invocation, body)
+                if own:
+                    status = _output_ended(invocation, status)
+            except KeyboardInterrupt as late:  # came while another ending was handled
+                if not own:
+                    raise
+                status = _interrupted(invocation, late)
                 _flush_or_silence(sys.stdout)
                 _flush_or_silence(sys.stderr)
             return status
@@ -232,6 +259,10 @@ def _ended(invocation: Invocation, body: Body) -> int:
         if not invocation.own_process:
             raise
         return _interrupted(invocation, interruption)
+    except OSError as error:
+        if not invocation.own_process:
+            raise
+        return _refused(invocation, error)
     except Exception as error:
         if not invocation.own_process:
             raise
@@ -250,37 +281,129 @@ def _interrupted(invocation: Invocation, interruption: KeyboardInterrupt) -> int
     return INTERRUPT_EXIT
 
 
-def _flush_or_silence(stream: TextIO) -> None:
-    """Flush what the program wrote; where the output is gone (a terminal closed: SIGHUP), point
-    it at the null device, so that the flush at interpreter exit fails no more (status 120).
-    (A line it could not take stays in the buffer: the null device takes it.)"""
+def _refused(invocation: Invocation, error: OSError) -> int:
+    """The system refused something (the environment's doing, not casino's): one line and
+    status 1, or 129 for a terminal that is gone."""
+    if _terminal_gone(error):
+        _ignore_hangup()  # its SIGHUP, still on its way, ends nothing more
+        _say(invocation.streams, f"{invocation.prog}: the terminal is gone", fresh_line=True)
+        return HANGUP_EXIT
+    _say(invocation.streams, f"{invocation.prog}: {describe_refusal(error)}")
+    return FILE_EXIT
+
+
+def describe_refusal(error: OSError) -> str:
+    """What the system refused, in words for the user: ``FILE: reason`` (``No space left on
+    device``), or that the working folder is gone."""
+    reason = error.strerror or str(error) or type(error).__name__
+    if error.errno == errno.ENOENT and _working_folder_gone():
+        return f"the working folder is gone ({reason})"
+    return f"{error.filename}: {reason}" if error.filename else reason
+
+
+def _terminal_gone(error: OSError) -> bool:
+    """Whether ``error`` is a hung-up terminal's ``EIO``: one of the process's streams is a
+    character device other than the null device and its kin (a hung-up terminal is no longer
+    a tty to ``isatty``, but still that)."""
+    if error.errno != errno.EIO:
+        return False
+    return any(_character_device(descriptor) for descriptor in (0, 1, 2))
+
+
+def _ignore_hangup() -> None:
+    """Ignore SIGHUP from now on (in the main thread, where there is one): the hang-up is
+    already this program's ending (:func:`_stop_signals_raise` leaves it ignored)."""
+    hangup = getattr(signal, "SIGHUP", None)
+    if hangup is not None and threading.current_thread() is threading.main_thread():
+        signal.signal(hangup, signal.SIG_IGN)
+
+
+MEMORY_DEVICES = 1
+"""The major number of ``/dev/null``, ``/dev/full`` and their kin: character devices, no
+terminals."""
+
+
+def _character_device(descriptor: int) -> bool:
+    try:
+        status = os.fstat(descriptor)
+    except OSError:
+        return False
+    return stat.S_ISCHR(status.st_mode) and os.major(status.st_rdev) != MEMORY_DEVICES
+
+
+def _working_folder_gone() -> bool:
+    try:
+        os.getcwd()
+    except FileNotFoundError:
+        return True
+    return False
+
+
+def _output_ended(invocation: Invocation, status: int) -> int:
+    """The status once what stdout and stderr still hold is flushed. Output that cannot go
+    (a pipe closed, a terminal gone) is pointed at the null device, so that the flush at
+    interpreter exit fails no more (status 120); a refusal other than a closed pipe (a full
+    disk) is said when the program would have ended with 0, and then it ends with its status."""
+    refused = _flush_or_silence(sys.stdout)
+    _flush_or_silence(sys.stderr)
+    if refused is None or isinstance(refused, BrokenPipeError) or status != 0:
+        return status  # a program that ended otherwise has said why already
+    return _refused(invocation, refused) if isinstance(refused, OSError) else FILE_EXIT
+
+
+def _flush_or_silence(stream: TextIO) -> Exception | None:
+    """Flush what the program wrote; where the output is gone, point it at the null device
+    (a line it could not take stays in the buffer: the null device takes it). What refused
+    the flush, if anything."""
     try:
         stream.flush()
-    except (OSError, ValueError):
+    except (OSError, ValueError) as error:
         silence_closed_output(stream)
+        return error
+    return None
 
 
 def _say(streams: Streams, message: str, *, fresh_line: bool = False) -> None:
     """One line on stderr, after what stdout still holds (on a terminal the two interleave:
-    the line must come last); a stream that is gone (a closed terminal) is not an error."""
-    with contextlib.suppress(OSError, ValueError):
+    the line must come last); a stream that is gone (a closed terminal, a full disk) is not an
+    error, nor is anything else that keeps the line from being written: it is the last word."""
+    with contextlib.suppress(Exception):
         streams.stdout.flush()
-    with contextlib.suppress(OSError, ValueError):
+    with contextlib.suppress(Exception):
         if fresh_line and streams.stderr.isatty():
             message = "\n" + message
         streams.error(message)
 
 
-def _robust_own_streams() -> None:
+def _robust_own_streams() -> bool:
     """Make the process's stdin and stdout survive any bytes (bad UTF-8 becomes U+FFFD, a
-    character the terminal cannot show becomes ``?``), and a closed stdin an empty one."""
+    character the terminal cannot show becomes ``?``), and give a closed stream the null
+    device (on its descriptor too, so that no file the program opens takes its number); a
+    closed stdin reads as empty. Whether stdout was closed."""
+    closed_stdout = sys.stdout is None
     if sys.stdin is None:
-        sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 — lives as long as we do
+        sys.stdin = _null_stream(0, "r")
+    if sys.stdout is None:
+        sys.stdout = _null_stream(1, "w")
+    if sys.stderr is None:
+        sys.stderr = _null_stream(2, "w")
     for stream in (sys.stdin, sys.stdout):
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
             with contextlib.suppress(OSError, ValueError):
                 reconfigure(errors="replace")
+    return closed_stdout
+
+
+def _null_stream(descriptor: int, mode: str) -> TextIO:
+    """The null device on ``descriptor`` (a standard stream's, found closed), as a text stream."""
+    with contextlib.suppress(OSError):
+        null = os.open(os.devnull, os.O_RDONLY if mode == "r" else os.O_WRONLY)
+        if null != descriptor:
+            os.dup2(null, descriptor)
+            os.close(null)
+        return cast(TextIO, open(descriptor, mode, encoding="utf-8", closefd=False))
+    return cast(TextIO, open(os.devnull, mode, encoding="utf-8"))
 
 
 def _raise_stopped(signum: int, frame: FrameType | None) -> None:
@@ -302,7 +425,8 @@ def _stop_signals_raise(own: bool) -> Iterator[None]:
         yield
     finally:
         for signum, handler in previous.items():
-            signal.signal(signum, handler)
+            if signal.getsignal(signum) is not signal.SIG_IGN:  # else ignored since, for good
+                signal.signal(signum, handler)
 
 
 @contextlib.contextmanager

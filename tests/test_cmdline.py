@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 import shutil
@@ -10,6 +11,8 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from casino.cmdline import (
     ArgumentParser,
@@ -172,6 +175,41 @@ def test_on_its_own_streams_a_bug_is_one_line_not_a_traceback(
         70,
         "game: internal error (a bug in casino): ZeroDivisionError: x\n",
     )
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    code=st.sampled_from(sorted(set(errno.errorcode) - {errno.EPIPE, errno.EIO})),
+    filename=st.sampled_from([None, "players.dat", "out/report.html"]),
+)
+def test_on_its_own_streams_what_the_system_refused_is_one_line_never_a_bug(
+    code: int, filename: str | None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Any ``OSError`` (a full disk, a refused permission…) that reaches the contract is the
+    environment's doing: status 1 and the system's words, with the file where there is one."""
+    refusal = (
+        OSError(code, os.strerror(code), filename) if filename else OSError(code, os.strerror(code))
+    )
+    where = f"{filename}: " if filename else ""
+    assert own(raising(refusal), capsys) == (1, f"game: {where}{os.strerror(code)}\n")
+
+
+def test_on_its_own_streams_a_vanished_working_folder_is_said(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "gone"
+    folder.mkdir()
+    monkeypatch.chdir(folder)
+    folder.rmdir()
+
+    def body(invocation: Invocation) -> int:
+        Path("x").resolve(strict=True)
+        return 0
+
+    said = (1, "game: the working folder is gone (No such file or directory)\n")
+    assert own(body, capsys) == said
 
 
 def test_signals_wait_until_a_save_is_done() -> None:

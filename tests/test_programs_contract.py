@@ -15,10 +15,12 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pexpect
 import pytest
 
+from casino.__main__ import HARNESS_COMMANDS
 from casino.__main__ import main as casino_main
 from casino.programs import PROGRAMS, SUMMARIES, load_main, run_captured
 
@@ -278,3 +280,104 @@ def test_nimsys_saves_the_players_when_its_terminal_is_closed(tmp_path: Path) ->
         assert child.exitstatus == 129 and child.signalstatus is None
         saved = (tmp_path / "players.dat").read_text().splitlines()
         assert saved[1:] == [f"human\tp{n}\tTerm\tInal\t0\t0" for n in range(attempt + 1)]
+
+
+# ------------------------------------------------ the edges: what the environment does
+
+HARNESS_HELP = {command: ["-m", "casino", command, "--help"] for command in HARNESS_COMMANDS}
+"""The harness commands, each doing something that writes (its help): they need files to do
+more, and the contract is the same for every way a program ends."""
+
+
+def session(name: str) -> list[str]:
+    """The arguments of ``python`` that start program ``name`` (a game: a session of it, its
+    name as it is run alone; a harness command: ``casino COMMAND --help``)."""
+    if name in HARNESS_HELP:
+        return HARNESS_HELP[name]
+    return ["-m", PROGRAMS[name], *INTERACTIVE_ARGS.get(name, [])]
+
+
+def said_by(name: str) -> str:
+    """The name that begins the program's one line."""
+    return f"casino {name}" if name in HARNESS_HELP else NAMES.get(name, name)
+
+
+EVERY_COMMAND = sorted([*PROGRAMS, *HARNESS_COMMANDS])
+
+
+def run_in(shell: str, name: str, cwd: Path, **streams: Any) -> tuple[int, str]:
+    """Program ``name``'s :func:`session` run by ``sh -c SHELL`` with ``"$@"`` as the program
+    (its input the seeded one, where it has one, so that it writes): its status and stderr."""
+    done = subprocess.run(
+        ["sh", "-c", shell, "sh", sys.executable, *session(name)],
+        input=SEEDED_INPUT.get(name, "").encode(),
+        stderr=subprocess.PIPE,
+        cwd=cwd,
+        env=environment(),
+        timeout=300,
+        **streams,
+    )
+    return done.returncode, done.stderr.decode("utf-8", "replace")
+
+
+def not_a_bug(err: str) -> None:
+    """Nothing the environment did reads as casino's fault."""
+    assert "Traceback" not in err and "a bug in casino" not in err, err
+
+
+@pytest.mark.parametrize("name", EVERY_COMMAND)
+def test_a_closed_stdout_is_one_line_and_status_1(name: str, tmp_path: Path) -> None:
+    status, err = run_in('exec "$@" >&-', name, tmp_path)
+    not_a_bug(err)
+    prog = "casino" if name in HARNESS_HELP else name  # the first program run says it
+    assert (status, err) == (1, f"{prog}: standard output is closed\n")
+
+
+@pytest.mark.parametrize("name", EVERY_COMMAND)
+def test_output_to_a_full_device_is_one_line_and_status_1(name: str, tmp_path: Path) -> None:
+    with open("/dev/full", "wb") as full:
+        status, err = run_in('exec "$@"', name, tmp_path, stdout=full)
+    not_a_bug(err)
+    assert (status, err) == (1, f"{said_by(name)}: No space left on device\n")
+
+
+KEPT_THERE = {
+    "nimsys": "nimsys: players.dat: players not saved: no such file or directory\n",
+    "web": "web: cannot open the database casino.db: unable to open database file\n",
+}
+"""What the programs that keep a file in the working folder by default say when it is gone."""
+
+
+@pytest.mark.parametrize("name", EVERY_COMMAND)
+def test_a_vanished_working_folder_is_at_most_one_line(name: str, tmp_path: Path) -> None:
+    """The program starts in a folder removed under it: a program that needs none runs as
+    anywhere (status 0); one that keeps a file there (Nimsys's players) says in one line that
+    it could not (status 1)."""
+    folder = tmp_path / "gone"
+    folder.mkdir()
+    shell = 'cd "$0" && rmdir "$0" && exec "$@"'
+    done = subprocess.run(
+        ["sh", "-c", shell, str(folder), sys.executable, *session(name)],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        env=environment(),
+        timeout=300,
+    )
+    err = done.stderr.decode("utf-8", "replace")
+    not_a_bug(err)
+    if name in KEPT_THERE:
+        assert (done.returncode, err) == (1, KEPT_THERE[name])
+    else:
+        assert (done.returncode, err) == (0, ""), err
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_a_terminal_closed_mid_session_is_status_129(name: str, tmp_path: Path) -> None:
+    """The terminal goes away while the program waits for its user: the kernel hangs up (its
+    streams read and write ``EIO``, SIGHUP comes, in either order); status 129 either way."""
+    child = spawn(name, tmp_path)
+    wait_for_input(child, name)
+    child.ptyproc.fileobj.close()
+    if child.isalive():
+        child.wait()
+    assert (child.exitstatus, child.signalstatus) == (129, None)

@@ -10,7 +10,8 @@ orders them.
   (killed, out of memory) costs the students it held a retry each in a process of their own,
   and a student whose own process dies too gets a result saying so; the rest go on.
 - :func:`grade_on_ray`: each student a Ray task carrying the course and the packed folder
-  (``casino[ray]``; ``ray.init()`` on this machine when the address is ``local``).
+  (``casino[ray]``; ``local`` starts a cluster of its own on this machine, whatever else runs
+  there; any other address is joined).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
+from casino.cmdline import UsageError
 from casino.grade.course import Course, Student, TooLargeSubmission, pack
 from casino.grade.results import StudentResult
 from casino.grade.work import Cached, grade_student, not_graded
@@ -130,18 +132,32 @@ def grade_on_ray(
     import ray as ray_module
 
     ray: Any = ray_module  # typed or not, depending on the Ray release
-    local = address == "local"
-    ray.init(
-        address=None if local else address,
-        num_cpus=jobs if local else None,
-        include_dashboard=False,
-        log_to_driver=False,
-        logging_level=logging.ERROR,
-    )
+    _ray_start(ray, address, jobs)
     try:
         _ray_loop(ray, course, tasks, done, say or (lambda line: None))
     finally:
         ray.shutdown()
+
+
+def _ray_start(ray: Any, address: str, jobs: int) -> None:
+    """Start Ray's driver here. ``local`` is ``address="local"``: a cluster of its own, started
+    here with ``jobs`` CPUs, whatever else runs on the machine (``address=None`` would join a
+    cluster already running, or the one ``$RAY_ADDRESS`` names, and refuse ``num_cpus``). Any
+    other address is joined; one where no cluster answers is a :class:`UsageError`."""
+    local = address == "local"
+    try:
+        ray.init(
+            address=address,
+            num_cpus=jobs if local else None,
+            include_dashboard=False,
+            log_to_driver=False,
+            logging_level=logging.ERROR,
+        )
+    except ConnectionError as error:
+        if local:
+            raise
+        why = str(error).partition("\n")[0][:200]
+        raise UsageError(f"--ray {address}: no Ray cluster to join there ({why})") from None
 
 
 def _ray_loop(ray: Any, course: Course, tasks: list[Task], done: Done, say: Say) -> None:

@@ -63,6 +63,9 @@ containment: when a run ends, every process it started ends too (a `nohup … &`
   child included; 1 s after the program itself exits, its leftovers are killed). Stopping
   casino (Ctrl-C, SIGTERM, a closed terminal) stops every run and removes its temporary
   files first; exit status then 130, 143 or 129.
+--update --program CMD: CMD's output becomes the transcripts' (a staff feature): unless CMD
+  is casino's own (casino ..., python -m casino...), replay says which transcripts it will
+  rewrite and asks on a terminal, and needs --yes anywhere else.
 exit status: 0 all passed, 1 some failed, 2 usage error.
 """
 
@@ -111,6 +114,11 @@ def _replay_parser(out: TextIO) -> ArgumentParser:
     parser.add_argument("--score", action="store_true", help="points per transcript, and a total")
     parser.add_argument("--update", action="store_true", help="bless the current output")
     parser.add_argument(
+        "--yes",
+        action="store_true",
+        help="with --update --program CMD: rewrite without asking first",
+    )
+    parser.add_argument(
         "--match",
         type=_match_kinds,
         default=(),
@@ -136,6 +144,8 @@ def replay(argv: list[str], streams: Streams) -> int:
     _check_replay(args, options)
     paths = find_transcripts(args.paths)
     if args.update:
+        if not (args.yes or _casinos_own(command) or _rewrite_agreed(args.program, paths, streams)):
+            return 1
         return update_all(paths, options, streams)
     results = []
     for result in results_in_order(paths, options, args.jobs, streams.error):
@@ -146,6 +156,43 @@ def replay(argv: list[str], streams: Streams) -> int:
     if args.report:
         write_report(args.report, args.report_file, results, streams)
     return 0 if all(result.ok for result in results) else 1
+
+
+def _casinos_own(command: tuple[str, ...] | None) -> bool:
+    """Whether ``--program`` is casino's own (or none: the in-process reference): ``casino
+    ...`` or ``python [-P] -m casino...``. Its output is the reference; any other program's is
+    not, and ``--update`` asks before it rewrites transcripts with it."""
+    if command is None:
+        return True
+    first = Path(command[0]).name
+    if first == "casino":
+        return True
+    if not first.startswith("python") or "-m" not in command[1:]:
+        return False
+    module = command.index("-m", 1) + 1
+    return module < len(command) and command[module].split(".")[0] == "casino"
+
+
+def _rewrite_agreed(program: str, paths: list[Path], streams: Streams) -> bool:
+    """Say which transcripts ``--update --program`` would rewrite with that program's output,
+    and ask (a terminal: ``y`` agrees); without a terminal to ask, ``--yes`` is needed."""
+    names = ", ".join(str(path) for path in paths[:3]) + (", …" if len(paths) > 3 else "")
+    what = f"{plural(len(paths), 'transcript')} ({names}) with what {program!r} prints"
+    if not _interactive(streams.stdin):
+        raise UsageError(f"--update would rewrite {what}: add --yes to do so")
+    streams.stderr.write(f"casino replay: --update rewrites {what}. Rewrite them? [y/N] ")
+    streams.stderr.flush()
+    if streams.stdin.readline().strip().lower() in ("y", "yes"):
+        return True
+    streams.error("casino replay: nothing rewritten")
+    return False
+
+
+def _interactive(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 def _command(program: str | None) -> tuple[str, ...] | None:

@@ -82,3 +82,23 @@ def test_a_node_that_dies_mid_course_costs_no_submission(tmp_path: Path) -> None
     assert grader.returncode == 0, err
     assert "sending it again (try 2 of 3)" in err
     same_results(tmp_path, "one", "ray", list(expected))  # feedback too: no Ray log in it
+
+
+def test_ray_local_starts_its_own_cluster_beside_a_running_one(tmp_path: Path) -> None:
+    """``--ray local`` with another cluster running on the machine, and named where Ray looks
+    for one to join (``$RAY_ADDRESS``): the grader starts a cluster of its own with ``--jobs``
+    CPUs (joining that one, with a CPU count, ended in an internal error), grades as
+    ``--jobs 1`` does, and leaves the other cluster running."""
+    expected = write_course(tmp_path, COURSE)
+    assert run(grade_command(tmp_path, "one", "--jobs", "1")).returncode == 0
+    with two_nodes(head_cpus=1, second_cpus=1) as cluster:
+        head = cluster.raylet(second=False)
+        argv = grade_command(tmp_path, "ray", "--ray", "local", "--jobs", "2")
+        graded = subprocess.run(
+            argv, capture_output=True, text=True, timeout=600,
+            env=dict(env(), RAY_ADDRESS=cluster.address),
+        )  # fmt: skip
+        assert cluster.raylet(second=False) == head  # the other cluster still runs
+    assert graded.returncode == 0, graded.stderr
+    assert "a bug in casino" not in graded.stderr
+    same_results(tmp_path, "one", "ray", list(expected))

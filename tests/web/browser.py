@@ -9,7 +9,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,9 @@ CHROMEDRIVER = "/usr/bin/chromedriver"
 ROOT = Path(__file__).resolve().parents[2]
 WINDOW = (420, 900)
 """A new browser's window size."""
+CLICK_LIMIT = 120.0
+"""Seconds :func:`click_when` waits for its state and its element (a bound, not a timing)."""
+CLICK_POLL = 0.1
 
 
 def need_browser() -> None:
@@ -107,8 +111,8 @@ def register(driver: Any, url: str, name: str, lang: str, action: str = "registe
     driver.get(url + action)
     driver.find_element("id", "name").send_keys(name)
     driver.find_element("id", "password").send_keys(f"{name} password")
-    driver.find_element("css selector", f"#lang option[value={lang}]").click()
-    driver.find_element("id", "submit").click()
+    click_when(driver, f"#lang option[value={lang}]")
+    click_when(driver, "#submit")
     shown(driver, "who")  # the lobby says who is logged in
 
 
@@ -119,6 +123,54 @@ def shown(driver: Any, element_id: str, seconds: float = 60.0) -> Any:
 
     located = expected_conditions.presence_of_element_located(("id", element_id))
     return WebDriverWait(driver, seconds).until(located)
+
+
+def click_if(driver: Any, css: str) -> bool:
+    """Click the first element matching ``css``, found afresh now; whether the click landed.
+    ``False`` when nothing matches, or when the page redrew the element away (stale), or
+    something covers it or it is not yet interactable: the caller looks at the page again."""
+    from selenium.common.exceptions import (
+        ElementClickInterceptedException,
+        ElementNotInteractableException,
+        StaleElementReferenceException,
+    )
+
+    try:
+        nodes = driver.find_elements("css selector", css)
+        if not nodes:
+            return False
+        nodes[0].click()
+    except (
+        StaleElementReferenceException,
+        ElementNotInteractableException,
+        ElementClickInterceptedException,
+    ):
+        return False
+    return True
+
+
+def click_when(
+    driver: Any, css: str, ready: Callable[[], bool] | None = None, seconds: float = CLICK_LIMIT
+) -> None:
+    """Wait until ``ready()`` holds (the state the click acts on; always, when ``None``) and
+    click the first element matching ``css``, re-found at each try: a page that redraws under
+    the test (a clock's tick, a move pushed by the server) makes a found element stale, and
+    the click is tried again only while the state still holds. A ``ready`` that cannot read
+    the page yet (it is loading) counts as not ready. Bounded: an :class:`AssertionError`
+    after ``seconds``."""
+    from selenium.common.exceptions import JavascriptException
+
+    end = time.monotonic() + seconds
+    while True:
+        try:
+            holds = ready is None or ready()
+        except JavascriptException:
+            holds = False
+        if holds and click_if(driver, css):
+            return
+        if time.monotonic() > end:
+            raise AssertionError(f"never clicked {css!r} (its state held: {holds})")
+        time.sleep(CLICK_POLL)
 
 
 @contextmanager
@@ -183,4 +235,4 @@ def join(driver: Any, url: str, name: str, lang: str, game: str) -> None:
     """Register ``name`` (speaking ``lang``) and sit at ``game`` (``holdem`` or ``domino``)
     from the lobby."""
     register(driver, url, name, lang)
-    driver.find_element("id", "sit" if game == "holdem" else "dominoes").click()
+    click_when(driver, "#sit" if game == "holdem" else "#dominoes")

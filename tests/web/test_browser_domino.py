@@ -9,15 +9,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .browser import casino_web, register
+from .browser import casino_web, click_if, click_when, register
+from .tables import wait_for as wait_for_script
 
-LIMIT = 120.0
 SNAPSHOT = """
 return {over: document.body.dataset.over === 'true', turn: document.body.dataset.turn,
   log: [...document.querySelectorAll('#log li')].map((li) => li.textContent),
   moves: document.querySelectorAll('#hand .playable').length,
   seconds: document.getElementById('seconds').textContent,
   clock: getComputedStyle(document.getElementById('clock')).display !== 'none',
+  targets: document.querySelectorAll('.ends .target').length,
   tiles: document.querySelectorAll('#hand svg').length};
 """
 
@@ -29,24 +30,23 @@ def test_a_whole_hand_with_one_time_out(tmp_path: Path, browsers: Callable[[], A
 
 def play_hand(driver: Any, url: str, tmp_path: Path) -> None:
     register(driver, url, "Zoe", "en")
-    driver.find_element("id", "dominoes").click()
+    click_when(driver, "#dominoes")
     wait_for(driver, lambda v: v["over"])
-    driver.find_element("css selector", '#overlay button[data-type="next"]').click()
+    click_when(driver, '#overlay button[data-type="next"]', lambda: snapshot(driver)["over"])
     view = wait_for(driver, lambda v: v["turn"] == "you")
     assert view["clock"] and view["seconds"] in ("1", "2") and view["tiles"] >= 7
     driver.save_screenshot(str(tmp_path / "domino-countdown.png"))
     view = wait_for(driver, lambda v: any("automatic move" in line for line in v["log"]))
     assert "Time is up (1 of 3 in a row): an automatic move." in view["log"]
     while not view["over"]:
+        # Each click re-finds its element and is tried on the page as it is now: the 2-second
+        # clock may redraw it (a stale element is just looked at again).
         if view["turn"] == "you":
-            node = driver.find_elements("css selector", "#hand .playable, #buttons button")
-            if node:
-                node[0].click()
-            node = driver.find_elements("css selector", ".ends .target")
-            if node:
-                node[0].click()
+            if not view["targets"]:  # else a tile that fits both ends was picked: the end
+                click_if(driver, "#hand .playable, #buttons button")
+            click_if(driver, ".ends .target")
         time.sleep(0.1)
-        view = snapshot(driver)
+        view = wait_for(driver, lambda v: True)
     driver.save_screenshot(str(tmp_path / "domino-end.png"))
     ends = (
         "You win the hand and $10.",
@@ -60,15 +60,11 @@ def play_hand(driver: Any, url: str, tmp_path: Path) -> None:
 
 
 def snapshot(driver: Any) -> dict[str, Any]:
+    """The page's state now."""
     data: dict[str, Any] = driver.execute_script(SNAPSHOT)
     return data
 
 
-def wait_for(driver: Any, test: Any) -> dict[str, Any]:
-    end = time.monotonic() + LIMIT
-    while time.monotonic() < end:
-        view = snapshot(driver)
-        if test(view):
-            return view
-        time.sleep(0.05)
-    raise AssertionError(f"the page never got there: {snapshot(driver)}")
+def wait_for(driver: Any, test: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """The page's state once ``test`` holds (bounded; a page still loading is waited for)."""
+    return wait_for_script(driver, SNAPSHOT, test)

@@ -7,12 +7,13 @@ seat. A real ``casino web`` process, real time (short pauses); every wait is bou
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .browser import casino_web, register
+from .browser import casino_web, click_if, click_when, register
 from .tables import POLL
 
 SNAPSHOT = """
@@ -30,7 +31,7 @@ LIMIT = 150.0
 
 def sit(driver: Any, url: str, name: str, lang: str) -> None:
     register(driver, url, name, lang)
-    driver.find_element("id", "sit").click()
+    click_when(driver, "#sit")
 
 
 def snapshot(driver: Any) -> dict[str, Any]:
@@ -46,13 +47,11 @@ def play(driver: Any, view: dict[str, Any], keyboard: bool) -> None:
     verb = "check" if "check" in view["buttons"] else "call"
     if verb not in view["buttons"]:
         return
-    try:
-        if keyboard:
-            ActionChains(driver).send_keys("k" if verb == "check" else "c").perform()
-        else:
-            driver.find_element("css selector", f'#buttons button[data-verb="{verb}"]').click()
-    except WebDriverException:
-        pass  # the buttons changed under us: the next snapshot says what is on
+    if not keyboard:
+        click_if(driver, f'#buttons button[data-verb="{verb}"]')  # re-found; else looked again
+        return
+    with contextlib.suppress(WebDriverException):  # the page changed: the next snapshot says
+        ActionChains(driver).send_keys("k" if verb == "check" else "c").perform()
 
 
 def you(view: dict[str, Any]) -> int:

@@ -24,7 +24,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from casino.web.store import Store, open_store
 
-from .browser import _casino_web, register
+from .browser import _casino_web, click_if, click_when, register
 from .tables import POLL
 
 LIMIT = 120.0
@@ -82,7 +82,7 @@ def sit_at_table_one(driver: Any, url: str, name: str, lang: str) -> None:
     register(driver, url, name, lang)
     row = driver.find_element("css selector", '#tables tr[data-table="1"]').text
     assert "5/10" in row
-    driver.find_element("id", "table-1").click()
+    click_when(driver, "#table-1")
 
 
 def table(driver: Any) -> dict[str, Any]:
@@ -118,7 +118,7 @@ def check_or_call(driver: Any) -> None:
     buttons = table(driver)["buttons"]
     verb = "check" if "check" in buttons else "call" if "call" in buttons else None
     if verb is not None:
-        driver.find_element("css selector", f'#buttons button[data-verb="{verb}"]').click()
+        click_if(driver, f'#buttons button[data-verb="{verb}"]')  # re-found; else looked again
 
 
 def both_see_the_seconds(ana: Any, diego: Any) -> None:

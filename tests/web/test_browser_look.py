@@ -22,12 +22,13 @@ from .browser import (
     SIZES,
     casino_web,
     casino_web_on,
+    click_when,
     emulate,
     join,
     register,
     shown,
 )
-from .tables import DOMINO, HOLDEM, audit, changed, compare, wait_for
+from .tables import DOMINO, HOLDEM, audit, changed, compare, state, wait_for
 
 LAYOUT = """
 const cards = document.querySelector('.seat.you .cards').getBoundingClientRect();
@@ -115,7 +116,7 @@ def test_the_member_pages(driver: Any, lang: str, tmp_path: Path) -> None:
         driver.get(f"{url}login")
         driver.find_element("id", "name").send_keys("Zoe")
         driver.find_element("id", "password").send_keys("not Zoe's password")
-        driver.find_element("id", "submit").click()
+        click_when(driver, "#submit")
         shown(driver, "problem")
         look(driver, "login", lang, tmp_path)
         register(driver, url, "Zoe", lang, action="login")
@@ -125,7 +126,7 @@ def test_the_member_pages(driver: Any, lang: str, tmp_path: Path) -> None:
             money(1090, lang),
         )
         look(driver, "lobby-member", lang, tmp_path)
-        driver.find_element("id", "member").click()
+        click_when(driver, "#member")
         rows = shown(driver, "history").find_elements("css selector", "tbody tr")
         assert len(rows) == 6 and {"es": "anulada", "en": "void"}[lang] in rows[0].text
         leaders = [
@@ -176,7 +177,7 @@ def test_a_holdem_table(driver: Any, lang: str, tmp_path: Path) -> None:
             layout = driver.execute_script(LAYOUT)
             assert layout["cards"] <= layout["bar"], (size, layout)  # clear of the action bar
         emulate(driver, SIZES["phone"])
-        driver.find_element("id", "history-toggle").click()  # the drawer, open on a phone
+        click_when(driver, "#history-toggle")  # the drawer, open on a phone
         assert driver.execute_script(BAR_ON_TOP), "the history drawer covers the action bar"
 
 
@@ -185,7 +186,7 @@ def test_a_dominoes_table(driver: Any, lang: str, tmp_path: Path) -> None:
     with casino_web(*SERVER, "--move-seconds", "600") as url:
         join(driver, url, "Zoe", lang, "domino")
         wait_for(driver, DOMINO, lambda v: v["overlay"])
-        driver.find_element("id", "next").click()
+        click_when(driver, "#next", lambda: bool(state(driver, DOMINO)["overlay"]))
         wait_for(driver, DOMINO, lambda v: v["turn"] == "you" and v["playable"] > 0)
         look(driver, "domino", lang, tmp_path)
 
@@ -200,7 +201,11 @@ def test_a_holdem_showdown(driver: Any, tmp_path: Path) -> None:
             if view["winner"]:
                 break
             verb = "check" if "check" in view["buttons"] else "call"
-            driver.find_element("css selector", f'#buttons [data-verb="{verb}"]').click()
+            click_when(
+                driver,
+                f'#buttons [data-verb="{verb}"]',
+                lambda: bool(state(driver, HOLDEM)["buttons"]),
+            )
             wait_for(driver, HOLDEM, changed(view["log"], view["hand"]))
         assert view["winner"] == "Carla (bot) gana 90 con Pareja de nueves"
         assert view["board"] == 5 and view["lifted"] == 5

@@ -16,7 +16,7 @@ from typing import Any
 
 from casino.web.store import sqlite_store
 
-from .browser import register, shown
+from .browser import click_when, register, shown
 from .tables import POLL
 from .test_browser_holdem import play, snapshot
 from .test_restart import casino_web
@@ -34,7 +34,7 @@ def test_two_members_play_the_server_is_killed_and_they_find_their_money(
     with casino_web(database, *OPTIONS) as (process, url):
         for name, driver in drivers.items():
             register(driver, url, name, MEMBERS[name])
-            driver.find_element("id", "sit").click()
+            click_when(driver, "#sit")
         views = play_hands(drivers, 3)
         os.kill(process.pid, signal.SIGKILL)
         assert process.wait(60) == -signal.SIGKILL
@@ -75,7 +75,7 @@ def come_back(driver: Any, url: str, name: str) -> tuple[int, int, int]:
     """Log in again: the lobby's bankroll, the member page's, and its rows of games."""
     register(driver, url, name, MEMBERS[name], action="login")
     lobby = int(shown(driver, "balance").get_attribute("value"))
-    driver.find_element("id", "member").click()
+    click_when(driver, "#member")
     shown(driver, "history")
     page = int(driver.find_element("id", "balance").get_attribute("value"))
     source: str = driver.page_source

@@ -9,8 +9,11 @@ from typing import Any
 
 import pytest
 
-from .browser import SIZES, casino_web, emulate, join
+from .browser import SIZES, casino_web, click_when, emulate, join
 from .tables import DOMINO, HOLDEM, changed, keys, state, wait_for
+
+CLICK_TRIES = 50
+"""How many times :func:`drag` finds its tile again after a redraw made it stale."""
 
 
 @pytest.fixture(params=sorted(SIZES))
@@ -61,6 +64,12 @@ def holdem_hand(driver: Any, hand: int, by_keys: bool) -> int:
     from selenium.common.exceptions import WebDriverException
 
     acted = raised = 0
+
+    def turn() -> bool:
+        """Still the member's turn in ``hand``."""
+        now = state(driver, HOLDEM)
+        return now["hand"] == hand and not now["winner"] and bool(now["buttons"])
+
     while True:
         view = wait_for(
             driver, HOLDEM, lambda v: v["hand"] != hand or bool(v["winner"]) or bool(v["buttons"])
@@ -73,13 +82,13 @@ def holdem_hand(driver: Any, hand: int, by_keys: bool) -> int:
                 assert view["focused"] in ("check", "call")  # the focus is on the table
                 keys(driver, "r" if not raised and "raise" in view["buttons"] else "\ue007")
             elif not raised and "raise" in view["buttons"]:
-                driver.find_element("css selector", "#presets button").click()
-                driver.find_element("css selector", '#buttons [data-verb="raise"]').click()
+                click_when(driver, "#presets button", turn)
+                click_when(driver, '#buttons [data-verb="raise"]', turn)
             else:
                 verb = view["focused"]
-                driver.find_element("css selector", f'#buttons [data-verb="{verb}"]').click()
+                click_when(driver, f'#buttons [data-verb="{verb}"]', turn)
         except WebDriverException:
-            continue  # the buttons changed under us
+            continue  # the keys went to a page that changed under us
         raised += "raise" in view["buttons"]
         acted += 1
         wait_for(driver, HOLDEM, changed(view["log"], hand))
@@ -95,7 +104,7 @@ def test_domino_hands_by_clicks_then_by_keys(driver: Any) -> None:
     with casino_web(*args) as url:
         join(driver, url, "Zoe", "en", "domino")
         wait_for(driver, DOMINO, lambda v: v["overlay"])
-        driver.find_element("id", "next").click()
+        click_when(driver, "#next", lambda: bool(state(driver, DOMINO)["overlay"]))
         end = domino_hand(driver, by_keys=False)
         assert end["title"] in ("You win the hand", "The computer wins the hand", "A drawn hand")
         keys(driver, "n")
@@ -106,6 +115,12 @@ def test_domino_hands_by_clicks_then_by_keys(driver: Any) -> None:
 def domino_hand(driver: Any, by_keys: bool) -> dict[str, Any]:
     """Play the member's turns until the hand's overlay says how it ended."""
     played = dragged = 0
+
+    def yours() -> bool:
+        """Still the member's turn."""
+        now = state(driver, DOMINO)
+        return now["turn"] == "you" and not now["overlay"]
+
     wait_for(driver, DOMINO, lambda v: not v["overlay"])
     while True:
         view = wait_for(driver, DOMINO, lambda v: v["overlay"] or v["turn"] == "you")
@@ -123,31 +138,39 @@ def domino_hand(driver: Any, by_keys: bool) -> dict[str, Any]:
                 assert view["focused"] is not None  # the first playable tile has the focus
                 keys(driver, "\ue007")
             else:
-                driver.find_element("css selector", "#hand .playable").click()
+                click_when(driver, "#hand .playable", yours)
             view = state(driver, DOMINO)
             if view["targets"]:  # the tile fits both ends: now the end
                 if by_keys:
                     keys(driver, *(["\ue004"] if view["targets"][0] == "right" else []), "\ue007")
                 else:
-                    driver.find_element("css selector", ".ends .target").click()
+                    click_when(driver, ".ends .target", yours)
         else:
             played += 1
             kind = view["buttons"][0]
             if by_keys:
                 keys(driver, kind[0])
             else:
-                driver.find_element("css selector", f'#buttons [data-type="{kind}"]').click()
+                click_when(driver, f'#buttons [data-type="{kind}"]', yours)
         wait_for(driver, DOMINO, changed(before, None))
 
 
 def drag(driver: Any) -> None:
-    """Drag the first playable tile onto an end it fits (pointer events, as a finger)."""
+    """Drag the first playable tile onto an end it fits (pointer events, as a finger); both
+    re-found while a redraw makes them stale (bounded)."""
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.common.action_chains import ActionChains
 
-    tile = driver.find_element("css selector", "#hand .playable")
-    end = driver.find_element("id", "end-" + tile.get_attribute("data-ends").split()[0])
-    chain = ActionChains(driver).click_and_hold(tile).move_by_offset(5, -20)
-    chain.move_to_element(end).release().perform()
+    for _ in range(CLICK_TRIES):
+        try:
+            tile = driver.find_element("css selector", "#hand .playable")
+            end = driver.find_element("id", "end-" + tile.get_attribute("data-ends").split()[0])
+            chain = ActionChains(driver).click_and_hold(tile).move_by_offset(5, -20)
+            chain.move_to_element(end).release().perform()
+            return
+        except StaleElementReferenceException:
+            continue
+    raise AssertionError("the tile to drag was redrawn at every try")
 
 
 def after(hand: int) -> Callable[[dict[str, Any]], bool]:
