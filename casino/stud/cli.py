@@ -14,7 +14,6 @@ import asyncio
 import os
 import random
 import shlex
-import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -32,6 +31,7 @@ from casino.errors import CasinoError, ParseError
 from casino.files import write_atomic
 from casino.net.client import FrameSocket
 from casino.net.stream import LOOPBACK
+from casino.programs import python_module
 from casino.stud import protocol as wire
 from casino.stud.bots import BASELINES, STRATEGIES
 from casino.stud.dealer import (
@@ -510,9 +510,7 @@ def _check_class(args: argparse.Namespace, out: TextIO) -> int:
 def _check_command(spec: str) -> list[str]:
     if spec in STRATEGIES:
         return [
-            sys.executable,
-            "-m",
-            "casino.stud",
+            *python_module("casino.stud"),
             "player",
             "{host}",
             "{port}",
