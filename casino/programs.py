@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib
 import io
 import sys
+import zipimport
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, TextIO
@@ -82,7 +83,35 @@ def command_line(name: str) -> list[str]:
     ``-P``: the working directory is not put on ``sys.path``, so files there (a transcript's
     ``random.py`` or ``casino/__init__.py``) are never imported as code.
     """
-    return [sys.executable, "-P", "-m", module_of(name)]
+    return python_module(module_of(name))
+
+
+ZIP_BOOT = (
+    "import runpy, sys; a = sys.argv; sys.path.insert(0, a[1]); m = a[2]; "
+    "sys.argv = a[:1] + a[3:]; runpy.run_module(m, run_name='__main__', alter_sys=True)"
+)
+"""What ``python -c`` runs for ``python -m MODULE`` out of the single file: the archive first
+on ``sys.path``, then the module as ``__main__`` with the arguments after it."""
+
+
+def python_module(module: str) -> list[str]:
+    """The argv (before the module's own arguments) that runs ``python -m module`` with this
+    Python and the casino this process runs: the installed package, or the single file
+    ``casino.pyz`` that a child Python would not see by itself (``-m`` cannot name a module
+    inside a zip, so :data:`ZIP_BOOT` puts the archive on the path first). From the single
+    file, the child also runs without site-packages (``-S``) when this process does; never
+    isolated (``-I``), which would drop the ``PYTHONUTF8`` its caller may set."""
+    archive = zip_archive()
+    if archive is None:
+        return [sys.executable, "-P", "-m", module]
+    flags = ["-P", "-S"] if sys.flags.no_site else ["-P"]
+    return [sys.executable, *flags, "-c", ZIP_BOOT, archive, module]
+
+
+def zip_archive() -> str | None:
+    """The single-file archive casino is imported from, or ``None`` (an installed package)."""
+    loader = getattr(importlib.import_module("casino").__spec__, "loader", None)
+    return loader.archive if isinstance(loader, zipimport.zipimporter) else None
 
 
 @dataclass(frozen=True)

@@ -4,8 +4,9 @@ layout is seen and blessed on purpose (``pytest --snapshot-update``), never by a
 Each program plays a whole session in-process from a golden transcript's arguments, seed and
 typed lines (the transcripts say what the session is), and the snapshot holds all it printed:
 Nimsys's prompts, messages and statistics tables, five-card draw's messages, the dominoes and
-Hold'em views (Hold'em hot-seat, with no computer player's name in it); video poker's are
-locked in tests/videopoker.
+Hold'em views (Hold'em hot-seat, with no computer player's name in it), video poker's
+messages (``b: illegal command`` and the others at the wrong moment, the win and loss lines,
+the errors of a bad card or command file, the prompts and the statistics table).
 Three-card stud's frames are a seeded table's whole conversation, both ways; ``replay``'s
 report is that of a transcript that fails, in each of its formats.
 """
@@ -26,6 +27,7 @@ from syrupy.assertion import SnapshotAssertion
 from casino.clock import FakeClock
 from casino.harness import cli as harness_cli
 from casino.harness.model import In, load_transcript
+from casino.harness.session import write_files
 from casino.programs import load_main
 from casino.stud.bots import STRATEGIES
 from casino.stud.dealer import Seat, Table, TableConfig
@@ -39,21 +41,31 @@ SESSIONS = [
     "nimsys/project-c/choices-commands.yaml",
     "nimsys/project-b/seed-b-display-and-rankings.yaml",
     "nimsys/project-b/seed-b-player-commands.yaml",
+    "nimsys/project-b/seed-b-startgame.yaml",
     "draw/casino/invalid-input-every-prompt.yaml",
     "draw/casino/players-3.yaml",
     "domino/casino-royal/invalid-input.en.yaml",
     "domino/casino-royal/won-hand.es.yaml",
     "holdem/casino-royal/hot-seat-two-humans.en.yaml",
     "holdem/casino-royal/hot-seat-two-humans.es.yaml",
+    "videopoker/double-bonus/wrong-moment-commands.yaml",
+    "videopoker/double-bonus/illegal-commands.yaml",
+    "videopoker/double-bonus/course-example-with-rebet.yaml",
+    "videopoker/double-bonus/error-bad-card.yaml",
+    "videopoker/double-bonus/error-card-file-runs-out.yaml",
+    "videopoker/double-bonus/error-missing-file.yaml",
+    "videopoker/double-bonus/interactive-prompted.yaml",
+    "videopoker/double-bonus/simulation.yaml",
 ]
 
 
 def played(relative: str, folder: Path) -> str:
     """What the transcript's first run prints (stdout, then any stderr), played in-process in
-    ``folder`` with the transcript's arguments, seed and typed lines."""
+    ``folder`` (its ``files`` written there first) with the transcript's arguments, seed and
+    typed lines."""
     transcript = load_transcript(ROOT / "transcripts" / relative)
     run = transcript.runs[0]
-    assert transcript.files is None, relative  # a session that needs no starting files
+    write_files(transcript, folder)
     assert transcript.program is not None, relative
     argv = list(run.argv)
     if transcript.seed is not None:
@@ -131,3 +143,56 @@ def test_replays_report_of_a_failure(
             json.loads(written)  # what is locked is well formed
         text += re.sub(r'("seconds": |time=")[0-9.]+', r"\1<s>", written)
     assert text == snapshot
+
+
+SEEDS = Path(os.environ.get("CASINO_SEEDS", "/work/shared/seeds"))
+"""Where the assignments' texts are (``CASINO_SEEDS``): they are the courses', not casino's, so
+where they are absent only the snapshot half of the check below runs."""
+SNAPSHOTS = Path(__file__).parent / "__snapshots__" / "test_fixed_texts.ambr"
+FIXED: dict[str, list[str]] = {
+    "nimsys-projects-a-b-c.txt": [
+        "Welcome to Nim",
+        "The player already exists.",
+        "The player does not exist.",
+        "One of the players does not exist.",
+        "Are you sure you want to remove all players? (y/n)",
+        "Are you sure you want to reset all player statistics? (y/n)",
+        "Please enter initial number of stones:",
+        "Please enter upper bound of stone removal:",
+        "Initial stone count: 10",
+        "Maximum stone removal: 3",
+        "Invalid move. You must remove between 1 and 3 stones.",
+        "Game Over",
+        "Han wins!",
+    ],
+    "five-card-draw.txt": [
+        "Enter a number between 2 and 5, inclusive, for # players ==> ",
+        "9 not between 2 and 5. Try again",
+        "Do you bet or fold (B or F)?==> ",
+        "e not one of the valid characters {'B', 'f', 'b', 'F'}. Try again",
+        "1600 not between 1 and 1000. Try again",
+        "Player_2 folds",
+    ],
+    "videopoker-double-bonus.txt": [
+        "b: illegal command",
+        "player loses and his credit is ",
+        "player wins with a ",
+    ],
+}
+"""Every message a seed fixes word for word (its own sample lines and quoted texts), by seed:
+each must be in the seed (whitespace and Markdown bold aside) and in a snapshot above, so that
+a changed wording breaks a snapshot, and a snapshot blessed without it breaks this test."""
+
+
+def flat(text: str) -> str:
+    """``text`` with Markdown's ``**`` gone and every run of whitespace one space."""
+    return re.sub(r"\s+", " ", text.replace("**", ""))
+
+
+@pytest.mark.parametrize(
+    ("seed", "message"), [(seed, text) for seed, texts in FIXED.items() for text in texts]
+)
+def test_every_fixed_message_of_the_seeds_is_locked_in_a_snapshot(seed: str, message: str) -> None:
+    if (SEEDS / seed).is_file():  # the seeds are the course's texts, not shipped with casino
+        assert flat(message) in flat((SEEDS / seed).read_text(encoding="utf-8"))
+    assert message in SNAPSHOTS.read_text(encoding="utf-8")

@@ -157,7 +157,8 @@ def _sections(numbers: array.array[int]) -> tuple[dict[int, tuple[int, int]], in
 
 
 def _pairs(numbers: array.array[int], span: tuple[int, int]) -> dict[int, int]:
-    pairs = numbers[span[0] : span[1]]
+    start, end = span
+    pairs = numbers[start:end]
     return dict(zip(pairs[::2], pairs[1::2], strict=True))
 
 

@@ -47,6 +47,8 @@ import stat
 import zipfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
 import casino
@@ -113,12 +115,20 @@ class Settings:
 
 
 def casino_files() -> Iterator[tuple[str, bytes]]:
-    """casino's own package, as files to ship (``casino/…``; no compiled caches)."""
-    package = Path(casino.__file__).parent
-    for path in sorted(package.rglob("*")):
-        relative = path.relative_to(package)
-        if path.is_file() and "__pycache__" not in relative.parts and path.suffix != ".pyc":
-            yield f"casino/{relative.as_posix()}", path.read_bytes()
+    """casino's own package, as files to ship (``casino/…``; no compiled caches), read as
+    resources so that the single file ``casino.pyz`` ships itself as the installed package
+    does; in path order."""
+    return _package_files(resources.files(casino), "casino")
+
+
+def _package_files(folder: Traversable, name: str) -> Iterator[tuple[str, bytes]]:
+    """Every file under ``folder`` (named ``name/…``) but ``__pycache__`` and ``.pyc``."""
+    for entry in sorted(folder.iterdir(), key=lambda entry: entry.name):
+        inner = f"{name}/{entry.name}"
+        if entry.is_dir() and entry.name != "__pycache__":
+            yield from _package_files(entry, inner)
+        elif entry.is_file() and not entry.name.endswith(".pyc"):
+            yield inner, entry.read_bytes()
 
 
 def transcript_files(

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from casino.clock import Clock
 from casino.errors import CasinoError
 from casino.harness.runners.base import STDERR_KEPT
+from casino.harness.runners.sandbox import quiet
 from casino.net.listener import Listener
 from casino.net.stream import LOOPBACK, ConnectionClosed, FrameStream, bound_port, serve
 from casino.stud import protocol as wire
@@ -70,17 +71,17 @@ UP_CARDS = "uses the other players' up cards"
 POINTS: dict[str, float] = {
     CONNECTS: 15,
     LOGIN: 5,
-    LEGAL: 40,
-    TIMELY: 30,
+    LEGAL: 50,
+    TIMELY: 40,
     CLOSES: 10,
     THREE: 15,
     HOPELESS: 15,
     SPADE: 10,
     UP_CARDS: 20,
 }
-"""Every rubric line and its points, in report order: 160, the seed's automatic lines (Part 1
-connects 15 and replies 35, Part 2 replies 50, intelligent play 40, up cards 20; the mapping is
-in ``docs/stud.md``)."""
+"""Every rubric line and its points, in report order: 180, the seed's automatic lines (Part 1
+connects 15 and replies 35, Part 2's correct play 70, intelligent play 40, up cards 20; the
+mapping is in ``docs/stud.md``)."""
 
 
 def _bets(action: wire.Action) -> bool:
@@ -538,14 +539,16 @@ async def _session(
 
 
 async def _read_stderr(pipe: asyncio.StreamReader, log: SessionLog) -> None:
-    """Keep the first :data:`STDERR_KEPT` bytes of the player's stderr, count the rest."""
+    """Keep the first :data:`STDERR_KEPT` bytes of the player's stderr, count the rest; the
+    line a JVM prints about the sandbox's ``JAVA_TOOL_OPTIONS`` is left out (the sandbox's
+    doing, not the player's: :func:`~casino.harness.runners.sandbox.quiet`)."""
     kept = bytearray()
     try:
         while chunk := await pipe.read(65536):
             room = max(0, STDERR_KEPT - len(kept))
             kept += chunk[:room]
             log.stderr_dropped += len(chunk) - len(chunk[:room])
-            log.stderr = kept.decode("utf-8", "replace")
+            log.stderr = quiet(kept.decode("utf-8", "replace"))
     except (ConnectionError, OSError):
         return
 

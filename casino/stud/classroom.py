@@ -22,12 +22,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import csv
+import dataclasses
 import html
 import io
 import json
 import tempfile
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
 
@@ -43,6 +44,7 @@ from casino.harness.report import plural, points_text
 from casino.harness.runners.folders import remove_tree
 from casino.harness.runners.sandbox import Sandbox
 from casino.stud.check import POINTS, Checked, Limits, check_player
+from casino.stud.dues import Dues, PartPicker, after_dues, late_parts
 from casino.stud.launch import Launch
 from casino.stud.report import text_report
 
@@ -57,6 +59,8 @@ class Entry:
     """Why it is not played (it could not be taken in, its build failed)."""
     build_output: str = ""
     """What a failed build printed."""
+    late: dict[str, str] = field(default_factory=dict)
+    """The parts turned in after their due (``--due``), each with why in one line."""
 
 
 @dataclass(frozen=True)
@@ -71,22 +75,33 @@ class ClassSetup:
 
 
 def prepare(
-    source: Path | None, setup: ClassSetup, bots: Sequence[tuple[str, list[str]]], scratch: Path
+    source: Path | None,
+    setup: ClassSetup,
+    bots: Sequence[tuple[str, list[str]]],
+    scratch: Path,
+    dues: Dues | None = None,
 ) -> list[Entry]:
     """Every player: ``bots`` (a name and its command, run as typed) first, then each
-    submission of ``source`` in name order, copied, built, under ``scratch``.
-    :class:`CasinoError` when ``source`` cannot be read at all."""
+    submission of ``source`` in name order, copied, built, under ``scratch``; with ``dues``,
+    a Git list's repositories as they were at the last due, and each submission's late parts
+    (:mod:`casino.stud.dues`). :class:`CasinoError` when ``source`` cannot be read at all."""
     entries = [Entry(name, Launch(tuple(command))) for name, command in bots]
     if source is None:
         return entries
+    picker = PartPicker(dues) if dues is not None else None
     try:
-        intake = open_submissions(source, scratch / "intake")
+        intake = open_submissions(source, scratch / "intake", picker)
     except IntakeError as error:
         raise CasinoError(str(error)) from None
+    if intake.layout != "git":
+        picker = None
+    late = {} if dues is None else late_parts(dues, source, intake, picker)
     found = [(s.name, s.folder) for s in intake.students]
     lost = [Entry(name, None, why) for name, why in intake.problems.items()]
     made = [
-        _entry(name, folder, setup, scratch / f"player-{n}")
+        dataclasses.replace(
+            _entry(name, folder, setup, scratch / f"player-{n}"), late=late.get(name, {})
+        )
         for n, (name, folder) in enumerate(found)
     ]
     return entries + sorted(made + lost, key=lambda entry: entry.name)
@@ -127,7 +142,8 @@ class Graded:
         """Each rubric line's points (0 each when not tested)."""
         if self.checked is None:
             return dict.fromkeys(POINTS, 0.0)
-        return {result.name: result.points for result in self.checked.results}
+        tested = {result.name: result.points for result in self.checked.results}
+        return after_dues(tested, list(self.entry.late)) if self.entry.late else tested
 
     @property
     def score(self) -> float:
@@ -204,6 +220,7 @@ def feedback(one: Graded) -> str:
     """``feedback/STUDENT.txt``: the score, then the tester's report, or why there is none
     (with what a failed build printed)."""
     head = f"{one.entry.name}: {points_text(one.score)}/{points_text(MAX_POINTS)}\n"
+    head += "".join(f"{line}\n" for line in one.entry.late.values())
     if one.checked is not None:
         return shown_paths(head + "\n" + text_report(one.checked), one.entry.launch)
     text = head + f"not tested: {one.note}\n"

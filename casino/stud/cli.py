@@ -14,7 +14,6 @@ import asyncio
 import os
 import random
 import shlex
-import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -32,6 +31,7 @@ from casino.errors import CasinoError, ParseError
 from casino.files import write_atomic
 from casino.net.client import FrameSocket
 from casino.net.stream import LOOPBACK
+from casino.programs import python_module
 from casino.stud import protocol as wire
 from casino.stud.bots import BASELINES, STRATEGIES
 from casino.stud.dealer import (
@@ -323,14 +323,19 @@ def check_main(invocation: Invocation) -> int:
         "group alone;\nthe rubric and its points are in docs/stud.md. One --bot: a report, "
         "status 0 for full marks.\nA class (SUBMISSIONS, or several --bot): each player "
         "tested, a gradebook,\nfeedback and a summary under --out, status 0 once done.",
-        epilog=CLASS_EPILOG,
+        epilog=CHECK_EPILOG,
     )
     parser.add_argument("--bot", action="append", default=[], metavar="CMD", help="a player")
     parser.add_argument("--report", choices=sorted(FORMATS), help="also write a report file")
     parser.add_argument("--report-file", metavar="F", help="where (default per format)")
     _class_options(parser)
     parser.add_argument("--jobs", type=_positive, default=2, help="players tested at once (2)")
+    parser.add_argument(
+        "--due", action="append", default=[], metavar="PART=WHEN", help="1=WHEN, 2=WHEN"
+    )
     args = parser.parse_args(invocation.argv)
+    if args.due and args.submissions is None:
+        raise UsageError("--due goes with SUBMISSIONS")
     if args.report_file and not args.report:
         raise UsageError("--report-file goes with --report json|junit|gradescope")
     if _a_class(args):
@@ -347,6 +352,14 @@ once with --build (through sh) and started with --run, written as typed in its f
 sandbox of its own (bubblewrap; no network: it reaches the dealer through a loopback relay in
 its sandbox, docs/stud.md); --trust-submissions runs them without. --bot players run as typed.
 """
+CHECK_EPILOG = (
+    CLASS_EPILOG
+    + """\
+--due 1=WHEN --due 2=WHEN: the seed's Part 1 and Part 2 deadlines (e.g. 2024-03-27T23:59-07:00);
+a part turned in after its due earns none of its points (a Git repository: as it was at the
+last due, Part 1 by its first commit; otherwise the submission's time; docs/stud.md).
+"""
+)
 
 
 def _class_options(parser: ArgumentParser) -> None:
@@ -481,14 +494,14 @@ def _check_class(args: argparse.Namespace, out: TextIO) -> int:
         scratch_folder,
         write_books,
     )
+    from casino.stud.dues import parse_dues
 
     setup, sandbox = _class_setup(args)
     target = _out_folder(args.out, "feedback")
     source = Path(args.submissions) if args.submissions is not None else None
     with scratch_folder() as scratch:
-        entries = prepare(
-            source, setup, _bots(args.bot, lambda spec, _: _check_command(spec)), scratch
-        )
+        bots = _bots(args.bot, lambda spec, _: _check_command(spec))
+        entries = prepare(source, setup, bots, scratch, parse_dues(args.due))
         clock, limits = MonotonicClock(), checking.Limits()
         graded = asyncio.run(check_class(entries, clock, limits, args.jobs))
     try:
@@ -510,9 +523,7 @@ def _check_class(args: argparse.Namespace, out: TextIO) -> int:
 def _check_command(spec: str) -> list[str]:
     if spec in STRATEGIES:
         return [
-            sys.executable,
-            "-m",
-            "casino.stud",
+            *python_module("casino.stud"),
             "player",
             "{host}",
             "{port}",

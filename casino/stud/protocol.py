@@ -232,7 +232,8 @@ def _well_formed_bet(text: str, round_: int) -> BetRequest | None:
     known = _STUD_CARDS
     try:  # (``None in cards`` would call each card's ``__eq__``)
         hole, *up = [known[token] for token in parts[4:marker]]
-        listed = [known[token] for token in parts[marker + 1 :]]
+        after = marker + 1
+        listed = [known[token] for token in parts[after:]]
     except KeyError:
         return None
     table = tuple(zip(*[iter(listed)] * round_, strict=True))  # the cards in whole pairs
@@ -260,7 +261,8 @@ def _checked_bet(text: str, round_: int) -> BetRequest:
         raise fields.fail(marker + 1, "missing: the table's up cards")
     if len(listed) % own:
         raise fields.fail(len(parts), f"missing: up cards come in pairs, got {len(listed)}")
-    table = tuple(tuple(listed[i : i + own]) for i in range(0, len(listed), own))
+    pairs = zip(*[iter(listed)] * own, strict=True)
+    table = tuple(tuple(pair) for pair in pairs)
     return BetRequest(round_, stack, pot, to_match, cards[0], tuple(cards[1:]), table)
 
 

@@ -13,13 +13,13 @@ import asyncio
 import contextlib
 import random
 import shlex
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from casino.clock import Clock, FakeClock, WaitClock
 from casino.errors import CasinoError
+from casino.programs import python_module
 from casino.stud.bots import STRATEGIES, Decider
 from casino.stud.dealer import (
     DealerSettings,
@@ -47,9 +47,7 @@ def bot_template(spec: str, index: int) -> list[str]:
     """The command of bot ``spec`` (the ``index``-th), ``{host}`` and ``{port}`` in it."""
     if spec in STRATEGIES:
         return [
-            sys.executable,
-            "-m",
-            "casino.stud",
+            *python_module("casino.stud"),
             "player",
             "{host}",
             "{port}",

@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 import os
 import random
+from typing import Any
 
 import pytest
 
 from casino.holdem.engine import Hand, Kind
 from casino.holdem.oracle import (
     pokerkit_stacks,
+    pokerkit_state,
     random_action,
     random_hand,
     random_stacks,
@@ -98,3 +100,42 @@ def test_a_hand_saved_mid_way_and_restored_plays_on_identically() -> None:
         assert twin.over
         assert twin == hand
         assert sum(hand.stacks) == 1840
+
+
+def test_pokerkit_45_a_short_all_in_after_a_full_all_in_does_not_reopen_the_betting() -> None:
+    """pokerkit#45 (fixed in 0.7.6, the floor): seats 0 small blind (19 chips), 1 big blind,
+    2 under the gun (16), 3 the button, blinds 1/2. Under the gun raises all in to 16 (a full
+    raise), the button calls, the small blind goes all in to 19 (3 more: short of the 14 a
+    raise needs), the big blind calls. The button has acted and faces a short all-in: it may
+    call or fold, not raise. pokerkit 0.7.5 counted the full all-in and the short one
+    together and let it raise; the engine and pokerkit now agree, and pay the same."""
+    from casino.cards.card import Card
+
+    hand = Hand.deal([19, 200, 16, 200], 3, (1, 2), deck(random.Random(45)))
+    hand.bet_or_raise(16)
+    hand.call()
+    hand.all_in()
+    hand.call()
+    legal = hand.legal()
+    assert (legal.seat, legal.call, legal.can_bet_or_raise) == (3, 3, False)
+    assert not hand.can_bet_or_raise()
+    state = pokerkit_state(hand)
+    for seat in hand.order_from(hand.button):
+        state.deal_hole("".join(text(Card.from_index(card)) for card in hand.hole[seat]))
+    state.complete_bet_or_raise_to(16)
+    state.check_or_call()
+    state.complete_bet_or_raise_to(19)
+    state.check_or_call()
+    assert state.actor_index == 3  # pokerkit's player 3 is our seat 3 (order from seat 0)
+    assert state.checking_or_calling_amount == 3
+    assert not state.can_complete_bet_or_raise_to()
+    hand.call()
+    while not hand.over:
+        hand.check()
+    assert hand.stacks == pokerkit_stacks(hand)
+    assert sum(hand.stacks) == sum(hand.starting)
+
+
+def text(card: Any) -> str:
+    """A card as pokerkit writes it (``Ah``)."""
+    return f"{card.rank.value}{card.suit.value.lower()}"

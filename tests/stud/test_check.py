@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -104,7 +105,7 @@ def full_but(**lost: float) -> dict[str, float]:
 
 
 def test_the_rubric_adds_up_and_splits_evenly() -> None:
-    assert sum(POINTS.values()) == 160
+    assert sum(POINTS.values()) == 180  # the seed's automatic lines: 15 + 35 + 70 + 40 + 20
     assert len(GROUPS) == 10
     for line in (LEGAL, TIMELY, CLOSES):
         assert all(line in group.lines for group in GROUPS)
@@ -120,9 +121,9 @@ def test_our_player_gets_full_marks_and_a_json_report(tmp_path: Path) -> None:
     assert done.status == 0, done.out
     verdicts = [line for line in done.out.splitlines() if line.startswith(("PASS", "FAIL"))]
     assert verdicts == [f"PASS [{points:g}/{points:g}] {name}" for name, points in POINTS.items()]
-    assert done.out.endswith(f"score: 160/160\njson report: {target}\n")
+    assert done.out.endswith(f"score: 180/180\njson report: {target}\n")
     data = json.loads(target.read_text(encoding="utf-8"))
-    assert (data["score"], data["max_score"], data["failed"]) == (160, 160, 0)
+    assert (data["score"], data["max_score"], data["failed"]) == (180, 180, 0)
 
 
 def test_a_player_that_logs_in_and_never_answers_scores_no_legality_and_no_time() -> None:
@@ -138,13 +139,13 @@ def test_a_player_that_logs_in_and_never_answers_scores_no_legality_and_no_time(
         "session 3 of 10 (a stack that cannot match): no reply to "
         "'bet1:3:20:8:4C:9D:up:9D:JH:QS' within 1.5 s; 1 more request not asked\n" in report
     )
-    assert report.endswith("score: 30/160\n")
+    assert report.endswith("score: 30/180\n")
 
 
 def test_a_hang_up_at_the_second_login_costs_that_session_alone() -> None:
-    # Session 1 is lost: login 5, and its shares of legality 4, time 3 and closing 1.
+    # Session 1 is lost: login 5, and its shares of legality 5, time 4 and closing 1.
     checked = check(misbehaving("hang-up-at-second-login"))
-    assert scores(checked) == full_but(login=0, legal=36, timely=27, closes=9)
+    assert scores(checked) == full_but(login=0, legal=45, timely=36, closes=9)
     for line in (LOGIN, LEGAL, TIMELY, CLOSES):
         assert problems(checked, line) == ["not answered in session 1 (see below)"]
     report = text_report(checked)
@@ -153,12 +154,12 @@ def test_a_hang_up_at_the_second_login_costs_that_session_alone() -> None:
         "(the connection was closed); 1 request not asked\n"
     )
     assert report.count("hung up") == 1 and note in report
-    assert report.endswith("score: 147/160\n")
+    assert report.endswith("score: 165/180\n")
 
 
 def test_a_bet_over_the_stack_at_the_7th_request_costs_one_legality_share() -> None:
     checked = check(misbehaving("over-stack-7th"))
-    assert scores(checked) == full_but(legal=36)
+    assert scores(checked) == full_but(legal=45)
     assert problems(checked, LEGAL) == [
         "session 6 of 10 (four hands in a row): sent "
         "'bet2:109:33:0:QS:QH:JD:up:3D:5H:QH:JD:8C:8D', got 'bet:110': "
@@ -167,9 +168,9 @@ def test_a_bet_over_the_stack_at_the_7th_request_costs_one_legality_share() -> N
 
 
 def crash_scores() -> dict[str, float]:
-    # Sessions 1, 3 and 9 have no bet2: they earn their shares (legality 3 x 4, time 3 x 3,
+    # Sessions 1, 3 and 9 have no bet2: they earn their shares (legality 3 x 5, time 3 x 4,
     # closing 3 x 1) and the spade line; every other session ends at its first bet2.
-    return full_but(legal=12, timely=9, closes=3, three=0, hopeless=0, up_cards=0)
+    return full_but(legal=15, timely=12, closes=3, three=0, hopeless=0, up_cards=0)
 
 
 CRASHED = [2, 4, 5, 6, 7, 8, 10]
@@ -178,7 +179,7 @@ CRASHED = [2, 4, 5, 6, 7, 8, 10]
 def test_a_python_player_that_crashes_at_bet2_has_its_traceback_in_every_report() -> None:
     checked = check(misbehaving("crash-at-bet2"))
     assert scores(checked) == crash_scores()
-    assert sum(scores(checked).values()) == 54
+    assert sum(scores(checked).values()) == 60
     assert problems(checked, LEGAL) == [
         "not answered in sessions 2, 4, 5, 6, 7, 8 and 10 (see below)"
     ]
@@ -222,7 +223,7 @@ def test_a_java_player_that_crashes_at_bet2_has_its_stack_trace_shown(tmp_path: 
 
 def test_a_player_slow_at_a_crowded_table_loses_that_session_s_time_share() -> None:
     checked = check(misbehaving("slow-crowd"))
-    assert scores(checked) == full_but(timely=27)
+    assert scores(checked) == full_but(timely=36)
     late = problems(checked, TIMELY)
     assert len(late) == 2
     assert all(
@@ -269,10 +270,10 @@ def test_always_call_fails_exactly_the_intelligence_lines_each_failure_once(
 
 def test_reports_through_the_harness_writers(always_call: Checked) -> None:
     data = json.loads(FORMATS["json"][0](always_call))
-    assert (data["score"], data["max_score"], data["failed"]) == (100, 160, 4)
+    assert (data["score"], data["max_score"], data["failed"]) == (120, 180, 4)
     assert {t["status"] for t in data["transcripts"]} == {"pass", "fail"}
     grades = json.loads(FORMATS["gradescope"][0](always_call))
-    assert grades["score"] == 100
+    assert grades["score"] == 120
     spade = next(t for t in grades["tests"] if t["name"] == SPADE)
     assert spade["status"] == "failed" and "got 'bet:0'" in spade["output"]
     suite = ET.fromstring(FORMATS["junit"][0](always_call)).find("testsuite")
@@ -293,8 +294,8 @@ def test_random_legal_is_legal_and_timely_but_not_intelligent() -> None:
     assert [marks[line] for line in (CONNECTS, LOGIN, LEGAL, TIMELY, CLOSES)] == [
         15,
         5,
+        50,
         40,
-        30,
         10,
     ]
     assert any(marks[line] < POINTS[line] for line in INTELLIGENCE)
@@ -312,7 +313,21 @@ def test_a_command_that_never_connects_fails_everything_cleanly() -> None:
         "session 2 of 10 (the seed's examples): not run: the player did not connect in session 1\n"
         in done.out
     )
-    assert done.out.endswith("score: 0/160\n")
+    assert done.out.endswith("score: 0/180\n")
+
+
+def test_the_jvm_line_about_the_sandbox_s_options_is_left_out_of_the_stderr_shown() -> None:
+    """A JVM prints ``Picked up JAVA_TOOL_OPTIONS: …`` for the options the sandbox gives it:
+    the sandbox's doing, not the player's, so no feedback shows it; what else the player wrote
+    is shown."""
+    script = (
+        "import sys; sys.stderr.write('Picked up JAVA_TOOL_OPTIONS: -Xmx64m -Xss1m\\n"
+        "Exception in thread main: no dealer\\n'); sys.exit(1)"
+    )
+    done = run_captured(main, ["check", "--bot", shlex.join([sys.executable, "-c", script])])
+    assert done.status == 1
+    assert "  stderr:\n    Exception in thread main: no dealer\n" in done.out
+    assert "JAVA_TOOL_OPTIONS" not in done.out
 
 
 def test_an_unknown_program_is_one_line(tmp_path: Path) -> None:

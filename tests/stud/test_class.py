@@ -76,31 +76,31 @@ def test_five_players_five_gradebook_rows(class_of_five: tuple[Path, str]) -> No
         # up cards: it stays with a pair of eights against the kings showing
         [
             "alice",
-            "140",
             "160",
+            "180",
             *line_points(**{**full, "uses the other players' up cards": 0}),
             "",
         ],
         # matching every bet (and betting nothing more): every "plays intelligently" line lost
         [
             "bob",
-            "100",
-            "160",
+            "120",
+            "180",
             *line_points(**{**full, **dict.fromkeys(INTELLIGENCE, 0)}),
             "",
         ],
-        ["carol", "0", "160", *line_points(), "the build failed"],
-        # sessions 1, 3 and 9 have no bet2 (as in test_check: 54)
+        ["carol", "0", "180", *line_points(), "the build failed"],
+        # sessions 1, 3 and 9 have no bet2 (as in test_check: 60)
         [
             "dave",
-            "54",
-            "160",
+            "60",
+            "180",
             *line_points(
                 **{
                     "connects to the dealer": 15,
                     "answers login twice, the same way": 5,
-                    "every reply is legal": 12,
-                    "every reply within 1 s": 9,
+                    "every reply is legal": 15,
+                    "every reply within 1 s": 12,
                     "closes the socket after done": 3,
                     "values a high spade in the hole": 10,
                 }
@@ -110,24 +110,24 @@ def test_five_players_five_gradebook_rows(class_of_five: tuple[Path, str]) -> No
         [
             "erin",
             "0",
-            "160",
+            "180",
             *line_points(),
             "session 1 of 10 (login twice): the player exited with status 1 without connecting",
         ],
     ]
     assert printed.startswith(
-        "alice: 140/160\nbob: 100/160\ncarol: 0/160  (the build failed)\ndave: 54/160\n"
+        "alice: 160/180\nbob: 120/180\ncarol: 0/180  (the build failed)\ndave: 60/180\n"
     )
     assert "network cut off but for the dealer (loopback relay)" in printed
     data = json.loads((out / "gradebook.json").read_text(encoding="utf-8"))
     assert [(s["student"], s["score"], s["tested"]) for s in data["students"]] == [
-        ("alice", 140, True),
-        ("bob", 100, True),
+        ("alice", 160, True),
+        ("bob", 120, True),
         ("carol", 0, False),
-        ("dave", 54, True),
+        ("dave", 60, True),
         ("erin", 0, True),
     ]
-    assert data["max"] == 160 == sum(line["max_points"] for line in data["lines"])
+    assert data["max"] == 180 == sum(line["max_points"] for line in data["lines"])
 
 
 @needs_sandbox
@@ -137,8 +137,8 @@ def test_each_player_gets_feedback_and_a_summary_row(class_of_five: tuple[Path, 
         path.stem: path.read_text(encoding="utf-8") for path in (out / "feedback").iterdir()
     }
     assert sorted(feedback) == ["alice", "bob", "carol", "dave", "erin"]
-    assert feedback["alice"].startswith("alice: 140/160\n\nPASS [15/15] connects to the dealer\n")
-    assert feedback["carol"].startswith("carol: 0/160\nnot tested: the build failed\n")
+    assert feedback["alice"].startswith("alice: 160/180\n\nPASS [15/15] connects to the dealer\n")
+    assert feedback["carol"].startswith("carol: 0/180\nnot tested: the build failed\n")
     assert "SyntaxError: invalid syntax" in feedback["carol"]
     crash = "ValueError: cannot read 'bet2:90:6:0:QH:QD:QC:up:QD:QC:3S:8D:5H:JD'"
     assert crash in feedback["dave"]
