@@ -97,9 +97,11 @@ class Sandbox:
 
     def shows(self, path: str | Path) -> bool:
         """Whether an isolated run sees ``path`` (a path of the machine, as written: not
-        resolved) through ``/usr``, the system folders or :attr:`paths`."""
+        resolved) through ``/usr``, the system folders, the files of ``/etc`` it is shown
+        (:data:`ETC_FILES`, ``/etc/java*``) or :attr:`paths`."""
         where = Path(os.path.abspath(path))
-        roots = [Path("/usr"), *map(Path, SYSTEM_DIRS), *map(Path, self.paths)]
+        etc = [Path("/etc", name) for name in ETC_FILES] + list(Path("/etc").glob("java*"))
+        roots = [Path("/usr"), *map(Path, SYSTEM_DIRS), *etc, *map(Path, self.paths)]
         return any(root in (where, *where.parents) for root in roots)
 
     def preexec(self) -> Callable[[], None]:
