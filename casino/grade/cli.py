@@ -282,7 +282,8 @@ def grade(argv: list[str], streams: Streams) -> int:
             own = {out.resolve(), *(Path(raw).resolve() for raw in args.transcripts)}
             students = [s for s in intake.students if s.folder.resolve() not in own]
             results = _grade(course, students, out, args, jobs, streams)
-            similar = _similarity(out, students, args)
+            graded = {result.student for result in results if result.note is None}
+            similar = _similarity(out, [s for s in students if s.name in graded], args)
         problems = [not_graded(course, name, why) for name, why in intake.problems.items()]
         results = sorted([*results, *problems], key=lambda result: result.student)
         late = None if term is None else lateness(term, submissions, intake, results, picker)
