@@ -11,10 +11,12 @@ from __future__ import annotations
 import io
 import os
 import subprocess
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from as_nobody import nobody_pythonpath
 from grade_support import BUILD, PYTHON_RUN, RUN, SANDBOXED, Graded, write_course
 
 from casino.grade import cli
@@ -266,3 +268,52 @@ def test_a_sandbox_path_that_would_show_the_course_is_a_usage_error(
     status, out, err = usage(tmp_path, "--sandbox-path", str(tmp_path / shown))
     assert (status, out) == (2, "")
     assert f"--sandbox-path {tmp_path / shown} would show the programs " in err
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to become another user")
+def test_graded_by_an_ordinary_user_the_dry_run_is_the_same(tmp_path: Path) -> None:
+    """As nobody: a first student printing ``not found`` stops nothing; a venv whose base
+    is outside the shown folder is named before anyone is graded."""
+    root = Path(tempfile.mkdtemp(prefix="casino-dry-nobody-"))
+    python = Path(tempfile.mkdtemp(prefix="casino-nobody-"))
+    try:
+        pythonpath = nobody_pythonpath(python)
+        course(root)
+        first = root / "submissions" / "correct-00" / "run.sh"
+        first.write_text("echo 'sh: 1: exec: /proc/self/exe: not found' >&2\nexit 127\n")
+        base = root / "base"
+        (base / "bin").mkdir(parents=True)
+        (base / "bin" / "python3").symlink_to("/usr/bin/python3")
+        venv = root / "venv"
+        made = subprocess.run(
+            [str(base / "bin" / "python3"), "-m", "venv", "--without-pip", str(venv)],
+            capture_output=True,
+            check=False,
+        )
+        if made.returncode:
+            pytest.skip("no venv here")
+        subprocess.run(["chown", "-R", "65534:65534", str(root)], check=True)
+        os.chmod(root, 0o755)
+        status, out, err = as_nobody(root, pythonpath, "--build", "true")
+        assert (status, err) == (0, ""), err
+        assert rows(root) == ["correct-00,0,4,0,0,0", "correct-01,4,4,1,1,2"]
+        python_run = f"{venv / 'bin' / 'python'} main.py"
+        status, out, err = as_nobody(
+            root, pythonpath, "--run", python_run, "--sandbox-path", str(venv)
+        )
+        assert (status, out) == (1, "")
+        assert f"needs {base / 'bin' / 'python3'} (through {venv / 'bin' / 'python'})" in err
+    finally:
+        remove_tree(root)
+        remove_tree(python)
+
+
+def as_nobody(root: Path, pythonpath: str, *options: str) -> tuple[int, str, str]:
+    """``casino grade`` on the course in ``root`` run by nobody with the system's Python."""
+    argv = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3"]
+    argv += ["-m", "casino", "grade", str(root / "submissions"), "--jobs", "1"]
+    argv += ["--transcripts", str(root / "transcripts"), "--run", RUN, "--build", BUILD]
+    argv += ["--out", str(root / "grades"), "--memory", "512", *options]
+    env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": pythonpath, "HOME": str(root)}
+    done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=300)
+    return done.returncode, done.stdout, done.stderr
