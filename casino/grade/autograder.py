@@ -91,7 +91,7 @@ def sandbox_for(mode: str | None = None) -> Sandbox:
     if mode == "bwrap":
         raise UsageError("CASINO_AUTOGRADER_SANDBOX=bwrap: this machine cannot make the sandbox")
     if os.geteuid() == 0:
-        return dataclasses.replace(LIMITS, user=student_uid())
+        return dataclasses.replace(LIMITS, user=student_uid(), isolate_network=True)
     return LIMITS
 
 
