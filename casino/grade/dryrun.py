@@ -104,17 +104,6 @@ def unreachable(what: str, path: str, said: str) -> str:
     )
 
 
-def hidden(word: str, sandbox: Sandbox) -> str | None:
-    """The machine's path of the program ``word`` when the grader's machine has it but the
-    sandbox does not show it; ``None`` otherwise (shown, or nowhere, or in the submission)."""
-    if word.startswith("/"):
-        return word if _program(word) and not sandbox.shows(word) else None
-    if "/" in word or shutil.which(word, path=sandbox.search_path) is not None:
-        return None  # in the submission, or found in the sandbox
-    found = shutil.which(word)
-    return found if found is not None and not sandbox.shows(found) else None
-
-
 def _program(path: str) -> bool:
     """Whether ``path`` is a program of the grader's machine (an executable file)."""
     return os.path.isfile(path) and os.access(path, os.X_OK)
