@@ -13,7 +13,7 @@ import contextlib
 import os
 import shlex
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
@@ -34,7 +34,7 @@ from casino.grade.course import (
     load_material,
     submission_digest,
 )
-from casino.grade.dryrun import check_commands, check_first
+from casino.grade.dryrun import check_commands
 from casino.grade.engines import Task, default_jobs, grade_here, grade_in_pool, grade_on_ray
 from casino.grade.intake import Intake, IntakeError, open_submissions
 from casino.grade.late import LateError, Lateness
@@ -81,9 +81,10 @@ Each program runs in a sandbox of its own (bubblewrap: it sees only its submissi
 folder, no network, no other process, no kernel keyring or mount); where the machine cannot,
 casino refuses unless --trust-submissions is given. The summary says what was in effect.
 A sandbox shows /usr: a --run or --build program elsewhere (a JDK in /opt, a virtualenv)
-needs --sandbox-path DIR. casino checks both commands, then grades the first submission
-alone: if it failed on a program the sandbox does not show, casino stops there with one
-line naming it, before anyone else is graded.
+needs --sandbox-path DIR. Before anyone is graded, casino checks the staff's tools only:
+every program --run and --build name is resolved (links, #! interpreters, a virtualenv's
+base, a runtime's lib) and probed inside a sandbox; one it cannot show or start stops the
+grading with one line naming it. What a student's program does is that student's grade.
 
 Results, under --out: gradebook.csv, gradebook.json, feedback/STUDENT.txt (a transcript
 marked `visibility: hidden` shows there as its name and points only; feedback-staff/ holds
@@ -290,7 +291,8 @@ def grade(argv: list[str], streams: Streams) -> int:
             own = {out.resolve(), *(Path(raw).resolve() for raw in args.transcripts)}
             students = [s for s in intake.students if s.folder.resolve() not in own]
             results = _grade(course, students, out, args, jobs, streams)
-            similar = _similarity(out, students, args)
+            graded = {result.student for result in results if result.note is None}
+            similar = _similarity(out, [s for s in students if s.name in graded], args)
         problems = [not_graded(course, name, why) for name, why in intake.problems.items()]
         results = sorted([*results, *problems], key=lambda result: result.student)
         late = None if term is None else lateness(term, submissions, intake, results, picker)
@@ -299,8 +301,8 @@ def grade(argv: list[str], streams: Streams) -> int:
     except (LateError, SimilarityError) as error:
         streams.error(f"casino grade: {error}")
         return 1
-    except (IntakeError, Refused) as error:
-        streams.error(str(error) if isinstance(error, Refused) else f"casino grade: {error}")
+    except IntakeError as error:
+        streams.error(f"casino grade: {error}")
         return 1
     except OSError as error:  # a full disk, most likely: one line, not a traceback
         streams.error(f"casino grade: cannot write the results to {out}: {error.strerror or error}")
@@ -569,8 +571,6 @@ def _grade(
                 cache.store(result)
         progress.show(len(results))
 
-    if tasks and course.sandbox is not None and course.sandbox.isolate:
-        _dry_run(course, tasks.pop(0), done)
     if tasks:
         if args.ray is not None:
             grade_on_ray(course, tasks, args.ray, jobs, done, streams.error)
@@ -580,22 +580,6 @@ def _grade(
             grade_here(course, tasks, done)
     progress.end()
     return [results[name] for name in sorted(results)]
-
-
-class Refused(Exception):
-    """The dry run found a program the sandbox does not show (the message says which)."""
-
-
-def _dry_run(course: Course, task: Task, done: Callable[[StudentResult], None]) -> None:
-    """Grade the first submission alone, here; :class:`Refused` if it failed on a program
-    the sandbox does not show (:func:`~casino.grade.dryrun.check_first`), before anyone
-    else is graded or anything is stored."""
-    first: list[StudentResult] = []
-    grade_here(course, [task], first.append)
-    refusal = check_first(course, first[0], task.student.folder)
-    if refusal is not None:
-        raise Refused(refusal)
-    done(first[0])
 
 
 def _known(course: Course, student: Student, cache: Cache, force: bool) -> StudentResult | Task:

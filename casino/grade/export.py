@@ -12,9 +12,16 @@
   its name and points, as in ``casino grade``'s feedback) or ``transcripts/after-due/``
   (``after-due``: Gradescope's ``after_due_date``);
   ``reference: casino`` ones are left out, as ``casino grade`` leaves them out;
+- ``setup.sh`` also installs :func:`apt_packages`: bubblewrap, and a JDK
+  (``default-jdk-headless``) when ``--run`` or ``--build`` uses Java; any further package
+  goes in ``apt-packages.txt`` beside the zip's files (one a line, installed last); and it
+  makes the unprivileged ``student`` account;
 - ``run_autograder`` builds the submission in ``/autograder/submission`` (``--build``), then
-  replays each set with ``casino replay --program RUN --program-dir /autograder/submission
-  --report gradescope`` and writes ``/autograder/results/results.json``: a test per transcript
+  replays each set as ``casino replay --program RUN --program-dir /autograder/submission
+  --report gradescope`` would and writes ``/autograder/results/results.json``, **sealed as
+  ``casino grade``**: every run and the build in casino's sandbox, or where the container
+  allows none as the ``student`` account, who cannot read ``/autograder/source`` (made root's
+  alone first; :mod:`casino.grade.autograder`). A test per transcript
   (points per run of a chain, as ``casino replay`` scores it), its ``visibility``, and the
   student's feedback as each test's ``output``. A build that fails is one failed test holding
   the compiler's output; the transcripts are then not run.
@@ -78,10 +85,20 @@ else
 fi
 $PYTHON -m venv /autograder/casino-venv
 /autograder/casino-venv/bin/pip install -q DEPENDENCIES
+# The student's program never runs as root: in casino's sandbox where the container allows
+# one (bubblewrap), else as this account, which cannot read /autograder/source.
+apt-get install -y -qq PACKAGES
+id -u student >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin student
 if [ -f /autograder/source/apt-packages.txt ]; then
     xargs -a /autograder/source/apt-packages.txt apt-get install -y -qq
 fi
 """
+SEALING_PACKAGES = ("bubblewrap",)
+"""What ``setup.sh`` installs for the sandbox, whatever the course."""
+JDK_PACKAGES = ("default-jdk-headless",)
+"""What ``setup.sh`` installs for a course whose ``--run`` or ``--build`` uses Java
+(Ubuntu's JDK: ``javac``, ``java``, ``jar``)."""
+JAVA_WORDS = frozenset({"java", "javac", "jar", "javaw"})
 
 RUN_AUTOGRADER = """\
 #!/usr/bin/env bash
@@ -184,9 +201,24 @@ def _entry(name: str, data: bytes, executable: bool = False) -> tuple[zipfile.Zi
     return info, data
 
 
+def needs_java(settings: Settings) -> bool:
+    """Whether the course's ``--run`` or ``--build`` starts Java (a word ``java``, ``javac``,
+    ``jar``, or ``*.java`` files), so that ``setup.sh`` installs a JDK."""
+    text = " ".join(filter(None, (settings.run, settings.build)))
+    words = {Path(word).name for word in text.replace("&&", " ").replace(";", " ").split()}
+    return bool(words & JAVA_WORDS) or ".java" in text
+
+
+def apt_packages(settings: Settings) -> tuple[str, ...]:
+    """The packages ``setup.sh`` installs beyond Python: :data:`SEALING_PACKAGES`, and
+    :data:`JDK_PACKAGES` for a Java course (more with ``apt-packages.txt``)."""
+    return SEALING_PACKAGES + (JDK_PACKAGES if needs_java(settings) else ())
+
+
 def gradescope_zip(materials: Sequence[Material], settings: Settings, hidden: set[str]) -> bytes:
     """The autograder zip's bytes."""
     setup = SETUP_SH.replace("DEPENDENCIES", _dependencies())
+    setup = setup.replace("PACKAGES", " ".join(apt_packages(settings)))
     entries = [
         _entry("setup.sh", setup.encode(), executable=True),
         _entry("run_autograder", RUN_AUTOGRADER.encode(), executable=True),

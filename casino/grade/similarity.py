@@ -25,6 +25,16 @@ files share what their fingerprints share. casino adds what a course needs aroun
 Only files whose extension is a programming language's (:data:`SOURCE_SUFFIXES`) are compared,
 at most :data:`MAX_FILE_BYTES` each; a file that is not UTF-8 is read with replacement
 characters. The order is fixed (similarity, then names), so the same course gives the same files.
+
+**Within limits**, like the intake: a submission's folder is walked without recursion (a tree
+1,100 folders deep is read like any other), looking at no more than :data:`MAX_WALKED`
+entries; at most :data:`MAX_SOURCE_FILES` source files and :data:`MAX_SOURCE_BYTES` of source
+in all are compared per submission, in name order, and the files beyond are left out (counted
+on the index page). ``casino grade`` compares only the submissions it graded. The comparison
+runs in a forked worker (:func:`bounded`, the one ``out_re`` patterns use) with
+:data:`CPU_SECONDS` of CPU, :data:`MEMORY_BYTES` of data and :data:`WALL_SECONDS` in all: past
+any of them it is stopped, the index page and the summary say so, and the gradebook is
+written as ever. What it cost (CPU seconds, peak memory) is in the summary's section.
 """
 
 from __future__ import annotations
@@ -33,14 +43,17 @@ import csv
 import html
 import io
 import os
+import resource
+import stat
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from hashlib import blake2b
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 from casino.files import write_atomic
+from casino.harness.regex import PatternTimeout, bounded
 from casino.harness.report import plural
 
 NOISE = 25
@@ -49,7 +62,20 @@ GUARANTEE = 30
 """A match at least this long is always found (the winnowing window is GUARANTEE − NOISE + 1)."""
 SHOWN_AT = 0.3
 """A pair at or above this similarity gets a side-by-side page."""
-MAX_FILE_BYTES = 1 << 20
+MAX_FILE_BYTES = 256 << 10
+"""What is read of each source file (its first 256 KiB): one 1 MiB file cost up to 29 CPU s."""
+MAX_SOURCE_FILES = 200
+"""Source files compared per submission (in name order; the rest left out)."""
+MAX_SOURCE_BYTES = 512 << 10
+"""Bytes of source compared per submission, in all."""
+MAX_WALKED = 10_000
+"""Files and folders looked at per submission (the intake's ``MAX_SUBMISSION_FILES``)."""
+CPU_SECONDS = 600
+"""CPU seconds the whole comparison may take (its worker gets ``RLIMIT_CPU``)."""
+MEMORY_BYTES = 2 << 30
+"""Bytes of data its worker may allocate (``RLIMIT_DATA``)."""
+WALL_SECONDS = 2 * CPU_SECONDS
+"""Seconds it may take in all, on a busy machine."""
 SOURCE_SUFFIXES = frozenset(
     {".java", ".py", ".c", ".h", ".cc", ".cpp", ".hpp", ".cs", ".js", ".ts", ".go", ".rs"}
     | {".rb", ".kt", ".scala", ".swift", ".php", ".pl", ".hs", ".ml", ".sh", ".m", ".lua"}
@@ -131,21 +157,49 @@ class Pair:
         return max(self.left_share, self.right_share)
 
 
-def source_files(folder: Path) -> Iterator[tuple[str, str]]:
-    """Each source file under ``folder`` (links not followed, hidden folders left out): its
-    path inside the folder and its text."""
-    for here, dirs, files in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        for name in sorted(files):
-            path = Path(here, name)
-            if path.suffix.lower() not in SOURCE_SUFFIXES or path.is_symlink():
-                continue
+def source_paths(folder: Path) -> Iterator[str]:
+    """The source files under ``folder``, relative to it, in name order (links not followed,
+    hidden folders left out), walked with a stack, not recursion, looking at no more than
+    :data:`MAX_WALKED` entries."""
+    todo, walked = [""], 0
+    while todo and walked < MAX_WALKED:
+        here = todo.pop()
+        try:
+            entries = sorted(os.scandir(folder / here if here else folder), key=lambda e: e.name)
+        except OSError:
+            continue
+        folders = []
+        for entry in entries[: MAX_WALKED - walked]:
+            walked += 1
+            relative = f"{here}/{entry.name}" if here else entry.name
             try:
-                with open(path, "rb") as handle:
-                    data = handle.read(MAX_FILE_BYTES)
+                mode = entry.stat(follow_symlinks=False).st_mode
             except OSError:
                 continue
-            yield path.relative_to(folder).as_posix(), data.decode("utf-8", "replace")
+            if stat.S_ISDIR(mode) and not entry.name.startswith("."):
+                folders.append(relative)
+            elif stat.S_ISREG(mode) and Path(entry.name).suffix.lower() in SOURCE_SUFFIXES:
+                yield relative
+        todo += reversed(folders)  # the first folder is walked next: name order
+
+
+def source_files(folder: Path, skipped: list[str] | None = None) -> Iterator[tuple[str, str]]:
+    """Each source file under ``folder`` (:func:`source_paths`): its path inside the folder
+    and its text, within :data:`MAX_SOURCE_FILES` and :data:`MAX_SOURCE_BYTES`; the paths of
+    the files left out go to ``skipped``."""
+    files = total = 0
+    for path in source_paths(folder):
+        if files >= MAX_SOURCE_FILES or total >= MAX_SOURCE_BYTES:
+            if skipped is not None:
+                skipped.append(path)
+            continue
+        try:
+            with open(folder / path, "rb") as handle:
+                data = handle.read(min(MAX_FILE_BYTES, MAX_SOURCE_BYTES - total))
+        except OSError:
+            continue
+        files, total = files + 1, total + len(data)
+        yield path, data.decode("utf-8", "replace")
 
 
 @dataclass(frozen=True)
@@ -205,12 +259,15 @@ def template_hashes(detector: Any, folder: Path | None) -> Any:
     return np.unique(np.array(found, dtype=np.int64))
 
 
-def load(detector: Any, name: str, folder: Path, boilerplate: Any) -> Submission:
-    """A submission's source files, fingerprinted with the starter code left out."""
+def load(
+    detector: Any, name: str, folder: Path, boilerplate: Any, skipped: list[str] | None = None
+) -> Submission:
+    """A submission's source files, fingerprinted with the starter code left out (those
+    beyond the caps named in ``skipped``)."""
     window = GUARANTEE - NOISE + 1
     sources = tuple(
         Source(path, _fingerprint(detector, path, text, boilerplate, window))
-        for path, text in source_files(folder)
+        for path, text in source_files(folder, skipped)
     )
     return Submission(name, sources)
 
@@ -264,10 +321,28 @@ def rank(
     """Every pair of ``students`` (name, folder) and of a student and an earlier year's
     submission that shares anything, most similar first; and each submission's source texts
     (for the side-by-side pages)."""
+    return _rank(students, template, earlier, {})
+
+
+def _rank(
+    students: Sequence[tuple[str, Path]],
+    template: Path | None,
+    earlier: Sequence[tuple[str, Path]],
+    skipped: dict[str, int],
+) -> tuple[list[Pair], dict[str, dict[str, str]]]:
+    """:func:`rank`, counting in ``skipped`` the files each submission had beyond the caps."""
     detector = _copydetect()
     boilerplate = template_hashes(detector, template)
-    current = [load(detector, name, folder, boilerplate) for name, folder in students]
-    old = [load(detector, ARCHIVE + name, folder, boilerplate) for name, folder in earlier]
+
+    def loaded(name: str, folder: Path) -> Submission:
+        left_out: list[str] = []
+        submission = load(detector, name, folder, boilerplate, left_out)
+        if left_out:
+            skipped[name] = len(left_out)
+        return submission
+
+    current = [loaded(name, folder) for name, folder in students]
+    old = [loaded(ARCHIVE + name, folder) for name, folder in earlier]
     pairs = []
     for index, left in enumerate(current):
         for right in [*current[index + 1 :], *old]:
@@ -338,8 +413,10 @@ _HEAD = (
 )
 
 
-def index_html(pairs: Sequence[Pair], compared: int, template: bool, archive: int) -> str:
-    """``similarity/index.html``: the ranked list."""
+def index_html(
+    pairs: Sequence[Pair], compared: int, template: bool, archive: int, cost: Cost | None = None
+) -> str:
+    """``similarity/index.html``: the ranked list (and what it cost, when told)."""
     e = html.escape
     parts = [
         _HEAD.replace("{title}", "casino grade: similarity"),
@@ -351,6 +428,12 @@ def index_html(pairs: Sequence[Pair], compared: int, template: bool, archive: in
         f"A pair's similarity is the larger share of one side's code found in the other; "
         f"pairs at {percent(SHOWN_AT)} or more link to a side-by-side page.</p>",
     ]
+    if cost is not None:
+        parts.append(f"<p>{e(cost.line())}</p>")
+        parts += [
+            f"<p>{e(name)}: {plural(count, 'file')} left out beyond the caps.</p>"
+            for name, count in sorted(cost.skipped.items())
+        ]
     if not pairs:
         return "\n".join([*parts, "<p>No two submissions share code.</p></body></html>\n"])
     parts.append(
@@ -403,26 +486,93 @@ def _marked(text: str, slices: Sequence[tuple[int, int]]) -> str:
     return "".join(out)
 
 
+class Ranked(list[Pair]):
+    """The ranked pairs, with what the comparison cost and whether it was stopped."""
+
+    def __init__(self, pairs: Sequence[Pair] = (), cost: Cost | None = None) -> None:
+        super().__init__(pairs)
+        self.cost = cost or Cost()
+
+
+@dataclass(frozen=True)
+class Cost:
+    """What the comparison's worker used; ``stopped``: why it did not finish."""
+
+    cpu_seconds: float = 0.0
+    peak_mib: float = 0.0
+    stopped: str | None = None
+    skipped: dict[str, int] = field(default_factory=dict)
+    """Files left out beyond the caps, per submission."""
+
+    def line(self) -> str:
+        """One sentence for the summary and the index page."""
+        limits = (
+            f"limits: {CPU_SECONDS} CPU s, {MEMORY_BYTES >> 20} MiB, {WALL_SECONDS} s; per "
+            f"submission {MAX_SOURCE_FILES} source files, {MAX_SOURCE_BYTES >> 10} KiB"
+        )
+        if self.stopped is not None:
+            return f"The comparison was stopped ({self.stopped}; {limits}): no pairs."
+        left = sum(self.skipped.values())
+        beyond = f"; {plural(left, 'file')} left out beyond the caps" if left else ""
+        return (
+            f"Compared in {self.cpu_seconds:.1f} CPU s, peak {self.peak_mib:.0f} MiB "
+            f"({limits}{beyond})."
+        )
+
+
+Compared = tuple[list[Pair], dict[str, dict[str, str]], Cost]
+
+
+def bounded_rank(
+    students: Sequence[tuple[str, Path]],
+    template: Path | None = None,
+    earlier: Sequence[tuple[str, Path]] = (),
+) -> Compared:
+    """:func:`rank` in a forked worker with :data:`CPU_SECONDS`, :data:`MEMORY_BYTES` and
+    :data:`WALL_SECONDS`; its cost, or why it was stopped (then no pairs)."""
+    _copydetect()  # its absence is one line here, not a stopped worker
+
+    def work() -> Compared:
+        for kind, value in (
+            (resource.RLIMIT_CPU, CPU_SECONDS),
+            (resource.RLIMIT_DATA, MEMORY_BYTES),
+        ):
+            hard = resource.getrlimit(kind)[1]
+            limit = value if hard == resource.RLIM_INFINITY else min(value, hard)
+            resource.setrlimit(kind, (limit, hard))
+        skipped: dict[str, int] = {}
+        pairs, texts = _rank(students, template, earlier, skipped)
+        used = resource.getrusage(resource.RUSAGE_SELF)
+        cost = Cost(used.ru_utime + used.ru_stime, used.ru_maxrss / 1024, None, skipped)
+        return pairs, texts, cost
+
+    try:
+        return bounded(work, "--similarity", WALL_SECONDS)
+    except PatternTimeout:
+        return [], {}, Cost(stopped="it went past its CPU, memory or time limit")
+
+
 def write_similarity(
     out: Path,
     students: Sequence[tuple[str, Path]],
     template: Path | None = None,
     earlier: Sequence[tuple[str, Path]] = (),
-) -> list[Pair]:
-    """Compare, then write ``similarity.csv``, ``similarity/index.html`` and a page per pair
-    at or above :data:`SHOWN_AT`; the ranked pairs."""
-    pairs, texts = rank(students, template, earlier)
+) -> Ranked:
+    """Compare (:func:`bounded_rank`), then write ``similarity.csv``,
+    ``similarity/index.html`` and a page per pair at or above :data:`SHOWN_AT`; the ranked
+    pairs, with their cost."""
+    pairs, texts, cost = bounded_rank(students, template, earlier)
     folder = out / "similarity"
     folder.mkdir(parents=True, exist_ok=True)
     for stale in folder.glob("pair-*.html"):
         stale.unlink()
     write_atomic(out / "similarity.csv", similarity_csv(pairs))
-    page = index_html(pairs, len(students), template is not None, len(earlier))
+    page = index_html(pairs, len(students), template is not None, len(earlier), cost)
     write_atomic(folder / "index.html", page)
     for number, pair in enumerate(pairs, 1):
         if pair.similarity >= SHOWN_AT:
             write_atomic(folder / _page_name(number), pair_html(number, pair, texts))
-    return pairs
+    return Ranked(pairs, cost)
 
 
 def summary_section(pairs: Sequence[Pair], top: int = 5) -> str:
@@ -433,6 +583,8 @@ def summary_section(pairs: Sequence[Pair], top: int = 5) -> str:
         '<p><a href="similarity/index.html">every pair, ranked</a> '
         f"({plural(len(pairs), 'pair')} sharing code; similarity.csv)</p>",
     ]
+    if isinstance(pairs, Ranked):
+        lines.append(f"<p>{e(pairs.cost.line())}</p>")
     if pairs:
         lines.append("<ol>")
         for number, pair in enumerate(pairs[:top], 1):

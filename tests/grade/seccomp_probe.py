@@ -41,6 +41,41 @@ found = {
     "ptrace": call(libc.syscall, NR["ptrace"], 16, 1, 0, 0),
     "perf_event_open": call(libc.syscall, NR["perf_event_open"], params, 0, -1, -1, 0),
 }
+import fcntl, socket, sqlite3, struct
+def attempt(fn, *args):
+    try:
+        fn(*args)
+        return "ok"
+    except OSError as error:
+        return errno.errorcode[error.errno]
+found["inotify_init1"] = call(libc.inotify_init1, 0)
+here = os.open(".", os.O_RDONLY)
+def fcntl_call(fd, command, arg):
+    return attempt(fcntl.fcntl, fd, command, arg)
+found["dnotify"] = fcntl_call(here, fcntl.F_NOTIFY, 1)
+mine = os.open("mine", os.O_RDWR | os.O_CREAT)
+found["lease"] = fcntl_call(mine, fcntl.F_SETLEASE, fcntl.F_RDLCK)
+for name, family, kind in (("vsock", 40, 1), ("alg", 38, 5), ("unix", 1, 1)):
+    try:
+        socket.socket(family, kind).close()
+        found[name] = "ok"
+    except OSError as error:
+        found[name] = errno.errorcode[error.errno]
+LOCK = struct.Struct("hhqqi4x")
+found["flock"] = attempt(fcntl.flock, mine, fcntl.LOCK_EX | fcntl.LOCK_NB)
+found["lockf"] = attempt(fcntl.lockf, mine, fcntl.LOCK_EX | fcntl.LOCK_NB)
+found["ofd"] = fcntl_call(mine, 37, LOCK.pack(fcntl.F_WRLCK, 0, 0, 0, 0))
+child = os.fork()
+if child == 0:  # another process: sees no lock of its parent's
+    other = os.open("mine", os.O_RDWR)
+    got = fcntl.fcntl(other, fcntl.F_GETLK, LOCK.pack(fcntl.F_WRLCK, 0, 0, 0, 0))
+    os._exit(0 if LOCK.unpack(got)[0] == fcntl.F_UNLCK else 1)
+found["locked"] = "unlocked" if os.waitpid(child, 0)[1] == 0 else "locked"
+db = sqlite3.connect("db.sqlite")
+db.execute("create table t(x)")
+db.execute("insert into t values (1)")
+db.commit()
+found["sqlite"] = db.execute("select x from t").fetchall()
 pid = os.fork()
 if pid == 0:
     os._exit(7)

@@ -20,8 +20,22 @@ import pytest
 from grade_support import ROOT, RUN, UNSANDBOXED, write_course
 from test_grade_intake import grade
 
-from casino.grade import cli
-from casino.grade.similarity import SHOWN_AT, folders_in, rank, write_similarity
+from casino.grade import cli, similarity
+from casino.grade.course import MAX_SUBMISSION_FILES
+from casino.grade.similarity import (
+    MAX_FILE_BYTES,
+    MAX_SOURCE_BYTES,
+    MAX_SOURCE_FILES,
+    MAX_WALKED,
+    SHOWN_AT,
+    folders_in,
+    rank,
+    source_files,
+    source_paths,
+    summary_section,
+    write_similarity,
+)
+from casino.harness.runners.folders import make_folders
 
 pytest.importorskip("copydetect")
 
@@ -162,3 +176,115 @@ def test_the_same_course_gives_the_same_list_whatever_the_hash_seed(tmp_path: Pa
     subprocess.run([sys.executable, "-c", script, str(tmp_path)], env=env, check=True)
     here, there = ((tmp_path / w / "similarity.csv").read_text() for w in ("here", "there"))
     assert here == there and here.count("\n") == 7
+
+
+def test_a_submission_1100_folders_deep_is_compared_and_the_course_gets_its_gradebook(
+    tmp_path: Path,
+) -> None:
+    """No recursion on depth: the deep copy is found at the bottom, and ``casino grade
+    --similarity`` ends with its gradebook (it was ``RecursionError``, rc 70)."""
+    write_course(tmp_path, {})
+    course(tmp_path)
+    deep = tmp_path / "submissions" / "deep"
+    deep.mkdir()
+    bottom = deep.joinpath(*["d"] * 1100)
+    make_folders(deep, bottom)
+    (bottom / "Nimsys.java").write_text((PROGRAMS / "Original.java").read_text())
+    (deep / "run.sh").write_text("exec true\n")
+    argv = ["grade", str(tmp_path / "submissions"), "--jobs=1", "--similarity"]
+    argv += ["--transcripts", str(tmp_path / "transcripts"), "--run", RUN, *UNSANDBOXED]
+    argv += ["--out", str(tmp_path / "grades")]
+    err = io.StringIO()
+    assert cli.main(argv, stdout=io.StringIO(), stderr=err) == 0, err.getvalue()
+    assert (tmp_path / "grades" / "gradebook.csv").is_file()
+    rows = list(csv.reader((tmp_path / "grades" / "similarity.csv").open()))
+    deep_name = "d/" * 1100 + "Nimsys.java"
+    assert any({row[1], row[2]} == {"ada", "deep"} for row in rows[1:])
+    assert deep_name in {path for path, _ in source_files(deep)}
+    summary = (tmp_path / "grades" / "summary.html").read_text()
+    assert re.search(r"Compared in \d+\.\d CPU s, peak \d+ MiB \(limits: 600 CPU s", summary)
+
+
+def test_the_caps_on_files_and_bytes_per_submission(tmp_path: Path) -> None:
+    many = tmp_path / "many"
+    many.mkdir()
+    for number in range(MAX_SOURCE_FILES + 5):
+        (many / f"f{number:04d}.py").write_text(f"x = {number}\n")
+    skipped: list[str] = []
+    kept = [path for path, _ in source_files(many, skipped)]
+    assert kept == [f"f{n:04d}.py" for n in range(MAX_SOURCE_FILES)]
+    assert skipped == [f"f{n:04d}.py" for n in range(MAX_SOURCE_FILES, MAX_SOURCE_FILES + 5)]
+    big = tmp_path / "big"
+    big.mkdir()
+    for name in ("a.py", "b.py", "c.py"):
+        (big / name).write_text("y" * (MAX_FILE_BYTES + 10))
+    skipped = []
+    texts = dict(source_files(big, skipped))
+    assert [len(text) for text in texts.values()] == [MAX_FILE_BYTES, MAX_FILE_BYTES]
+    assert sum(map(len, texts.values())) == MAX_SOURCE_BYTES and skipped == ["c.py"]
+
+
+def test_a_walk_looks_at_no_more_than_its_share_of_entries(tmp_path: Path) -> None:
+    flood = tmp_path / "flood"
+    flood.mkdir()
+    for number in range(MAX_WALKED + 3):
+        (flood / f"{number:05d}.txt").touch()
+    (flood / "zz.py").write_text("print(1)\n")
+    assert list(source_paths(flood)) == []  # the source file is past the first 10,000
+
+
+def test_only_graded_submissions_are_compared(tmp_path: Path) -> None:
+    """A submission the intake refused (over its file cap) is not graded: not compared."""
+    write_course(tmp_path, {})
+    course(tmp_path)
+    huge = tmp_path / "submissions" / "aaa-huge"
+    huge.mkdir()
+    (huge / "Nimsys.java").write_text((PROGRAMS / "Original.java").read_text())
+    for number in range(MAX_SUBMISSION_FILES + 3):
+        (huge / f"{number}.txt").touch()
+    argv = ["grade", str(tmp_path / "submissions"), "--jobs=1", "--similarity"]
+    argv += ["--transcripts", str(tmp_path / "transcripts"), "--run", RUN, *UNSANDBOXED]
+    argv += ["--out", str(tmp_path / "grades")]
+    err = io.StringIO()
+    assert cli.main(argv, stdout=io.StringIO(), stderr=err) == 0, err.getvalue()
+    book = (tmp_path / "grades" / "gradebook.csv").read_text()
+    assert "aaa-huge" in book
+    rows = list(csv.reader((tmp_path / "grades" / "similarity.csv").open()))
+    assert rows[1][1:3] == ["ada", "alan"]
+    assert all("aaa-huge" not in row for row in rows)
+
+
+def test_a_comparison_past_its_limits_is_stopped_and_said(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its worker stopped (here: no time at all), the pages say so, no pair, no traceback."""
+    monkeypatch.setattr(similarity, "WALL_SECONDS", 0.0)
+    students = course(tmp_path)
+    pairs = write_similarity(tmp_path / "out", students)
+    assert pairs == [] and pairs.cost.stopped is not None
+    index = (tmp_path / "out" / "similarity" / "index.html").read_text()
+    assert "The comparison was stopped (it went past its CPU, memory or time limit" in index
+    assert "The comparison was stopped" in summary_section(pairs)
+
+
+@pytest.mark.parametrize("limit", ["CPU_SECONDS", "MEMORY_BYTES"])
+def test_the_worker_is_stopped_by_its_cpu_and_memory_limits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, limit: str
+) -> None:
+    """1 CPU s for a submission of 512 KiB of code (about 15 CPU s), or 1 MiB of data: the
+    worker is stopped, the grader is not."""
+    monkeypatch.setattr(similarity, limit, 1 if limit == "CPU_SECONDS" else 1 << 20)
+    students = course(tmp_path)
+    big = tmp_path / "submissions" / "big"
+    big.mkdir()
+    text = (PROGRAMS / "Original.java").read_text()
+    for number in range(1, 40):
+        (big / f"Copy{number}.java").write_text(renamed(text) * 8)
+    _, _, cost = similarity.bounded_rank([*students, ("big", big)])
+    assert cost.stopped == "it went past its CPU, memory or time limit"
+
+
+def test_a_comparison_within_its_limits_says_what_it_cost(tmp_path: Path) -> None:
+    _, _, cost = similarity.bounded_rank(course(tmp_path))
+    assert cost.stopped is None and cost.cpu_seconds > 0 and cost.peak_mib > 0
+    assert cost.line().startswith("Compared in ")

@@ -1,10 +1,13 @@
 """The kernel calls a sandboxed program is refused, tried on the real kernel: the keyring,
-``mount``, new user namespaces (by ``unshare`` and by ``clone``), io_uring, BPF, ptrace and
-performance counters all fail; threads, ``fork`` and everything a program needs still work.
+``mount``, new user namespaces (by ``unshare`` and by ``clone``), io_uring, BPF, ptrace,
+performance counters, inotify, dnotify, leases, ``AF_VSOCK`` and ``AF_ALG`` sockets all fail;
+file locks succeed and lock nothing (another process sees no lock); threads, ``fork``, unix
+sockets, SQLite and everything a program needs still work.
 Graded by root and by an ordinary user (nobody), each run is in a user namespace of its own."""
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import struct
@@ -20,9 +23,12 @@ from seccomp_probe import probe
 from casino.harness.runners.folders import remove_tree
 from casino.harness.runners.sandbox import SANDBOX_UID, isolation_works, next_run_uid
 from casino.harness.runners.seccomp import (
+    FAMILIES,
+    LOCKS,
     REFUSED,
     RET_ALLOW,
     RET_ERRNO,
+    WATCHES,
     X86_64,
     assemble,
     filter_bytes,
@@ -44,6 +50,17 @@ REFUSED_HERE = {
     "bpf": "EPERM",
     "ptrace": "EPERM",
     "perf_event_open": "EPERM",
+    "inotify_init1": "EPERM",
+    "dnotify": "EPERM",
+    "lease": "EPERM",
+    "vsock": "EAFNOSUPPORT",
+    "alg": "EAFNOSUPPORT",
+    "unix": "ok",
+    "flock": "ok",
+    "lockf": "ok",
+    "ofd": "ok",
+    "locked": "unlocked",
+    "sqlite": [[1]],
     "fork": 7,
     "thread": [1],
     "uid": SANDBOX_UID,
@@ -67,7 +84,17 @@ def test_the_filter_is_what_the_kernel_reads() -> None:
     compared = {k for op, _, _, k in entries if op == 0x15}
     assert {X86_64.numbers[name] for name in REFUSED} <= compared
     returns = [k for op, _, _, k in entries if op == 0x06]
-    assert returns == [RET_ALLOW, RET_ALLOW, RET_ERRNO | 1, RET_ERRNO | 38]
+    assert returns == [
+        RET_ALLOW,  # no call refused
+        RET_ALLOW,  # clone without a namespace flag
+        RET_ALLOW,  # another fcntl
+        RET_ALLOW,  # another socket family
+        RET_ERRNO | 0,  # a lock: a no-op that succeeds
+        RET_ERRNO | errno.EAFNOSUPPORT,
+        RET_ERRNO | errno.EPERM,
+        RET_ERRNO | errno.ENOSYS,
+    ]
+    assert {*LOCKS, *WATCHES, *FAMILIES} <= compared
     assert entries[-1][0] == 0x06
 
 

@@ -14,6 +14,19 @@ The filter, for the machine's own system-call ABI (x86-64 or AArch64):
 - refuses ``clone`` with any namespace flag (a new user namespace above all) with ``EPERM``,
   and ``clone3`` (whose flags the filter cannot read) with ``ENOSYS``, so that the C library
   falls back to ``clone``;
+- makes every file lock a no-op that succeeds (:data:`LOCKS`): ``flock`` and ``fcntl``'s
+  ``F_SETLK``, ``F_SETLKW``, ``F_OFD_SETLK``, ``F_OFD_SETLKW`` return 0 and lock nothing.
+  Locks live on inodes, which every run shares through the read-only ``/usr`` and the
+  ``--sandbox-path`` folders whatever the mount namespace: a lock held by one run and tested
+  by another (``LOCK_SH | LOCK_NB``, ``F_GETLK``) was a channel between two students graded at
+  once. A lock that succeeds keeps honest programs running (the JVM, SQLite, Python's
+  ``fcntl.lockf`` all lock files of their own, which no one else uses in a run); refusing it
+  would not (SQLite stops on ``ENOLCK``). ``F_GETLK`` stays (no run holds a lock to see);
+  ``F_SETLEASE`` and ``F_NOTIFY`` (a lease, dnotify: both tell of another's opens and reads)
+  are refused with ``EPERM``;
+- refuses ``socket`` for :data:`FAMILIES` (``AF_ALG``, ``AF_VSOCK``) with ``EAFNOSUPPORT``, as
+  Docker's default profile does: the kernel's crypto and a virtual machine's host sockets are
+  no student program's business;
 - refuses every call of another ABI (x32 on x86-64, 32-bit calls) with ``ENOSYS``: a
   32-bit program cannot run;
 - allows everything else.
@@ -65,9 +78,20 @@ REFUSED = _words(
     "bpf perf_event_open userfaultfd io_uring_setup io_uring_enter io_uring_register "
     "kexec_load kexec_file_load init_module finit_module delete_module "
     "acct swapon swapoff reboot sethostname setdomainname quotactl syslog vhangup "
-    "open_by_handle_at name_to_handle_at fanotify_init"
+    "open_by_handle_at name_to_handle_at fanotify_init inotify_init inotify_init1"
 )
-"""The calls a sandboxed program may not make (each answers ``EPERM``)."""
+"""The calls a sandboxed program may not make (each answers ``EPERM``; a name an ABI does not
+have, ``inotify_init`` on AArch64, is skipped). ``inotify``'s and ``fanotify``'s watches see
+another run's opens and reads of the shared ``/usr``."""
+F_SETLK, F_SETLKW, F_OFD_SETLK, F_OFD_SETLKW = 6, 7, 37, 38
+F_SETLEASE, F_NOTIFY = 1024, 1026
+LOCKS = (F_SETLK, F_SETLKW, F_OFD_SETLK, F_OFD_SETLKW)
+"""``fcntl`` commands that become a no-op that succeeds (as ``flock`` does)."""
+WATCHES = (F_SETLEASE, F_NOTIFY)
+"""``fcntl`` commands refused with ``EPERM``."""
+AF_ALG, AF_VSOCK = 38, 40
+FAMILIES = (AF_ALG, AF_VSOCK)
+"""Socket families refused with ``EAFNOSUPPORT``."""
 
 
 @dataclass(frozen=True)
@@ -92,7 +116,7 @@ X86_64 = Abi(
         "kexec_file_load=320 init_module=175 finit_module=313 delete_module=176 acct=163 "
         "swapon=167 swapoff=168 reboot=169 sethostname=170 setdomainname=171 quotactl=179 "
         "syslog=103 vhangup=153 open_by_handle_at=304 name_to_handle_at=303 "
-        "fanotify_init=300"
+        "fanotify_init=300 inotify_init=253 inotify_init1=294 flock=73 fcntl=72 socket=41"
     ),
     x32=True,
 )
@@ -106,7 +130,8 @@ AARCH64 = Abi(
         "io_uring_setup=425 io_uring_enter=426 io_uring_register=427 kexec_load=104 "
         "kexec_file_load=294 init_module=105 finit_module=273 delete_module=106 acct=89 "
         "swapon=224 swapoff=225 reboot=142 sethostname=161 setdomainname=162 quotactl=60 "
-        "syslog=116 vhangup=58 open_by_handle_at=265 name_to_handle_at=264 fanotify_init=262"
+        "syslog=116 vhangup=58 open_by_handle_at=265 name_to_handle_at=264 fanotify_init=262 "
+        "inotify_init1=26 flock=32 fcntl=25 socket=198"
     ),
 )
 ABIS = {"x86_64": X86_64, "amd64": X86_64, "aarch64": AARCH64, "arm64": AARCH64}
@@ -133,17 +158,38 @@ def program(abi: Abi) -> Code:
         code.append((_JGE, "foreign", 0, X32_BIT))
     code.append((_JEQ, "clone", 0, abi.numbers["clone"]))
     code.append((_JEQ, "foreign", 0, abi.numbers["clone3"]))
-    code += [(_JEQ, "refuse", 0, abi.numbers[name]) for name in REFUSED]
+    code.append((_JEQ, "noop", 0, abi.numbers["flock"]))
+    code.append((_JEQ, "fcntl", 0, abi.numbers["fcntl"]))
+    code.append((_JEQ, "socket", 0, abi.numbers["socket"]))
+    code += [(_JEQ, "refuse", 0, abi.numbers[name]) for name in REFUSED if name in abi.numbers]
     code.append((_RET, 0, 0, RET_ALLOW))
     code.append("clone")
-    low = _ARG0 + (4 if sys.byteorder == "big" else 0)
-    code += [(_LD_W_ABS, 0, 0, low), (_JSET, "refuse", 0, NAMESPACE_FLAGS)]
+    code += [(_LD_W_ABS, 0, 0, _low(0)), (_JSET, "refuse", 0, NAMESPACE_FLAGS)]
     code.append((_RET, 0, 0, RET_ALLOW))
+    code.append("fcntl")
+    code.append((_LD_W_ABS, 0, 0, _low(1)))
+    code += [(_JEQ, "noop", 0, command) for command in LOCKS]
+    code += [(_JEQ, "refuse", 0, command) for command in WATCHES]
+    code.append((_RET, 0, 0, RET_ALLOW))
+    code.append("socket")
+    code.append((_LD_W_ABS, 0, 0, _low(0)))
+    code += [(_JEQ, "family", 0, family) for family in FAMILIES]
+    code.append((_RET, 0, 0, RET_ALLOW))
+    code.append("noop")
+    code.append((_RET, 0, 0, RET_ERRNO | 0))
+    code.append("family")
+    code.append((_RET, 0, 0, RET_ERRNO | errno.EAFNOSUPPORT))
     code.append("refuse")
     code.append((_RET, 0, 0, RET_ERRNO | errno.EPERM))
     code.append("foreign")
     code.append((_RET, 0, 0, RET_ERRNO | errno.ENOSYS))
     return code
+
+
+def _low(index: int) -> int:
+    """The offset of the low 32 bits of argument ``index`` (every argument read here is a C
+    ``int``: the kernel ignores the high bits)."""
+    return _ARG0 + 8 * index + (4 if sys.byteorder == "big" else 0)
 
 
 def assemble(code: Code) -> bytes:
