@@ -156,6 +156,11 @@ def test_a_post_without_the_lobby_token_or_with_a_wrong_one_is_refused_and_logge
         ("   ", "a name is needed"),
         (BOT_NAMES[0], "computer player"),
         ("diego  (BOT)", "computer player"),
+        ("Ana (b\u03bft)", "computer player"),  # a Greek omicron (issue 39)
+        ("Ana (b0t)", "computer player"),
+        ("Ana [bot]", "computer player"),
+        ("Ana (\u0432\u043e\u0442)", "computer player"),  # Cyrillic ve, o, te
+        ("Ana \uff08\uff42\uff4f\uff54\uff09", "computer player"),  # fullwidth
     ],
 )
 def test_names_are_printable_and_never_a_computer_players(name: str, reason: str) -> None:
