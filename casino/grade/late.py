@@ -135,9 +135,10 @@ def days_late(submitted: datetime, due: datetime) -> int:
 
 
 def read_extensions(text: str, name: str) -> dict[str, datetime]:
-    """An extension list: CSV rows of ``student,new due`` (a header row whose second cell is
-    not a time is skipped; blank lines too). Keys are as written; :func:`resolve` matches
-    them to students."""
+    """An extension list: CSV rows of ``student,new due`` (a first row whose second cell has
+    no digit is a header, skipped; blank lines too; a first row with digits that are not a
+    time is a bad date, refused: never dropped for a header). Keys are as written;
+    :func:`resolve` matches them to students."""
     found: dict[str, datetime] = {}
     for number, row in enumerate(csv.reader(io.StringIO(text)), 1):
         cells = [cell.strip() for cell in row]
@@ -148,7 +149,7 @@ def read_extensions(text: str, name: str) -> dict[str, datetime]:
         try:
             found[cells[0]] = parse_when(cells[1], f"{name}: line {number}")
         except LateError:
-            if number == 1:  # a header
+            if number == 1 and not any(char.isdigit() for char in cells[1]):  # a header
                 continue
             raise
     return found
