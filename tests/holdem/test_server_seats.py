@@ -131,3 +131,37 @@ def test_a_table_whose_state_cannot_be_saved_ends_the_server_saying_why(tmp_path
     assert asyncio.run(scenario()) == (
         f"table 1 stopped: cannot save {state}: No such file or directory"
     )
+
+
+def test_a_table_whose_members_were_all_freed_waits_for_members_again() -> None:
+    async def scenario() -> tuple[list[str], bool]:
+        settings = ServerSettings(seats=2, stack=10**6, lang="en", pause=0, seed=2)
+        clock = FakeClock()
+        server = HoldemServer(settings, clock)
+        room = server.rooms[0]
+        listening = await server.serve(0)
+        async with listening:
+            port = bound_port(listening)
+            ann, _ = await _join(port, "Ann")
+            await ann.close()
+            await asyncio.wait_for(
+                _until(lambda: all(m.stream is None for m in room.members.values())), LOOSE
+            )
+            clock.advance(121)
+            await asyncio.wait_for(_until(lambda: not room.first.is_set()), LOOSE)
+            dealt = room.table.number
+            for _ in range(50):
+                await asyncio.sleep(0)
+            idle = room.table.number == dealt and not room.members and not room.done.is_set()
+            bob, answer = await _join(port, "Bob")
+            while (line := await asyncio.wait_for(bob.receive(), LOOSE)) != "Your turn.":
+                answer.append(line)
+            await bob.close()
+            for task in server.tasks:
+                task.cancel()
+        return answer, idle
+
+    answer, idle = asyncio.run(scenario())
+    assert idle  # nothing dealt while nobody sat
+    assert answer[0] == "You sit at table 1, seat 1."
+    assert any(line.startswith("--- Hand ") for line in answer)
