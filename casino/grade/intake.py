@@ -18,9 +18,11 @@ platform's bulk download, or a list of Git repositories.
   Classroom lists an assignment's repositories: each is cloned (``--depth 1``, no prompt for a
   password) and named by its repository name.
 
-What could not be taken in (a clone that fails, a zip entry refused) is a problem of that
-student alone (:attr:`Intake.problems`), graded as not graded with its reason; the rest go on.
-The identities found (Moodle, Canvas) are what :mod:`casino.grade.lms` writes grades back with.
+What could not be taken in (a clone that fails, a zip entry refused, a student's folder that
+is a symbolic link, a platform's file named ``..``) is a problem of that student alone
+(:attr:`Intake.problems`), graded as not graded with its reason; the rest go on. The
+identities found (Moodle, Canvas) are what :mod:`casino.grade.lms` writes grades back with,
+a student not graded included (a row saying why, never a student missing from the import).
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path, PurePosixPath
 
-from casino.grade.course import Student, find_students
+from casino.grade.course import Student, find_students, shown_name
 
 MAX_UNZIPPED_BYTES = 2 << 30
 """A zip of submissions may unpack to at most this many bytes …"""
@@ -143,6 +145,7 @@ def _moodle_match(entry: os.DirEntry[str]) -> re.Match[str] | None:
 
 ODD_NAME = "{name!r} is not named as {platform} names a submission; not graded"
 ODD_FILE = "its file {name!r} in {platform}'s download cannot be a file's name; not graded"
+LINKED = "its folder is a symbolic link; not graded (a submission is a folder of its own)"
 
 
 def _odd(intake: Intake, name: str, why: str) -> None:
@@ -163,7 +166,19 @@ def _classify(folder: Path, grouped: Path) -> Intake:
         return _moodle(folder, grouped)
     if layout == "canvas":
         return _canvas(folder, grouped)
-    return Intake("folders", find_students(folder))
+    return _folders(folder)
+
+
+def _folders(folder: Path) -> Intake:
+    """casino's own layout: a folder per student; a symbolic link to a folder there is a
+    student not graded, with a row saying why (it was left out without a word)."""
+    intake = Intake("folders", find_students(folder))
+    taken = {student.name for student in intake.students}
+    for entry in sorted(os.scandir(folder), key=lambda entry: os.fsencode(entry.name)):
+        linked = entry.is_symlink() and entry.is_dir() and not entry.name.startswith(".")
+        if linked and shown_name(entry.name) not in taken:
+            _odd(intake, shown_name(entry.name), LINKED)
+    return intake
 
 
 def _moodle(folder: Path, grouped: Path) -> Intake:
@@ -178,11 +193,11 @@ def _moodle(folder: Path, grouped: Path) -> Intake:
             _odd(intake, entry.name, ODD_NAME.format(name=entry.name, platform="Moodle"))
             continue
         student = _student(match["name"], match["id"])
+        name = unicodedata.normalize("NFC", match["name"])
+        intake.identities[student] = Identity("moodle", match["id"], name)
         if entry.is_file(follow_symlinks=False) and match["file"] in (".", ".."):
             _odd(intake, student, ODD_FILE.format(name=match["file"], platform="Moodle"))
             continue
-        name = unicodedata.normalize("NFC", match["name"])
-        intake.identities[student] = Identity("moodle", match["id"], name)
         target = grouped / student
         target.mkdir(parents=True, exist_ok=True)
         if entry.is_dir(follow_symlinks=False):
@@ -195,10 +210,9 @@ def _moodle(folder: Path, grouped: Path) -> Intake:
 
 def _settle(intake: Intake, grouped: Path) -> None:
     """The students found, in name order; one with an odd entry is not graded at all (a row
-    saying why), even if the rest of its entries were fine."""
-    for student in intake.problems:
-        intake.identities.pop(student, None)
-    intake.students = [Student(name, grouped / name) for name in sorted(intake.identities)]
+    saying why, in the platform's import too), even if the rest of its entries were fine."""
+    found = sorted(set(intake.identities) - set(intake.problems))
+    intake.students = [Student(name, grouped / name) for name in found]
 
 
 def _canvas(folder: Path, grouped: Path) -> Intake:
@@ -212,13 +226,13 @@ def _canvas(folder: Path, grouped: Path) -> Intake:
             _odd(intake, entry.name, ODD_NAME.format(name=entry.name, platform="Canvas"))
             continue
         student = _student(match["login"], match["id"])
+        login = unicodedata.normalize("NFC", match["login"])
+        intake.identities[student] = Identity("canvas", match["id"], login)
         copy = CANVAS_COPY.match(match["file"])
         name = f"{copy['stem']}{copy['ext'] or ''}" if copy else match["file"]
         if name in (".", ".."):
             _odd(intake, student, ODD_FILE.format(name=name, platform="Canvas"))
             continue
-        login = unicodedata.normalize("NFC", match["login"])
-        intake.identities[student] = Identity("canvas", match["id"], login)
         _place(Path(entry.path), grouped / student / name)
     _settle(intake, grouped)
     return intake

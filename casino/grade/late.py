@@ -179,9 +179,10 @@ def days_late(submitted: datetime, due: datetime) -> int:
 
 
 def read_extensions(text: str, name: str, zone: Zone | None = None) -> dict[str, datetime]:
-    """An extension list: CSV rows of ``student,new due`` (a header row whose second cell is
-    not a time is skipped; blank lines too), times without an offset read in ``zone``. Keys
-    are as written; :func:`resolve` matches them to students."""
+    """An extension list: CSV rows of ``student,new due`` (a first row whose second cell has
+    no digit is a header, skipped; blank lines too; a first row with digits that are not a
+    time is a bad date, refused: never dropped for a header), times without an offset read in
+    ``zone``. Keys are as written; :func:`resolve` matches them to students."""
     found: dict[str, datetime] = {}
     for number, row in enumerate(csv.reader(io.StringIO(text)), 1):
         cells = [cell.strip() for cell in row]
@@ -192,7 +193,7 @@ def read_extensions(text: str, name: str, zone: Zone | None = None) -> dict[str,
         try:
             found[cells[0]] = parse_when(cells[1], f"{name}: line {number}", zone)
         except LateError:
-            if number == 1:  # a header
+            if number == 1 and not any(char.isdigit() for char in cells[1]):  # a header
                 continue
             raise
     return found

@@ -18,8 +18,11 @@ the deal. When it is your turn it sends the table (your cards with the board aft
 the legal actions, then the line ``Tu turno.`` (``Your turn.``). Seats
 nobody has joined are played by computer players. A member who disconnects is folded (or
 checks, when that is free) until they join again under the same name with their token
-(nobody else can take the seat); a member who takes longer than ``--timeout`` seconds is
-checked or folded.
+(nobody else can take the seat) — for ``--seat-timeout`` seconds (120): a member away longer
+loses the seat, which its computer player plays again (its name back from the next hand, the
+seat's chips with it) and anybody may take; a table whose members have all gone so waits for
+members again as at its start. Seats are looked at before each hand and at every ``join``. A
+member who takes longer than ``--timeout`` seconds is checked or folded.
 
 A table starts when ``--wait N`` members have joined it, or ``--fill-after S`` seconds after
 its first member joined (computer players fill the other seats); until then every member is
@@ -34,9 +37,13 @@ never waited for, and a member who does not read it (over the queue, or not read
 ``--timeout`` seconds) is dropped, their seat played as a disconnected one; a client that
 sends lines faster than the limit is told to slow down, its extra lines are skipped, and it
 is dropped if it goes on; a connection that has not joined within ``--timeout`` seconds is
-closed, and at most ``unjoined_per_address`` (16) connections from one host may be waiting
-to join at once (one more is told so and closed); beyond the connections the file descriptor
-limit allows, new ones are told the server is full. A name is printable text without spaces
+closed; one that has not joined within ``join_grace`` seconds (5) counts as idle, and at most
+``unjoined_per_address`` (16) idle connections from one host may be open at once (one more
+is told so and closed when its grace ends): members behind one address who join in time are
+never refused, however many; beyond the connections the file descriptor limit allows, new
+ones are told the server is full. Every path the server writes (``--state``) is checked at
+start (one line, status 2); a table that fails (its state cannot be saved) is said on stderr,
+the other tables are stopped and the server ends (status 1). A name is printable text without spaces
 (:mod:`casino.net.names`) and not one already at a table; the computer players' names
 (``Ana (bot)``) have a space, so no name a member may send is theirs. Warnings (drops,
 refusals) go to the server's log, rate-limited.
@@ -47,6 +54,7 @@ from __future__ import annotations
 import asyncio
 import gettext
 import json
+import os
 import random
 import secrets
 from collections.abc import Callable
@@ -54,9 +62,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from casino.clock import Clock, MonotonicClock
-from casino.cmdline import ArgumentParser, FileProblem, Invocation, whole_number
+from casino.cmdline import ArgumentParser, FileProblem, Invocation, UsageError, whole_number
 from casino.errors import ParseError
-from casino.files import write_atomic
+from casino.files import resolve_target, write_atomic
 from casino.holdem.bots import STYLES, Player, player_of
 from casino.holdem.commands import BadCommand, Verb, parse_command, perform
 from casino.holdem.engine import Action, Hand, Refused
@@ -116,9 +124,14 @@ class ServerSettings:
     fill_after: float | None = None
     """Seconds after its first member joined that a table starts anyway (``--fill-after``)."""
     unjoined_per_address: int = 16
-    """Connections from one address (its host) that may be open at once without having
-    joined; one more is told so and closed (a client cannot hold the server's descriptors
-    with connections that never join)."""
+    """Idle connections (open for over :attr:`join_grace` without having joined) from one
+    address (its host) that may be open at once; one more is told so and closed (a client
+    cannot hold the server's descriptors with connections that never join)."""
+    join_grace: float = 5.0
+    """Seconds a new connection has to join before it counts as idle (a ``casino holdem
+    join`` client joins at once; a person at ``nc`` types for a few seconds)."""
+    seat_grace: float = 120.0
+    """Seconds a disconnected member keeps the seat (``--seat-timeout``); then it is freed."""
     limits: Limits | None = None
     """What one client may cost (default: :class:`Limits` with ``timeout`` to read output).
     The default rate (50 lines a second after a burst of 100) is far above what a member
@@ -139,6 +152,8 @@ class Member:
     token: str = field(default_factory=lambda: "t" + secrets.token_hex(6))
     """What the member joins with to take their seat back."""
     inbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    away_since: float | None = None
+    """When the member's connection went (``None`` while connected)."""
 
 
 class Room:
@@ -167,6 +182,9 @@ class Room:
         self.first = asyncio.Event()
         """Set when the first member joins (the fill time runs from then)."""
         self.on_save: Callable[[], None] | None = None
+        self.freed: set[int] = set()
+        """Seats freed from members long away: their computer player's name back at the
+        next hand."""
 
     @property
     def names(self) -> list[str]:
@@ -185,8 +203,25 @@ class Room:
         """Whether a hand is being played."""
         return self.table.hand is not None and not self.table.hand.over
 
+    def free_away(self) -> None:
+        """Free the seat of every member away for over ``seat_grace`` seconds (the seat's
+        computer player plays it again; during a hand, from now under the member's name)."""
+        now = self.clock.now()
+        for seats in (self.members, self.arriving):
+            for seat, member in list(seats.items()):
+                away = member.away_since
+                if away is not None and now - away > self.settings.seat_grace:
+                    del seats[seat]
+                    self.freed.add(seat)
+        if not self.dealing:
+            self.seat_arrivals()
+
     def seat_arrivals(self) -> None:
-        """Before a hand: the members who joined during the last one take their seats."""
+        """Before a hand: freed seats get their computer player's name back, and the members
+        who joined during the last one take their seats."""
+        for seat in self.freed:
+            self.table.seats[seat].name = BOT_NAMES[seat % len(BOT_NAMES)]
+        self.freed.clear()
         for seat, member in self.arriving.items():
             self.members[seat] = member
             self.table.seats[seat].name = member.name
@@ -225,8 +260,10 @@ class Room:
             await self.tell(seat, text)
 
     def leave(self, member: Member) -> None:
-        """``member`` is gone: fold them at their turn until they join again."""
+        """``member`` is gone: fold them at their turn until they join again (or their seat
+        is freed, ``seat_grace`` seconds from now)."""
         member.stream = None
+        member.away_since = self.clock.now()
         member.inbox.put_nowait(None)
 
     # --- play -------------------------------------------------------------------------
@@ -236,11 +273,17 @@ class Room:
         human with chips."""
         _ = self.tr.gettext
         await self.wait_for_start()
-        self.seat_arrivals()
-        while self._more_hands():
+        while True:
+            self.free_away()
+            if not self.members and not self.arriving and self._hands_left():
+                self.first.clear()  # every member's seat was freed: wait for members again
+                self.joined.clear()
+                await self.wait_for_start()
+                continue
+            if not self._more_hands():
+                break
             await self.play_hand()
             await self.clock.sleep(self.settings.pause)
-            self.seat_arrivals()
         await self.everyone(_("Game over. Chips:"))
         for seat in self.table.seats:
             await self.everyone(f"  {seat.name}: {seat.chips}")
@@ -248,11 +291,13 @@ class Room:
 
     def _more_hands(self) -> bool:
         """Whether to deal again: two players with chips, a human among them, hands left."""
-        limit = self.settings.hands
         humans_in = any(self.table.seats[seat].playing for seat in self.members)
-        return (
-            not self.table.finished and humans_in and (limit is None or self.table.number < limit)
-        )
+        return humans_in and self._hands_left()
+
+    def _hands_left(self) -> bool:
+        """Whether the table may deal again: two players with chips, and hands left."""
+        limit = self.settings.hands
+        return not self.table.finished and (limit is None or self.table.number < limit)
 
     async def play_hand(self) -> None:
         """One hand, start to settle."""
@@ -388,22 +433,17 @@ class HoldemServer:
         _ = translator("holdem", self.settings.lang).gettext
         member: Member | None = None
         room: Room | None = None
-        deadline = self.clock.now() + self.settings.timeout
+        start = self.clock.now()
+        deadline = start + self.settings.timeout
+        grace = start + min(self.settings.join_grace, self.settings.timeout)
         host = stream.name.rpartition(":")[0] or stream.name
         waiting = False
         try:
-            if self.unjoined.get(host, 0) >= self.settings.unjoined_per_address:
-                self.log.warn("unjoined", f"{stream.name}: refused: too many unjoined from {host}")
-                await stream.send(
-                    _("Too many connections from your address have not joined; goodbye.")
-                )
-                return
-            self.unjoined[host] = self.unjoined.get(host, 0) + 1
-            waiting = True
             await stream.send(_("casino holdem: send join NAME [TABLE]."))
             while True:
+                until = None if member else (deadline if waiting else grace)
                 try:
-                    line = (await self._next_line(stream, None if member else deadline)).strip()
+                    line = (await self._next_line(stream, until)).strip()
                 except LineTooLong:
                     await stream.send(_("Line too long."))
                     continue
@@ -411,8 +451,13 @@ class HoldemServer:
                     await stream.send(_("Too many lines: slow down."))
                     continue
                 except TimeoutError:
-                    await stream.send(_("No join within the time limit; goodbye."))
-                    return
+                    if waiting or self.clock.now() >= deadline:
+                        await stream.send(_("No join within the time limit; goodbye."))
+                        return
+                    if not await self._idle(stream, host):
+                        return
+                    waiting = True
+                    continue
                 if not line:
                     continue
                 if member is None or room is None:
@@ -429,6 +474,17 @@ class HoldemServer:
             if member is not None and room is not None and member.stream is stream:
                 room.leave(member)
             await stream.close()
+
+    async def _idle(self, stream: LineStream, host: str) -> bool:
+        """The connection's grace to join is over: count it as idle from ``host``, or, with
+        ``unjoined_per_address`` idle from there already, tell it so (``False``: close it)."""
+        if self.unjoined.get(host, 0) >= self.settings.unjoined_per_address:
+            _ = translator("holdem", self.settings.lang).gettext
+            self.log.warn("unjoined", f"{stream.name}: refused: too many unjoined from {host}")
+            await stream.send(_("Too many connections from your address have not joined; goodbye."))
+            return False
+        self.unjoined[host] = self.unjoined.get(host, 0) + 1
+        return True
 
     def _joined(self, host: str) -> bool:
         """One connection from ``host`` no longer waits to join (``False``, for ``waiting``)."""
@@ -460,12 +516,14 @@ class HoldemServer:
             await stream.send(_(error.template).format(**error.values))
             return None, None
         for room in self.rooms:
+            room.free_away()
             for member in [*room.members.values(), *room.arriving.values()]:
                 if name_key(member.name) == name_key(name):
                     if member.stream is not None or token != member.token:
                         await stream.send(_(TAKEN))
                         return None, None
                     member.stream = stream
+                    member.away_since = None
                     await stream.send(_("Welcome back, {name}.").format(name=member.name))
                     return room, member
         rooms = self.rooms
@@ -551,6 +609,28 @@ class HoldemServer:
         self.tasks = [asyncio.create_task(room.run()) for room in self.rooms]
         return server
 
+    async def finished(self) -> None:
+        """Wait until every table is over. A table that fails stops the others, and its
+        error is raised (a state that cannot be saved: :class:`FileProblem`)."""
+        pending = set(self.tasks)
+        while pending:
+            done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_EXCEPTION)
+            failed = next((t for t in done if not t.cancelled() and t.exception()), None)
+            if failed is None:
+                continue
+            for task in pending:
+                task.cancel()
+            await asyncio.gather(*pending, return_exceptions=True)
+            error = failed.exception()
+            assert error is not None
+            number = self.tasks.index(failed) + 1
+            if isinstance(error, OSError):
+                why = error.strerror or error
+                raise FileProblem(
+                    f"table {number} stopped: cannot save {self.settings.state}: {why}"
+                )
+            raise error
+
 
 # --- command line -------------------------------------------------------------------------
 
@@ -607,6 +687,13 @@ def _parser(invocation: Invocation) -> ArgumentParser:
         help="save the tables here after each hand; restore at start",
     )
     parser.add_argument(
+        "--seat-timeout",
+        type=_seconds,
+        default=120.0,
+        metavar="S",
+        help="seconds a disconnected member keeps the seat (120); then it is freed",
+    )
+    parser.add_argument(
         "--wait",
         type=whole_number(1, 9),
         default=1,
@@ -626,6 +713,7 @@ def _parser(invocation: Invocation) -> ArgumentParser:
 def serve_body(invocation: Invocation) -> int:
     """``casino holdem serve …``: listen and run the tables until every one is over."""
     options = _parser(invocation).parse_args(invocation.argv)
+    check_state_path(options.state)
     settings = ServerSettings(
         seats=options.seats,
         tables=options.tables,
@@ -638,6 +726,7 @@ def serve_body(invocation: Invocation) -> int:
         state=options.state,
         start_with=min(options.wait, options.seats),
         fill_after=options.fill_after,
+        seat_grace=options.seat_timeout,
     )
     return asyncio.run(_serve(settings, options.host, options.port, invocation.streams))
 
@@ -651,8 +740,28 @@ async def _serve(settings: ServerSettings, host: str, port: int, streams: Stream
     streams.stdout.write(f"casino holdem: listening on {host}:{bound_port(listening)}\n")
     streams.stdout.flush()
     async with listening:
-        await asyncio.gather(*(room.done.wait() for room in server.rooms))
+        await server.finished()
     return 0
+
+
+def check_state_path(path: str | None) -> None:
+    """``--state``'s file can be written: its folder exists and may be written in, and it is
+    neither a folder nor a read-only file (else :class:`UsageError`: one line, status 2)."""
+    if path is None:
+        return
+    try:
+        target = resolve_target(Path(path))
+    except OSError as error:
+        raise UsageError(f"--state {path}: {error.strerror or error}") from None
+    folder = target.parent
+    if not folder.is_dir():
+        raise UsageError(f"--state {path}: the folder {str(folder)!r} does not exist")
+    if target.is_dir():
+        raise UsageError(f"--state {path}: a folder, not a file")
+    if not os.access(folder, os.W_OK | os.X_OK) or (
+        target.exists() and not os.access(target, os.W_OK)
+    ):
+        raise UsageError(f"--state {path}: cannot be written (permission denied)")
 
 
 def _logger(streams: Streams) -> Callable[[str], None]:

@@ -11,7 +11,9 @@ The computer players' names carry their mark, :data:`COMPUTER_MARK` (``Ana (bot)
 reads the same in Spanish and English, and a name with a space never passes the rules of a
 protocol that forbids spaces, so every name a person may type stays theirs to take (``Ana``
 included). Where names may hold spaces (the web's members), :func:`computer_marked` tells the
-one kind of name a person may not take: one that ends in the mark.
+one kind of name a person may not take: one that ends in the mark, or in anything that looks
+like it — compared by :func:`skeleton` (``Ana (bοt)`` with a Greek omicron, ``Ana (b0t)``,
+``Ana [bot]``, ``Ana ⟨BOT⟩``).
 
 >>> check_name("Ana", reserved=["Ana"])
 Traceback (most recent call last):
@@ -45,9 +47,51 @@ def computer_name(name: str) -> str:
 
 
 def computer_marked(name: str) -> bool:
-    """Whether ``name`` ends in the computer players' mark (``ana  (BOT)`` too): a name no
-    person may take, so that nobody passes for a computer player or is taken for one."""
-    return "".join(name_key(name).split()).endswith(COMPUTER_MARK)
+    """Whether ``name`` ends in the computer players' mark or what looks like it (``ana
+    (BOT)``, ``Ana [b0t]``, ``Ana (bοt)`` with a Greek omicron: as :func:`skeleton` reads
+    them): a name no person may take, so that nobody passes for a computer player or is taken
+    for one."""
+    return skeleton(name).endswith(COMPUTER_MARK)
+
+
+CONFUSABLES = str.maketrans(
+    {
+        # Greek (after casefold) that reads as a Latin letter
+        "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v", "ο": "o",
+        "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "γ": "y", "ω": "w", "ϲ": "c", "ϳ": "j",
+        # Cyrillic (after casefold)
+        "а": "a", "в": "b", "ь": "b", "ъ": "b", "е": "e", "ё": "e", "һ": "h", "н": "h",
+        "і": "i", "ї": "i", "ј": "j", "к": "k", "м": "m", "о": "o", "р": "p", "с": "c",
+        "ѕ": "s", "т": "t", "у": "y", "х": "x", "ԁ": "d", "ԛ": "q", "ԝ": "w", "п": "n",
+        # Latin letters of other shapes
+        "ı": "i", "ȷ": "j", "ƅ": "b", "ƀ": "b", "ø": "o", "ɵ": "o", "ŧ": "t", "ƚ": "l",
+        "ł": "l", "ɡ": "g", "ʙ": "b", "ᴏ": "o", "ᴛ": "t",
+        # digits that read as letters
+        "0": "o", "1": "l", "3": "e", "4": "a", "5": "s", "6": "b", "7": "t", "8": "b",
+        "9": "g",
+        # brackets that are not Unicode's open/close punctuation
+        "<": "(", ">": ")", "‹": "(", "›": ")", "«": "(", "»": ")",
+    }
+)  # fmt: skip
+"""The confusables :func:`skeleton` reads as the Latin letter (or bracket) they look like: a
+small table of the common ones (Greek, Cyrillic, other Latin shapes, digits), not Unicode's
+whole ``confusables.txt``; enough that no name ending in a look-alike of ``(bot)`` passes."""
+
+
+def skeleton(text: str) -> str:
+    """What ``text`` looks like, for telling look-alike names: NFKC, casefold, accents and
+    other combining marks dropped, the :data:`CONFUSABLES` read as the letters they look
+    like, every opening bracket (``[``, ``{``, ``⟨``…: Unicode's open punctuation) read as
+    ``(`` and every closing one as ``)``, and spaces, dashes and connectors (``_``) left
+    out. ``skeleton("Ana [B0T]") == "ana(bot)"``."""
+    folded = unicodedata.normalize("NFD", name_key(text))
+    kept = []
+    for char in folded.translate(CONFUSABLES):
+        kind = unicodedata.category(char)
+        if kind == "Mn" or kind in ("Pd", "Pc") or char.isspace():
+            continue
+        kept.append({"Ps": "(", "Pe": ")"}.get(kind, char))
+    return "".join(kept)
 
 
 TAKEN = "That name is taken."

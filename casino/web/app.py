@@ -118,6 +118,8 @@ class WebServer:
         ]
         self.tasks: list[asyncio.Task[None]] = []
         self.dominoes: dict[str, tuple[DominoGame, asyncio.Task[None]]] = {}
+        self.leaving: set[asyncio.Task[None]] = set()
+        """The matches of ended sessions, their hands being played out."""
         self.buckets: dict[str, Bucket] = {}
         self.joins: dict[str, Bucket] = {}
         """The join budget of each address."""
@@ -156,7 +158,7 @@ class WebServer:
         self.tasks = [asyncio.create_task(table.run()) for table in self.tables]
 
     async def _stop(self, app: web.Application) -> None:
-        tasks = self.tasks + [task for _, task in self.dominoes.values()]
+        tasks = [*self.tasks, *self.leaving, *(task for _, task in self.dominoes.values())]
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -165,13 +167,16 @@ class WebServer:
         LOG.removeFilter(self.quiet)
 
     def session_ended(self, token: str) -> None:
-        """A session ended: its sockets close, its dominoes match and budget go with it."""
+        """A session ended: its sockets close, its budget goes, its dominoes match ends
+        once its hand under way is played out (:meth:`DominoGame.leave`)."""
         for outbox in self.outboxes.pop(token, set()):
             outbox.drop("its session ended")
         self.buckets.pop(token, None)
         game = self.dominoes.pop(token, None)
         if game is not None:
-            game[1].cancel()
+            game[0].leave()
+            self.leaving.add(game[1])
+            game[1].add_done_callback(self.leaving.discard)
 
     # --- pages ------------------------------------------------------------------------
 

@@ -11,6 +11,14 @@ and $10 from the house are held while it is played, and settled in one transacti
 the winner, or each their $10 back after a drawn hand. The member's bankroll the page shows
 is their wallet's; the computer's is the match's own tally (it starts with the member's
 wallet, as in the terminal game), its money being the house's.
+
+**Leaving.** A member whose session ends (a log-out, an expired session, a new log-in)
+leaves the match (:meth:`DominoGame.leave`): the hand under way is not dropped (nor voided
+by the next start, which would return a losing member's stake) but played out at once as
+the seed's clock would play it out, each of the member's turns timed out (the automatic
+move; the third turn in a row timed out loses the hand), then settled, and the match ends.
+Waiting out each 15 seconds would change nothing of the outcome, so nobody waits. A page
+that only closes leaves nothing: the match and its clock go on while it is away.
 """
 
 from __future__ import annotations
@@ -87,6 +95,8 @@ class DominoGame:
         self.refused = 0
         self.notice: str | None = None
         """Why no hand can start (a key of the page's words: ``broke``, ``held``), if so."""
+        self.left = False
+        """Whether the member left (:meth:`leave`): their turns time out at once."""
 
     # --- messages ---------------------------------------------------------------------
 
@@ -204,13 +214,28 @@ class DominoGame:
             await self.can_stake()
             while self.ledger.broke() != COMPUTER or self.ledger.hands == 0:
                 await self.show()
-                while (await self.inbox.get()) is None:
-                    pass  # a closed page: wait for it to come back
+                if not await self._next_hand():
+                    return
                 await self.play_staked()
             await self.show()
         except Exception:
             LOG.exception("dominoes for %r stopped", self.name)
             raise
+
+    def leave(self) -> None:
+        """The member left: the hand under way is played out with each of their turns timed
+        out at once, and settled; then :meth:`run` ends (the module's *Leaving*)."""
+        self.left = True
+        self.send = None
+        self.inbox.put_nowait(None)  # wakes a wait for a move or for the next hand
+
+    async def _next_hand(self) -> bool:
+        """Wait for the member's ``next`` (a closed page: for it to come back); ``False``
+        once they left."""
+        while not self.left:
+            if (await self.inbox.get()) is not None:
+                return True
+        return False
 
     async def wallet(self) -> int:
         """The member's wallet, read again (the match's tally follows it; before the first
@@ -263,7 +288,8 @@ class DominoGame:
         while state.result is None:
             if state.turn == COMPUTER:
                 await self.show()
-                await self.clock.sleep(self.think)
+                if not self.left:
+                    await self.clock.sleep(self.think)
                 self.computer(state)
             else:
                 await self.member(state)
@@ -304,8 +330,7 @@ class DominoGame:
             while state.turn == MEMBER and state.result is None:
                 await self.show()
                 try:
-                    remaining = max(0.0, self.deadline - self.clock.now())
-                    message = await self.clock.within(self._next_move(), remaining)
+                    message = await self._next_move(self.deadline)
                 except TimeoutError:
                     self.timed_out(state)
                     return
@@ -317,11 +342,22 @@ class DominoGame:
         finally:
             self.deadline = None
 
-    async def _next_move(self) -> dict[str, Any]:
-        while True:
+    async def _next_move(self, deadline: float) -> dict[str, Any]:
+        """The member's next message by ``deadline``; :class:`TimeoutError` when it does not
+        come in time, or at once when the member left."""
+        remaining = max(0.0, deadline - self.clock.now())
+        message = await self.clock.within(self._message(), remaining)
+        if message is None:
+            raise TimeoutError("the member left")
+        return message
+
+    async def _message(self) -> dict[str, Any] | None:
+        """The next message of the page's, or ``None`` once the member left."""
+        while not self.left:
             message = await self.inbox.get()
             if message is not None:
                 return message
+        return None
 
     def move(self, state: HandState, message: dict[str, Any]) -> bool:
         """Carry out the page's intention through the rules; ``False`` if they refuse it."""

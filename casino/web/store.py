@@ -421,8 +421,9 @@ class Store:
                 folded,
             ).fetchone()
         cost, kept = read_hash(bytes(row[4])) if row else (self.cost, b"")
-        salt = bytes(row[3]) if row else os.urandom(16)  # no timing hint that a name is free
-        if row is None or not hmac.compare_digest(cost.digest(password, salt), kept):
+        salt = bytes(row[3]) if row else os.urandom(16)
+        digest = cost.digest(password, salt)  # made for an unknown name too: no timing hint
+        if row is None or not hmac.compare_digest(digest, kept):  # that a name is free
             with self.transaction() as run:
                 run("DELETE FROM login_failures WHERE at <= ?", self.now() - LOGIN_WINDOW)
             raise StoreError("wrong name or password")

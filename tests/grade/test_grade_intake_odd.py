@@ -13,7 +13,7 @@ from pathlib import Path
 from grade_support import write_course
 from test_grade_intake import grade
 
-from casino.grade.intake import ODD_FILE, ODD_NAME, open_submissions
+from casino.grade.intake import LINKED, ODD_FILE, ODD_NAME, open_submissions
 
 JOSE_NFC = unicodedata.normalize("NFC", "José")
 JOSE_NFD = unicodedata.normalize("NFD", "José")
@@ -86,3 +86,38 @@ def test_the_course_goes_on_with_a_row_for_each_odd_student(tmp_path: Path) -> N
     worksheet = (tmp_path / "grades" / "moodle.csv").read_text()
     assert "Participant 101,Ada Lovelace,4" in worksheet
     assert f"Participant 105,{JOSE_NFC},4" in worksheet
+
+
+def test_a_participant_with_an_odd_entry_has_a_row_in_the_platforms_import(
+    tmp_path: Path,
+) -> None:
+    """Issue 39: Bob, whose only file Moodle named ``..``, had a gradebook row but none in
+    the worksheet the course imports into Moodle: he now has one, no grade, saying why."""
+    done = grade(tmp_path, moodle_zip(tmp_path))
+    assert done.returncode == 0, done.stderr
+    with open(tmp_path / "grades" / "moodle.csv", newline="", encoding="utf-8") as handle:
+        rows = {row[0]: row for row in csv.reader(handle)}
+    bob = rows["Participant 104"]
+    assert bob[1:4] == ["Bob", "", "4"]
+    assert ODD_FILE.format(name="..", platform="Moodle") in bob[4]
+    assert "Eve" not in str(rows)  # (not named as Moodle names one: no participant number)
+
+
+def test_a_student_folder_that_is_a_symbolic_link_has_a_row_saying_why(tmp_path: Path) -> None:
+    """Issue 39: a student's folder that is a symbolic link was left out without a row."""
+    write_course(tmp_path, {"correct": 2})
+    submissions = tmp_path / "submissions"
+    elsewhere = tmp_path / "elsewhere"
+    (submissions / "correct-01").rename(elsewhere)
+    (submissions / "linked").symlink_to(elsewhere, target_is_directory=True)
+    (submissions / "dangling").symlink_to(tmp_path / "nowhere")
+    intake = open_submissions(submissions, tmp_path / "scratch")
+    assert [student.name for student in intake.students] == ["correct-00"]
+    assert intake.problems == {"linked": LINKED}
+    done = grade(tmp_path, submissions)
+    assert done.returncode == 0, done.stderr
+    with open(tmp_path / "grades" / "gradebook.csv", newline="", encoding="utf-8") as handle:
+        rows = {row[0]: row[1] for row in csv.reader(handle)}
+    assert rows == {"student": "score", "correct-00": "4", "linked": "0"}
+    feedback = (tmp_path / "grades" / "feedback" / "linked.txt").read_text()
+    assert LINKED in feedback

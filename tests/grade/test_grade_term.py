@@ -18,6 +18,7 @@ import pytest
 from grade_support import BUILD, RUN, UNSANDBOXED, write_course
 
 from casino.grade import cli
+from casino.grade.late import parse_when, read_extensions
 
 GIT = shutil.which("git") is not None
 DUE = "2019-05-31T15:00+10:00"
@@ -282,3 +283,23 @@ def test_a_lisbon_worksheet_on_a_utc_machine_is_warned_of_and_read_with_timezone
     assert feedback(tmp_path, "Ada Lovelace_101").splitlines()[1] == (
         "submitted 2019-05-31 14:30 +0100 (--submitted); due 2019-05-31 15:00 +0100"
     )
+
+
+def test_a_first_extension_row_with_a_bad_date_is_refused_not_taken_for_a_header(
+    canvas_course: tuple[Path, Path],
+) -> None:
+    """Issue 39: ``205,2019-06-31T15:00`` first in the list was skipped as a header, and
+    student 205 silently kept the course's due; a first row without a digit in its second
+    cell (``student,new due``) is still a header."""
+    tmp_path, download = canvas_course
+    (tmp_path / "bad.csv").write_text("205,2019-06-31T15:00+10:00\n")
+    done = grade(tmp_path, download, "--due", DUE, "--extensions", str(tmp_path / "bad.csv"))
+    assert (done.returncode, done.stderr) == (
+        2,
+        f"casino grade: {tmp_path / 'bad.csv'}: line 1: expected a date and time such as "
+        "2019-05-31T15:00 or 2019-05-31T15:00+10:00, got '2019-06-31T15:00+10:00' "
+        "(see casino grade --help)\n",
+    )
+    assert read_extensions("Student , Nueva fecha\n205,2019-06-03T15:00+10:00\n", "x") == {
+        "205": parse_when("2019-06-03T15:00+10:00")
+    }

@@ -165,5 +165,6 @@ def test_without_a_cgroup_the_summary_says_so_and_runs_get_none(
 
     monkeypatch.setattr(cgroup, "hierarchy", lambda: None)
     line = describe(Sandbox(isolate=True, memory=64 << 20, processes=8))
-    assert "; no memory cgroup (tmpfs and memory files not counted); " in line
+    said = "no memory cgroup (memory not bounded: tmpfs, memory files, the sum of processes)"
+    assert f"; {said}; " in line
     assert cgroup.MemoryCgroup.for_run(64 << 20) is None

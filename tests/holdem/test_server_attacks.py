@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import selectors
 import socket
 import subprocess
 import sys
@@ -188,6 +189,30 @@ def _everything(sock: socket.socket) -> bytes:
     return data
 
 
+def _until_closed(socks: list[socket.socket], count: int) -> dict[socket.socket, bytes]:
+    """What each socket was sent, read until ``count`` of them are closed by the server."""
+    heard = {sock: b"" for sock in socks}
+    with selectors.DefaultSelector() as selector:
+        for sock in socks:
+            selector.register(sock, selectors.EVENT_READ)
+        closed = 0
+        while closed < count:
+            events = selector.select(LOOSE)
+            assert events, f"only {closed} of {count} closed"
+            for key, _ in events:
+                peer = key.fileobj
+                assert isinstance(peer, socket.socket)
+                try:
+                    piece = peer.recv(4096)
+                except ConnectionResetError:
+                    piece = b""
+                heard[peer] += piece
+                if not piece:
+                    selector.unregister(peer)
+                    closed += 1
+    return heard
+
+
 def test_a_crowd_of_idle_sockets_cannot_lock_out_a_seated_player() -> None:
     lower = (
         "import resource, sys, runpy; "
@@ -208,6 +233,7 @@ def test_a_crowd_of_idle_sockets_cannot_lock_out_a_seated_player() -> None:
         honest = socket.create_connection(("127.0.0.1", port), timeout=LOOSE)
         honest.sendall(b"join Ann\n")
         idle = [socket.create_connection(("127.0.0.1", port), timeout=LOOSE) for _ in range(100)]
+        early = _until_closed(idle, 100 - 16)  # the full ones at once, 31 at their join grace
         buffer = ""
         while "Game over. Chips:" not in seen:
             buffer += _line(honest)
@@ -218,7 +244,7 @@ def test_a_crowd_of_idle_sockets_cannot_lock_out_a_seated_player() -> None:
                 honest.sendall(b"check\n" if "You may: check" in legal else b"call\n")
         honest.close()
         code = server.wait(timeout=LOOSE)
-        heard = [_everything(sock) for sock in idle]  # the server is gone: each ends now
+        heard = [early[sock] + _everything(sock) for sock in idle]  # the server is gone
     finally:
         for sock in idle:
             sock.close()
@@ -226,11 +252,14 @@ def test_a_crowd_of_idle_sockets_cannot_lock_out_a_seated_player() -> None:
         _, errors = server.communicate(timeout=LOOSE)
     assert code == 0
     assert heard.count(b"The server is full; try again later.\n") == 100 - 47
-    greeted = [data for data in heard if data.startswith(b"casino holdem: send join NAME")]
+    greeting = b"casino holdem: send join NAME [TABLE].\n"
     capped = b"Too many connections from your address have not joined; goodbye.\n"
-    assert len(greeted) + heard.count(capped) == 47  # (greeted: had the game lasted 20 s,
-    assert 15 <= len(greeted) <= 16  # told they never joined; 16 at most from one address,
-    # Ann's own connection among them until her join was read)
+    never = b"No join within the time limit; goodbye.\n"
+    # Every accepted one is greeted (Ann's, joined within the grace, is not idle); once their
+    # 5 s grace is over, 16 idle ones from one address are kept (until --timeout, had the
+    # game lasted 20 s), the 31 others told so and closed.
+    assert heard.count(greeting + capped) == 47 - 16
+    assert heard.count(greeting) + heard.count(greeting + never) == 16
     full = "casino holdem: 48 connections at once, the most this server takes: refusing new ones"
     said = errors.decode().splitlines()  # in either order: the accepts run ahead of the greetings
     assert len(said) == 2 and full in said
@@ -241,46 +270,65 @@ def test_a_crowd_of_idle_sockets_cannot_lock_out_a_seated_player() -> None:
     assert seen.count("Your turn.") >= 1 and "Game over. Chips:" in seen
 
 
-def test_one_address_may_hold_only_so_many_connections_that_have_not_joined() -> None:
-    """Three may wait to join; a fourth from the same host is told so and closed; once one of
-    the three joins, another may connect (the cap is on waiting ones, not on members)."""
+def test_one_address_may_hold_only_so_many_idle_connections_never_members_who_join() -> None:
+    """Issue 39: the cap is on *idle* connections (not joined within the 5 s grace, on the
+    injected clock): three may wait on; the fourth idle one from the same host is told so
+    and closed; 17 members behind that host who join in time are all seated (the cap on
+    every unjoined connection refused them all); once an idle one joins, another may idle."""
 
-    async def scenario() -> list[str]:
-        settings = ServerSettings(timeout=30, lang="en", start_with=9, unjoined_per_address=3)
-        server = HoldemServer(settings, FakeClock())
+    async def scenario() -> tuple[list[str], list[str], list[str]]:
+        settings = ServerSettings(
+            timeout=30, lang="en", start_with=9, tables=3, unjoined_per_address=3
+        )
+        clock = FakeClock()
+        server = HoldemServer(settings, clock)
         listening = await server.serve(0)
         got = []
         async with listening:
             port = bound_port(listening)
-            waiting = [await connect_lines("127.0.0.1", port) for _ in range(3)]
-            for client in waiting:
+            idle = [await connect_lines("127.0.0.1", port) for _ in range(4)]
+            for client in idle:
                 got.append(await asyncio.wait_for(client.receive(), LOOSE))
-            extra = await connect_lines("127.0.0.1", port)
-            got.append(await asyncio.wait_for(extra.receive(), LOOSE))
+            clock.advance(6)  # their grace is over: a line from each now comes too late
+            for client in idle:
+                await client.send("")
             try:
-                got.append(await asyncio.wait_for(extra.receive(), LOOSE))
+                got.append(await asyncio.wait_for(idle[3].receive(), LOOSE))
+                got.append(await asyncio.wait_for(idle[3].receive(), LOOSE))
             except ConnectionClosed:
                 got.append("<closed>")
-            await waiting[0].send("join Tester")
-            got.append(await asyncio.wait_for(waiting[0].receive(), LOOSE))
+            await asyncio.wait_for(_until(lambda: server.unjoined.get("127.0.0.1") == 3), LOOSE)
+            seated = []
+            members = [await connect_lines("127.0.0.1", port) for _ in range(17)]
+            for number, member in enumerate(members):
+                await asyncio.wait_for(member.receive(), LOOSE)  # the greeting
+                await member.send(f"join M{number}")
+                seated.append(await asyncio.wait_for(member.receive(), LOOSE))
+            await idle[0].send("join Tester")
+            joined = [await asyncio.wait_for(idle[0].receive(), LOOSE)]
             await asyncio.wait_for(_until(lambda: server.unjoined.get("127.0.0.1") == 2), LOOSE)
             later = await connect_lines("127.0.0.1", port)
-            got.append(await asyncio.wait_for(later.receive(), LOOSE))
-            for client in [*waiting, later]:
+            joined.append(await asyncio.wait_for(later.receive(), LOOSE))
+            clock.advance(6)
+            await later.send("")
+            await asyncio.wait_for(_until(lambda: server.unjoined.get("127.0.0.1") == 3), LOOSE)
+            for client in [*idle[:3], *members, later]:
                 await client.close()
             for task in server.tasks:
                 task.cancel()
-        return got
+        return got, seated, joined
 
-    got = asyncio.run(scenario())
-    assert got[:5] == [
+    got, seated, joined = asyncio.run(scenario())
+    assert got == [
+        "casino holdem: send join NAME [TABLE].",
         "casino holdem: send join NAME [TABLE].",
         "casino holdem: send join NAME [TABLE].",
         "casino holdem: send join NAME [TABLE].",
         "Too many connections from your address have not joined; goodbye.",
         "<closed>",
     ]
-    assert got[-1] == "casino holdem: send join NAME [TABLE]."
+    assert seated == [f"You sit at table {1 + k // 6}, seat {1 + k % 6}." for k in range(17)]
+    assert joined == ["You sit at table 3, seat 6.", "casino holdem: send join NAME [TABLE]."]
 
 
 async def _until(condition: Callable[[], bool]) -> None:

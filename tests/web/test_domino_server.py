@@ -16,7 +16,7 @@ from aiohttp import ClientWebSocketResponse, DummyCookieJar
 from aiohttp.test_utils import TestClient, TestServer
 
 from casino.clock import FakeClock
-from casino.domino.rules import COMPUTER, MEMBER, End, HandState
+from casino.domino.rules import COMPUTER, MEMBER, End, Finish, HandState
 from casino.domino.tiles import parse_tile as T
 from casino.web.app import WebServer
 from casino.web.bank import Bank
@@ -24,7 +24,7 @@ from casino.web.domino import DominoGame
 from casino.web.holdem import TableSettings
 from casino.web.sessions import COOKIE
 
-from .forms import PASSWORD, join, temporary_store
+from .forms import PASSWORD, join, post_form, temporary_store
 
 
 async def receive(ws: ClientWebSocketResponse) -> dict[str, Any]:
@@ -180,3 +180,55 @@ def test_a_member_who_cannot_stake_is_told_why_and_plays_once_refilled() -> None
         (None, False),
     ]
     assert opened[0] == opened[1]
+
+
+def test_a_member_who_logs_out_mid_hand_loses_it_by_time_outs_and_the_books_balance() -> None:
+    """Issue 39: a log-out at the member's turn no longer drops the hand (for the next start
+    to void, returning the stake): it is played out with each of the member's turns timed
+    out, lost at the third, settled; a restart voids nothing; the ledger says the wallet."""
+    clock = FakeClock()
+
+    async def body(client: TestClient[Any, Any]) -> DominoGame:
+        cookie = await join(client, "Zoe", game="domino")
+        ws = await client.ws_connect("/ws/domino", headers={"Cookie": f"{COOKIE}={cookie}"})
+        await receive(ws)
+        await ws.send_json({"type": "next"})
+        view = await until_mine(ws)
+        while view["over"]:  # (a view of before the hand)
+            view = await until_mine(ws)
+        ((game, task),) = server.dominoes.values()
+        assert game.state is not None and game.state.result is None
+        out = await post_form(client, "/logout", {}, cookie)
+        assert out.status == 303
+        await asyncio.wait_for(task, 20)  # played out without anybody moving the clock
+        await ws.close()
+        return game
+
+    async def run(app: WebServer) -> DominoGame:
+        async with TestClient(TestServer(app.app()), cookie_jar=DummyCookieJar()) as client:
+            return await asyncio.wait_for(body(client), 60)
+
+    async def restart() -> None:
+        again = WebServer(TableSettings(bot_delay=0.5), 1, 5, FakeClock(), b"s" * 32, store=store)
+        async with TestClient(TestServer(again.app()), cookie_jar=DummyCookieJar()):
+            pass
+
+    with temporary_store(starting_bankroll=100) as store:
+        server = WebServer(TableSettings(bot_delay=0.5), 1, 5, clock, b"s" * 32, store=store)
+        game = asyncio.run(run(server))
+        asyncio.run(restart())
+        zoe = store.login("Zoe", PASSWORD)
+        history = store.history(zoe.id)
+        with store.transaction() as sql:
+            ledger = sql("SELECT SUM(amount) FROM ledger WHERE account = ?", zoe.id).fetchone()[0]
+            still_open = sql("SELECT COUNT(*) FROM games WHERE state = 'open'").fetchone()[0]
+        issued, accounted = store.audit()
+    assert game.state is not None and game.state.result is not None
+    assert (game.state.result.finish, game.state.result.winner) == (Finish.TIMEOUTS, COMPUTER)
+    assert "Time is up for the third time in a row: you lose the hand." in game.log
+    assert [(entry.kind, entry.state, entry.net) for entry in history] == [
+        ("domino", "settled", -10)
+    ]
+    assert still_open == 0 and issued == accounted
+    assert zoe.balance == ledger == 90
+    assert clock.now() == 0.0  # nobody waited out the member's clock

@@ -15,7 +15,13 @@ Which kind, found once per process (:func:`hierarchy`):
 - else **cgroup v1** where the memory hierarchy is writable (as root on most machines): a
   child of the grader's own memory cgroup, with ``memory.limit_in_bytes`` and, where the
   kernel has it, ``memory.memsw.limit_in_bytes`` (memory and swap) both the limit.
-- else none; the summary's ``sandbox:`` line says so.
+- else, for an ordinary user, **systemd's delegation**: cgroup v2's
+  ``user.slice/user-UID.slice/user@UID.service/`` (the user's own manager's, given to the
+  user with ``memory`` among its controllers where systemd delegates it), taken only if a
+  process of the grader's can join a cgroup made there (v2 lets a process move only below
+  a common ancestor it may write: a grader in a login session's scope cannot, one started
+  by ``systemd-run --user`` can), tried by a shell joining one once.
+- else none; the summary's ``sandbox:`` line says that memory is not bounded.
 
 How a run gets in (:func:`joined`): the run's command starts with a tiny shell that writes its
 own pid into the cgroup's ``cgroup.procs`` and only then ``exec``\\ s bubblewrap, so everything
@@ -40,6 +46,7 @@ import re
 import secrets
 import shlex
 import signal
+import subprocess
 import time
 from dataclasses import dataclass
 from functools import lru_cache
@@ -75,7 +82,9 @@ class Hierarchy:
 def describe() -> str:
     """The summary's words for the memory cgroup in effect, or for there being none."""
     found = hierarchy()
-    return found.describe() if found else "no memory cgroup (tmpfs and memory files not counted)"
+    if found is not None:
+        return found.describe()
+    return "no memory cgroup (memory not bounded: tmpfs, memory files, the sum of processes)"
 
 
 @lru_cache(maxsize=1)
@@ -86,7 +95,8 @@ def hierarchy() -> Hierarchy | None:
     for found in (_v2(mounts, own), _v1(mounts, own)):
         if found is not None and _can_make(found):
             return found
-    return None
+    found = _user_delegated(mounts, os.getuid())
+    return found if found is not None and _can_make(found, join=True) else None
 
 
 def _mounts() -> list[tuple[str, str, str]]:
@@ -126,6 +136,20 @@ def _v2(mounts: list[tuple[str, str, str]], own: dict[str, str]) -> Hierarchy | 
     return None
 
 
+def _user_delegated(mounts: list[tuple[str, str, str]], uid: int) -> Hierarchy | None:
+    """An ordinary user's cgroup v2 that systemd delegates (``user@UID.service``), if it has
+    ``memory`` among its children's controllers and the user may write it."""
+    point = next((m for m, kind, _ in mounts if kind == "cgroup2"), None)
+    if point is None or uid == 0:
+        return None
+    folder = Path(point, "user.slice", f"user-{uid}.slice", f"user@{uid}.service")
+    try:
+        delegated = "memory" in (folder / "cgroup.subtree_control").read_text().split()
+    except OSError:
+        return None
+    return Hierarchy(2, folder) if delegated and os.access(folder, os.W_OK) else None
+
+
 def _v1(mounts: list[tuple[str, str, str]], own: dict[str, str]) -> Hierarchy | None:
     point = next(
         (m for m, k, opts in mounts if k == "cgroup" and "memory" in opts.split(",")), None
@@ -137,14 +161,21 @@ def _v1(mounts: list[tuple[str, str, str]], own: dict[str, str]) -> Hierarchy | 
     return Hierarchy(1, folder) if os.access(folder, os.W_OK) else None
 
 
-def _can_make(found: Hierarchy) -> bool:
-    """Whether a cgroup with a memory limit can be made there (one made and removed)."""
+def _can_make(found: Hierarchy, join: bool = False) -> bool:
+    """Whether a cgroup with a memory limit can be made there (one made and removed); with
+    ``join``, also joined by a shell of the grader's, as a run's is."""
     try:
         group = MemoryCgroup.make(found, 64 * _MIB)
     except OSError:
         return False
-    group.remove()
-    return True
+    with group:
+        if not join:
+            return True
+        try:
+            done = subprocess.run(group.joined(["true"]), capture_output=True, timeout=30)
+        except (OSError, subprocess.TimeoutExpired):
+            return False
+        return done.returncode == 0
 
 
 class MemoryCgroup:
