@@ -401,7 +401,7 @@ class HoldemServer:
             room.on_save = self.save
         self.tasks: list[asyncio.Task[None]] = []
         self.unjoined: dict[str, int] = {}
-        """Connections open without having joined, by the host they come from."""
+        """Idle connections (not joined within their grace), by the host they come from."""
         self.restore()
 
     # --- saving -----------------------------------------------------------------------
