@@ -12,8 +12,9 @@ graded, :func:`check_commands` looks at what the staff gave, and only at that:
    interpreter, ``/usr/bin/java`` → ``/etc/alternatives/java`` → the JDK), the interpreter
    of its ``#!`` line (``#!/usr/bin/env python3`` looked up on the sandbox's ``PATH``), a
    virtualenv's base (``home =`` of its ``pyvenv.cfg``) and a runtime's own ``lib`` beside
-   its ``bin`` (a JDK's, a pyenv Python's standard library); a staff script given to a shell
-   by an absolute path (``sh /course/run.sh``) is read for absolute paths of programs too.
+   its ``bin`` (a JDK's, a pyenv Python's standard library); a staff script (a program with
+   a ``#!`` line, as a pyenv shim is, or given to a shell by an absolute path: ``sh
+   /course/run.sh``) is read for absolute paths of programs too.
    The first one the grader's machine has and the sandbox does not show stops the grading
    (:func:`refusal`); so does a program the machine does not have at all;
 2. a **probe** (:func:`probe`) then runs inside a real sandbox of the course's (an empty
@@ -154,6 +155,8 @@ def check_commands(course: Course) -> str | None:
                 continue  # ``sh -c``'s: a builtin (``cd``, ``set``) or the submission's
             return missing(option, program)
         wanted = needs(located, sandbox)
+        if _interpreter(os.path.realpath(located), sandbox) is not None:  # a script itself
+            wanted += script_needs(os.path.realpath(located), sandbox)
         if script is not None:
             wanted += needs(script, sandbox) + script_needs(script, sandbox)
         for need in wanted:

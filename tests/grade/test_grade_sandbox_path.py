@@ -194,6 +194,26 @@ def test_a_pyenv_python_is_named_with_its_whole_version_folder(tmp_path: Path) -
     assert f"--sandbox-path {version} (repeatable)" in graded.err
 
 
+def test_a_pyenv_shim_is_read_for_the_programs_it_starts(tmp_path: Path) -> None:
+    """A pyenv shim is a script that execs pyenv's own program: shown, the shim's folder is
+    not enough, and what it execs is named."""
+    course(tmp_path)
+    pyenv = tmp_path / "pyenv"
+    (pyenv / "shims").mkdir(parents=True)
+    (pyenv / "libexec").mkdir()
+    real = pyenv / "libexec" / "pyenv"
+    real.write_text("#!/bin/sh\nexit 1\n", encoding="utf-8")
+    real.chmod(0o755)
+    shim = pyenv / "shims" / "python3"
+    shim.write_text(f'#!/usr/bin/env bash\nexec "{real}" exec python3 "$@"\n', "utf-8")
+    shim.chmod(0o755)
+    for folder in (tmp_path, pyenv, pyenv / "shims", pyenv / "libexec"):
+        folder.chmod(0o755)
+    graded = grade(tmp_path, "--run", f"{shim} main.py", "--sandbox-path", str(pyenv / "shims"))
+    assert (graded.status, graded.out) == (1, "")
+    assert graded.err == refusal("--run", str(real), str(shim)) + "\n"
+
+
 def test_a_jdk_in_opt_is_named_and_then_probed(tmp_path: Path) -> None:
     """A JDK outside /usr (``/opt/jdk``, here a folder of the test's): refused naming the
     JDK's folder; shown, its ``java -version`` runs in the sandbox before anyone is graded."""
