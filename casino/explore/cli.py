@@ -113,8 +113,8 @@ def explore(argv: list[str], streams: Streams) -> int:
     output = Path(args.output or f"explore-{args.reference}.yaml")
     try:
         found = explorer.find(args.seed, args.sessions)
-        if found is not None:
-            explorer.shrink(found)
+        for each in ([found] if found is not None else []) + explorer.optional:
+            explorer.shrink(each)
     except CannotRun as error:
         streams.error(f"casino explore: {error}")
         return 1
@@ -122,14 +122,29 @@ def explore(argv: list[str], streams: Streams) -> int:
         if explorer.best is not None:
             _report(explorer.best, output, args, streams)
         raise
+    for index, part_found in enumerate(explorer.optional, 1):
+        _report_part(part_found, output.with_stem(f"{output.stem}-optional-{index}"), args, streams)
     if found is None:
+        other = " other" if explorer.optional else ""
         streams.stdout.write(
-            f"no difference in {explorer.tried} sessions ({explorer.runs} runs,"
+            f"no{other} difference in {explorer.tried} sessions ({explorer.runs} runs,"
             f" {explorer.seconds:.1f} s)\n"
         )
-        return 0
+        return 1 if explorer.optional else 0
     _report(found, output, args, streams)
     return 1
+
+
+def _report_part(found: Found, output: Path, args: argparse.Namespace, streams: Streams) -> None:
+    """One line for a difference in an optional part (a bonus not attempted), and its
+    shrunk transcript written beside the main one."""
+    assert found.part is not None
+    write_atomic(output, dump_transcript(found.transcript))
+    streams.stdout.write(
+        f"{found.part.name}: not attempted, or not as the reference plays it (session"
+        f" {found.number}, {found.lines} input lines); the rest was explored without it\n"
+        f"  casino replay{_program_words(args)} {shlex.quote(str(output))}\n"
+    )
 
 
 def _report(found: Found, output: Path, args: argparse.Namespace, streams: Streams) -> None:
