@@ -63,6 +63,9 @@ class Found:
     """Whether shrinking ran to its end (a budget or Ctrl-C may stop it early)."""
     part: OptionalPart | None = None
     """The optional part the difference lies in (it goes away without the part's units)."""
+    group: str | None = None
+    """The part of the assignment the first difference touches (:meth:`Explorer.explore`
+    keeps one difference a group, and shrinking keeps it in its group); ``None``: any."""
 
     @property
     def lines(self) -> int:
@@ -96,8 +99,9 @@ class Explorer:
     """Sessions the program was judged on."""
     started: float = 0.0
     name: str = "explored session"
-    _cache: dict[Rendered, bool] = field(default_factory=dict)
-    """Whether the program differed, by what it was given (arguments, lines, files)."""
+    _cache: dict[Rendered, tuple[Transcript, TranscriptResult] | None] = field(default_factory=dict)
+    """Where the program differed, the transcript and verdict, by what it was given
+    (arguments, lines, files); ``None`` where it did not (or the reference refused it)."""
     best: Found | None = None
     optional: list[Found] = field(default_factory=list)
     """Differences that lie in an optional part (one each): that part is left out of the
@@ -219,20 +223,18 @@ class Explorer:
         self._note(f"session {found.number} differs ({found.lines} lines); shrinking")
 
         def still_fails(candidate: Session) -> bool:
-            cache_key = self.grammar.render(candidate)
-            if cache_key in self._cache:
-                return self._cache[cache_key]
             if found.part is not None and not found.part.has(candidate):
                 return False  # a difference in an optional part stays in it
-            transcript = reference_transcript(self.grammar, candidate, self.name)
-            fails = False
-            if transcript is not None:
-                result = self._judge(transcript)
-                fails = differs(result)
-                if fails:
-                    found.session, found.transcript, found.result = candidate, transcript, result
-            self._cache[cache_key] = fails
-            return fails
+            judged = self._differs_on(candidate)
+            if judged is None:
+                return False
+            transcript, result = judged
+            if found.group is not None and found.part is None:
+                trial = Found(candidate, transcript, result, found.number, 0, 0.0)
+                if self.group_of(trial) != found.group:
+                    return False  # another group's difference
+            found.session, found.transcript, found.result = candidate, transcript, result
+            return True
 
         try:
             shrink(self.grammar, found.session, still_fails)
@@ -242,6 +244,58 @@ class Explorer:
         finally:
             found.shrink_runs = self.runs - runs
             found.shrink_seconds = self.seconds - started
+        return found
+
+    def _differs_on(self, session: Session) -> tuple[Transcript, TranscriptResult] | None:
+        """The transcript and verdict where the program differs on ``session`` (cached)."""
+        key = self.grammar.render(session)
+        if key not in self._cache:
+            transcript = reference_transcript(self.grammar, session, self.name)
+            judged = None
+            if transcript is not None:
+                result = self._judge(transcript)
+                judged = (transcript, result) if differs(result) else None
+            self._cache[key] = judged
+        return self._cache[key]
+
+    def group_of(self, found: Found) -> str:
+        """The part of the assignment ``found``'s first difference touches: its optional
+        part's name, else the grammar's ``group`` of the unit that holds it (``commands``
+        without one)."""
+        if found.part is not None:
+            return found.part.name
+        grouping = getattr(self.grammar, "group", None)
+        where = blamed_index(found)
+        if grouping is None or where is None:
+            return "commands"
+        group: str = grouping(found.session, *where)
+        return group
+
+    def explore(self, seed: int, count: int) -> list[Found]:
+        """Every group's first difference in ``count`` sessions (or as many as the budget
+        lets), in the order found: exploring goes on after a difference, and a difference
+        in a group already found is passed over."""
+        found: list[Found] = []
+        groups: set[str] = set()
+        for number, generated in enumerate(sessions(self.grammar, seed), 1):
+            if number > count:
+                break
+            try:
+                each = self._try(number, self._scoped(generated))
+            except OutOfBudget:
+                break
+            if each is None:
+                continue
+            each.group = self.group_of(each)
+            if each.group in groups:
+                continue
+            groups.add(each.group)
+            found.append(each)
+            if each.part is not None:
+                self.optional.append(each)
+            elif self.best is None:
+                self.best = each
+            self._note(f"session {number} differs in {each.group}")
         return found
 
     def _note(self, text: str) -> None:
@@ -268,15 +322,27 @@ def blamed_line(transcript: Transcript, result: TranscriptResult) -> tuple[int, 
     return None
 
 
+def blamed_index(found: Found) -> tuple[int, int | None] | None:
+    """The run (0-based) holding the first difference, and the index of the unit whose
+    output holds it (``None``: before the first unit or after the last); ``None`` if no
+    run's output differs."""
+    where = blamed_line(found.transcript, found.result)
+    if where is None or where[0] >= len(found.session.runs):
+        return None
+    run, line = where
+    if line < 0:
+        return run, None
+    for index, unit in enumerate(found.session.runs[run]):
+        if line < len(unit):
+            return run, index
+        line -= len(unit)
+    return run, None
+
+
 def blamed_unit(found: Found) -> tuple[str, ...] | None:
     """The unit of the session whose output holds the first difference (``None``: before
     the first unit, after the last, or no output differs)."""
-    where = blamed_line(found.transcript, found.result)
-    if where is None or where[1] < 0 or where[0] >= len(found.session.runs):
+    where = blamed_index(found)
+    if where is None or where[1] is None:
         return None
-    line = where[1]
-    for unit in found.session.runs[where[0]]:
-        if line < len(unit):
-            return unit
-        line -= len(unit)
-    return None
+    return found.session.runs[where[0]][where[1]]

@@ -7,9 +7,10 @@ program prints:
 
 - **idle** (Projects B and C): ``word`` or ``word a,b,c`` with no spaces in the arguments;
   usernames ``[a-z][a-z0-9]*``, names ``[A-Za-z]+``; the commands of the project, an unknown
-  lower-case word (Project C only: ``'word' is not a valid command.``), and too few arguments
-  (Project C only: ``Incorrect number of arguments supplied to command.``); never extra
-  arguments, an empty line, a command in capitals or a name with spaces (casino's choices);
+  lower-case word (Project C only: ``'word' is not a valid command.``), too few arguments
+  (Project C only: ``Incorrect number of arguments supplied to command.``) and extra ones
+  (Project C only: "simply ignore any extra arguments"); never an empty argument, an empty
+  line, a command in capitals or a name with spaces (casino's choices);
 - ``startgame`` with whole numbers (the assignment assumes them valid and correct), two
   different players (or a missing one: ``One of the players does not exist.``), at most 99
   games per player (the assignment's formatting bound); an AI seat only where each of its
@@ -19,13 +20,19 @@ program prints:
   ``position count`` (the advanced AI is graded by the course's ``Testable`` harness, not by
   its transcript);
 - moves in ordinary Nim: a whole number (any, ``Invalid move. …`` outside the range) or a
-  word or decimal (invalid); ``y`` or ``n`` after ``(y/n)``;
+  word or decimal (invalid, a whole one such as ``2.0`` too); ``y`` or ``n`` after ``(y/n)``;
+- a removed player may be added again (starting from no games), and two players may be
+  brought to ratios that round to the same percentage (:func:`_near_tie`);
 - ``rankings`` ``[asc|desc]`` never when a shown percentage ends in exactly one half ("round
   to the nearest integer" leaves the tie open), and in Project B never with a tie in the
   ratio (Project B lets the order of tied usernames go either way);
 - every run ends with ``exit`` (what a program does at end of input is not fixed);
 - Project A: names, bound and stones as whole numbers, valid moves only (Project A does not
-  say what an invalid one prints), ``Y`` or ``N``; the session ends with ``N``.
+  say what an invalid one prints); ``Y`` plays again and any other word ends the session
+  ("any input apart from 'Y' should terminate the game").
+
+Project C's bonus, the advanced game, is an optional part (:data:`BONUS`): see
+:class:`casino.explore.plan.OptionalPart`.
 
 A chain of Project C runs shares ``players.dat`` (its format is each program's own; only
 what it brings back is compared).
@@ -430,6 +437,31 @@ class NimsysGrammar:
             except Unpinned as why:
                 return str(why)
         return None
+
+    def group(self, session: Session, run: int, unit: int | None) -> str:
+        """The part of the assignment the output of ``unit`` (of run ``run``) touches:
+        ``rankings``, ``games``, ``the AI`` (a game with an AI player), ``files`` (a later
+        run's records before anything in it changed them), the bonus, or ``commands``."""
+        units = session.runs[run]
+        if unit is None:
+            return "commands"
+        line = units[unit][0]
+        if BONUS.owns(units[unit]):
+            return BONUS.name
+        fresh = not any(u[0].startswith((*CHANGES, "add")) for u in units[:unit])
+        if run and fresh and line.startswith(("displayplayer", "rankings", "startgame", "add")):
+            return "files (players.dat)"
+        if line.startswith("rankings"):
+            return "rankings"
+        if line.startswith("startgame"):
+            ai = {
+                u[0].partition(" ")[2].split(",")[0]
+                for r in session.runs[: run + 1]
+                for u in r
+                if u[0].startswith("addaiplayer ")
+            }
+            return "the AI" if set(line.partition(" ")[2].split(",")[2:4]) & ai else "games"
+        return "commands"
 
     # ------------------------------------------------------------------------ generate
 

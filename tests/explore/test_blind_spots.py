@@ -4,6 +4,7 @@ the mutation benchmark's own), within a bounded number of sessions."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 import re
 import subprocess
@@ -12,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from mutants import MUTANTS, PROGRAM_OF, mutant_main
+from mutants import MUTANTS, PROGRAM_OF, Mutant, mutant_main
 
 from casino.cards import parse_cards
 from casino.explore.engine import Budget, Explorer, Found
@@ -190,3 +191,25 @@ def test_the_command_line_names_the_skipped_bonus(tmp_path: Path) -> None:
     assert "the bonus (startadvancedgame): not attempted" in done.stdout
     assert "no other difference in 2 sessions" in done.stdout
     assert (tmp_path / "explore-nimsys-optional-1.yaml").exists()
+
+
+# ------------------------------------------------------------- many findings (--every)
+
+
+def test_every_group_gets_its_own_shrunk_difference() -> None:
+    bugs = [MUTANTS[name] for name in ("bonus-skipped", "rankings-column-4", "stats-not-saved")]
+
+    def patch(stack: contextlib.ExitStack) -> None:
+        for bug in bugs:
+            bug.patch(stack)
+
+    three = Mutant("three-bugs", "nimsys", "three bugs at once", patch)
+    program = Program(InProcessRunner({"nimsys": mutant_main(three)}), Target("nimsys"))
+    explorer = Explorer(C, program, Budget(runs=1500))
+    founds = explorer.explore(0, 30)
+    assert [f.group for f in founds] == [BONUS.name, "rankings", "files (players.dat)"]
+    for found in founds:
+        explorer.shrink(found)
+        assert explorer.group_of(found) == found.group and found.lines <= 5
+        assert check(found.transcript, program.runner, program.target).status is Status.FAIL
+    assert len(founds[2].session.runs) == 2  # the records came back from players.dat
