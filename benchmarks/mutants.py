@@ -568,13 +568,13 @@ MUTANTS: dict[str, Mutant] = {
             ),
         ),
         Mutant(
-            "bonus-skipped",
+            "no-bonus",
             "nimsys",
             "the bonus not attempted: startadvancedgame is not a valid command",
             _set(_SHELL, "start_advanced_game", _advanced_unknown),
         ),
         Mutant(
-            "bonus-skipped-loser-not-counted",
+            "no-bonus-loser-not-counted",
             "nimsys",
             "the bonus not attempted, and a game counts only for its winner",
             _both(

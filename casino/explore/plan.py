@@ -64,7 +64,13 @@ class Rendered:
 
 
 class Grammar(Protocol):
-    """An assignment's sessions: how to generate, render, check and simplify them."""
+    """An assignment's sessions: how to generate, render, check and simplify them.
+
+    Three attributes are optional (looked up with ``getattr``; the grammars without them
+    work as before): ``optional``, a tuple of :class:`OptionalPart` (Nimsys Project C's
+    bonus); ``loosen(session, transcript)``, the recorded transcript with ``out_any`` where
+    several outputs are right (video poker's advice); and ``group(session, run, unit)``, the
+    part of the assignment the output of a unit touches (``casino explore --every``)."""
 
     @property
     def name(self) -> str:

@@ -111,9 +111,10 @@ class VideoPokerGrammar:
         text = "".join(step.text for step in run.steps if isinstance(step, Out))
         steps: list[Step] = []
         rest = text
-        for texts in accepted:
-            said = next(t for t in texts if t in rest)
-            before, _, rest = rest.partition(said)
+        for texts in accepted:  # the first is what the reference printed (the seed's list)
+            before, said, rest = rest.partition(texts[0])
+            if not said:
+                return transcript  # (another advisor): the advice is kept as printed
             steps += [Out(before), OutAny(texts)]
         steps.append(Out(rest))
         kept = tuple(step for step in steps if not (isinstance(step, Out) and not step.text))

@@ -158,7 +158,7 @@ def test_every_pay_line_is_dealt_at_every_bet() -> None:
 
 
 def test_a_student_who_skipped_the_bonus_gets_the_other_difference() -> None:
-    program = _program("bonus-skipped-loser-not-counted")
+    program = _program("no-bonus-loser-not-counted")
     explorer = Explorer(C, program, Budget(runs=400))
     found = explorer.find(0, 60)
     assert found is not None and found.part is None
@@ -169,7 +169,7 @@ def test_a_student_who_skipped_the_bonus_gets_the_other_difference() -> None:
 
 
 def test_a_skipped_bonus_is_reported_once_and_the_rest_explored() -> None:
-    explorer = Explorer(C, _program("bonus-skipped"), Budget(runs=400))
+    explorer = Explorer(C, _program("no-bonus"), Budget(runs=400))
     assert explorer.find(0, 25) is None
     assert explorer.tried >= 20  # exploring went on without the bonus
     assert [each.part for each in explorer.optional] == [BONUS]
@@ -177,7 +177,7 @@ def test_a_skipped_bonus_is_reported_once_and_the_rest_explored() -> None:
 
 def test_the_command_line_names_the_skipped_bonus(tmp_path: Path) -> None:
     mutants = ROOT / "benchmarks" / "mutants.py"
-    command = f"{sys.executable} {mutants} bonus-skipped"
+    command = f"{sys.executable} {mutants} no-bonus"
     output = tmp_path / "explore-nimsys.yaml"
     argv = ["explore", "--reference", "nimsys", "--program", command, "--sessions", "2"]
     done = subprocess.run(
@@ -197,7 +197,7 @@ def test_the_command_line_names_the_skipped_bonus(tmp_path: Path) -> None:
 
 
 def test_every_group_gets_its_own_shrunk_difference() -> None:
-    bugs = [MUTANTS[name] for name in ("bonus-skipped", "rankings-column-4", "stats-not-saved")]
+    bugs = [MUTANTS[name] for name in ("no-bonus", "rankings-column-4", "stats-not-saved")]
 
     def patch(stack: contextlib.ExitStack) -> None:
         for bug in bugs:
