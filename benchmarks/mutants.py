@@ -10,6 +10,7 @@ process, stays itself.
 from __future__ import annotations
 
 import contextlib
+import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -19,11 +20,13 @@ from typing import Any, TextIO
 from unittest import mock
 
 from casino import demo
-from casino.errors import IllegalAction
-from casino.nim import kayles, nim_game, play, players, ranking, registry, shell, storage
+from casino.errors import IllegalAction, ParseError
+from casino.nim import cli as nim_cli
+from casino.nim import kayles, nim_game, play, players, ranking, registry, shell, stage_a, storage
 from casino.nim.ai import NimAIPlayer
 from casino.programs import MainFunction, load_main
 from casino.shell import Flow
+from casino.videopoker import commands as vp_commands
 from casino.videopoker import game as vp_game
 from casino.videopoker import paytable as vp_paytable
 
@@ -246,6 +249,87 @@ def _add_no_negative(self: demo.Demo, command: Any) -> None:
         self.console.line(f"{values[0]} + {values[1]} = {abs(values[0]) + values[1]}")
 
 
+_arguments = shell._arguments
+
+
+def _arguments_exact(command: Any, needed: int) -> list[str]:
+    fields = [field.strip() for field in command.rest.split(",")]
+    if needed and len(fields) > needed:
+        raise ParseError(shell.INCORRECT_ARGUMENTS)
+    return list(_arguments(command, needed))
+
+
+def _run_project_a_lowercase_again(console: Any) -> None:
+    """Project A whose play again takes ``y`` as ``Y``."""
+    console.line("Welcome to Nim")
+    names = []
+    for number in (1, 2):
+        name = stage_a._ask_name(console, number)
+        if name is None:
+            console.line()
+            return
+        names.append(name)
+    human = play.Human(console)
+    seats = (play.Seat(names[0], names[0], human), play.Seat(names[1], names[1], human))
+    while stage_a._one_game(console, seats) and (
+        (console.ask(stage_a.PLAY_AGAIN) or "").strip().upper() == "Y"
+    ):
+        pass
+    console.line()
+
+
+_take_text = nim_game.NimGame.take_text
+
+
+def _take_text_double(self: nim_game.NimGame, text: str) -> nim_game.NimGame:
+    """A move read as Java's ``Double.parseDouble`` reads it, whole values taken."""
+    if re.fullmatch(r"[0-9]+\.0+", text.strip()):
+        text = text.strip().split(".")[0]
+    return _take_text(self, text)
+
+
+_registry_add, _registry_remove = registry.Registry.add, registry.Registry.remove
+
+
+def _remove_keeps_record(self: registry.Registry, username: str) -> None:
+    gone = self.__dict__.setdefault("_gone", {})
+    gone[username] = self.get(username)
+    _registry_remove(self, username)
+
+
+def _add_brings_back(self: registry.Registry, player: players.Player) -> None:
+    old = self.__dict__.get("_gone", {}).pop(player.username, None)
+    if old is not None and player.username not in self:
+        player = replace(player, played=old.played, won=old.won)
+    _registry_add(self, player)
+
+
+def _ranked_by_rounded(players_: Any, order: ranking.Order) -> list[players.Player]:
+    sign = -1 if order is ranking.Order.DESC else 1
+    key = lambda p: (sign * ranking.percent(p.ratio), p.username)  # noqa: E731
+    return sorted(players_, key=key)[: ranking.SHOWN]
+
+
+def _advice_zero_based(held: Sequence[int]) -> str:
+    if not held:
+        return "player should discard everything"
+    return "player should hold cards " + " ".join(str(position) for position in held)
+
+
+_payout = vp_paytable.PayTable.payout
+
+
+def _payout_royal_per_coin(self: vp_paytable.PayTable, line: vp_paytable.PayLine, bet: int) -> int:
+    if line is vp_paytable.PayLine.ROYAL_FLUSH and bet == vp_paytable.MAX_BET:
+        return 250 * bet
+    return _payout(self, line, bet)
+
+
+def _advanced_unknown(self: shell.NimsysShell, command: Any) -> None:
+    """``startadvancedgame`` answered as an unknown command (the bonus not attempted)."""
+    self.console.line(f"'{command.word}' is not a valid command.")
+
+
 _SHELL = shell.NimsysShell
 MUTANTS: dict[str, Mutant] = {
     mutant.name: mutant
@@ -454,6 +538,51 @@ MUTANTS: dict[str, Mutant] = {
             _set(nim_game.NimGame, "board", _nim_board_trailing),
         ),
         Mutant(
+            "extra-arguments-refused",
+            "nimsys",
+            "a command with more arguments than it needs is refused (the seed: ignore them)",
+            _set(shell, "_arguments", _arguments_exact),
+        ),
+        Mutant(
+            "whole-decimal-move",
+            "nimsys",
+            "moves read with Double.parseDouble: 2.0 removes 2 stones (decimals are invalid)",
+            _set(nim_game.NimGame, "take_text", _take_text_double),
+        ),
+        Mutant(
+            "readded-keeps-record",
+            "nimsys",
+            "a removed player added again gets their old games and wins back",
+            _both(
+                _set(registry.Registry, "remove", _remove_keeps_record),
+                _set(registry.Registry, "add", _add_brings_back),
+            ),
+        ),
+        Mutant(
+            "rankings-by-rounded",
+            "nimsys",
+            "rankings sorted by the rounded percentage (ties of 56 % and 56 % by username)",
+            _both(
+                _set(ranking, "ranked", _ranked_by_rounded),
+                _set(shell, "ranked", _ranked_by_rounded),
+            ),
+        ),
+        Mutant(
+            "no-bonus",
+            "nimsys",
+            "the bonus not attempted: startadvancedgame is not a valid command",
+            _set(_SHELL, "start_advanced_game", _advanced_unknown),
+        ),
+        Mutant(
+            "no-bonus-loser-not-counted",
+            "nimsys",
+            "the bonus not attempted, and a game counts only for its winner",
+            _both(
+                _set(_SHELL, "start_advanced_game", _advanced_unknown),
+                _set(players.Player, "after_game", _after_game_winner_only),
+            ),
+        ),
+        Mutant(
             "b-exit-silent",
             "nimsys-b",
             "exit prints no blank line",
@@ -470,6 +599,12 @@ MUTANTS: dict[str, Mutant] = {
             "nimsys-a",
             "Project A: the player who takes the last stone wins",
             _set(play.NimRules, "last_stone_wins", True),
+        ),
+        Mutant(
+            "a-again-lowercase",
+            "nimsys-a",
+            "Project A plays again on y (the seed: anything but Y ends it)",
+            _set(nim_cli, "run_project_a", _run_project_a_lowercase_again),
         ),
         Mutant(
             "a-move-past-remaining",
@@ -525,6 +660,18 @@ MUTANTS: dict[str, Mutant] = {
             "videopoker",
             "a bare b bets 1 at first, not 5",
             _set(vp_game, "DEFAULT_BET", 1),
+        ),
+        Mutant(
+            "vp-advice-zero-based",
+            "videopoker",
+            "the advice names 0-based positions (hold cards 0 1)",
+            _set(vp_commands, "advice_message", _advice_zero_based),
+        ),
+        Mutant(
+            "vp-royal-per-coin",
+            "videopoker",
+            "a royal flush at 5 credits pays 1,250 (250 a coin), not 4,000",
+            _set(vp_paytable.PayTable, "payout", _payout_royal_per_coin),
         ),
     )
 }

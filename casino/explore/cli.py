@@ -42,6 +42,10 @@ simpler names and numbers) while the reference still accepts it and the program 
 differs, and written to -o FILE (default explore-NAME.yaml), an ordinary transcript:
 `casino replay --program CMD FILE` fails and `casino replay FILE` passes. Without --program,
 casino's own reference is explored (it must never differ from itself).
+A difference in an optional part (Project C's bonus) is reported once on its own line and
+the rest is explored without it. --every goes on after a difference and shrinks the first
+of each part of the assignment it touches (commands, rankings, games, the AI, files, the
+bonus), each written beside FILE (FILE-2.yaml …).
 --out DIR writes the first --sessions sessions as transcripts (a fixed suite for casino
 grade) and runs nothing. Progress goes to stderr. Ctrl-C keeps what was found.
 exit status: 0 no difference (or the suite written), 1 a difference, 2 usage error.
@@ -84,6 +88,11 @@ def _parser(out: TextIO) -> ArgumentParser:
     add("--budget-runs", type=whole_number(1), default=3000, metavar="N", help="runs (3000)")
     add("--budget-seconds", type=float, default=600.0, metavar="S", help="seconds (600)")
     add("-o", "--output", metavar="FILE", help="the shrunk transcript (explore-NAME.yaml)")
+    add(
+        "--every",
+        action="store_true",
+        help="go on after a difference: one shrunk difference per part of the assignment",
+    )
     add("--out", metavar="DIR", help="write the sessions as a suite of transcripts instead")
     return parser
 
@@ -112,9 +121,13 @@ def explore(argv: list[str], streams: Streams) -> int:
     )
     output = Path(args.output or f"explore-{args.reference}.yaml")
     try:
-        found = explorer.find(args.seed, args.sessions)
-        if found is not None:
-            explorer.shrink(found)
+        if args.every:
+            founds = explorer.explore(args.seed, args.sessions)
+        else:
+            found = explorer.find(args.seed, args.sessions)
+            founds = ([found] if found is not None else []) + explorer.optional
+        for each in founds:
+            explorer.shrink(each)
     except CannotRun as error:
         streams.error(f"casino explore: {error}")
         return 1
@@ -122,14 +135,41 @@ def explore(argv: list[str], streams: Streams) -> int:
         if explorer.best is not None:
             _report(explorer.best, output, args, streams)
         raise
-    if found is None:
+    for index, part_found in enumerate(explorer.optional, 1):
+        _report_part(part_found, output.with_stem(f"{output.stem}-optional-{index}"), args, streams)
+    main = [each for each in founds if each.part is None]
+    if not main:
+        other = " other" if explorer.optional else ""
         streams.stdout.write(
-            f"no difference in {explorer.tried} sessions ({explorer.runs} runs,"
+            f"no{other} difference in {explorer.tried} sessions ({explorer.runs} runs,"
             f" {explorer.seconds:.1f} s)\n"
         )
-        return 0
-    _report(found, output, args, streams)
+        return 1 if explorer.optional else 0
+    for index, each in enumerate(main[1:], 2):
+        _report_group(each, output.with_stem(f"{output.stem}-{index}"), args, streams)
+    _report(main[0], output, args, streams)
     return 1
+
+
+def _report_group(found: Found, output: Path, args: argparse.Namespace, streams: Streams) -> None:
+    """One line for a difference in another group (``--every``), its transcript written."""
+    write_atomic(output, dump_transcript(found.transcript))
+    streams.stdout.write(
+        f"{found.group}: differs too (session {found.number}, {found.lines} input lines)\n"
+        f"  casino replay{_program_words(args)} {shlex.quote(str(output))}\n"
+    )
+
+
+def _report_part(found: Found, output: Path, args: argparse.Namespace, streams: Streams) -> None:
+    """One line for a difference in an optional part (a bonus not attempted), and its
+    shrunk transcript written beside the main one."""
+    assert found.part is not None
+    write_atomic(output, dump_transcript(found.transcript))
+    streams.stdout.write(
+        f"{found.part.name}: not attempted, or not as the reference plays it (session"
+        f" {found.number}, {found.lines} input lines); the rest was explored without it\n"
+        f"  casino replay{_program_words(args)} {shlex.quote(str(output))}\n"
+    )
 
 
 def _report(found: Found, output: Path, args: argparse.Namespace, streams: Streams) -> None:
@@ -137,8 +177,9 @@ def _report(found: Found, output: Path, args: argparse.Namespace, streams: Strea
     write_atomic(output, dump_transcript(found.transcript))
     streams.stdout.write(render(replace(found.result, path=str(output))))
     how = "shrunk" if found.shrunk else "partly shrunk"
+    where = f" in {found.group}" if found.group else ""
     streams.stdout.write(
-        f"session {found.number} differs; {how} to {found.lines} input lines"
+        f"session {found.number} differs{where}; {how} to {found.lines} input lines"
         f" (found in {found.find_runs} runs, {found.find_seconds:.1f} s;"
         f" shrunk in {found.shrink_runs} runs, {found.shrink_seconds:.1f} s)\n"
         f"wrote {output}: replay it with\n"

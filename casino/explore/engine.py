@@ -18,13 +18,16 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from casino.explore.judge import Program, differs, judge, reference_transcript
-from casino.explore.plan import Grammar, Rendered, Session
+from casino.explore.plan import Grammar, OptionalPart, Rendered, Session
 from casino.explore.shrink import shrink
-from casino.harness.model import Transcript
+from casino.harness.model import In, Out, OutAny, Transcript
 from casino.harness.session import Status, TranscriptResult
 
 MAX_SIZE = 24
 """The most commands a generated run has."""
+PART_PROBES = 30
+"""After the first difference, how many more sessions holding an optional part not yet
+reported are tried (to report that part once)."""
 
 
 class OutOfBudget(Exception):
@@ -58,6 +61,11 @@ class Found:
     shrink_seconds: float = 0.0
     shrunk: bool = False
     """Whether shrinking ran to its end (a budget or Ctrl-C may stop it early)."""
+    part: OptionalPart | None = None
+    """The optional part the difference lies in (it goes away without the part's units)."""
+    group: str | None = None
+    """The part of the assignment the first difference touches (:meth:`Explorer.explore`
+    keeps one difference a group, and shrinking keeps it in its group); ``None``: any."""
 
     @property
     def lines(self) -> int:
@@ -91,12 +99,29 @@ class Explorer:
     """Sessions the program was judged on."""
     started: float = 0.0
     name: str = "explored session"
-    _cache: dict[Rendered, bool] = field(default_factory=dict)
-    """Whether the program differed, by what it was given (arguments, lines, files)."""
+    _cache: dict[Rendered, tuple[Transcript, TranscriptResult] | None] = field(default_factory=dict)
+    """Where the program differed, the transcript and verdict, by what it was given
+    (arguments, lines, files); ``None`` where it did not (or the reference refused it)."""
     best: Found | None = None
+    optional: list[Found] = field(default_factory=list)
+    """Differences that lie in an optional part (one each): that part is left out of the
+    sessions after it."""
 
     def __post_init__(self) -> None:
         self.started = self.clock()
+
+    @property
+    def parts(self) -> tuple[OptionalPart, ...]:
+        """The grammar's optional parts (a bonus), if it has any."""
+        parts: tuple[OptionalPart, ...] = getattr(self.grammar, "optional", ())
+        return parts
+
+    def _scoped(self, session: Session) -> Session:
+        """The session without the optional parts already found to differ."""
+        for found in self.optional:
+            assert found.part is not None
+            session = found.part.without(session)
+        return session
 
     @property
     def seconds(self) -> float:
@@ -121,48 +146,95 @@ class Explorer:
 
     def find(self, seed: int, count: int) -> Found | None:
         """The first of ``count`` sessions on which the program differs (``None``: none,
-        or the budget ran out first)."""
+        or the budget ran out first). A difference that lies in an optional part (a bonus)
+        goes to :attr:`optional` instead, once a part, and the sessions after it are tried
+        without that part; after the first other difference, up to :data:`PART_PROBES` more
+        sessions holding a part not yet reported are tried for it."""
         last_note = self.clock()
-        for number, session in enumerate(sessions(self.grammar, seed), 1):
+        main: Found | None = None
+        probes = 0
+        for number, generated in enumerate(sessions(self.grammar, seed), 1):
             if number > count:
-                return None
-            transcript = reference_transcript(self.grammar, session, self.name)
-            if transcript is None:
-                continue
+                break
+            if main is not None:
+                reported = {found.part for found in self.optional}
+                if not any(p.has(generated) for p in self.parts if p not in reported):
+                    if probes >= PART_PROBES or len(reported) == len(self.parts):
+                        break
+                    continue
+                probes += 1
+                if probes > PART_PROBES:
+                    break
             try:
-                result = self._judge(transcript)
+                found = self._try(number, self._scoped(generated))
             except OutOfBudget:
-                return None
-            self.tried += 1
-            if differs(result):
-                found = Found(session, transcript, result, number, self.runs, self.seconds)
-                self.best = found
-                return found
-            if self.progress and self.clock() - last_note >= 2:
+                break
+            if found is not None and found.part is not None:
+                self.optional.append(found)
+                self._note(f"session {number} differs in {found.part.name} only")
+            elif found is not None and main is None:
+                main = self.best = found
+                if not self.parts:
+                    break
+            if self.progress and main is None and self.clock() - last_note >= 2:
                 last_note = self.clock()
                 self._note(f"{self.tried} sessions, no difference yet")
-        return None
+        return main
+
+    def _try(self, number: int, session: Session) -> Found | None:
+        """The session judged: a :class:`Found` if the program differs on it."""
+        transcript = reference_transcript(self.grammar, session, self.name)
+        if transcript is None:
+            return None
+        result = self._judge(transcript)
+        self.tried += 1
+        if not differs(result):
+            return None
+        found = Found(session, transcript, result, number, self.runs, self.seconds)
+        return self._outside_parts(found)
+
+    def _outside_parts(self, found: Found) -> Found:
+        """``found`` marked as lying in an optional part where its first difference is in
+        the output of the part's unit, or goes away without the part's units; else
+        ``found``, without the parts' units where it still differs then."""
+        unit = blamed_unit(found)
+        for part in self.parts:
+            if unit is not None and part.owns(unit):
+                found.part = part
+                return found
+            if not part.has(found.session):
+                continue
+            session = part.without(found.session)
+            transcript = reference_transcript(self.grammar, session, self.name)
+            if transcript is None:
+                continue  # the reference needs the part's units here: cannot tell
+            result = self._judge(transcript)
+            if differs(result):
+                found.session, found.transcript, found.result = session, transcript, result
+            else:
+                found.part = part
+                return found
+        return found
 
     def shrink(self, found: Found) -> Found:
-        """``found`` shrunk (as far as the budget lets; :attr:`best` is kept up to date, so a
-        Ctrl-C keeps the smallest session so far)."""
+        """``found`` shrunk (as far as the budget lets; ``found`` — :attr:`best` for the main
+        difference — is kept up to date, so a Ctrl-C keeps the smallest session so far)."""
         runs, started = self.runs, self.seconds
         self._note(f"session {found.number} differs ({found.lines} lines); shrinking")
 
         def still_fails(candidate: Session) -> bool:
-            cache_key = self.grammar.render(candidate)
-            if cache_key in self._cache:
-                return self._cache[cache_key]
-            transcript = reference_transcript(self.grammar, candidate, self.name)
-            fails = False
-            if transcript is not None:
-                result = self._judge(transcript)
-                fails = differs(result)
-                if fails and self.best is not None:
-                    self.best.session, self.best.transcript = candidate, transcript
-                    self.best.result = result
-            self._cache[cache_key] = fails
-            return fails
+            if found.part is not None and not found.part.has(candidate):
+                return False  # a difference in an optional part stays in it
+            judged = self._differs_on(candidate)
+            if judged is None:
+                return False
+            transcript, result = judged
+            if found.group is not None and found.part is None:
+                trial = Found(candidate, transcript, result, found.number, 0, 0.0)
+                if self.group_of(trial) != found.group:
+                    return False  # another group's difference
+            found.session, found.transcript, found.result = candidate, transcript, result
+            return True
 
         try:
             shrink(self.grammar, found.session, still_fails)
@@ -174,6 +246,103 @@ class Explorer:
             found.shrink_seconds = self.seconds - started
         return found
 
+    def _differs_on(self, session: Session) -> tuple[Transcript, TranscriptResult] | None:
+        """The transcript and verdict where the program differs on ``session`` (cached)."""
+        key = self.grammar.render(session)
+        if key not in self._cache:
+            transcript = reference_transcript(self.grammar, session, self.name)
+            judged = None
+            if transcript is not None:
+                result = self._judge(transcript)
+                judged = (transcript, result) if differs(result) else None
+            self._cache[key] = judged
+        return self._cache[key]
+
+    def group_of(self, found: Found) -> str:
+        """The part of the assignment ``found``'s first difference touches: its optional
+        part's name, else the grammar's ``group`` of the unit that holds it (``commands``
+        without one)."""
+        if found.part is not None:
+            return found.part.name
+        grouping = getattr(self.grammar, "group", None)
+        where = blamed_index(found)
+        if grouping is None or where is None:
+            return "commands"
+        group: str = grouping(found.session, *where)
+        return group
+
+    def explore(self, seed: int, count: int) -> list[Found]:
+        """Every group's first difference in ``count`` sessions (or as many as the budget
+        lets), in the order found: exploring goes on after a difference, and a difference
+        in a group already found is passed over."""
+        found: list[Found] = []
+        groups: set[str] = set()
+        for number, generated in enumerate(sessions(self.grammar, seed), 1):
+            if number > count:
+                break
+            try:
+                each = self._try(number, self._scoped(generated))
+            except OutOfBudget:
+                break
+            if each is None:
+                continue
+            each.group = self.group_of(each)
+            if each.group in groups:
+                continue
+            groups.add(each.group)
+            found.append(each)
+            if each.part is not None:
+                self.optional.append(each)
+            elif self.best is None:
+                self.best = each
+            self._note(f"session {number} differs in {each.group}")
+        return found
+
     def _note(self, text: str) -> None:
         if self.progress:
             self.progress(f"casino explore: {text} ({self.runs} runs, {self.seconds:.1f} s)")
+
+
+def blamed_line(transcript: Transcript, result: TranscriptResult) -> tuple[int, int] | None:
+    """Where the first difference is: the run (0-based) and the input line whose output
+    holds it (0-based; -1: before the first line), or ``None`` if no run's output differs."""
+    for index, verdict in enumerate(result.verdicts):
+        difference = verdict.output.difference
+        if difference is None:
+            continue
+        typed, printed = -1, 0
+        for step in transcript.runs[index].steps:
+            if isinstance(step, In):
+                typed += 1
+            elif isinstance(step, Out | OutAny):
+                printed += len(step.text if isinstance(step, Out) else step.texts[0])
+                if printed > difference.offset:
+                    return index, typed
+        return index, typed
+    return None
+
+
+def blamed_index(found: Found) -> tuple[int, int | None] | None:
+    """The run (0-based) holding the first difference, and the index of the unit whose
+    output holds it (``None``: before the first unit or after the last); ``None`` if no
+    run's output differs."""
+    where = blamed_line(found.transcript, found.result)
+    if where is None or where[0] >= len(found.session.runs):
+        return None
+    run, line = where
+    if line < 0:
+        return run, None
+    for index, unit in enumerate(found.session.runs[run]):
+        if line < len(unit):
+            return run, index
+        line -= len(unit)
+    return run, None
+
+
+def blamed_unit(found: Found) -> tuple[str, ...] | None:
+    """The unit of the session whose output holds the first difference (``None``: before
+    the first unit, after the last, or no output differs)."""
+    where = blamed_index(found)
+    if where is None or where[1] is None:
+        return None
+    return found.session.runs[where[0]][where[1]]

@@ -53,18 +53,25 @@ def explore_feedback(
     heading = f"explore ({spec.reference}, seed {spec.seed}):"
     try:
         found = explorer.find(spec.seed, spec.sessions)
-        if found is not None:
-            explorer.shrink(found)
+        for each in ([found] if found is not None else []) + explorer.optional:
+            explorer.shrink(each)
     except CannotRun as error:
         return f"{heading} not run: {error}\n"
+    parts = "".join(
+        f"{heading} {each.part.name}: not attempted, or not as the reference plays it"
+        " (the rest was explored without it)\n"
+        for each in explorer.optional
+        if each.part is not None
+    )
     if found is None:
+        other = " other" if parts else ""
         return (
-            f"{heading} no difference in {explorer.tried} generated sessions"
+            f"{parts}{heading} no{other} difference in {explorer.tried} generated sessions"
             f" ({explorer.runs} runs)\n"
         )
     text = dump_transcript(found.transcript)
     shown = "".join(f"  {line}\n" for line in text.splitlines())
-    return (
+    return parts + (
         f"{heading} your program differs on a generated session of {found.lines} input"
         " lines. Save it as explore.yaml (without the two leading spaces) and run\n"
         f"casino replay --program {shlex.quote(shlex.join(command))} explore.yaml"

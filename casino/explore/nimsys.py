@@ -7,9 +7,10 @@ program prints:
 
 - **idle** (Projects B and C): ``word`` or ``word a,b,c`` with no spaces in the arguments;
   usernames ``[a-z][a-z0-9]*``, names ``[A-Za-z]+``; the commands of the project, an unknown
-  lower-case word (Project C only: ``'word' is not a valid command.``), and too few arguments
-  (Project C only: ``Incorrect number of arguments supplied to command.``); never extra
-  arguments, an empty line, a command in capitals or a name with spaces (casino's choices);
+  lower-case word (Project C only: ``'word' is not a valid command.``), too few arguments
+  (Project C only: ``Incorrect number of arguments supplied to command.``) and extra ones
+  (Project C only: "simply ignore any extra arguments"); never an empty argument, an empty
+  line, a command in capitals or a name with spaces (casino's choices);
 - ``startgame`` with whole numbers (the assignment assumes them valid and correct), two
   different players (or a missing one: ``One of the players does not exist.``), at most 99
   games per player (the assignment's formatting bound); an AI seat only where each of its
@@ -19,13 +20,19 @@ program prints:
   ``position count`` (the advanced AI is graded by the course's ``Testable`` harness, not by
   its transcript);
 - moves in ordinary Nim: a whole number (any, ``Invalid move. …`` outside the range) or a
-  word or decimal (invalid); ``y`` or ``n`` after ``(y/n)``;
+  word or decimal (invalid, a whole one such as ``2.0`` too); ``y`` or ``n`` after ``(y/n)``;
+- a removed player may be added again (starting from no games), and two players may be
+  brought to ratios that round to the same percentage (:func:`_near_tie`);
 - ``rankings`` ``[asc|desc]`` never when a shown percentage ends in exactly one half ("round
   to the nearest integer" leaves the tie open), and in Project B never with a tie in the
   ratio (Project B lets the order of tied usernames go either way);
 - every run ends with ``exit`` (what a program does at end of input is not fixed);
 - Project A: names, bound and stones as whole numbers, valid moves only (Project A does not
-  say what an invalid one prints), ``Y`` or ``N``; the session ends with ``N``.
+  say what an invalid one prints); ``Y`` plays again and any other word ends the session
+  ("any input apart from 'Y' should terminate the game").
+
+Project C's bonus, the advanced game, is an optional part (:data:`BONUS`): see
+:class:`casino.explore.plan.OptionalPart`.
 
 A chain of Project C runs shares ``players.dat`` (its format is each program's own; only
 what it brings back is compared).
@@ -34,12 +41,13 @@ what it brings back is compared).
 from __future__ import annotations
 
 import copy
+import functools
 import random
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from casino.explore.plan import Rendered, RunInput, Session, Unit, smaller_numbers
+from casino.explore.plan import OptionalPart, Rendered, RunInput, Session, Unit, smaller_numbers
 from casino.nim.kayles import KaylesGame, KaylesMove
 from casino.nim.nim_game import NimGame
 from casino.nim.players import Player, PlayerKind
@@ -58,6 +66,8 @@ NUMBER = re.compile(r"-?(0|[1-9][0-9]{0,8})")
 JUNK_MOVE = re.compile(r"[a-z]+|[0-9]+\.[0-9]+")
 KAYLES_MOVE = re.compile(r"(0|[1-9][0-9]{0,8}) (0|[1-9][0-9]{0,8})")
 IDLE_LINE = re.compile(r"([a-z]+)(?: ([^ ]+))?")
+ANSWER = re.compile(r"[A-Za-z]+")
+"""An answer to Project A's play again question (anything but ``Y`` ends the session)."""
 
 NEEDED = {
     "addplayer": 3,
@@ -107,6 +117,8 @@ class Model:
     mode: str = "idle"
     """``idle``, ``game``, ``confirm-remove``, ``confirm-reset`` or ``done``."""
     play: Play | None = None
+    removed: list[str] = field(default_factory=list)
+    """Usernames removed so far (the generator adds some of them again)."""
 
     @property
     def commands(self) -> tuple[str, ...]:
@@ -120,7 +132,7 @@ class Model:
     def next_run(self) -> Model:
         """The model for the next run of a chain (players kept in Project C only)."""
         players = self.registry.sorted() if self.stage == "c" else []
-        return Model(self.stage, Registry(players))
+        return Model(self.stage, Registry(players), removed=list(self.removed))
 
     def feed(self, line: str) -> None:
         """Take one typed line; :class:`Unpinned` if its answer is not fixed."""
@@ -150,14 +162,15 @@ class Model:
             self._c_only(f"unknown command {word!r}")
             return
         needed = NEEDED[word]
-        if any(not text for text in fields) or len(fields) > max(needed, 1):
-            raise Unpinned(f"empty or extra arguments: {line!r}")
-        if word == "exit" and fields:
-            raise Unpinned("exit with an argument")
+        if any(not text for text in fields):
+            raise Unpinned(f"empty arguments: {line!r}")
+        if len(fields) > max(needed, 1) or (word == "exit" and fields):
+            # Project C: "simply ignore any extra arguments"; Project B does not say
+            self._c_only(f"extra arguments: {line!r}")
         if len(fields) < needed:
             self._c_only("too few arguments")
             return
-        getattr(self, "_" + word)(fields)
+        getattr(self, "_" + word)(fields[: max(needed, 1)])
 
     def _c_only(self, what: str) -> None:
         if self.stage != "c":
@@ -192,6 +205,7 @@ class Model:
             self.mode = "confirm-remove"
         elif fields[0] in self.registry:
             self.registry.remove(fields[0])
+            self.removed.append(fields[0])
 
     def _resetstats(self, fields: list[str]) -> None:
         if not fields:
@@ -216,6 +230,7 @@ class Model:
         if line not in ("y", "n"):
             raise Unpinned(f"{line!r} at a (y/n) question")
         if line == "y" and self.mode == "confirm-remove":
+            self.removed += [player.username for player in self.registry.sorted()]
             self.registry.clear()
         elif line == "y":
             self.registry.reset_all()
@@ -345,8 +360,9 @@ class ModelA:
             self.game = self.game.take(int(line))
             self.asked = "again" if self.game.over else "move"
         elif self.asked == "again":
-            if line not in ("Y", "N"):
-                raise Unpinned(f"{line!r} at play again (Y/N)")
+            if not ANSWER.fullmatch(line):
+                raise Unpinned(f"{line!r} at play again (Y/N): not a plain word")
+            # the seed: "any input apart from 'Y' should terminate the game"
             self.asked = "bound" if line == "Y" else "done"
         else:
             raise Unpinned("a line after the last N")
@@ -362,6 +378,9 @@ class ModelA:
 
 
 # --------------------------------------------------------------------------- the grammar
+
+BONUS = OptionalPart("the bonus (startadvancedgame)", ("startadvancedgame",))
+"""Project C's section 2.6, "for bonus marks": the advanced game."""
 
 
 GIVEN = ("Luke", "Han", "Leia", "Darth", "Ben", "Rey", "Finn", "Poe", "Lando", "Ada", "Bo")
@@ -380,6 +399,11 @@ class NimsysGrammar:
         return "nimsys" if self.stage == "c" else f"nimsys-{self.stage}"
 
     program = "nimsys"
+
+    @property
+    def optional(self) -> tuple[OptionalPart, ...]:
+        """Project C's bonus, the advanced game: a student may not attempt it."""
+        return (BONUS,) if self.stage == "c" else ()
 
     @property
     def about(self) -> str:
@@ -414,6 +438,31 @@ class NimsysGrammar:
                 return str(why)
         return None
 
+    def group(self, session: Session, run: int, unit: int | None) -> str:
+        """The part of the assignment the output of ``unit`` (of run ``run``) touches:
+        ``rankings``, ``games``, ``the AI`` (a game with an AI player), ``files`` (a later
+        run's records before anything in it changed them), the bonus, or ``commands``."""
+        units = session.runs[run]
+        if unit is None:
+            return "commands"
+        line = units[unit][0]
+        if BONUS.owns(units[unit]):
+            return BONUS.name
+        fresh = not any(u[0].startswith((*CHANGES, "add")) for u in units[:unit])
+        if run and fresh and line.startswith(("displayplayer", "rankings", "startgame", "add")):
+            return "files (players.dat)"
+        if line.startswith("rankings"):
+            return "rankings"
+        if line.startswith("startgame"):
+            ai = {
+                u[0].partition(" ")[2].split(",")[0]
+                for r in session.runs[: run + 1]
+                for u in r
+                if u[0].startswith("addaiplayer ")
+            }
+            return "the AI" if set(line.partition(" ")[2].split(",")[2:4]) & ai else "games"
+        return "commands"
+
     # ------------------------------------------------------------------------ generate
 
     def generate(self, rng: random.Random, size: int) -> Session:
@@ -436,6 +485,8 @@ class NimsysGrammar:
         names shorter (everywhere at once), then numbers smaller (one at a time)."""
         yield from _shorter_games(session)
         lines = [line for run in session.runs for unit in run for line in unit]
+        if self.stage == "a":  # the names are typed first; later words answer play again
+            lines = [line for run in session.runs for unit in run[:1] for line in unit]
         in_order = [word for line in lines for word in _argument_words(line, self.stage)]
         yield _all_renamed(session, list(dict.fromkeys(in_order)))
         names = sorted(set(in_order), key=lambda word: (-len(word), word))
@@ -489,8 +540,14 @@ def _shorter_games(session: Session) -> Iterator[Session]:
                 options = (("rankings",),)
             elif word in SHORTEST_GAMES and len(fields) == NEEDED[word]:
                 names = fields[-2:]
-                options = tuple(
+                shortest = [
                     tuple(line.format(*names) for line in game) for game in SHORTEST_GAMES[word]
+                ]
+                # a move the shortest games do not make (an invalid one, say) kept in them
+                odd = dict.fromkeys(line for line in unit[1:] if line not in ("1", "1 1", "2 1"))
+                options = (
+                    *shortest,
+                    *((game[0], move, *game[1:]) for move in odd for game in shortest),
                 )
             for option in options:
                 new_run = (*run[:u], option, *run[u + 1 :])
@@ -558,11 +615,53 @@ def _run(rng: random.Random, model: Model, size: int, *, crowd: bool) -> tuple[U
     if crowd and rng.random() < 0.15:  # many players: the rankings' first ten
         for _ in range(rng.randint(9, 13)):
             _try_unit(rng, model, units, lambda: _add(rng, model, fresh=True))
+    if crowd and rng.random() < 0.06:  # two ratios that round alike: the exact order
+        for line in _near_tie(rng, model):
+            _try_unit(rng, model, units, functools.partial(str, line))
     for _ in range(rng.randint(1, size)):
+        removed = list(model.removed)
         _try_unit(rng, model, units, lambda: _any_command(rng, model))
-        if units and units[-1][0].startswith(CHANGES) and rng.random() < 0.5:
+        last = units[-1][0] if units else ""
+        readded = last.startswith("add") and last.partition(" ")[2].split(",")[0] in removed
+        if (last.startswith(CHANGES) and rng.random() < 0.5) or (readded and rng.random() < 0.8):
             _try_unit(rng, model, units, lambda: _observe(rng, model))
     return tuple(units)
+
+
+NEAR_TIES = ((5, 9, 9, 16), (5, 14, 4, 11), (7, 11, 9, 14), (7, 16, 4, 9), (2, 7, 5, 17))
+"""Wins and games of two players whose percentages round alike but whose ratios differ
+(56 % and 56 %: 5/9 and 9/16), in the fewest games (16, most of them between the two)."""
+
+
+def _near_tie(rng: random.Random, model: Model) -> list[str]:
+    """Two players (and an opponent) brought to ratios that round to the same percentage,
+    then ``rankings``: only the exact ratios order them. Each game is one line where the
+    players are AI players (Project C), two lines between humans (Project B)."""
+    w1, g1, w2, g2 = rng.choice(NEAR_TIES)
+    taken = {player.username for player in model.registry.sorted()}
+    free = [name for name in "pqrstuvwxyz" if name not in taken]
+    if len(free) < 3:
+        return []
+    first, second, other = rng.sample(free, 3)
+    ai = model.stage == "c"
+    word = "addaiplayer" if ai else "addplayer"
+    names = (first, second, other)
+    lines = [f"{word} {name},{rng.choice(FAMILY)},{rng.choice(GIVEN)}" for name in names]
+
+    def game(winner: str, loser: str) -> str:
+        # the first to move takes the last stone and loses (an AI moves by itself; a
+        # human's moves are generated as for any game)
+        return f"startgame 1,1,{loser},{winner}"
+
+    between_first = min(w1, g2 - w2)  # games between the two that the first wins
+    between_second = min(w2, g1 - w1)
+    plays = [game(first, second)] * between_first + [game(second, first)] * between_second
+    plays += [game(first, other)] * (w1 - between_first)
+    plays += [game(other, first)] * (g1 - w1 - between_second)
+    plays += [game(second, other)] * (w2 - between_second)
+    plays += [game(other, second)] * (g2 - w2 - between_first)
+    rng.shuffle(plays)
+    return [*lines, *plays, rng.choice(("rankings", "rankings asc", "rankings desc"))]
 
 
 CHANGES = ("startgame", "startadvancedgame", "resetstats", "editplayer", "removeplayer")
@@ -621,7 +720,7 @@ def _move(rng: random.Random, model: Model) -> str:
         return str(rng.randint(1, game.most))
     if roll < 0.92:
         return str(rng.choice((0, game.most + 1, game.upper_bound + 1, -1)))
-    return rng.choice(("abc", "1.5", "two"))
+    return rng.choice(("abc", "1.5", "two", "1.0", f"{rng.randint(1, game.most)}.0"))
 
 
 def _username(rng: random.Random) -> str:
@@ -642,10 +741,21 @@ def _existing(rng: random.Random, model: Model) -> str:
 def _add(rng: random.Random, model: Model, *, fresh: bool = False) -> str:
     word = "addaiplayer" if model.stage == "c" and not fresh and rng.random() < 0.3 else "addplayer"
     username = _existing(rng, model) if not fresh and rng.random() < 0.15 else _username(rng)
+    gone = [name for name in model.removed if name not in model.registry]
+    if gone and not fresh and rng.random() < 0.5:  # a removed player added again
+        username = rng.choice(gone)
     return f"{word} {username},{rng.choice(FAMILY)},{rng.choice(GIVEN)}"
 
 
 def _any_command(rng: random.Random, model: Model) -> str:
+    line = _a_command(rng, model)
+    if model.stage == "c" and " " in line and rng.random() < 0.08:
+        # Project C: "simply ignore any extra arguments"
+        return line + rng.choice((",x", ",extra,9", ",Z"))
+    return line
+
+
+def _a_command(rng: random.Random, model: Model) -> str:
     pick = rng.random()
     who = _existing(rng, model) if rng.random() < 0.8 else _username(rng)
     if pick < 0.25:
@@ -696,6 +806,7 @@ def _project_a(rng: random.Random, size: int) -> tuple[Unit, ...]:
             take = rng.randint(1, game.most)
             game = game.take(take)
             lines.append(str(take))
-        lines.append("N" if index == games - 1 else "Y")
+        last = rng.choice(("N", "N", "n", "y", "yes", "q"))  # anything but Y ends it
+        lines.append(last if index == games - 1 else "Y")
         units.append(tuple(lines))
     return tuple(units)

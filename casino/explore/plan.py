@@ -18,6 +18,9 @@ from typing import Protocol
 
 Unit = tuple[str, ...]
 """One command and the lines it owns, in the order they are typed."""
+DATA_MARK = "#"
+"""A unit's line that starts with it is data the grammar writes into a file (video poker's
+cards of one hand), not a typed line: it goes with its unit when shrinking drops it."""
 
 
 @dataclass(frozen=True)
@@ -31,11 +34,13 @@ class Session:
 
     @property
     def size(self) -> tuple[int, int, str, int]:
-        """How big the session is, for shrinking: lines, then characters, then the text
-        itself (a smaller digit is smaller), then data items. Each shrinking step makes it
-        strictly smaller, and there are finitely many smaller ones: shrinking ends."""
+        """How big the session is, for shrinking: lines (not data lines), then characters,
+        then the text itself (a smaller digit is smaller), then data items. Each shrinking
+        step makes it strictly smaller, and there are finitely many smaller ones: shrinking
+        ends."""
         lines = [line for run in self.runs for unit in run for line in unit]
-        return len(lines), sum(map(len, lines)), "\n".join(lines), len(self.data)
+        typed = sum(not line.startswith(DATA_MARK) for line in lines)
+        return typed, sum(map(len, lines)), "\n".join(lines), len(self.data)
 
     def with_runs(self, runs: tuple[tuple[Unit, ...], ...]) -> Session:
         """The same session with other runs."""
@@ -59,7 +64,13 @@ class Rendered:
 
 
 class Grammar(Protocol):
-    """An assignment's sessions: how to generate, render, check and simplify them."""
+    """An assignment's sessions: how to generate, render, check and simplify them.
+
+    Three attributes are optional (looked up with ``getattr``; the grammars without them
+    work as before): ``optional``, a tuple of :class:`OptionalPart` (Nimsys Project C's
+    bonus); ``loosen(session, transcript)``, the recorded transcript with ``out_any`` where
+    several outputs are right (video poker's advice); and ``group(session, run, unit)``, the
+    part of the assignment the output of a unit touches (``casino explore --every``)."""
 
     @property
     def name(self) -> str:
@@ -91,6 +102,32 @@ class Grammar(Protocol):
     def simpler(self, session: Session) -> Iterator[Session]:
         """Sessions with one number or name made simpler (tried in turn while shrinking)."""
         ...
+
+
+@dataclass(frozen=True)
+class OptionalPart:
+    """A part of the assignment a student may leave out (a bonus): the commands that start
+    its units. A grammar lists its parts as ``optional`` (none: no attribute); a difference
+    that goes away without them is reported once as this part's, and the rest of the
+    program is explored without them."""
+
+    name: str
+    """How the report names it (``the bonus (startadvancedgame)``)."""
+    words: tuple[str, ...]
+    """A unit whose first line's command word is one of these belongs to the part."""
+
+    def owns(self, unit: Unit) -> bool:
+        """Whether ``unit`` belongs to the part."""
+        return bool(unit) and unit[0].split(" ", 1)[0] in self.words
+
+    def has(self, session: Session) -> bool:
+        """Whether the session has a unit of the part."""
+        return any(self.owns(unit) for run in session.runs for unit in run)
+
+    def without(self, session: Session) -> Session:
+        """The session with the part's units left out."""
+        runs = tuple(tuple(unit for unit in run if not self.owns(unit)) for run in session.runs)
+        return session.with_runs(runs)
 
 
 NumberAt = tuple[int, int, int, int]
