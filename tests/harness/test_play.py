@@ -13,8 +13,9 @@ import pytest
 from harness_support import ROOT, run_cli, write_transcript
 
 from casino.clock import FakeClock
+from casino.duel import Side
 from casino.harness.model import TranscriptError, dump_transcript, load_transcript, parse_transcript
-from casino.harness.play import Referee, _converse, choose, load_adapter
+from casino.harness.play import Referee, Wait, _converse, choose, load_adapter
 from casino.harness.playspec import parse_play
 from casino.harness.runners.base import Target
 from casino.harness.runners.inproc import InProcessRunner
@@ -536,3 +537,67 @@ def test_each_step_has_its_time_out_in_all_on_the_injected_clock(gap: float) -> 
     assert clock.now() == pytest.approx(3.0)  # the step's 3 s, not a second more
     bytes_in_the_step = 3.0 // gap if gap <= 3.0 else 0
     assert len(console.text) == pytest.approx(bytes_in_the_step, abs=1)
+
+
+START = "\n3 stones left: <1,*> <2,*> <3,*>\n"
+"""The first board of a game of 3."""
+
+
+def _referee(first: str = "ai") -> Referee:
+    text = PLAY.replace("STONES", "[3]").replace("first: ai", f"first: {first}")
+    transcript = parse_transcript(text, Path("t.yaml"))
+    assert transcript.play is not None
+    return Referee(load_adapter("nimsys-advanced"), transcript.play, 7)
+
+
+def test_whose_turn_a_board_is_comes_from_the_game_not_the_words() -> None:
+    """A program with no turn prompt at all, that shows the AI's move and a final board of no
+    stones: casino types the rival's move once a whole board of the rival's turn is shown,
+    and the winner follows from the last move (the AI's, onto that empty board)."""
+    referee = _referee()
+    assert referee.decide("Welcome to Nim\n\n$", blocked=False) == "addplayer rival,Rival,Casino"
+    assert referee.decide("\n$", blocked=False) == "addaiplayer ai,Robot,Deep"
+    assert referee.decide("\n$", blocked=False) == "startadvancedgame 3,ai,rival"
+    assert referee.decide(START, blocked=False) is Wait.MORE  # the AI's turn
+    moved = START + "\n2 stones left: <1,*> <2,x> <3,*>\n"
+    assert referee.decide(moved[:-1], blocked=False) is Wait.MORE  # (a line not yet ended)
+    rival = referee.decide(moved, blocked=False)
+    assert rival in ("1 1", "3 1")
+    last = "3" if rival == "1 1" else "1"
+    after = "<1,x> <2,x> <3,*>" if rival == "1 1" else "<1,*> <2,x> <3,x>"
+    end = f"\n1 stones left: {after}\n\n0 stones left: <1,x> <2,x> <3,x>\n"
+    assert referee.decide(end + "\nGame Over\n", blocked=False) is Wait.MORE
+    assert referee.decide(end + "\nGame Over\nDeep Robot wins!\n\n$", blocked=False) == (
+        "startadvancedgame 3,ai,rival"
+    )
+    game = referee.records[0]
+    assert (game.winner, game.problem) == (Side.AI, None)
+    assert game.moves == ["ai 2 1", f"rival {rival}", f"ai {last} 1"]
+
+
+def test_the_rival_first_is_typed_to_at_its_first_board() -> None:
+    referee = _referee("rival")
+    for _ in range(3):
+        line = referee.decide("\n$", blocked=False)
+    assert line == "startadvancedgame 3,rival,ai"
+    assert referee.decide("\nInitial stone count: 3\n", blocked=False) is Wait.MORE
+    assert referee.decide("\n3 stones left: <1,*> <2,*> <3,*>\n", blocked=False) == "2 1"
+
+
+@pytest.mark.parametrize(
+    ("screen", "problem"),
+    [
+        ("\n2 stones left: <1,*> <2,*>\n", "the first board is not the start of a game of 3"),
+        (START + "\n1 stones left: <1,x> <2,*> <3,x>\n", "AI's turn does not follow by a legal"),
+        (START + "\n2 stones left: <1,x> <2,*> <3,*>\n\n$", "left the game with no winner"),
+        (START + "\nGame Over\nCasino Rival wins!\n\n$", "the program says the rival won, but"),
+        ("\nUnknown command.\n\n$", "the game did not start"),
+    ],
+)
+def test_a_board_that_does_not_follow_from_the_game_stops_it(screen: str, problem: str) -> None:
+    referee = _referee()
+    for _ in range(3):
+        referee.decide("\n$", blocked=False)
+    assert referee.decide(screen, blocked=False) is None
+    assert referee.records[0].problem is not None
+    assert problem in referee.records[0].problem

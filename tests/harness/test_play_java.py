@@ -4,6 +4,7 @@ earns 1.0 of the 1.5, one that always takes the first stone left 0 (issue 27, it
 
 from __future__ import annotations
 
+import shlex
 import shutil
 import subprocess
 from pathlib import Path
@@ -60,7 +61,8 @@ public class Nimsys {
         while (left > 0) {
             String[] p = players.get(turn[who]);
             System.out.println("\\n" + left + " stones left: " + board(stones));
-            System.out.println(p[1] + "'s turn - which to remove?");
+            String prompt = System.getProperty("turn", "{0}'s turn - which to remove?%n");
+            System.out.print(prompt.replace("{0}", p[1]).replace("%n", "\\n"));
             String move;
             if (p[2].equals("addaiplayer")) {
                 move = advancedMove(stones, last, who == 1);
@@ -141,7 +143,8 @@ public class Nimsys {
 }
 """
 """Enough of Nimsys for the bonus: players, ``startadvancedgame`` in the assignment's format, and
-an AI that enumerates every game (``-Dai=first-stone``/``weak-second``: careless always/second)."""
+an AI that enumerates every game (``-Dai=first-stone``/``weak-second``: careless always/second);
+``-Dturn=…`` words its turn prompt otherwise (``{0}`` the given name, ``%n`` a newline)."""
 
 
 @pytest.fixture(scope="module")
@@ -169,3 +172,23 @@ def test_an_ai_that_takes_the_first_stone_loses_to_the_oracle(student: Path) -> 
     result = run_cli("replay", "--score", "--program", command, "--program-dir", student, case)
     assert "won by the AI: 10 of the 110 it could win" in result.out  # the 1-stone games
     assert result.out.splitlines()[-1] == "score: 0/0.5"
+
+
+@needs_jdk
+@pytest.mark.parametrize(
+    ("turn", "ai", "score"),
+    [
+        ("{0}'s turn - remove how many?%n", "perfect", "1.5"),  # a real student's
+        ("Enter your move, {0}: ", "perfect", "1.5"),
+        ("", "perfect", "1.5"),
+        ("{0}'s turn - remove how many?%n", "weak-second", "1"),
+    ],
+)
+def test_a_java_ai_with_other_turn_prompts_scores_the_same(
+    student: Path, turn: str, ai: str, score: str
+) -> None:
+    """Whose turn it is comes from the game, not the prompt's words (issue 38, item 4)."""
+    cases = sorted(BONUS.glob("ai-bonus-*.yaml"))
+    command = f"java {shlex.quote('-Dturn=' + turn)} -Dai={ai} Nimsys"
+    result = run_cli("replay", "--score", "--program", command, "--program-dir", student, *cases)
+    assert result.out.splitlines()[-1] == f"score: {score}/1.5", result.out
