@@ -3,13 +3,17 @@
     python docs/build_docs.py [OUT]                (default OUT: build/docs)
     python docs/build_docs.py --update-uml [OUT]   (and rewrite docs/uml/)
 
-- the class diagrams of the six programs (``nim``, ``videopoker``, ``draw``, ``stud``,
-  ``domino``, ``holdem``), of the transcript harness (``harness``) and of the grader
-  (``grade``): pylint's ``pyreverse`` writes them as Graphviz text, made deterministic here
-  (no absolute paths, nodes and edges sorted), and Graphviz's ``dot`` draws each as PNG and
-  PDF, into ``OUT/uml``. The same diagrams are committed in ``docs/uml`` (where the courses'
-  graders look for them): the build **fails** when the committed ``.dot`` text is not what the
-  code gives now, and ``--update-uml`` rewrites them (text, PNG and PDF);
+- the class diagrams and the package diagrams of the six programs (``nim``, ``videopoker``,
+  ``draw``, ``stud``, ``domino``, ``holdem``), of the browser games (``web``), of the
+  transcript harness (``harness``) and of the grader (``grade``): pylint's ``pyreverse``
+  writes them as Graphviz text, made deterministic here (no absolute paths, nodes and edges
+  sorted), and Graphviz's ``dot`` draws each as PNG and PDF, into ``OUT/uml``. Nimsys's class
+  diagram shows every member, private ones too, each marked with its UML visibility (the seed
+  grades "public and private modifiers": :func:`with_visibility`); the others show the
+  public members (pyreverse's default), unmarked. The same diagrams are committed in
+  ``docs/uml`` (where the courses' graders look for them): the build **fails** when the
+  committed ``.dot`` text is not what the code gives now, and ``--update-uml`` rewrites them
+  (text, PNG and PDF);
 - API documentation of the whole ``casino`` package: ``pdoc`` (``OUT/api/casino.html``), in
   a process of its own that runs beside the diagrams;
 - a single-file executable: ``python -m zipapp`` of the ``casino`` package and its pure-Python
@@ -36,8 +40,12 @@ from contextlib import redirect_stdout
 from io import StringIO
 from pathlib import Path
 
-DIAGRAMS = ("nim", "videopoker", "draw", "stud", "domino", "holdem", "harness", "grade")
-"""The packages drawn: the six programs, the harness and the grader."""
+DIAGRAMS = ("nim", "videopoker", "draw", "stud", "domino", "holdem", "web", "harness", "grade")
+"""The packages drawn: the six programs, the browser games, the harness and the grader."""
+KINDS = ("classes", "packages")
+"""pyreverse's two diagrams of each package: its classes, and its modules' imports."""
+ALL_MEMBERS = frozenset({"nim"})
+"""The packages whose class diagram shows private members too, with visibility marks."""
 ROOT = Path(__file__).resolve().parents[1]
 UML = ROOT / "docs" / "uml"
 """Where the diagrams are committed."""
@@ -68,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     build_zipapp(out / "casino.pyz")
     print(f"build_docs: wrote {out}/uml/, {out}/api/, {out}/casino.pyz")
     if stale:
-        names = ", ".join(f"docs/uml/classes_{name}.dot" for name in stale)
+        names = ", ".join(f"docs/uml/{name}.dot" for name in stale)
         print(
             f"build_docs: out of date with the code: {names}; "
             "run python docs/build_docs.py --update-uml and commit docs/uml",
@@ -85,7 +93,7 @@ def write_diagrams(folder: Path, update: bool) -> list[str]:
     folder.mkdir(parents=True, exist_ok=True)
     stale = []
     for name, text in class_diagrams().items():
-        dot = folder / f"classes_{name}.dot"
+        dot = folder / f"{name}.dot"
         dot.write_text(text, encoding="utf-8")
         for kind in FORMATS:
             run("dot", f"-T{kind}", "-o", str(dot.with_suffix(f".{kind}")), str(dot))
@@ -100,9 +108,9 @@ def write_diagrams(folder: Path, update: bool) -> list[str]:
 
 
 def class_diagrams() -> dict[str, str]:
-    """The Graphviz text of each of :data:`DIAGRAMS`, as :func:`deterministic` makes it; drawn
-    by pyreverse in this process, one package after the other (astroid parses each module
-    once for all of them)."""
+    """The Graphviz text of each of :data:`DIAGRAMS`' :data:`KINDS` (``classes_nim``,
+    ``packages_nim``, …), as :func:`deterministic` makes it; drawn by pyreverse in this
+    process, one package after the other (astroid parses each module once for all of them)."""
     from pylint.pyreverse.main import Run
 
     # The sources in this checkout, never an installed copy: astroid infers less in an installed
@@ -112,13 +120,48 @@ def class_diagrams() -> dict[str, str]:
     with tempfile.TemporaryDirectory() as scratch:
         for name in DIAGRAMS:
             print(f"build_docs: pyreverse -o dot -p {name} casino.{name}", flush=True)
+            members = ["-f", "SPECIAL"] if name in ALL_MEMBERS else []
+            argv = ["-o", "dot", *members, "-p", name, "-d", scratch, f"casino.{name}"]
             with redirect_stdout(StringIO()):  # its "parsing …" lines
-                status = Run(["-o", "dot", "-p", name, "-d", scratch, f"casino.{name}"]).run()
+                status = Run(argv).run()
             if status != 0:
                 raise SystemExit(f"build_docs: pyreverse failed on casino.{name} ({status})")
-            text = Path(scratch, f"classes_{name}.dot").read_text(encoding="utf-8")
-            found[name] = deterministic(text)
+            for kind in KINDS:
+                text = Path(scratch, f"{kind}_{name}.dot").read_text(encoding="utf-8")
+                if kind == "classes" and name in ALL_MEMBERS:
+                    text = with_visibility(text)
+                found[f"{kind}_{name}"] = deterministic(text)
     return found
+
+
+LABEL = re.compile(r"label=<\{(.*?)\}>")
+"""A class node's record label: ``{Name|attributes|methods}``, entries ended by ``<br …/>``."""
+FIELDS = re.compile(r"(?<!\\)\|")
+"""The bars between a record's fields (a type's ``\\|``, as in ``Side \\| None``, is not one)."""
+BREAK = '<br ALIGN="LEFT"/>'
+MEMBER = re.compile(r"^(?:<I>)?(\w+)")
+
+
+def with_visibility(text: str) -> str:
+    """Each attribute and method of every class in ``text`` marked with its UML visibility:
+    ``-`` private for a name Python keeps to its class or module (a leading ``_``, but not a
+    special name such as ``__init__``), ``+`` public for every other (Python has no
+    "protected": a single ``_`` is private by convention, so both are ``-``)."""
+
+    def mark(entry: str) -> str:
+        name = MEMBER.match(entry)
+        if not entry or name is None:
+            return entry
+        word = name[1]
+        private = word.startswith("_") and not (word.startswith("__") and word.endswith("__"))
+        return f"{'-' if private else '+'} {entry}"
+
+    def label(match: re.Match[str]) -> str:
+        head, *members = FIELDS.split(match[1])
+        marked = [BREAK.join(map(mark, field.split(BREAK))) for field in members]
+        return "label=<{" + "|".join([head, *marked]) + "}>"
+
+    return LABEL.sub(label, text)
 
 
 NODE = re.compile(r'"[^"]*?/(casino/[^"]*?)(?:/__init__)?\.py\.([^"]+)"')
