@@ -34,7 +34,7 @@ from pathlib import Path
 from casino.cmdline import UsageError
 from casino.grade.intake import Intake
 from casino.grade.late import LateError, parse_when, stamp
-from casino.grade.submitted import CommitPicker, When, download_times
+from casino.grade.submitted import CommitPicker, When, _commits, download_times
 from casino.harness.report import points_text
 from casino.stud.check import CLOSES, CONNECTS, LEGAL, LOGIN, POINTS, TIMELY
 
@@ -103,8 +103,6 @@ class PartPicker(CommitPicker):
 
     def __call__(self, student: str, folder: Path) -> None:
         """Note the first commit, then pick the graded one."""
-        from casino.grade.submitted import _commits
-
         commits = _commits(folder)
         if commits:
             self.first[student] = commits[-1][1]

@@ -8,6 +8,8 @@ import csv
 import functools
 import io
 import os
+import shutil
+import subprocess
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -136,3 +138,34 @@ def test_a_folder_submitted_between_the_dues_loses_part_1(tmp_path: Path) -> Non
         "ann: 110/180\npart 1 turned in after its due, 2024-03-27 23:59 +0000: 2024-04-01 "
     )
     assert "its 50 points not earned\n" in feedback
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="no git")
+def test_the_picker_keeps_a_repository_s_first_commit_and_grades_it_at_the_last_due(
+    tmp_path: Path,
+) -> None:
+    """A real repository: pushed in March (before Part 1's due), again in April (before Part
+    2's) and in May (after it): graded as it was in April, Part 1 on time by its first commit."""
+    repo = tmp_path / "ann"
+    repo.mkdir()
+
+    def git(*argv: str, when: str = "") -> None:
+        env = {**os.environ, "GIT_AUTHOR_DATE": when, "GIT_COMMITTER_DATE": when}
+        subprocess.run(["git", "-C", str(repo), *argv], check=True, env=env, capture_output=True)
+
+    git("init", "-q")
+    git("config", "user.email", "ann@example.org")
+    git("config", "user.name", "Ann")
+    for month, text in (("03", "one"), ("04", "two"), ("05", "three")):
+        (repo / "poker.py").write_text(text, encoding="utf-8")
+        git("add", "poker.py")
+        git("commit", "-q", "-m", text, when=f"2024-{month}-01T12:00:00+00:00")
+    picker = PartPicker(DUES)
+    picker("ann", repo)
+    assert picker.first["ann"] == datetime(2024, 3, 1, 12, tzinfo=UTC)
+    when, said, marked = picker.times["ann"]
+    assert (when, marked) == (datetime(2024, 4, 1, 12, tzinfo=UTC), False)
+    assert said.endswith("the last at the due; 1 later commit not graded")
+    assert (repo / "poker.py").read_text(encoding="utf-8") == "two"
+    intake = Intake("git", [Student("ann", repo)])
+    assert late_parts(DUES, Path("list.txt"), intake, picker) == {}
