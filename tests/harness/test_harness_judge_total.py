@@ -69,7 +69,7 @@ def _patterns_in_process(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 RANDOM = settings(
-    max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 
 
