@@ -1,10 +1,11 @@
 """Points shaped like a course's rubric: a run that is not exact keeps the behaviour share of
-its points for each part whose facts are right; the format share needs the exact text.
+its points for the facts it prints right (each missing, wrong or extra fact costs its own share,
+the run's facts aligned with the expected ones); the format share needs the exact text.
 
 Honest variants of casino's own programs, run through a pipe as a student's would be, get
 exactly the score the assignment's rubric gives: a video poker program worded otherwise loses
-the format points only (IST: 0.5 of 5.5), one that advises a wrong hold loses that part's
-behaviour points too; a Nimsys with ``\\r\\n``, a trailing space after ``Game Over`` or no final
+the format points only (IST: 0.5 of 5.5), one that advises a wrong hold loses that fact's
+share of the behaviour points too; a Nimsys with ``\\r\\n``, a trailing space after ``Game Over`` or no final
 newline loses the format points only (1 of 10); five-card draw, whose rubric has no format line,
 gives a program worded otherwise every point.
 """
