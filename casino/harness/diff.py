@@ -525,11 +525,12 @@ def judge_behaviour(steps: tuple[Step, ...], actual: str, grading: Grading) -> B
     first = _expected(pieces, facts, {}, {})
     pairs = common_pairs([fact.text for fact in first.facts], printed)
     chosen, matched = _resolve(pieces, facts, first, pairs, found, actual)
-    chosen = _refined(pieces, facts, chosen, matched, printed)
-    final = _expected(pieces, facts, chosen, matched)
-    firsts = _expected(pieces, facts, {}, matched)
-    if _cost(firsts, printed) <= _cost(final, printed):  # each out_any's first text
-        final = firsts
+    final = firsts = _expected(pieces, facts, {}, matched)  # each out_any's first text
+    cost = _cost(firsts, printed)
+    if chosen and cost > 0:
+        chosen = _refined(pieces, facts, chosen, matched, printed)
+        refined = _expected(pieces, facts, chosen, matched)
+        final = firsts if cost <= _cost(refined, printed) else refined
     if not any(fact.weight > 0 for fact in final.facts):
         shown = output_pieces(steps)
         same = _compare_exactly(steps, actual).difference is None or _passes(

@@ -12,8 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import pairwise
+from pathlib import Path
+from typing import Any
 
 import pytest
+from harness_support import run_cli, write_transcript
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -69,7 +72,7 @@ def _patterns_in_process(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 RANDOM = settings(
-    max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 
 
@@ -204,3 +207,34 @@ def test_a_bug_in_the_judge_is_the_transcripts_error_with_the_reason(
     assert result.error == (
         ": a bug in casino while judging it: IndexError: list index out of range"
     )
+
+
+def test_replay_score_goes_on_past_a_bug_in_the_judge(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``replay --score``: the transcript the judge failed on is an ``ERROR`` naming the bug,
+    scored 0; the others are judged as ever (no ``internal error`` for the whole replay)."""
+    calls = []
+
+    def broken_once(*args: Any) -> Any:
+        calls.append(args)
+        if len(calls) == 1:
+            raise IndexError("list index out of range")
+        return judge(*args)
+
+    judge = diff.judge_behaviour
+    monkeypatch.setattr(diff, "judge_behaviour", broken_once)
+    settings = "rubric: {format: 1, behaviour: 3}\nfacts: {numbers: true}\n"
+    write_transcript(tmp_path / "casino.yaml", settings)
+    text = 'name: NAME\nprogram: demo\nsteps:\n  - in: add 2 3\n  - out: "2 + 3 = 5\\n"\n'
+    first = write_transcript(tmp_path / "a.yaml", text.replace("NAME", "a"))
+    write_transcript(tmp_path / "b.yaml", text.replace("NAME", "b"))
+    program = tmp_path / "sum.sh"
+    program.write_text("read line\necho '2 plus 3 is 5'\n")
+    result = run_cli("replay", "--score", "--program", f"sh {program}", tmp_path)
+    lines = result.out.splitlines()
+    assert lines[0] == (
+        f"ERROR [0/1] {first}: a bug in casino while judging it: IndexError: list index out of "
+        "range"
+    )
+    assert lines[-1] == "score: 0.75/2" and "internal error" not in result.out + result.err

@@ -1,12 +1,13 @@
 """Points shaped like a course's rubric: a run that is not exact keeps the behaviour share of
-its points for each part whose facts are right; the format share needs the exact text.
+its points for the facts it prints right (each missing, wrong or extra fact costs its own share,
+the run's facts aligned with the expected ones); the format share needs the exact text.
 
 Honest variants of casino's own programs, run through a pipe as a student's would be, get
 exactly the score the assignment's rubric gives: a video poker program worded otherwise loses
-the format points only (IST: 0.5 of 5.5), one that advises a wrong hold loses that part's
-behaviour points too; a Nimsys with ``\\r\\n``, a trailing space after ``Game Over`` or no final
-newline loses the format points only (1 of 10); five-card draw, whose rubric has no format line,
-gives a program worded otherwise every point.
+the format points only (IST: 0.5 of 5.5), one that advises a wrong hold loses that fact's
+share of the behaviour points too; a Nimsys with ``\\r\\n``, a trailing space after ``Game
+Over`` or no final newline loses the format points only (1 of 10); five-card draw, whose rubric
+has no format line, gives a program worded otherwise every point.
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ from pathlib import Path
 import pytest
 from harness_support import ROOT, run_cli, write_transcript
 
-from casino.harness.diff import RunVerdict, compare_run
+from casino.harness.diff import RunVerdict, compare_run, free_facts, judge_behaviour
 from casino.harness.model import (
+    In,
     Out,
     Run,
     TranscriptError,
@@ -249,3 +251,29 @@ def test_five_card_draw_has_no_format_line_so_its_facts_earn_every_point() -> No
     result = _graded(folder, command, ["fold-first-round.yaml"])["fold-first-round.yaml"]
     assert (result.passed, result.points, result.kind) == (True, 1.0, "behaviour")
     assert result.why == ("behaviour only: it differs in wording; every fact is right",)
+
+
+def test_the_banner_and_a_fixed_prompt_weigh_nothing() -> None:
+    """Facts every program prints whatever its input: the output before the first input,
+    and a prompt line with the same facts before every later input (here ``move 1:``, twice);
+    a prompt that changes (``move 1:`` then ``move 2:``) is the input's doing and counts."""
+    steps = (
+        Out("Welcome to Nim 1\n$ "),
+        In("a"),
+        Out("took 3\nmove 1: "),
+        In("b"),
+        Out("took 2\nmove 1: "),
+        In("c"),
+        Out("bye 4\n"),
+    )
+    every = Facts(numbers=True, all_words=True)
+    assert free_facts(steps, every) == {1: 0, 3: 7, 5: 7}
+    changing = (*steps[:4], Out("took 2\nmove 2: "), *steps[5:])
+    assert free_facts(changing, every) == {1: 0}
+    grading = Grading(Rubric(1, 9), every)
+    only_fixed = "Welcome to Nim 1\n$ move 1: move 1: "
+    assert judge_behaviour(steps, only_fixed, grading).kept == 0
+    assert judge_behaviour(changing, only_fixed, grading).right == 3  # move 1, and move
+    right = judge_behaviour(steps, "hi\ntook 3\ntook 2\nbye 4\n", grading)
+    assert (right.facts, right.right, right.kept) == (6, 6, 1)
+    assert free_facts((Out("player's credit is 50\n"),), every) == {}  # no input: none
