@@ -18,8 +18,12 @@ import signal
 import threading
 from collections.abc import Iterator
 from types import FrameType
+from typing import TYPE_CHECKING, Any
 
 from casino.cmdline import STOP_SIGNALS, Stopped
+
+if TYPE_CHECKING:
+    import asyncio
 
 _requested: int | None = None
 """The signal that asked this process to stop, if one did."""
@@ -102,3 +106,21 @@ def worker_task() -> Iterator[None]:
         check_stop()
     finally:
         _in_task = False
+
+
+class TaskFailed(RuntimeError):
+    """A task a server runs (a table, a game, the taking of logins) ended with an error: the
+    server ends with it, cleanly, and the program-entry contract says so in one line (a bug in
+    casino, status 70) instead of the task dying unseen."""
+
+
+def failure_of(task: asyncio.Task[Any], what: str) -> TaskFailed | None:
+    """The :class:`TaskFailed` that says ``what`` (``table 1``) stopped, if ``task`` (done)
+    ended with an error; ``None`` if it returned or was cancelled."""
+    if task.cancelled() or task.exception() is None:
+        return None
+    error = task.exception()
+    words = str(error).partition("\n")[0][:200]
+    failed = TaskFailed(f"{what} stopped: {type(error).__name__}{': ' if words else ''}{words}")
+    failed.__cause__ = error
+    return failed

@@ -45,6 +45,7 @@ from casino.net.javautf import encode_frame
 from casino.net.listener import listen
 from casino.net.names import BadName, check_name
 from casino.net.stream import LOOPBACK, ConnectionClosed, bound_port
+from casino.stopping import TaskFailed, failure_of
 from casino.stud import protocol as wire
 from casino.stud.rules import ANTE, first_to_act, rotation, settle
 
@@ -384,10 +385,12 @@ async def gather(
     Every connection logs in at once, on its own, within ``timeout`` seconds (on ``clock``):
     a connection that does not answer delays nobody. Seats go in the order logins succeed;
     the connections still logging in when the table is full are told so and closed. Failed
-    logins are logged (rate-limited).
+    logins are logged (rate-limited). A login or the taking of connections that fails with an
+    error (a bug, not a player's doing) is raised as :class:`~casino.stopping.TaskFailed`
+    rather than lost: the dealer ends with it instead of waiting for a seat that never comes.
     """
     log = WarningLog(observer.event, clock)
-    seated: asyncio.Queue[tuple[Connection, wire.LoginReply]] = asyncio.Queue()
+    seated: asyncio.Queue[tuple[Connection, wire.LoginReply] | TaskFailed] = asyncio.Queue()
     waiting: set[Connection] = set()
 
     async def login(connection: Connection) -> None:
@@ -404,14 +407,26 @@ async def gather(
         while True:
             connection = await connections.get()
             waiting.add(connection)
-            logins.add(asyncio.create_task(login(connection)))
+            logins.add(watched(asyncio.create_task(login(connection)), "a login"))
+
+    def watched(task: asyncio.Task[None], what: str) -> asyncio.Task[None]:
+        def done(task: asyncio.Task[None]) -> None:
+            failed = failure_of(task, what)
+            if failed is not None:
+                seated.put_nowait(failed)
+
+        task.add_done_callback(done)
+        return task
 
     logins: set[asyncio.Task[None]] = set()
-    taker = asyncio.create_task(take())
+    taker = watched(asyncio.create_task(take()), "taking connections")
     seats: list[Seat] = []
     try:
         while len(seats) < players:
-            connection, reply = await seated.get()
+            got = await seated.get()
+            if isinstance(got, TaskFailed):
+                raise got
+            connection, reply = got
             waiting.discard(connection)
             seats.append(Seat(len(seats), reply.id, reply.avatar, stack, connection))
             observer.event(f"{reply.avatar} sits down ({len(seats)} of {players})")

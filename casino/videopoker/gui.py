@@ -8,11 +8,12 @@ A new game with another starting credit can be started at any time between hands
 
 from __future__ import annotations
 
+import contextlib
 import random
 import tkinter as tk
 from collections.abc import Callable
 from tkinter import font as tkfont
-from typing import Literal, TextIO
+from typing import Any, Literal, TextIO
 
 from casino.cards import Card, Suit
 from casino.errors import CasinoError
@@ -222,13 +223,50 @@ class VideoPokerWindow:
         self.refresh()
 
 
+SIGNAL_TICK_MS = 100
+"""How often (milliseconds) the window hands control to Python while it waits for X events,
+so that Ctrl-C, SIGTERM and SIGHUP are handled then (Tk's wait is C code, where Python's
+signal handlers cannot run) rather than at the next X event."""
+
+
 def run_gui(*, seed: int | None, table: PayTable, advisor: Advisor, stderr: TextIO) -> int:
-    """Open the window and run it until it is closed."""
+    """Open the window and run it until it is closed, or until Ctrl-C or a stop signal ends
+    it: that interruption is raised once the window is gone (the program-entry contract
+    turns it into its one line and status)."""
     try:
         root = tk.Tk()
     except tk.TclError as error:
         stderr.write(f"videopoker: cannot open a window ({error})\n")
         return 1
     VideoPokerWindow(root, rng=random.Random(seed), table=table, advisor=advisor)
-    root.mainloop()
+    stopped = _answer_signals(root)
+    try:
+        root.mainloop()
+    finally:
+        with contextlib.suppress(tk.TclError):
+            root.destroy()
+    if stopped:
+        raise stopped[0]
     return 0
+
+
+def _answer_signals(root: tk.Tk) -> list[KeyboardInterrupt]:
+    """Tick every :data:`SIGNAL_TICK_MS` so that signals are handled while the window waits;
+    an interruption raised in any callback (Tk would print it and go on) ends the main loop
+    and is kept in the returned list. Other errors in callbacks are reported as Tk does."""
+    stopped: list[KeyboardInterrupt] = []
+    report = root.report_callback_exception
+
+    def reported(kind: type[BaseException], error: BaseException, trace: Any) -> None:
+        if isinstance(error, KeyboardInterrupt):
+            stopped.append(error)
+            root.quit()
+            return
+        report(kind, error, trace)
+
+    def tick() -> None:
+        root.after(SIGNAL_TICK_MS, tick)
+
+    root.report_callback_exception = reported
+    root.after(SIGNAL_TICK_MS, tick)
+    return stopped

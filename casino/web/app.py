@@ -37,7 +37,7 @@ import contextlib
 import json
 import random
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from importlib import resources
 from socket import SO_SNDBUF, SOL_SOCKET
 from typing import Any
@@ -47,6 +47,7 @@ from aiohttp import WSMsgType, web
 
 from casino.clock import Clock, MonotonicClock
 from casino.i18n import DEFAULT_LANGUAGE, LANGUAGES
+from casino.stopping import TaskFailed, failure_of
 from casino.web import pages
 from casino.web.bank import Bank
 from casino.web.domino import DominoGame
@@ -117,6 +118,7 @@ class WebServer:
             for k in range(tables)
         ]
         self.tasks: list[asyncio.Task[None]] = []
+        self.failure: asyncio.Future[TaskFailed] | None = None
         self.dominoes: dict[str, tuple[DominoGame, asyncio.Task[None]]] = {}
         self.leaving: set[asyncio.Task[None]] = set()
         """The matches of ended sessions, their hands being played out."""
@@ -155,15 +157,41 @@ class WebServer:
         voided = await self.bank.call(self.store.void_open_games, self.prefix)
         if voided:
             LOG.warning("%d games left open by a stopped server voided", len(voided))
-        self.tasks = [asyncio.create_task(table.run()) for table in self.tables]
+        self.failure = asyncio.get_running_loop().create_future()
+        self.tasks = [
+            self._watched(table.run(), f"table {number}")
+            for number, table in enumerate(self.tables, 1)
+        ]
+
+    def _watched(self, work: Coroutine[Any, Any, None], what: str) -> asyncio.Task[None]:
+        """``work`` as a task whose failure ends the server (see :meth:`serve_until`)."""
+        task = asyncio.create_task(work)
+        task.add_done_callback(lambda done: self._task_done(done, what))
+        return task
+
+    def _task_done(self, task: asyncio.Task[None], what: str) -> None:
+        failed = failure_of(task, what)
+        if failed is not None and self.failure is not None and not self.failure.done():
+            self.failure.set_result(failed)
+
+    async def serve_until(self, waiting: Awaitable[Any]) -> None:
+        """Serve until ``waiting`` is done, or until a task of the server (a table, a dominoes
+        match) fails: its :class:`~casino.stopping.TaskFailed` is raised then, for the caller
+        to end the server cleanly and say it (no task dies unseen)."""
+        assert self.failure is not None, "the application has not started"
+        ending = asyncio.ensure_future(waiting)
+        try:
+            await asyncio.wait([ending, self.failure], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            ending.cancel()
+        if self.failure.done():
+            raise self.failure.result()
 
     async def _stop(self, app: web.Application) -> None:
         tasks = [*self.tasks, *self.leaving, *(task for _, task in self.dominoes.values())]
         for task in tasks:
             task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await asyncio.gather(*tasks, return_exceptions=True)  # a failure is said by serve_until
         LOG.removeFilter(self.quiet)
 
     def session_ended(self, token: str) -> None:
@@ -566,7 +594,7 @@ class WebServer:
                 self.settings.bot_delay,
                 f"{self.prefix}dominoes",
             )
-            self.dominoes[key] = (game, asyncio.create_task(game.run()))
+            self.dominoes[key] = (game, self._watched(game.run(), "a dominoes match"))
         return self.dominoes[key][0]
 
     def seat(self, profile: Profile, chosen: int | None = None) -> tuple[WebTable, Member] | None:

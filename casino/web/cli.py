@@ -196,10 +196,8 @@ async def _serve(
     gc.collect()
     gc.freeze()
     try:
-        if duration is None:
-            await asyncio.Event().wait()
-        else:
-            await asyncio.sleep(duration)
+        waiting = asyncio.Event().wait() if duration is None else asyncio.sleep(duration)
+        await server.serve_until(waiting)  # a task of the server that fails ends it too
     finally:
         gc.unfreeze()
         await runner.cleanup()

@@ -38,3 +38,31 @@ def test_ray_local_grades_as_the_local_pool(
         ).read_bytes()
     book = (tmp_path / "ray" / "gradebook.csv").read_text()
     assert "flood-00,3,4,1,0,2\n" in book and "compile_fail-00,0,4,0,0,0\n" in book
+
+
+class FakeRay:
+    """Ray's ``init`` as the engine calls it: what it was given, and a refusal to join."""
+
+    def __init__(self) -> None:
+        self.given: dict[str, object] = {}
+
+    def init(self, **options: object) -> None:
+        self.given = options
+        if options["address"] != "local":
+            raise ConnectionError("Could not find any running Ray instance.\nmore words")
+
+
+def test_local_asks_ray_for_a_cluster_of_its_own_and_an_address_to_join() -> None:
+    from casino.cmdline import UsageError
+    from casino.grade.engines import _ray_start
+
+    ray = FakeRay()
+    _ray_start(ray, "local", 3)
+    assert (ray.given["address"], ray.given["num_cpus"]) == ("local", 3)
+    with pytest.raises(UsageError) as refused:
+        _ray_start(ray, "127.0.0.1:6399", 3)
+    assert (ray.given["address"], ray.given["num_cpus"]) == ("127.0.0.1:6399", None)
+    assert str(refused.value) == (
+        "--ray 127.0.0.1:6399: no Ray cluster to join there "
+        "(Could not find any running Ray instance.)"
+    )

@@ -9,8 +9,10 @@ from __future__ import annotations
 import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -146,3 +148,59 @@ def test_without_a_display_the_window_is_one_line_and_status_1() -> None:
     assert (
         done.stderr.startswith("videopoker: cannot open a window") and done.stderr.count("\n") == 1
     )
+
+
+def window_shown(display: str) -> bool:
+    """Whether a video poker window is on ``display``, as ``xwininfo`` (x11-utils) reads the
+    window tree: a query that sends the window no event (a Tk probe would: its registry
+    changes wake every Tk application)."""
+    tree = subprocess.run(
+        ["xwininfo", "-root", "-tree", "-display", display],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    ).stdout
+    return '"Video poker - ' in tree
+
+
+def idle(pid: int, looks: int = 5) -> bool:
+    """Whether process ``pid``'s main thread is asleep (``S`` in ``/proc/PID/stat``) at each of
+    ``looks`` looks in a row: done with the window's first events, it waits for the next."""
+    for _ in range(looks):
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            if stat.read().rpartition(")")[2].split()[0] != "S":
+                return False
+        time.sleep(0.02)
+    return True
+
+
+@pytest.mark.parametrize(
+    ("signum", "status", "said"),
+    [
+        (signal.SIGTERM, 143, "stopped by SIGTERM"),
+        (signal.SIGINT, 130, "interrupted"),
+        (signal.SIGHUP, 129, "stopped by SIGHUP"),
+    ],
+)
+def test_the_window_answers_a_signal_without_an_x_event(
+    display: str, signum: int, status: int, said: str
+) -> None:
+    """The window open and idle (no X event will come on this virtual screen): a signal ends
+    it with the contract's line and status (before, Tk's wait held it until the next X
+    event). The test waits for the window, sends the signal, and waits for the end: no
+    timing is asserted (the bound only ends a test that would otherwise hang).
+
+    One test at a time on the module's display: no other window opens meanwhile."""
+    if shutil.which("xwininfo") is None:
+        pytest.skip("xwininfo is not installed (apt-get install x11-utils)")
+    env = dict(os.environ, DISPLAY=display)
+    command = [sys.executable, "-m", "casino.videopoker", "-g", "--seed", "1"]
+    with subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True) as program:
+        deadline = time.monotonic() + 120
+        while not (window_shown(display) and idle(program.pid)):
+            assert program.poll() is None, program.communicate()
+            assert time.monotonic() < deadline, "the window never opened and went idle"
+            time.sleep(0.05)
+        program.send_signal(signum)
+        _, err = program.communicate(timeout=120)
+    assert (program.returncode, err) == (status, f"videopoker: {said}\n")
