@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 from grade_support import ROOT, RUN, write_course
 from test_classroom_reporter import reporter, run_workflow
 
@@ -150,3 +151,51 @@ def test_not_as_root_and_without_a_sandbox_the_step_says_it_was_not_sealed(
     assert f"the student's program is {NOT_SEALED[1:-1]}" in done.stderr
     own = sorted(p.name for p in (course / "submissions" / "correct-00").iterdir())
     assert sorted(p.name for p in (tmp_path / "sub").iterdir()) == own  # no .casino, .github
+
+
+FAKE_ID = '[ "$*" = "-u" ] && { echo 1001; exit 0; }\nexec /usr/bin/id "$@"\n'
+FAKE_SUDO = 'echo "$*" >> "$(dirname "$0")/sudo.log"\n[ "$1" = -n ] && shift\nexec "$@"\n'
+
+
+@root_only
+def test_a_runner_that_is_not_root_seals_through_its_sudo(
+    course: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """GitHub's runner is uid 1001 with a passwordless ``sudo``: the step runs casino through
+    it (here a ``sudo`` that only records its words, and an ``id`` that says 1001), with only
+    ``PATH`` and ``PYTHONPATH`` handed over, and the cheater still scores 0."""
+    tools = tmp_path / "tools"
+    tools.mkdir()
+    for name, text in {"id": FAKE_ID, "sudo": FAKE_SUDO}.items():
+        (tools / name).write_text(text)
+        (tools / name).chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tools}:{os.environ['PATH']}")
+    checkout = tmp_path / "work" / "repository"
+    checkout.parent.mkdir()
+    _open_to_all(checkout.parent)
+    env = run_workflow(course / "template", _cheater(tmp_path / "cheater", checkout), checkout)
+    runners = env.pop("INPUT_RUNNERS")
+    assert reporter(env, runners) == (0, 4)
+    said = (tools / "sudo.log").read_text().splitlines()
+    assert said[0] == "-n true"
+    assert said[1].startswith(f"-n env PATH={tools}:")
+    assert f" PYTHONPATH=.casino {sys.executable} -P -m casino.grade.sealed replay " in said[1]
+    copy = said[1].split(" --submission ", 1)[1].split()[0]  # the step's copy, removed after
+    assert said[2].startswith("-n env ") and said[2].endswith(f" rm -rf {copy}")
+    assert not Path(copy).exists() and len(said) == 3 * 3
+
+
+def test_the_workflow_seals_the_runner_before_the_tests(course: Path) -> None:
+    workflow = yaml.safe_load((course / "template/.github/workflows/classroom.yml").read_text())
+    steps = workflow["jobs"]["run-autograding-tests"]["steps"]
+    names = [step["name"] for step in steps]
+    seal = names.index("Seal the student's program")
+    assert seal < min(names.index(step["name"]) for step in steps if "id" in step)
+    script = steps[seal]["run"]
+    assert "sudo apt-get install -y -qq bubblewrap" in script
+    assert "sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0 || true" in script
+    assert "sudo useradd --system --no-create-home --shell /usr/sbin/nologin student" in script
+    for step in steps:
+        if "run" in step:
+            checked = subprocess.run(["bash", "-n"], input=step["run"], text=True)
+            assert checked.returncode == 0, step["name"]
