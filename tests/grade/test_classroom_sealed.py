@@ -31,7 +31,8 @@ import glob, os, sys
 here = os.path.dirname(os.path.abspath(__file__))
 places = [os.path.join(here, ".casino"), os.path.join(here, "..", ".casino"),
           os.path.join(os.getcwd(), "..", ".casino"), os.path.join(os.getcwd(), ".."),
-          CHECKOUT + "/.casino", os.environ.get("GITHUB_WORKSPACE", "/nowhere") + "/.casino"]
+          CHECKOUT + "/.casino", os.environ.get("GITHUB_WORKSPACE", "/nowhere") + "/.casino",
+          os.path.join(here, "stolen")]
 found, said = [], []
 for place in places:
     try:
@@ -129,6 +130,34 @@ def test_sealed_the_cheater_scores_nothing_and_an_honest_one_everything(
         assert "no transcripts to read:" in said
         assert ("PermissionError" if mode == "user" else "FileNotFoundError") in said
     assert (checkout / ".casino").stat().st_mode & 0o777 == 0o755  # given back after
+
+
+STEALING_BUILD = "cp -r CHECKOUT/.casino stolen || cp -r ../.casino stolen || true"
+
+
+@root_only
+@pytest.mark.parametrize("mode", ["bwrap", "user"])
+def test_a_build_that_copies_the_transcripts_finds_none(
+    course: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: str
+) -> None:
+    """The build is the student's too (a ``Makefile``): it runs sealed like every run, so a
+    build that copies ``.casino`` beside the program (``stolen/``) copies nothing."""
+    if mode == "bwrap" and not isolation_works():
+        pytest.skip("no bubblewrap sandbox here")
+    monkeypatch.setenv("CASINO_AUTOGRADER_SANDBOX", mode)
+    checkout = tmp_path / "work" / "repository"
+    checkout.parent.mkdir()
+    _open_to_all(checkout.parent)
+    argv = [sys.executable, "-m", "casino", "grade", "export", "--github-classroom"]
+    argv += [str(tmp_path / "template"), "--transcripts", str(course / "transcripts")]
+    argv += ["--run", RUN, "--build", STEALING_BUILD.replace("CHECKOUT", str(checkout))]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    env = run_workflow(tmp_path / "template", _cheater(tmp_path / "cheater", checkout), checkout)
+    runners = env.pop("INPUT_RUNNERS")
+    assert reporter(env, runners) == (0, 4)
+    said = base64.b64decode(env["TRANSCRIPT1_RESULTS"]).decode()
+    assert "no transcripts to read:" in said and "FileNotFoundError" in said
 
 
 def test_not_as_root_and_without_a_sandbox_the_step_says_it_was_not_sealed(
