@@ -11,9 +11,11 @@ for the whole submission. Transcripts under ``transcripts/hidden/`` are ``after_
 under ``after-due/`` ``after_due_date``, under ``withheld/`` (``visibility: hidden``) visible
 tests whose output is only their name and points (:data:`casino.grade.results.HIDDEN_NOTE`);
 the others ``visible``. A failed build is one failed test with the build's output (at most
-:data:`BUILD_OUTPUT_KEPT` characters), worth the whole score; the transcripts are then not run.
+``casino.grade.sealed.BUILD_OUTPUT_KEPT`` characters), worth the whole score; the transcripts
+are then not run.
 
-**Sealed as ``casino grade``** (:func:`sandbox_for`): Gradescope runs ``run_autograder`` as
+**Sealed as ``casino grade``** (:mod:`casino.grade.sealed`, shared with the GitHub
+Classroom export: :func:`sandbox_for`): Gradescope runs ``run_autograder`` as
 root beside ``source/transcripts/``, so the student's program (and the build) never runs as
 it. Where the machine allows it, each run and the build get ``casino grade``'s own sandbox
 (bubblewrap: it sees ``/usr``, its submission and its run folder, nothing of ``/autograder``);
@@ -28,12 +30,9 @@ to and the results' ``output`` says the program was not sealed.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
-import pwd
 import shlex
-import stat
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -41,12 +40,11 @@ from typing import Any
 from casino.cmdline import Invocation, UsageError, run_program
 from casino.files import write_atomic
 from casino.grade.results import HIDDEN_NOTE
-from casino.harness.model import Run
-from casino.harness.runners.base import Job, Target
-from casino.harness.runners.pipe import PipeRunner
-from casino.harness.runners.sandbox import Sandbox, isolation_works
+from casino.grade.sealed import NOT_SEALED, build, is_sealed, sandbox_for, seal
+from casino.harness.runners.sandbox import Sandbox
 
-BUILD_OUTPUT_KEPT = 16_384
+__all__ = ["NOT_SEALED", "VISIBILITY", "main", "replay", "results"]
+
 VISIBILITY = {
     "visible": "visible",
     "hidden": "after_published",
@@ -64,71 +62,6 @@ def _settings(source: Path) -> dict[str, Any]:
     if not isinstance(data, dict) or not isinstance(data.get("run"), str):
         raise UsageError(f"{source / 'settings.json'}: no 'run' command")
     return data
-
-
-STUDENT = "student"
-"""The account a student's program runs as where there is no sandbox (``setup.sh`` makes it)."""
-NOBODY = 65534
-LIMITS = Sandbox(cpu_seconds=60, memory=1 << 30, processes=256, file_size=64 << 20)
-"""Each run's limits, ``casino grade``'s defaults."""
-NOT_SEALED = "(not sealed: run as a user who is not root, without a sandbox)"
-
-
-def student_uid() -> int:
-    """The uid of the :data:`STUDENT` account, else nobody's."""
-    try:
-        return pwd.getpwnam(STUDENT).pw_uid
-    except KeyError:
-        return NOBODY
-
-
-def sandbox_for(mode: str | None = None) -> Sandbox:
-    """What each run (and the build) gets: ``casino grade``'s sandbox where it works, else
-    (as root) the unprivileged :data:`STUDENT`, else only the limits (see the module)."""
-    mode = mode or os.environ.get("CASINO_AUTOGRADER_SANDBOX", "auto")
-    if mode in ("auto", "bwrap") and isolation_works():
-        return dataclasses.replace(LIMITS, isolate=True, isolate_network=True)
-    if mode == "bwrap":
-        raise UsageError("CASINO_AUTOGRADER_SANDBOX=bwrap: this machine cannot make the sandbox")
-    if os.geteuid() == 0:
-        return dataclasses.replace(LIMITS, user=student_uid(), isolate_network=True)
-    return LIMITS
-
-
-def seal(source: Path, submission: Path, sandbox: Sandbox) -> None:
-    """Make ``source`` (the transcripts, casino) root's alone and the submission readable
-    by every run: its files are the student's own (theirs to write too, without a sandbox)."""
-    if os.geteuid() != 0:
-        return
-    os.chmod(source, 0o700)
-    for here, folders, files in os.walk(submission):
-        for name in [*folders, *files]:
-            path = os.path.join(here, name)
-            if sandbox.user is not None:
-                os.lchown(path, sandbox.user, sandbox.user)
-            mode = os.lstat(path).st_mode
-            if not stat.S_ISLNK(mode):
-                searchable = stat.S_ISDIR(mode) or mode & stat.S_IXUSR
-                os.chmod(path, mode | 0o444 | (0o111 if searchable else 0))
-    os.chmod(submission, 0o755)
-    if sandbox.user is not None:
-        os.chown(submission, sandbox.user, sandbox.user)
-
-
-def build(command: str, folder: Path, seconds: float, sandbox: Sandbox | None = None) -> str | None:
-    """Run the build in ``folder`` (under ``sandbox``: a run like the others); its output if
-    it failed, ``None`` if it worked."""
-    target = Target(None, ("sh", "-c", command), folder)
-    outcome = PipeRunner().run(Job(target, Run(()), folder, None, seconds, sandbox))
-    if outcome.problem is None and outcome.exit == 0:
-        return None
-    if outcome.problem is not None and "time" in outcome.problem:
-        return f"the build ({command}) took over {seconds:g} s and was stopped"
-    text = "\n".join(t.rstrip("\n") for t in (outcome.output, outcome.stderr) if t) + "\n"
-    if len(text) > BUILD_OUTPUT_KEPT:
-        text = text[:BUILD_OUTPUT_KEPT] + f"\n… {len(text) - BUILD_OUTPUT_KEPT} more characters"
-    why = outcome.problem or f"status {outcome.exit}"
-    return f"the build failed ({command}, {why}):\n{text}"
 
 
 def replay(
@@ -178,7 +111,7 @@ def results(root: Path) -> dict[str, Any]:
     most = sum(test["max_score"] for test in tests)
     passed = sum(test["status"] == "passed" for test in tests)
     summary = f"{passed} of {len(tests)} transcripts passed: {score:g} of {most:g} points."
-    if not sandbox.isolate and sandbox.user is None:
+    if not is_sealed(sandbox):
         summary += " " + NOT_SEALED
     return {"score": score, "output": summary, "tests": tests}
 

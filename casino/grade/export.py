@@ -35,8 +35,12 @@ form) and ``.casino/`` (casino and the transcripts). Each step replays its trans
 gives it (a rubric's behaviour share too), so Classroom's total is ``casino grade``'s. The
 steps' ids, the reporter's environment and the payload's size follow the reporter's own
 contract (:mod:`casino.grade.classroom`: ``transcript1`` read from ``TRANSCRIPT1_RESULTS``,
-each result folded to fit Linux's limit on one environment string). The
-older form has only pass or fail: there a transcript earns its points when every run of it
+each result folded to fit Linux's limit on one environment string). **Sealed where GitHub
+allows it**: each step runs the build and the replay through :mod:`casino.grade.sealed` on a
+copy of the student's files (no ``.casino``), as root through the runner's ``sudo`` where
+there is one, so the program gets the Gradescope autograder's sandbox or ``student`` account
+(:data:`SEALING`; the step :data:`SEAL_RUNNER` installs bubblewrap first). The older form has
+only pass or fail, and runs unsealed: there a transcript earns its points when every run of it
 passes.
 
 Every file is written atomically; the zip's entries have fixed dates, so the same course gives
@@ -284,27 +288,61 @@ def classroom_step(material: Material, settings: Settings, step: str, bound: int
     needs every step's output)."""
     payload, log = f".casino/{step}.json", f".casino/{step}.log"
     replay = [
-        "python", "-P", "-m", "casino", "replay", "--runner", settings.runner, "--score",
-        "--report", "classroom", "--report-file", payload,
-        "--program", settings.run, f".casino/transcripts/{material.path}",
+        "python", "-P", "-m", "casino.grade.sealed", "replay", "--submission", "$SUB", "--",
+        "--runner", settings.runner, "--score", "--report", "classroom", "--report-file",
+        payload, "--program", settings.run, f".casino/transcripts/{material.path}",
     ]  # fmt: skip
+    built = ["python", "-P", "-m", "casino.grade.sealed", "build", "--submission", "$SUB"]
+    built += ["--timeout", f"{settings.build_timeout:g}", "--", settings.build or ""]
     report = [
         "python", "-P", "-m", "casino.grade.classroom", payload,
         "--name", material.transcript.name, "--points", f"{material.transcript.max_points:g}",
         "--log", log, "--bound", str(bound),
     ]  # fmt: skip
     # GitHub runs ``bash -e -o pipefail``: a failing command is caught, never left to end it
-    replayed = f"ran=0\n{shlex.join(replay)} 2> {log} || ran=$?\ncat {log} >&2\n"
+    replayed = f"ran=0\n{_sealed(replay)} 2> {log} || ran=$?\ncat {log} >&2\n"
     if settings.build:
         indented = "".join(f"  {line}\n" for line in replayed.splitlines())
         replayed = (
-            f"ran=build\nif ( {settings.build} ) > {log} 2>&1; then\n"
+            f"ran=build\nif {_sealed(built)} > {log} 2>&1; then\n"
             f"  cat {log}\n{indented}else\n  cat {log}\nfi\n"
         )
     return (
-        f"rm -f {payload} {log}\n{replayed}"
+        f"rm -f {payload} {log}\n{SEALING}{replayed}"
         f'echo "result=$({shlex.join(report)} --ran "$ran")" >> "$GITHUB_OUTPUT"\n'
+        '"${SEAL[@]}" rm -rf "$SUB"\n'
     )
+
+
+SEALING = """\
+SEAL=()
+if [ "$(id -u)" != 0 ] && sudo -n true 2>/dev/null; then
+  SEAL=(sudo -n env "PATH=$PATH" "PYTHONPATH=$PYTHONPATH")
+fi
+SUB=$(mktemp -d)
+"""
+"""The start of every sealed step: casino as root through ``sudo`` where the runner has it
+(GitHub's do, without a password; ``env`` hands over only the interpreter's ``PATH`` and
+``PYTHONPATH``, none of the runner's tokens), and an empty folder for the submission's copy
+(:mod:`casino.grade.sealed`)."""
+SEAL_RUNNER = """\
+if ! command -v bwrap >/dev/null; then
+  sudo apt-get update -qq && sudo apt-get install -y -qq bubblewrap || true
+fi
+sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0 || true
+if ! id -u student >/dev/null 2>&1; then
+  sudo useradd --system --no-create-home --shell /usr/sbin/nologin student || true
+fi
+"""
+"""The workflow's step before the tests: bubblewrap (``casino grade``'s sandbox), user
+namespaces allowed (Ubuntu 24.04's AppArmor refuses them to the sandbox's unprivileged
+inner user otherwise) and the ``student`` account for where no sandbox can be made. A part
+that fails leaves the next way of sealing (:func:`casino.grade.sealed.sandbox_for`)."""
+
+
+def _sealed(words: Sequence[str]) -> str:
+    """``words`` as a command run through ``$SEAL`` (:data:`SEALING`), ``$SUB`` unquoted."""
+    return '"${SEAL[@]}" ' + shlex.join(words).replace("'$SUB'", '"$SUB"')
 
 
 def classroom_workflow(tests: Sequence[dict[str, object]]) -> str:
@@ -313,6 +351,7 @@ def classroom_workflow(tests: Sequence[dict[str, object]]) -> str:
         {"name": "Check out the submission", "uses": "actions/checkout@v4"},
         {"name": "Python", "uses": "actions/setup-python@v5", "with": {"python-version": "3.11"}},
         {"name": "casino's dependencies", "run": f"pip install {_dependencies()}"},
+        {"name": "Seal the student's program", "shell": "bash", "run": SEAL_RUNNER},
     ]
     for test in tests:
         steps.append(

@@ -39,6 +39,7 @@ from casino.stopping import check_stop, worker_task
 
 if TYPE_CHECKING:
     from casino.harness.record import Recording
+    from casino.harness.runners.sandbox import Sandbox
 
 # record, update and the process pool are imported where used: a replay's start-up is paid
 # by every student who checks their work, and most replays need none of them.
@@ -134,13 +135,14 @@ def _match_kinds(text: str) -> tuple[str, ...]:
     return match_kinds(words, lambda problem: argparse.ArgumentTypeError(problem[8:]))
 
 
-def replay(argv: list[str], streams: Streams) -> int:
-    """``casino replay``."""
+def replay(argv: list[str], streams: Streams, sandbox: Sandbox | None = None) -> int:
+    """``casino replay`` (each run of ``--program`` under ``sandbox``, if given: the
+    GitHub Classroom export's sealed steps, :mod:`casino.grade.sealed`)."""
     args = _replay_parser(streams.stdout).parse_args(argv)
     command = _command(args.program)
     directory = _program_dir(args.program_dir, command)
     default = ("pty" if args.update else "pipe") if command else "inproc"
-    options = Options(args.runner or default, command, directory, match=args.match)
+    options = Options(args.runner or default, command, directory, sandbox, args.match)
     _check_replay(args, options)
     paths = find_transcripts(args.paths)
     if args.update:

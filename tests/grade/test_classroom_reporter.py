@@ -155,7 +155,7 @@ def test_a_crash_of_casino_is_reported_as_one_not_as_a_failed_build(
         "echo 'casino: internal error (a bug in casino): IndexError: list index out of range'"
         " >&2\nexit 70\n"
     )
-    swap = {f"{sys.executable} -P -m casino replay": f"sh {crash}"}
+    swap = {f"{sys.executable} -P -m casino.grade.sealed replay": f"sh {crash}"}
     env = run_workflow(
         root / "template", root / "submissions" / "correct-00", tmp_path / "repo", **swap
     )
