@@ -38,8 +38,10 @@ from casino.grade.dryrun import check_commands
 from casino.grade.engines import Task, default_jobs, grade_here, grade_in_pool, grade_on_ray
 from casino.grade.intake import Intake, IntakeError, open_submissions
 from casino.grade.late import LateError, Lateness
+from casino.grade.lines import LinesError, read_lines
 from casino.grade.lms import canvas_csv, moodle_csv
 from casino.grade.results import StudentResult, feedback
+from casino.grade.sheet import gather, write_marking
 from casino.grade.similarity import SimilarityError
 from casino.grade.submitted import CommitPicker
 from casino.grade.term import (
@@ -256,6 +258,10 @@ def grade(argv: list[str], streams: Streams) -> int:
     """``casino grade`` (and ``casino grade export``)."""
     if argv[:1] == ["export"]:
         return export(argv[1:], streams)
+    if argv[:1] == ["marks"]:
+        from casino.grade.marks_cli import marks
+
+        return marks(argv[1:], streams)
     args = _parser(streams.stdout).parse_args(argv)
     submissions = Path(args.submissions)
     if not submissions.exists():
@@ -266,7 +272,8 @@ def grade(argv: list[str], streams: Streams) -> int:
         return 1
     try:
         course, skipped = _course(args)
-    except CourseError as error:
+        lines = read_lines(args.transcripts)
+    except (CourseError, LinesError) as error:
         streams.error(f"casino grade: {error}")
         return 1
     try:
@@ -293,11 +300,16 @@ def grade(argv: list[str], streams: Streams) -> int:
             results = _grade(course, students, out, args, jobs, streams)
             graded = {result.student for result in results if result.note is None}
             similar = _similarity(out, [s for s in students if s.name in graded], args)
+            marking = gather(lines, course, students, results) if lines else None
         problems = [not_graded(course, name, why) for name, why in intake.problems.items()]
         results = sorted([*results, *problems], key=lambda result: result.student)
         late = None if term is None else lateness(term, submissions, intake, results, picker)
         _write(out, course, results, describe(course.sandbox), skipped, (term, late), similar)
         written = _write_lms(out, intake, results, args.assignment, late)
+        if marking is not None:
+            rule = None if term is None else term.rule.text
+            platform = (intake.layout, args.assignment)
+            write_marking(out, marking, late, rule, intake.identities, platform)
     except (LateError, SimilarityError) as error:
         streams.error(f"casino grade: {error}")
         return 1

@@ -1,0 +1,242 @@
+"""The course's whole rubric (``lines:`` in ``casino.yaml``): a five-card draw class of three
+graded on the DIcE rubric shipped in ``transcripts/draw/casino.yaml``, the marker's sheet
+filled in and merged (``casino grade marks``), and a regrade that keeps the marks."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from casino.grade.lines import LinesError, parse_lines, safety_inputs
+from casino.grade.sheet import write_books
+from tests.grade.grade_support import ROOT, UNSANDBOXED
+
+pytest.importorskip("pycodestyle")
+
+DRAW_RUBRIC = ROOT / "transcripts" / "draw" / "casino.yaml"
+GREET = (
+    'name: greets\nsteps:\n  - out: "name? "\n  - in: Ada\n  - out: "hello Ada\\n"\ntimeout: 5\n'
+)
+CLEAN = '''\
+"""Greets whoever it is."""
+
+
+def main():
+    """Ask a name and greet it."""
+    name = input("name? ")
+    print("hello " + name)
+
+
+main()
+'''
+MESSY = """\
+name=input("name? ")
+if not name.isalpha() : raise ValueError("bad name")
+if name is "x":
+    pass
+print("hello "+name)
+"""
+PADDING = "".join(f"line {n}\n" for n in range(10))
+STUDENTS = {"clean": CLEAN, "messy": MESSY, "giant": CLEAN}
+AUTOMATIC = ["pycodestyle", "name-and-branch", "commit-scopes", "parsing", "compileall", "safety"]
+EXPECTED = {
+    "clean": [4, 1, 3, 10, 5, 10],
+    "messy": [0, 1, 3, 10, 0, 0],  # pycodestyle, a SyntaxWarning, crashes on bad input
+    "giant": [4, 1, 0, 10, 5, 10],  # one commit holding everything
+}
+MOODLE_IDS = {"clean": "101", "messy": "102", "giant": "103"}
+
+
+def _git(folder: Path, *args: str) -> None:
+    env = dict(os.environ, GIT_AUTHOR_NAME="s", GIT_AUTHOR_EMAIL="s@x", GIT_COMMITTER_NAME="s")
+    env.update(GIT_COMMITTER_EMAIL="s@x", GIT_CONFIG_GLOBAL="/dev/null")
+    subprocess.run(["git", "-C", str(folder), *args], check=True, capture_output=True, env=env)
+
+
+def _student(folder: Path, program: str, *, one_commit: bool) -> None:
+    folder.mkdir(parents=True)
+    _git(folder, "init", "-q", "-b", "main")
+    _git(folder, "remote", "add", "origin", "https://example.org/s/fivecarddraw.git")
+    files = {
+        "run.sh": 'exec python3 "$(dirname "$0")/main.py" "$@"\n',
+        "main.py": program,
+        "doc/notes.txt": PADDING,
+        "test/cases.txt": PADDING,
+    }
+    for name, text in files.items():
+        (folder / name).parent.mkdir(exist_ok=True)
+        (folder / name).write_text(text, encoding="utf-8")
+        if not one_commit:
+            _git(folder, "add", name)
+            _git(folder, "commit", "-q", "-m", f"add {name}")
+    if one_commit:
+        _git(folder, "add", ".")
+        _git(folder, "commit", "-q", "-m", "everything")
+
+
+def _course(root: Path) -> None:
+    transcripts = root / "transcripts"
+    transcripts.mkdir(parents=True)
+    (transcripts / "greet.yaml").write_text(GREET, encoding="utf-8")
+    (transcripts / "casino.yaml").write_text(DRAW_RUBRIC.read_text(encoding="utf-8"))
+    for student, program in STUDENTS.items():
+        folder = root / "moodle" / f"{student}_{MOODLE_IDS[student]}_assignsubmission_file_"
+        _student(folder, program, one_commit=student == "giant")
+
+
+def _casino(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), XDG_CACHE_HOME=str(root / "cache"))
+    return subprocess.run(
+        [sys.executable, "-m", "casino", "grade", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+        check=False,
+    )
+
+
+def _grade(root: Path) -> subprocess.CompletedProcess[str]:
+    argv = [str(root / "moodle"), "--transcripts", str(root / "transcripts")]
+    argv += ["--run", "sh run.sh", "--out", str(root / "grades"), *UNSANDBOXED]
+    return _casino(root, *argv)
+
+
+def _rows(path: Path) -> list[dict[str, str]]:
+    with path.open(encoding="utf-8", newline="") as stream:
+        return list(csv.DictReader(stream))
+
+
+def _fill(sheet: Path, scores: dict[str, float]) -> None:
+    """Give every manual line the share ``scores[student]`` of its points (on a comment)."""
+    rows = _rows(sheet)
+    for row in rows:
+        share = scores[row["student"].split("_")[0]]
+        row["score"] = f"{float(row['points']) * share:g}"
+        row["comment"] = f"seen {row['line']}"
+    with sheet.open("w", encoding="utf-8", newline="") as stream:
+        writer = csv.DictWriter(stream, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("rubric")
+    _course(root)
+    done = _grade(root)
+    assert done.returncode == 0, done.stderr
+    return root
+
+
+def test_the_safety_generator_reaches_the_messy_crash() -> None:
+    """The first line of some session is not a plain word (else the crash could hide)."""
+    assert any(not safety_inputs(n, 25)[0].isalpha() for n in range(1, 5))
+
+
+def test_every_automatable_dice_line_is_right(graded: Path) -> None:
+    books = {row["student"].split("_")[0]: row for row in _rows(graded / "grades" / "rubric.csv")}
+    assert set(books) == set(EXPECTED)
+    for student, points in EXPECTED.items():
+        got = [float(books[student][line]) for line in AUTOMATIC]
+        assert got == points, student
+        assert books[student]["unmarked"] == "14"  # every manual line, not yet marked
+        assert books[student]["design-aspects"] == ""
+    # the gradebook itself is as without lines: the transcripts only
+    gradebook = _rows(graded / "grades" / "gradebook.csv")
+    assert [row["score"] for row in gradebook] == ["1", "1", "1"]
+
+
+def test_the_marking_page_holds_the_evidence(graded: Path) -> None:
+    giant = (graded / "grades" / "marking" / "giant_103.html").read_text(encoding="utf-8")
+    assert "1 commits" in giant and "everything" in giant  # the commit list for "messages"
+    assert "largest commit" in giant and "100% of the changed lines" in giant
+    messy = (graded / "grades" / "marking" / "messy_102.html").read_text(encoding="utf-8")
+    assert "E225 missing whitespace around operator" in messy
+    assert "crashed (exit status 1): ValueError: bad name" in messy
+    assert "doc/notes.txt" in messy  # files:doc
+    assert "<script" not in messy
+
+
+def test_a_filled_sheet_gives_the_rubrics_arithmetic(graded: Path) -> None:
+    out = graded / "grades"
+    sheet = out / "marking" / "sheet.csv"
+    rows = _rows(sheet)
+    assert len(rows) == 3 * 14 and {row["score"] for row in rows} == {""}
+    shares = {"clean": 1.0, "messy": 0.5, "giant": 0.75}
+    _fill(sheet, shares)
+    done = _casino(graded, "marks", str(sheet))
+    assert done.returncode == 0, done.stderr
+    manual = 100 - 33  # the 14 manual lines' points
+    expected = {s: sum(EXPECTED[s]) + manual * shares[s] for s in EXPECTED}  # out of 100
+    books = {row["student"].split("_")[0]: row for row in _rows(out / "rubric.csv")}
+    for student, total in expected.items():
+        assert float(books[student]["final"]) == pytest.approx(total)
+        assert float(books[student]["percent"]) == pytest.approx(total)
+        assert books[student]["unmarked"] == "0"
+    moodle = {row["Identifier"]: row for row in _rows(out / "moodle.csv")}
+    for student, total in expected.items():
+        row = moodle[f"Participant {MOODLE_IDS[student]}"]
+        assert float(row["Grade"]) == pytest.approx(total)
+        assert row["Maximum Grade"] == "100"
+        assert "safety " in row["Feedback comments"]
+
+
+def test_canvas_gets_the_same_final_grade(graded: Path, tmp_path: Path) -> None:
+    state = json.loads((graded / "grades" / "rubric.json").read_text(encoding="utf-8"))
+    state["layout"] = "canvas"
+    state["identities"] = {name: ["canvas", "7", "login"] for name in state["auto"]}
+    rows = [dict(row) for row in _rows(graded / "grades" / "marking" / "sheet.csv")]
+    for row in rows:
+        row["score"] = row["points"]
+    write_books(tmp_path, state, rows)
+    canvas = list(csv.reader((tmp_path / "canvas.csv").open(encoding="utf-8")))
+    assert canvas[1] == ["Points Possible", "", "", "", "", "100"]
+    clean = next(name for name in state["auto"] if name.startswith("clean"))
+    totals = {name: sum(state["auto"][name].values()) + 67 for name in state["auto"]}
+    assert sorted(float(row[5]) for row in canvas[2:]) == sorted(totals.values())
+    assert totals[clean] == 100
+
+
+def test_a_regrade_keeps_every_manual_mark_and_flags_a_changed_scale(graded: Path) -> None:
+    out = graded / "grades"
+    before = {
+        (r["student"], r["line"]): (r["score"], r["comment"])
+        for r in _rows(out / "marking" / "sheet.csv")
+    }
+    assert all(score for score, _ in before.values())  # filled by the test above
+    greet = graded / "transcripts" / "greet.yaml"
+    greet.write_text(GREET.replace("hello Ada", "hi Ada"), encoding="utf-8")
+    rubric = graded / "transcripts" / "casino.yaml"
+    text = rubric.read_text(encoding="utf-8")
+    scaled = "{id: names, points: 2, kind: manual, scale: [0, 1, 2],"
+    rubric.write_text(text.replace("{id: names, points: 2, kind: manual,", scaled))
+    done = _grade(graded)
+    assert done.returncode == 0, done.stderr
+    rows = _rows(out / "marking" / "sheet.csv")
+    assert {(r["student"], r["line"]): (r["score"], r["comment"]) for r in rows} == before
+    flagged = {r["line"] for r in rows if r["flag"]}
+    assert flagged == {"names"}
+    assert all(r["flag"].startswith("scale changed (was 0 to 2)") for r in rows if r["flag"])
+    books = {row["student"].split("_")[0]: row for row in _rows(out / "rubric.csv")}
+    # regraded: "hi" for "hello", one word of three wrong, under the draw folder's
+    # behaviour-only rubric: half the transcript's point, so 5 of the line's 10
+    assert {row["parsing"] for row in books.values()} == {"5"}
+    assert books["clean"]["unmarked"] == "0"  # its 2 is on the new scale
+    assert books["giant"]["unmarked"] == "1"  # its 1.5 is not: left for the marker
+
+
+def test_a_bad_line_is_refused(tmp_path: Path) -> None:
+    settings = tmp_path / "casino.yaml"
+    settings.write_text("lines:\n  - {text: x, kind: check, points: 1}\n", encoding="utf-8")
+    with pytest.raises(LinesError, match="exactly one of 'run', 'lint' and 'exists'"):
+        parse_lines(settings)
+    settings.write_text("lines:\n  - {text: x, kind: manual, points: 2, scale: [0, 1]}\n")
+    with pytest.raises(LinesError, match="scale must end at its points"):
+        parse_lines(settings)
