@@ -55,7 +55,7 @@ _KEYS = {
     "check": {"run", "pass", "lint", "ignore", "exists", "timeout"},
     "git": {"name", "branch", "due", "commits", "largest"},
     "safety": {"sessions", "inputs", "timeout"},
-    "manual": {"scale", "evidence"},
+    "manual": {"scale", "evidence", "bonus"},
 }
 
 
@@ -77,6 +77,11 @@ class Line:
     def automatic(self) -> bool:
         """Whether casino scores it (every kind but ``manual``)."""
         return self.kind != "manual"
+
+    @property
+    def bonus(self) -> bool:
+        """Whether its points come on top of the rubric's maximum (a bonus)."""
+        return bool(self.options.get("bonus", False))
 
     @property
     def scale(self) -> tuple[float, ...]:
@@ -203,6 +208,10 @@ def _options(kind: str, given: dict[str, Any], fail: Callable[[str], LinesError]
             if not isinstance(value, list) or not value:
                 raise fail("'scale' must be a list of numbers")
             options[key] = sorted(_number(v, "each of 'scale'", fail) for v in value)
+        elif key == "bonus":
+            if value not in ("true", "false"):
+                raise fail("'bonus' must be true or false")
+            options[key] = value == "true"
         elif key in ("timeout", "commits", "sessions", "inputs", "largest"):
             options[key] = _number(value, repr(key), fail)
         else:

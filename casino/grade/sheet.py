@@ -26,7 +26,7 @@ import csv
 import html
 import io
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -341,7 +341,7 @@ def finals(state: Mapping[str, Any], rows: Sequence[Row], strict: bool = True) -
     A score off its line's scale is a :class:`MarksError` when ``strict`` (merging a sheet),
     else not marked (a regrade after the scale changed: the row is flagged)."""
     lines = {line.id: line for line in _lines(state)}
-    worth = sum(line.points for line in lines.values())
+    worth = worth_of(lines.values())
     rule = None if state["rule"] is None else parse_rule(state["rule"])
     marked: dict[str, dict[str, float | None]] = {}
     for number, row in enumerate(rows, 2):
@@ -363,6 +363,11 @@ def finals(state: Mapping[str, Any], rows: Sequence[Row], strict: bool = True) -
     return result
 
 
+def worth_of(lines: Iterable[Line]) -> float:
+    """The rubric's maximum: every line's points but a bonus's."""
+    return sum(line.points for line in lines if not line.bonus)
+
+
 def percent(value: float, worth: float) -> str:
     """``value`` of ``worth`` as a percentage with at most two decimals."""
     return points_text(round(100 * value / worth, 2) if worth else 0.0)
@@ -374,7 +379,7 @@ def write_books(
     """``rubric.csv`` and the platform's grade import; the files written, in words
     (``strict``: see :func:`finals`)."""
     lines = _lines(state)
-    worth = sum(line.points for line in lines)
+    worth = worth_of(lines)
     graded = finals(state, rows, strict)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
