@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from casino.grade.lines import LinesError, parse_lines, safety_inputs
-from casino.grade.sheet import write_books
+from casino.grade.sheet import MarksError, write_books
 from tests.grade.grade_support import ROOT, UNSANDBOXED
 
 pytest.importorskip("pycodestyle")
@@ -240,3 +240,38 @@ def test_a_bad_line_is_refused(tmp_path: Path) -> None:
     settings.write_text("lines:\n  - {text: x, kind: manual, points: 2, scale: [0, 1]}\n")
     with pytest.raises(LinesError, match="scale must end at its points"):
         parse_lines(settings)
+
+
+def test_the_late_rule_comes_last_on_the_rubrics_total(tmp_path: Path) -> None:
+    """20 % a day of the whole rubric's total (automatic and manual), not of the transcripts'."""
+    state = {
+        "lines": [
+            {"id": "auto", "text": "a", "kind": "transcripts", "points": 6.0},
+            {"id": "marked", "text": "m", "kind": "manual", "points": 4.0, "scale": [0, 2, 4]},
+            {"id": "extra", "text": "b", "kind": "manual", "points": 1.0, "bonus": True},
+        ],
+        "auto": {"late": {"auto": 6.0}, "early": {"auto": 3.0}},
+        "rule": "percent:20",
+        "days": {"late": 2, "early": 0},
+        "identities": {},
+        "layout": "folders",
+        "assignment": "casino",
+    }
+    rows = [
+        {"student": who, "line": line, "score": score}
+        for who, line, score in [
+            ("late", "marked", "4"),
+            ("late", "extra", "1"),
+            ("early", "marked", "2"),
+            ("early", "extra", ""),
+        ]
+    ]
+    assert write_books(tmp_path, state, rows) == "rubric.csv"
+    books = {row["student"]: row for row in _rows(tmp_path / "rubric.csv")}
+    assert books["late"]["total"] == "11" and books["late"]["max"] == "10"
+    assert books["late"]["penalty"] == "4.4" and books["late"]["final"] == "6.6"
+    assert books["late"]["percent"] == "66"
+    assert (books["early"]["final"], books["early"]["unmarked"]) == ("5", "1")
+    rows[2]["score"] = "3"
+    with pytest.raises(MarksError, match="row 4: score 3 is not on the scale 0 / 2 / 4"):
+        write_books(tmp_path, state, rows)
