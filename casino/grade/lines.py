@@ -46,7 +46,7 @@ from casino.harness.runners.pipe import PipeRunner
 from casino.harness.yamltext import TextError, load_text
 
 KINDS = ("transcripts", "check", "git", "safety", "manual")
-EVIDENCE = ("code", "commits", "safety", "lint")
+EVIDENCE = ("code", "commits", "safety", "lint", "explore")
 """What a manual line's page may show (besides ``files: FOLDER-OR-GLOB``)."""
 MAX_LINES = 100
 GIT_SECONDS = 30

@@ -36,9 +36,9 @@ from casino.grade.books import text_cell
 from casino.grade.course import Course, Student, file_stem
 from casino.grade.intake import Identity
 from casino.grade.late import Lateness, parse_rule
-from casino.grade.lines import Judged, Line, judge, python_files
+from casino.grade.lines import Judged, Line, Verdict, judge, python_files
 from casino.grade.results import StudentResult
-from casino.harness.report import points_text
+from casino.harness.report import escaped_controls, points_text
 
 SHEET_COLUMNS = ("student", "line", "points", "scale", "score", "comment", "flag")
 MAX_SHOWN_LINES = 400
@@ -72,10 +72,21 @@ def gather(
         result = by_name.get(student.name)
         if result is None or result.note is not None:
             continue
-        judged = judge(lines, course, student, result)
+        try:
+            judged = judge(lines, course, student, result)
+        except Exception as error:  # this submission's alone (an unreadable file, …)
+            why = f"could not be judged: {error!r}"
+            judged = Judged(
+                {line.id: Verdict(0.0, why) for line in lines if line.automatic}, [], []
+            )
         auto[student.name] = {key: verdict.points for key, verdict in judged.verdicts.items()}
-        pages[student.name] = page(student, lines, judged)
+        pages[student.name] = page(student, lines, judged, result.explored)
     return Marking(lines, auto, pages)
+
+
+def _escape(text: str) -> str:
+    """Text from a submission as HTML: control characters written ``\\xNN``, then escaped."""
+    return html.escape(escaped_controls(text, keep="\n\t"))
 
 
 def scale_text(line: Line) -> str:
@@ -88,9 +99,10 @@ def scale_text(line: Line) -> str:
 # --- the page -------------------------------------------------------------------------------
 
 
-def page(student: Student, lines: tuple[Line, ...], judged: Judged) -> str:
-    """A student's marking page: inert HTML (no script), every text escaped."""
-    e = html.escape
+def page(student: Student, lines: tuple[Line, ...], judged: Judged, explored: str = "") -> str:
+    """A student's marking page: inert HTML (no script), every text escaped (``explored``:
+    what ``--explore`` found, for the ``explore`` evidence)."""
+    e = _escape
     parts = [f"<h1>{e(student.name)}: the rubric</h1>", "<h2>Checked by casino</h2>", "<ul>"]
     for line in lines:
         if line.automatic:
@@ -107,7 +119,7 @@ def page(student: Student, lines: tuple[Line, ...], judged: Judged) -> str:
                 f"<p>{points_text(line.points)} points; scale {e(scale_text(line))}</p>"
             )
             parts += [
-                _evidence(kind, student.folder, lines, judged)
+                _evidence(kind, student.folder, lines, judged, explored)
                 for kind in line.options.get("evidence", ())
             ]
     body = "\n".join(parts)
@@ -120,8 +132,12 @@ def page(student: Student, lines: tuple[Line, ...], judged: Judged) -> str:
     )
 
 
-def _evidence(kind: str, folder: Path, lines: tuple[Line, ...], judged: Judged) -> str:
-    e = html.escape
+def _evidence(
+    kind: str, folder: Path, lines: tuple[Line, ...], judged: Judged, explored: str
+) -> str:
+    e = _escape
+    if kind == "explore":
+        return f"<h4>casino explore</h4><pre>{e(explored or 'not explored (--explore)')}</pre>"
     if kind == "commits":
         rows = [
             f"<tr><td>{e(c.hash)}</td><td>{e(c.when.isoformat())}</td><td>{c.changed}</td><td>{e(c.subject)}</td></tr>"
@@ -150,7 +166,7 @@ def code_figures(text: str) -> tuple[int, int, int]:
 
 
 def _code(folder: Path, judged: Judged) -> str:
-    e = html.escape
+    e = _escape
     files = python_files(folder) or sorted(folder.rglob("*.java"))
     parts = [
         "<h4>The code</h4><table><tr><th>file</th><th>lines</th><th>comment lines</th>"
@@ -171,7 +187,7 @@ def _code(folder: Path, judged: Judged) -> str:
 
 
 def _files(folder: Path, where: str) -> str:
-    e = html.escape
+    e = _escape
     target = folder / where
     found = sorted(target.rglob("*")) if target.is_dir() else sorted(folder.glob(where))
     names = [p.relative_to(folder).as_posix() for p in found if p.is_file()]

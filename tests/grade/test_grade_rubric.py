@@ -5,6 +5,7 @@ filled in and merged (``casino grade marks``), and a regrade that keeps the mark
 from __future__ import annotations
 
 import csv
+import io
 import json
 import os
 import subprocess
@@ -13,8 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from casino.grade.lines import LinesError, parse_lines, safety_inputs
-from casino.grade.sheet import MarksError, write_books
+from casino.grade.cli import main
+from casino.grade.course import Student
+from casino.grade.lines import Judged, LinesError, parse_lines, safety_inputs
+from casino.grade.sheet import MarksError, page, write_books
 from tests.grade.grade_support import ROOT, UNSANDBOXED
 
 pytest.importorskip("pycodestyle")
@@ -275,3 +278,31 @@ def test_the_late_rule_comes_last_on_the_rubrics_total(tmp_path: Path) -> None:
     rows[2]["score"] = "3"
     with pytest.raises(MarksError, match="row 4: score 3 is not on the scale 0 / 2 / 4"):
         write_books(tmp_path, state, rows)
+
+
+def test_a_page_shows_a_submissions_text_never_obeys_it(tmp_path: Path) -> None:
+    folder = tmp_path / "eve"
+    folder.mkdir()
+    (folder / "main.py").write_text('print("\x1b[2J</pre><script>x</script>")\n')
+    lines = parse_lines(
+        _settings(tmp_path, "{id: c, text: c, kind: manual, points: 1, evidence: [code]}")
+    )
+    text = page(Student("eve", folder), tuple(lines), Judged({}, [], []))
+    assert "\\x1b[2J&lt;/pre&gt;&lt;script&gt;" in text and "<script" not in text
+    assert "<td>main.py</td><td>1</td><td>0</td><td>0</td><td>0</td>" in text
+
+
+def _settings(folder: Path, line: str) -> Path:
+    settings = folder / "casino.yaml"
+    settings.write_text(f"lines:\n  - {line}\n", encoding="utf-8")
+    return settings
+
+
+def test_marks_without_a_graded_rubric_is_one_line(tmp_path: Path) -> None:
+    sheet = tmp_path / "marking" / "sheet.csv"
+    sheet.parent.mkdir()
+    sheet.write_text("student,line,points,scale,score,comment,flag\n", encoding="utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["grade", "marks", str(sheet)], stdout=out, stderr=err) == 1
+    said = f"no {tmp_path / 'rubric.json'}: grade the course with rubric lines first"
+    assert err.getvalue() == f"casino grade marks: {said}\n"
