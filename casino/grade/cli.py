@@ -38,7 +38,7 @@ from casino.grade.dryrun import check_commands
 from casino.grade.engines import Task, default_jobs, grade_here, grade_in_pool, grade_on_ray
 from casino.grade.intake import Intake, IntakeError, open_submissions
 from casino.grade.late import LateError, Lateness
-from casino.grade.lines import LinesError, read_lines
+from casino.grade.lines import HistoryRecorder, LinesError, read_lines
 from casino.grade.lms import canvas_csv, moodle_csv
 from casino.grade.results import StudentResult, feedback
 from casino.grade.sheet import gather, write_marking
@@ -292,7 +292,8 @@ def grade(argv: list[str], streams: Streams) -> int:
     picker = None if term is None else CommitPicker(term.due_of)
     try:
         with tempfile.TemporaryDirectory(prefix="casino-intake-") as scratch:
-            intake = open_submissions(submissions, Path(scratch), picker)
+            recorder = HistoryRecorder(picker) if lines else None
+            intake = open_submissions(submissions, Path(scratch), recorder or picker)
             if term is not None:
                 check_lists(term, intake)
             own = {out.resolve(), *(Path(raw).resolve() for raw in args.transcripts)}
@@ -300,7 +301,8 @@ def grade(argv: list[str], streams: Streams) -> int:
             results = _grade(course, students, out, args, jobs, streams)
             graded = {result.student for result in results if result.note is None}
             similar = _similarity(out, [s for s in students if s.name in graded], args)
-            marking = gather(lines, course, students, results) if lines else None
+            histories = None if recorder is None else recorder.histories
+            marking = gather(lines, course, students, results, histories) if lines else None
         problems = [not_graded(course, name, why) for name, why in intake.problems.items()]
         results = sorted([*results, *problems], key=lambda result: result.student)
         late = None if term is None else lateness(term, submissions, intake, results, picker)

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from casino.grade.course import Course, Student, copy_submission
+from casino.grade.intake import Pick
 from casino.grade.results import CANNOT_START, FLOODED, StudentResult
 from casino.grade.work import build
 from casino.harness.model import FOLDER_SETTINGS, In, Run, TranscriptError, read_capped
@@ -196,6 +197,17 @@ def _points(
     return points
 
 
+def _due(value: Any, fail: Callable[[str], LinesError]) -> str:
+    """A ``due`` as ISO 8601 with its time zone (``2024-03-27T23:59:00-07:00``)."""
+    try:
+        when = datetime.fromisoformat(str(value))
+    except ValueError:
+        raise fail(f"'due' {value!r} is not an ISO 8601 time") from None
+    if when.tzinfo is None:
+        raise fail(f"'due' {value!r} needs its time zone (as -07:00 or Z)")
+    return when.isoformat()
+
+
 def _options(kind: str, given: dict[str, Any], fail: Callable[[str], LinesError]) -> dict[str, Any]:
     """The kind's own keys, checked and converted (numbers as numbers, lists as lists)."""
     options: dict[str, Any] = {}
@@ -212,6 +224,8 @@ def _options(kind: str, given: dict[str, Any], fail: Callable[[str], LinesError]
             if value not in ("true", "false"):
                 raise fail("'bonus' must be true or false")
             options[key] = value == "true"
+        elif key == "due":
+            options[key] = _due(value, fail)
         elif key in ("timeout", "commits", "sessions", "inputs", "largest"):
             options[key] = _number(value, repr(key), fail)
         else:
@@ -242,10 +256,18 @@ class Judged:
     lint: list[str]
 
 
-def judge(lines: Sequence[Line], course: Course, student: Student, result: StudentResult) -> Judged:
+def judge(
+    lines: Sequence[Line],
+    course: Course,
+    student: Student,
+    result: StudentResult,
+    history: History | None = None,
+) -> Judged:
     """Every automatic line of ``lines`` for one student (checks and safety sessions run in
-    a fresh, built copy of the submission, in the course's sandbox)."""
-    commits = git_log(student.folder)
+    a fresh, built copy of the submission, in the course's sandbox; ``history``: its Git
+    history read at intake, else its folder's ``.git``)."""
+    history = history or read_history(student.folder)
+    commits = history.commits
     lint = pycodestyle_report(student.folder)
     verdicts: dict[str, Verdict] = {}
     with tempfile.TemporaryDirectory(prefix="casino-lines-") as scratch:
@@ -255,7 +277,7 @@ def judge(lines: Sequence[Line], course: Course, student: Student, result: Stude
             if line.kind == "transcripts":
                 verdicts[line.id] = _transcripts(line, result)
             elif line.kind == "git":
-                verdicts[line.id] = judge_git(line, student.folder, commits)
+                verdicts[line.id] = judge_git(line, history)
             elif line.kind == "check" and "run" not in line.options:
                 verdicts[line.id] = _static_check(line, student.folder, lint)
             elif line.automatic:
@@ -517,22 +539,21 @@ def _numstat(row: str) -> int:
     return sum(int(p) for p in parts[:2] if p.isdigit()) if len(parts) == 3 else 0
 
 
-def judge_git(line: Line, folder: Path, commits: list[Commit]) -> Verdict:
+def judge_git(line: Line, history: History) -> Verdict:
     """A ``git`` line: every rule it states must hold."""
-    if not commits:
+    if not history.commits:
         return _whole(line, False, "no Git history (.git) in the submission")
-    said = [_git_rule(key, value, folder, commits) for key, value in line.options.items()]
+    said = [_git_rule(key, value, history) for key, value in line.options.items()]
     failed = [why for ok, why in said if not ok]
     return _whole(line, not failed, "; ".join(failed or [why for _, why in said]))
 
 
-def _git_rule(key: str, value: Any, folder: Path, commits: list[Commit]) -> tuple[bool, str]:
+def _git_rule(key: str, value: Any, history: History) -> tuple[bool, str]:
+    commits = history.commits
     if key == "name":
-        name = repository_name(folder)
-        return name == value, f"repository named {name!r} (wanted {value!r})"
+        return history.name == value, f"repository named {history.name!r} (wanted {value!r})"
     if key == "branch":
-        branch = (_git(folder, "symbolic-ref", "--short", "HEAD") or "").strip()
-        return branch == value, f"default branch {branch!r} (wanted {value!r})"
+        return history.branch == value, f"default branch {history.branch!r} (wanted {value!r})"
     if key == "due":
         due = datetime.fromisoformat(value)
         last = commits[0].when
@@ -546,6 +567,38 @@ def _git_rule(key: str, value: Any, folder: Path, commits: list[Commit]) -> tupl
         share <= value,
         f"largest commit {big.hash} holds {share:.0%} of the changed lines (at most {value:.0%})",
     )
+
+
+@dataclass(frozen=True)
+class History:
+    """What the ``git`` lines judge: the commits (newest first), the repository's name and
+    its checked-out (default) branch."""
+
+    commits: list[Commit]
+    name: str
+    branch: str
+
+
+def read_history(folder: Path) -> History:
+    """The history of the repository in ``folder`` (no commits without a ``.git``)."""
+    commits = git_log(folder)
+    branch = (_git(folder, "symbolic-ref", "--short", "HEAD") or "").strip() if commits else ""
+    return History(commits, repository_name(folder) if commits else folder.name, branch)
+
+
+class HistoryRecorder:
+    """The Git intake's hook (:data:`casino.grade.intake.Pick`): each clone's history, read
+    before its ``.git`` is removed, then ``then`` (the commit picker of ``--due``), if any."""
+
+    def __init__(self, then: Pick | None) -> None:
+        self.then = then
+        self.histories: dict[str, History] = {}
+
+    def __call__(self, student: str, folder: Path) -> None:
+        """Read one clone's history (before ``then`` checks out another commit)."""
+        self.histories[student] = read_history(folder)
+        if self.then is not None:
+            self.then(student, folder)
 
 
 def repository_name(folder: Path) -> str:

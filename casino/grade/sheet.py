@@ -36,7 +36,7 @@ from casino.grade.books import text_cell
 from casino.grade.course import Course, Student, file_stem
 from casino.grade.intake import Identity
 from casino.grade.late import Lateness, parse_rule
-from casino.grade.lines import Judged, Line, Verdict, judge, python_files
+from casino.grade.lines import History, Judged, Line, Verdict, judge, python_files
 from casino.grade.results import StudentResult
 from casino.harness.report import escaped_controls, points_text
 
@@ -63,8 +63,10 @@ def gather(
     course: Course,
     students: Sequence[Student],
     results: Sequence[StudentResult],
+    histories: Mapping[str, History] | None = None,
 ) -> Marking:
-    """Judge every automatic line for every graded student, and write each one's page."""
+    """Judge every automatic line for every graded student, and write each one's page
+    (``histories``: the Git intake's, by student)."""
     by_name = {result.student: result for result in results}
     auto: dict[str, dict[str, float]] = {}
     pages: dict[str, str] = {}
@@ -73,7 +75,7 @@ def gather(
         if result is None or result.note is not None:
             continue
         try:
-            judged = judge(lines, course, student, result)
+            judged = judge(lines, course, student, result, (histories or {}).get(student.name))
         except Exception as error:  # this submission's alone (an unreadable file, …)
             why = f"could not be judged: {error!r}"
             judged = Judged(
