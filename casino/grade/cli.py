@@ -92,6 +92,11 @@ Results, under --out: gradebook.csv, gradebook.json, feedback/STUDENT.txt (a tra
 marked `visibility: hidden` shows there as its name and points only; feedback-staff/ holds
 everything), summary.html.
 
+A --transcripts folder's casino.yaml may list the course's whole rubric (lines: transcripts,
+check, git, safety and manual lines; docs/rubrics.md): casino then also writes rubric.csv,
+marking/STUDENT.html (each manual line's evidence) and marking/sheet.csv for the marker;
+`casino grade marks SHEET.csv` merges the filled sheet (the late rule applied last).
+
 --due WHEN adds each student's days late, penalty and final score under a --late rule
 (nimsys: 20% of the score per day, nothing after 4 days; videopoker: 2^(n-1) points of a
 grade out of 20; percent:P[:LAST], points:P[:LAST], doubling:SCALE[:LAST]); --extensions
@@ -322,6 +327,8 @@ def grade(argv: list[str], streams: Streams) -> int:
         streams.error(f"casino grade: cannot write the results to {out}: {error.strerror or error}")
         return 1
     streams.stdout.write(_summary(results, out, describe(course.sandbox), written))
+    if marking is not None:
+        streams.stdout.write(f"rubric: {out / 'rubric.csv'}; to mark: {out / 'marking'}/\n")
     if similar:
         streams.stdout.write(f"similarity: {out / 'similarity' / 'index.html'}\n")
     streams.stdout.write(counts_line(results, len(course.materials), len(skipped)) + "\n")
