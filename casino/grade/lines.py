@@ -35,7 +35,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from casino.grade.course import Course, Student, copy_submission
+from casino.grade.course import Course, Student, copy_submission, submission_files
 from casino.grade.intake import Pick
 from casino.grade.results import CANNOT_START, FLOODED, StudentResult
 from casino.grade.work import build
@@ -361,10 +361,15 @@ def _found(folder: Path, path: str) -> bool:
 
 
 def python_files(folder: Path) -> list[Path]:
-    """The submission's Python files (hidden folders left out), by path."""
-    return sorted(
-        p for p in folder.rglob("*.py") if not _hidden(p.relative_to(folder)) and p.is_file()
-    )
+    """The submission's Python files (:func:`source_files`)."""
+    return source_files(folder, ".py")
+
+
+def source_files(folder: Path, suffix: str) -> list[Path]:
+    """The submission's regular files ending in ``suffix``, by path: hidden folders left out,
+    links never followed (a link to a grader's file is not read into a marker's page)."""
+    found = submission_files(folder)
+    return [path for name, path in found if name.endswith(suffix) and not _hidden(Path(name))]
 
 
 def _hidden(path: Path) -> bool:
@@ -500,8 +505,10 @@ class Commit:
 
 def _git(folder: Path, *args: str) -> str | None:
     """A read-only git command on the student's repository, none of its configured programs
-    run (no pager, external diff, text conversion or fsmonitor); ``None`` if it fails."""
-    safe = ["-c", "core.fsmonitor=false", "-c", "core.pager=cat", "-c", f"safe.directory={folder}"]
+    run (no pager, external diff, text conversion, fsmonitor or signature check: its
+    ``gpg.program``); ``None`` if it fails."""
+    safe = ["-c", "core.fsmonitor=false", "-c", "core.pager=cat", "-c", "log.showSignature=false"]
+    safe += ["-c", "color.ui=never", "-c", f"safe.directory={folder}"]
     command = ["git", "--no-pager", *safe, "-C", str(folder), *args]
     env = {
         "GIT_CONFIG_NOSYSTEM": "1",

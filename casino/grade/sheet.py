@@ -28,15 +28,16 @@ import io
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from fnmatch import fnmatch
 from pathlib import Path
 from typing import Any
 
 from casino.files import write_atomic
 from casino.grade.books import text_cell
-from casino.grade.course import Course, Student, file_stem
+from casino.grade.course import Course, Student, file_stem, submission_files
 from casino.grade.intake import Identity
 from casino.grade.late import Lateness, parse_rule
-from casino.grade.lines import History, Judged, Line, Verdict, judge, python_files
+from casino.grade.lines import History, Judged, Line, Verdict, judge, python_files, source_files
 from casino.grade.results import StudentResult
 from casino.harness.report import escaped_controls, points_text
 
@@ -169,7 +170,7 @@ def code_figures(text: str) -> tuple[int, int, int]:
 
 def _code(folder: Path, judged: Judged) -> str:
     e = _escape
-    files = python_files(folder) or sorted(folder.rglob("*.java"))
+    files = python_files(folder) or source_files(folder, ".java")
     parts = [
         "<h4>The code</h4><table><tr><th>file</th><th>lines</th><th>comment lines</th>"
         "<th>definitions</th><th>pycodestyle</th></tr>"
@@ -189,10 +190,11 @@ def _code(folder: Path, judged: Judged) -> str:
 
 
 def _files(folder: Path, where: str) -> str:
+    """The submission's regular files in folder ``where``, or matching the glob ``where``."""
     e = _escape
-    target = folder / where
-    found = sorted(target.rglob("*")) if target.is_dir() else sorted(folder.glob(where))
-    names = [p.relative_to(folder).as_posix() for p in found if p.is_file()]
+    inside = where.rstrip("/") + "/"
+    found = submission_files(folder)
+    names = [name for name, _ in found if name.startswith(inside) or fnmatch(name, where)]
     listing = "".join(f"<li>{e(name)}</li>" for name in names) or "<li>none found</li>"
     return f"<h4>Files in {e(where)}</h4><ul>{listing}</ul>"
 

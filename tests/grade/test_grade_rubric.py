@@ -284,12 +284,16 @@ def test_a_page_shows_a_submissions_text_never_obeys_it(tmp_path: Path) -> None:
     folder = tmp_path / "eve"
     folder.mkdir()
     (folder / "main.py").write_text('print("\x1b[2J</pre><script>x</script>")\n')
+    secret = tmp_path / "grader-secret.py"
+    secret.write_text("TOKEN = 'the grader keeps this'\n")
+    (folder / "leak.py").symlink_to(secret)  # a link is never followed into the page
     lines = parse_lines(
         _settings(tmp_path, "{id: c, text: c, kind: manual, points: 1, evidence: [code]}")
     )
     text = page(Student("eve", folder), tuple(lines), Judged({}, [], []))
     assert "\\x1b[2J&lt;/pre&gt;&lt;script&gt;" in text and "<script" not in text
     assert "<td>main.py</td><td>1</td><td>0</td><td>0</td><td>0</td>" in text
+    assert "leak.py" not in text and "the grader keeps this" not in text
 
 
 def _settings(folder: Path, line: str) -> Path:
