@@ -13,12 +13,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from grade_support import ROOT, UNSANDBOXED
 
 from casino.grade.cli import main
 from casino.grade.course import Student
 from casino.grade.lines import Judged, LinesError, parse_lines, safety_inputs
 from casino.grade.sheet import MarksError, page, write_books
-from tests.grade.grade_support import ROOT, UNSANDBOXED
 
 pytest.importorskip("pycodestyle")
 

@@ -11,8 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from tests.grade.grade_support import JAVAC, ROOT, UNSANDBOXED
+from grade_support import JAVAC, ROOT, UNSANDBOXED
 
 pytestmark = pytest.mark.skipif(not JAVAC, reason="needs javac and java")
 
