@@ -210,8 +210,18 @@ def read_sheet(path: Path) -> dict[tuple[str, str], Row]:
     if not path.is_file():
         return {}
     with path.open(encoding="utf-8", newline="") as stream:
-        rows = list(csv.DictReader(stream))
+        rows = [
+            {key: _unquoted(value or "") for key, value in row.items() if key}
+            for row in csv.DictReader(stream)
+        ]
     return {(row.get("student", ""), row.get("line", "")): row for row in rows}
+
+
+def _unquoted(cell: str) -> str:
+    """A cell as it was before :func:`~casino.grade.books.text_cell` quoted it (``'=x`` is
+    ``=x``), so a student named ``-x`` keeps its marks from one grading to the next."""
+    quoted = cell.startswith("'") and cell[1:2] in ("=", "+", "-", "@", "\t", "\r")
+    return cell[1:] if quoted else cell
 
 
 def sheet_rows(

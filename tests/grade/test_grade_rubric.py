@@ -18,7 +18,7 @@ from grade_support import ROOT, UNSANDBOXED
 from casino.grade.cli import main
 from casino.grade.course import Student
 from casino.grade.lines import Judged, LinesError, parse_lines, safety_inputs
-from casino.grade.sheet import MarksError, page, write_books
+from casino.grade.sheet import MarksError, page, read_sheet, sheet_csv, sheet_rows, write_books
 
 pytest.importorskip("pycodestyle")
 
@@ -310,3 +310,14 @@ def test_marks_without_a_graded_rubric_is_one_line(tmp_path: Path) -> None:
     assert main(["grade", "marks", str(sheet)], stdout=out, stderr=err) == 1
     said = f"no {tmp_path / 'rubric.json'}: grade the course with rubric lines first"
     assert err.getvalue() == f"casino grade marks: {said}\n"
+
+
+def test_a_sheet_read_back_is_the_sheet_written(tmp_path: Path) -> None:
+    """A student named like a formula is quoted in the CSV and keeps its marks when read."""
+    lines = tuple(parse_lines(_settings(tmp_path, "{id: m, text: m, kind: manual, points: 2}")))
+    kept = {("-eve", "m"): {"score": "1", "comment": "=SUM(A1)", "scale": "0 to 2"}}
+    rows = sheet_rows(lines, ["-eve"], kept)
+    sheet = tmp_path / "sheet.csv"
+    sheet.write_text(sheet_csv(rows), encoding="utf-8")
+    assert sheet.read_text().splitlines()[1] == "'-eve,m,2,0 to 2,1,'=SUM(A1),"
+    assert read_sheet(sheet) == {("-eve", "m"): rows[0]}
