@@ -41,7 +41,7 @@ from casino.grade.late import LateError, Lateness
 from casino.grade.lines import HistoryRecorder, LinesError, read_lines
 from casino.grade.lms import canvas_csv, moodle_csv
 from casino.grade.results import StudentResult, feedback
-from casino.grade.sheet import gather, write_marking
+from casino.grade.sheet import earlier_runs, gather, write_marking
 from casino.grade.similarity import SimilarityError
 from casino.grade.submitted import CommitPicker
 from casino.grade.term import (
@@ -307,7 +307,10 @@ def grade(argv: list[str], streams: Streams) -> int:
             graded = {result.student for result in results if result.note is None}
             similar = _similarity(out, [s for s in students if s.name in graded], args)
             histories = None if recorder is None else recorder.histories
-            marking = gather(lines, course, students, results, histories) if lines else None
+            earlier = earlier_runs(out) if lines and not args.force else None
+            marking = (
+                gather(lines, course, students, results, histories, earlier) if lines else None
+            )
         problems = [not_graded(course, name, why) for name, why in intake.problems.items()]
         results = sorted([*results, *problems], key=lambda result: result.student)
         late = None if term is None else lateness(term, submissions, intake, results, picker)

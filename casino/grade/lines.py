@@ -25,6 +25,8 @@ marker's (:mod:`casino.grade.sheet`). A folder without ``lines`` is graded as be
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 import re
 import subprocess
@@ -254,6 +256,20 @@ class Judged:
     verdicts: dict[str, Verdict]
     commits: list[Commit]
     lint: list[str]
+    ran: Known = field(default_factory=dict)
+
+
+Known = dict[str, tuple[str, Verdict]]
+"""Verdicts of lines that run the program (``run:`` checks, safety), by line id, with the key
+they were judged under (:func:`run_key`): what a regrade reuses."""
+
+
+def run_key(line: Line, submission: str) -> str:
+    """What a run line's verdict depends on: the line as written and the submission's key
+    (its files' digest and the course's settings: commands, runner, limits, casino's
+    version; :func:`casino.grade.cli._known`)."""
+    text = json.dumps([line.data(), submission], sort_keys=True)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def judge(
@@ -262,10 +278,15 @@ def judge(
     student: Student,
     result: StudentResult,
     history: History | None = None,
+    known: Known | None = None,
 ) -> Judged:
     """Every automatic line of ``lines`` for one student (checks and safety sessions run in
     a fresh, built copy of the submission, in the course's sandbox; ``history``: its Git
-    history read at intake, else its folder's ``.git``)."""
+    history read at intake, else its folder's ``.git``; ``known``: verdicts of run lines
+    reused when their key is unchanged, so a regrade after a transcript changed runs
+    nothing again). :attr:`Judged.ran` holds the run lines' verdicts to keep."""
+    known = known or {}
+    ran: Known = {}
     history = history or read_history(student.folder)
     commits = history.commits
     lint = pycodestyle_report(student.folder)
@@ -281,10 +302,15 @@ def judge(
             elif line.kind == "check" and "run" not in line.options:
                 verdicts[line.id] = _static_check(line, student.folder, lint)
             elif line.automatic:
-                if copy is None:
-                    copy, built = _built_copy(course, student.folder, Path(scratch))
-                verdicts[line.id] = _ran(line, course, copy, built, Path(scratch))
-    return Judged(verdicts, commits, lint)
+                key = run_key(line, result.submission)
+                kept = known.get(line.id)
+                if kept is None or kept[0] != key or not result.submission:
+                    if copy is None:
+                        copy, built = _built_copy(course, student.folder, Path(scratch))
+                    kept = (key, _ran(line, course, copy, built, Path(scratch)))
+                ran[line.id] = kept
+                verdicts[line.id] = kept[1]
+    return Judged(verdicts, commits, lint, ran)
 
 
 def _transcripts(line: Line, result: StudentResult) -> Verdict:

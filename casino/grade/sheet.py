@@ -23,21 +23,33 @@ as ``DIR/marking/sheet.csv`` and writes ``rubric.csv`` and the platform's file a
 from __future__ import annotations
 
 import csv
+import hashlib
+import hmac
 import html
 import io
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fnmatch import fnmatch
 from pathlib import Path
 from typing import Any
 
 from casino.files import write_atomic
 from casino.grade.books import text_cell
+from casino.grade.cache import signing_key
 from casino.grade.course import Course, Student, file_stem, submission_files
 from casino.grade.intake import Identity
 from casino.grade.late import Lateness, parse_rule
-from casino.grade.lines import History, Judged, Line, Verdict, judge, python_files, source_files
+from casino.grade.lines import (
+    History,
+    Judged,
+    Known,
+    Line,
+    Verdict,
+    judge,
+    python_files,
+    source_files,
+)
 from casino.grade.results import StudentResult
 from casino.harness.report import escaped_controls, points_text
 
@@ -57,6 +69,8 @@ class Marking:
     lines: tuple[Line, ...]
     auto: dict[str, dict[str, float]]
     pages: dict[str, str]
+    ran: dict[str, Known] = field(default_factory=dict)
+    """The run lines' verdicts, by student, for the next grading to reuse."""
 
 
 def gather(
@@ -65,26 +79,32 @@ def gather(
     students: Sequence[Student],
     results: Sequence[StudentResult],
     histories: Mapping[str, History] | None = None,
+    earlier: Mapping[str, Known] | None = None,
 ) -> Marking:
     """Judge every automatic line for every graded student, and write each one's page
-    (``histories``: the Git intake's, by student)."""
+    (``histories``: the Git intake's, by student; ``earlier``: the run lines' verdicts of
+    the grading before, :func:`earlier_runs`)."""
     by_name = {result.student: result for result in results}
     auto: dict[str, dict[str, float]] = {}
     pages: dict[str, str] = {}
+    ran: dict[str, Known] = {}
     for student in students:
         result = by_name.get(student.name)
         if result is None or result.note is not None:
             continue
         try:
-            judged = judge(lines, course, student, result, (histories or {}).get(student.name))
+            history = (histories or {}).get(student.name)
+            known = (earlier or {}).get(student.name)
+            judged = judge(lines, course, student, result, history, known)
         except Exception as error:  # this submission's alone (an unreadable file, …)
             why = f"could not be judged: {error!r}"
             judged = Judged(
                 {line.id: Verdict(0.0, why) for line in lines if line.automatic}, [], []
             )
         auto[student.name] = {key: verdict.points for key, verdict in judged.verdicts.items()}
+        ran[student.name] = judged.ran
         pages[student.name] = page(student, lines, judged, result.explored)
-    return Marking(lines, auto, pages)
+    return Marking(lines, auto, pages, ran)
 
 
 def _escape(text: str) -> str:
@@ -313,9 +333,43 @@ def write_marking(
         "identities": {name: [i.platform, i.id, i.name] for name, i in identities.items()},
         "layout": platform[0],
         "assignment": platform[1],
+        **_signed_runs(out, marking.ran),
     }
     write_atomic(out / "rubric.json", json.dumps(state, indent=1, sort_keys=True) + "\n")
     write_books(out, state, rows, strict=False)
+
+
+def _runs_mac(out: Path, runs: Any) -> str:
+    text = json.dumps(runs, sort_keys=True).encode("utf-8")
+    return hmac.new(signing_key(out / "cache" / ".key"), text, hashlib.sha256).hexdigest()
+
+
+def _signed_runs(out: Path, ran: Mapping[str, Known]) -> dict[str, Any]:
+    """The run lines' verdicts as ``rubric.json`` keeps them, signed as the cache is."""
+    runs = {
+        student: {line: [key, verdict.points, verdict.why] for line, (key, verdict) in kept.items()}
+        for student, kept in ran.items()
+    }
+    return {"runs": runs, "runs_mac": _runs_mac(out, runs)}
+
+
+def earlier_runs(out: Path) -> dict[str, Known]:
+    """The run lines' verdicts the last grading into ``out`` kept (``{}``: none, or not
+    signed with this grader's key: judged again)."""
+    try:
+        state = json.loads((out / "rubric.json").read_text(encoding="utf-8"))
+        runs, mac = state["runs"], state["runs_mac"]
+        if not hmac.compare_digest(str(mac), _runs_mac(out, runs)):
+            return {}
+        return {
+            student: {
+                line: (key, Verdict(float(points), why))
+                for line, (key, points, why) in kept.items()
+            }
+            for student, kept in runs.items()
+        }
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
 
 
 def merge_marks(sheet: Path, out: Path) -> str:

@@ -16,9 +16,26 @@ import pytest
 from grade_support import ROOT, UNSANDBOXED
 
 from casino.grade.cli import main
-from casino.grade.course import Student
-from casino.grade.lines import Judged, LinesError, parse_lines, safety_inputs
-from casino.grade.sheet import MarksError, page, read_sheet, sheet_csv, sheet_rows, write_books
+from casino.grade.course import Course, Student
+from casino.grade.lines import (
+    Judged,
+    LinesError,
+    Verdict,
+    judge,
+    parse_lines,
+    run_key,
+    safety_inputs,
+)
+from casino.grade.results import StudentResult
+from casino.grade.sheet import (
+    MarksError,
+    earlier_runs,
+    page,
+    read_sheet,
+    sheet_csv,
+    sheet_rows,
+    write_books,
+)
 
 pytest.importorskip("pycodestyle")
 
@@ -233,6 +250,19 @@ def test_a_regrade_keeps_every_manual_mark_and_flags_a_changed_scale(graded: Pat
     assert {row["parsing"] for row in books.values()} == {"5"}
     assert books["clean"]["unmarked"] == "0"  # its 2 is on the new scale
     assert books["giant"]["unmarked"] == "1"  # its 1.5 is not: left for the marker
+    # what the next regrade may reuse: the run lines' verdicts, signed with the grader's key
+    env = {"XDG_CACHE_HOME": str(graded / "cache")}
+    with pytest.MonkeyPatch.context() as patch:
+        for name, value in env.items():
+            patch.setenv(name, value)
+        runs = earlier_runs(out)
+        assert {name.split("_")[0]: sorted(kept) for name, kept in runs.items()} == {
+            s: ["compileall", "safety"] for s in EXPECTED
+        }
+        state = json.loads((out / "rubric.json").read_text(encoding="utf-8"))
+        state["runs"][next(iter(state["runs"]))]["safety"][1] = 0
+        (out / "rubric.json").write_text(json.dumps(state), encoding="utf-8")
+        assert earlier_runs(out) == {}  # edited: judged again
 
 
 def test_a_bad_line_is_refused(tmp_path: Path) -> None:
@@ -321,3 +351,22 @@ def test_a_sheet_read_back_is_the_sheet_written(tmp_path: Path) -> None:
     sheet.write_text(sheet_csv(rows), encoding="utf-8")
     assert sheet.read_text().splitlines()[1] == "'-eve,m,2,0 to 2,1,'=SUM(A1),"
     assert read_sheet(sheet) == {("-eve", "m"): rows[0]}
+
+
+def test_a_run_lines_verdict_is_reused_while_its_key_holds(tmp_path: Path) -> None:
+    """A regrade runs a safety or run: check again only when the line or the submission
+    changed: here the program cannot even start, so a reused verdict is all it can get."""
+    settings = _settings(tmp_path, "{id: s, text: s, kind: safety, points: 10, sessions: 1}")
+    lines = tuple(parse_lines(settings))
+    course = Course((), ("./no-such-program",), None, "pipe", None, 10.0, None)
+    folder = tmp_path / "ada"
+    folder.mkdir()
+    result = StudentResult("ada", (), "digest:settings")
+    kept = Verdict(10.0, "passed: 1 sessions of 25 hostile lines: no crash, hang or flood")
+    known = {"s": (run_key(lines[0], "digest:settings"), kept)}
+    reused = judge(lines, course, Student("ada", folder), result, known=known)
+    assert reused.verdicts == {"s": kept} and reused.ran == known
+    other = StudentResult("ada", (), "changed:settings")
+    again = judge(lines, course, Student("ada", folder), other, known=known)
+    assert again.verdicts["s"].points == 0.0
+    assert again.verdicts["s"].why.startswith("failed: session 1 of 1 cannot start")
