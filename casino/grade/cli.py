@@ -38,8 +38,10 @@ from casino.grade.dryrun import check_commands
 from casino.grade.engines import Task, default_jobs, grade_here, grade_in_pool, grade_on_ray
 from casino.grade.intake import Intake, IntakeError, open_submissions
 from casino.grade.late import LateError, Lateness
+from casino.grade.lines import HistoryRecorder, LinesError, read_lines
 from casino.grade.lms import canvas_csv, moodle_csv
 from casino.grade.results import StudentResult, feedback
+from casino.grade.sheet import earlier_runs, gather, write_marking
 from casino.grade.similarity import SimilarityError
 from casino.grade.submitted import CommitPicker
 from casino.grade.term import (
@@ -89,6 +91,11 @@ grading with one line naming it. What a student's program does is that student's
 Results, under --out: gradebook.csv, gradebook.json, feedback/STUDENT.txt (a transcript
 marked `visibility: hidden` shows there as its name and points only; feedback-staff/ holds
 everything), summary.html.
+
+A --transcripts folder's casino.yaml may list the course's whole rubric (lines: transcripts,
+check, git, safety and manual lines; docs/rubrics.md): casino then also writes rubric.csv,
+marking/STUDENT.html (each manual line's evidence) and marking/sheet.csv for the marker;
+`casino grade marks SHEET.csv` merges the filled sheet (the late rule applied last).
 
 --due WHEN adds each student's days late, penalty and final score under a --late rule
 (nimsys: 20% of the score per day, nothing after 4 days; videopoker: 2^(n-1) points of a
@@ -256,6 +263,10 @@ def grade(argv: list[str], streams: Streams) -> int:
     """``casino grade`` (and ``casino grade export``)."""
     if argv[:1] == ["export"]:
         return export(argv[1:], streams)
+    if argv[:1] == ["marks"]:
+        from casino.grade.marks_cli import marks
+
+        return marks(argv[1:], streams)
     args = _parser(streams.stdout).parse_args(argv)
     submissions = Path(args.submissions)
     if not submissions.exists():
@@ -266,7 +277,8 @@ def grade(argv: list[str], streams: Streams) -> int:
         return 1
     try:
         course, skipped = _course(args)
-    except CourseError as error:
+        lines = read_lines(args.transcripts)
+    except (CourseError, LinesError) as error:
         streams.error(f"casino grade: {error}")
         return 1
     try:
@@ -285,7 +297,8 @@ def grade(argv: list[str], streams: Streams) -> int:
     picker = None if term is None else CommitPicker(term.due_of)
     try:
         with tempfile.TemporaryDirectory(prefix="casino-intake-") as scratch:
-            intake = open_submissions(submissions, Path(scratch), picker)
+            recorder = HistoryRecorder(picker) if lines else None
+            intake = open_submissions(submissions, Path(scratch), recorder or picker)
             if term is not None:
                 check_lists(term, intake)
             own = {out.resolve(), *(Path(raw).resolve() for raw in args.transcripts)}
@@ -293,11 +306,20 @@ def grade(argv: list[str], streams: Streams) -> int:
             results = _grade(course, students, out, args, jobs, streams)
             graded = {result.student for result in results if result.note is None}
             similar = _similarity(out, [s for s in students if s.name in graded], args)
+            histories = None if recorder is None else recorder.histories
+            earlier = earlier_runs(out) if lines and not args.force else None
+            marking = (
+                gather(lines, course, students, results, histories, earlier) if lines else None
+            )
         problems = [not_graded(course, name, why) for name, why in intake.problems.items()]
         results = sorted([*results, *problems], key=lambda result: result.student)
         late = None if term is None else lateness(term, submissions, intake, results, picker)
         _write(out, course, results, describe(course.sandbox), skipped, (term, late), similar)
         written = _write_lms(out, intake, results, args.assignment, late)
+        if marking is not None:
+            rule = None if term is None else term.rule.text
+            platform = (intake.layout, args.assignment)
+            write_marking(out, marking, late, rule, intake.identities, platform)
     except (LateError, SimilarityError) as error:
         streams.error(f"casino grade: {error}")
         return 1
@@ -308,6 +330,8 @@ def grade(argv: list[str], streams: Streams) -> int:
         streams.error(f"casino grade: cannot write the results to {out}: {error.strerror or error}")
         return 1
     streams.stdout.write(_summary(results, out, describe(course.sandbox), written))
+    if marking is not None:
+        streams.stdout.write(f"rubric: {out / 'rubric.csv'}; to mark: {out / 'marking'}/\n")
     if similar:
         streams.stdout.write(f"similarity: {out / 'similarity' / 'index.html'}\n")
     streams.stdout.write(counts_line(results, len(course.materials), len(skipped)) + "\n")

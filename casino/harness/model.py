@@ -344,9 +344,9 @@ def load_transcript(path: str | Path) -> Transcript:
 
 
 FOLDER_SETTINGS = "casino.yaml"
-"""A folder's settings file (``match``, ``rubric``, ``facts``, ``visibility``): never a
-transcript itself."""
-SETTINGS_KEYS = ("match", "rubric", "facts", "visibility")
+"""A folder's settings file (``match``, ``rubric``, ``facts``, ``visibility``, and the course
+rubric's ``lines``, read by :mod:`casino.grade.lines`): never a transcript itself."""
+SETTINGS_KEYS = ("match", "rubric", "facts", "visibility", "lines")
 
 
 @dataclass(frozen=True)
