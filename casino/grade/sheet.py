@@ -132,7 +132,8 @@ def page(student: Student, lines: tuple[Line, ...], judged: Judged, explored: st
             verdict = judged.verdicts[line.id]
             parts.append(
                 f"<li><b>{e(line.text)}</b> ({e(line.kind)}): "
-                f"{points_text(verdict.points)}/{points_text(line.points)}<pre>{e(verdict.why)}</pre></li>"
+                f"{points_text(verdict.points)}/{points_text(line.points)}"
+                f"<pre>{e(verdict.why)}</pre></li>"
             )
     parts += ["</ul>", "<h2>For the marker</h2>"]
     for line in lines:
@@ -150,7 +151,8 @@ def page(student: Student, lines: tuple[Line, ...], judged: Judged, explored: st
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta http-equiv="Content-Security-Policy" '
         "content=\"default-src 'none'; style-src 'unsafe-inline'\">"
-        f"<title>{e(student.name)}</title><style>pre{{background:#f4f4f4;padding:4px}}</style></head>"
+        f"<title>{e(student.name)}</title>"
+        "<style>pre{background:#f4f4f4;padding:4px}</style></head>"
         f"<body>\n{body}\n</body></html>\n"
     )
 
@@ -163,7 +165,8 @@ def _evidence(
         return f"<h4>casino explore</h4><pre>{e(explored or 'not explored (--explore)')}</pre>"
     if kind == "commits":
         rows = [
-            f"<tr><td>{e(c.hash)}</td><td>{e(c.when.isoformat())}</td><td>{c.changed}</td><td>{e(c.subject)}</td></tr>"
+            f"<tr><td>{e(c.hash)}</td><td>{e(c.when.isoformat())}</td>"
+            f"<td>{c.changed}</td><td>{e(c.subject)}</td></tr>"
             for c in judged.commits
         ]
         head = "<tr><th>commit</th><th>when</th><th>lines changed</th><th>message</th></tr>"
@@ -202,7 +205,8 @@ def _code(folder: Path, judged: Judged) -> str:
         size, comments, definitions = code_figures(text)
         lint = sum(problem.startswith(f"{name}:") for problem in judged.lint)
         parts.append(
-            f"<tr><td>{e(name)}</td><td>{size}</td><td>{comments}</td><td>{definitions}</td><td>{lint}</td></tr>"
+            f"<tr><td>{e(name)}</td><td>{size}</td><td>{comments}</td>"
+            f"<td>{definitions}</td><td>{lint}</td></tr>"
         )
         kept = "\n".join(text.splitlines()[:MAX_SHOWN_LINES])
         shown.append(f"<h5>{e(name)}</h5><pre>{e(kept)}</pre>")
