@@ -58,8 +58,8 @@ class Rules:
         parts = text.strip().split("/")
         if len(parts) not in (2, 3) or not all(part.isdigit() and part.isascii() for part in parts):
             raise ParseError(f"rules are SMALL/BIG or SMALL/BIG/ANTE: {text[:40]!r}")
-        numbers = [int(part) for part in parts]
-        return cls(*numbers)
+        ante = int(parts[2]) if len(parts) == 3 else 0
+        return cls(int(parts[0]), int(parts[1]), ante)
 
     @classmethod
     def of(cls, value: Rules | tuple[int, int]) -> Rules:
