@@ -25,7 +25,9 @@ from casino.cmdline import (
 from casino.errors import ParseError
 from casino.holdem.bots import STYLES
 from casino.holdem.options import MOST_CHIPS
+from casino.holdem.options import ante as _ante
 from casino.holdem.options import blinds as _blinds
+from casino.holdem.rules import Rules
 from casino.holdem.shell import LocalGame, Settings, localize_help, parse_deck_file
 from casino.i18n import DEFAULT_LANGUAGE, LANGUAGES, translator
 from casino.shell import Console
@@ -59,6 +61,7 @@ def _common(parser: ArgumentParser) -> None:
     parser.add_argument(
         "--blinds", type=_blinds, default=(5, 10), metavar="SMALL/BIG", help="blinds (5/10)"
     )
+    parser.add_argument("--ante", type=_ante, default=0, help="every player's ante (0: none)")
     parser.add_seed_option("seed the deals and the computer players with N")
     parser.add_argument(
         "--lang", choices=LANGUAGES, default=DEFAULT_LANGUAGE, help="es (default) or en"
@@ -129,7 +132,7 @@ def _play(invocation: Invocation) -> int:
         players=options.players,
         stack=stacks[0],
         stacks=stacks if len(stacks) > 1 else (),
-        blinds=options.blinds,
+        rules=Rules.of(options.blinds).with_ante(options.ante),
         seed=options.seed,
         decks=decks,
         humans=options.humans,

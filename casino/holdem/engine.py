@@ -9,6 +9,11 @@ Shells, bots and servers ask the hand (:meth:`Hand.legal`) and never re-check it
 
 Rules (the seed's, and the no-limit conventions it leaves open):
 
+- An ante (:class:`~casino.holdem.rules.Rules`, 0 by default) is posted first by every player
+  in the hand, all-in for less, straight into the pot (pokerkit's ``raw_antes``): it is not a
+  bet, so it does not count toward a call; the pots and the uncalled part are worked out from
+  everything put in, antes too (the same stacks as pokerkit, which returns an uncalled bet
+  and pays a one-player side pot back).
 - Seats are numbered clockwise. Players with no chips sit out. The small blind is the first
   seat after the button and the big blind the next (heads-up the button posts the small
   blind and acts first before the flop). A blind is posted in full or all-in for less.
@@ -40,6 +45,7 @@ from typing import Any
 
 from casino.cards.evaluator import evaluate7
 from casino.errors import IllegalAction, ParseError
+from casino.holdem.rules import Rules
 
 
 class Street(IntEnum):
@@ -156,7 +162,9 @@ class Hand:
     returned: list[int] = field(default_factory=list)
     """``[seat, chips]``: the part of a bet nobody called, given back before the pots."""
     collected: list[int] = field(default_factory=list)
-    """Chips each seat put in the pot in rounds already closed."""
+    """Chips each seat put in the pot in rounds already closed (its ante too)."""
+    ante: int = 0
+    """The ante each player posted (all-in for less) before the blinds."""
 
     # --- set-up ---------------------------------------------------------------------------
 
@@ -165,23 +173,27 @@ class Hand:
         cls,
         stacks: Sequence[int],
         button: int,
-        blinds: tuple[int, int],
+        rules: Rules | tuple[int, int],
         deck: Sequence[int],
     ) -> Hand:
-        """Start a hand: post the blinds and deal the hole cards from the top of ``deck``.
+        """Start a hand under ``rules`` (or the no-ante rules of a ``(small, big)`` pair):
+        post the antes and the blinds and deal the hole cards from the top of ``deck``.
 
         ``stacks[i]`` is seat ``i``'s chips (0: an empty seat or a busted player, left out);
         at least two seats need chips. The button must be a seat in the hand.
         """
-        small, big = blinds
-        if not 0 < small <= big:
-            raise ParseError(f"blinds must be 0 < small <= big, not {small}/{big}")
+        if not isinstance(rules, Rules):
+            small, big = rules
+            if not 0 < small <= big:
+                raise ParseError(f"blinds must be 0 < small <= big, not {small}/{big}")
+            rules = Rules(small, big)
+        small, big = rules.blinds
         if sum(1 for chips in stacks if chips > 0) < 2:
             raise IllegalAction("a hand needs at least two players with chips")
         if not 0 <= button < len(stacks) or stacks[button] <= 0:
             raise IllegalAction(f"the button {button} is not a seat in the hand")
         n = len(stacks)
-        hand = cls(button, small, big, list(stacks), list(deck))
+        hand = cls(button, small, big, list(stacks), list(deck), ante=rules.ante)
         hand.stacks = list(stacks)
         hand.bets = [0] * n
         hand.collected = [0] * n
@@ -190,6 +202,10 @@ class Hand:
         order = hand.order_from(button)
         if len(hand.deck) < 2 * len(order) + 5:
             raise IllegalAction(f"the deck has {len(hand.deck)} cards, too few for this hand")
+        for seat in order:
+            paid = min(rules.ante, hand.stacks[seat])
+            hand.stacks[seat] -= paid
+            hand.collected[seat] += paid
         sb_seat, bb_seat = (order[-1], order[0]) if len(order) == 2 else (order[0], order[1])
         hand._post(sb_seat, small)
         hand._post(bb_seat, big)
@@ -204,6 +220,15 @@ class Hand:
         paid = min(amount, self.stacks[seat])
         self.stacks[seat] -= paid
         self.bets[seat] += paid
+
+    @property
+    def rules(self) -> Rules:
+        """The rules this hand is played under."""
+        return Rules(self.small_blind, self.big_blind, self.ante)
+
+    def antes(self) -> list[int]:
+        """What each seat posted as its ante (0 for seats not in the hand)."""
+        return [min(self.ante, chips) for chips in self.starting]
 
     def order_from(self, seat: int) -> list[int]:
         """Seats in the hand (folded or not), clockwise, starting after ``seat``."""
@@ -524,6 +549,8 @@ class Hand:
     def to_dict(self) -> dict[str, Any]:
         """The hand as plain JSON-able data (:meth:`from_dict` reads it back)."""
         data: dict[str, Any] = {name: copy.deepcopy(getattr(self, name)) for name in _PLAIN_FIELDS}
+        if self.ante:  # saved only when there is one: a no-ante hand saves as it always did
+            data["ante"] = self.ante
         data["street"] = int(self.street)
         data["actions"] = [[a.seat, a.kind.value, a.paid, a.to, a.all_in] for a in self.actions]
         data["awards"] = [
@@ -536,7 +563,7 @@ class Hand:
         """A hand saved by :meth:`to_dict`; :class:`ParseError` if ``data`` is not one."""
         try:
             plain = {name: copy.deepcopy(data[name]) for name in _PLAIN_FIELDS}
-            hand = cls(**plain)
+            hand = cls(**plain, ante=int(data.get("ante", 0)))
             hand.street = Street(data["street"])
             hand.actions = [
                 Action(int(s), Kind(k), int(p), int(t), bool(a))

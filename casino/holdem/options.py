@@ -23,6 +23,11 @@ def seconds(text: str) -> float:
     return value
 
 
+def ante(text: str) -> int:
+    """A whole number of chips, 0 or more (``--ante``; 0: no ante)."""
+    return whole_number(0, MOST_CHIPS)(text)
+
+
 def blinds(text: str) -> tuple[int, int]:
     """``SMALL/BIG`` with ``0 < SMALL <= BIG`` (``--blinds``)."""
     small, slash, big = text.partition("/")

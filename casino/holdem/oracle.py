@@ -15,6 +15,7 @@ from typing import Any
 
 from casino.cards.card import Card
 from casino.holdem.engine import Action, Hand, Kind
+from casino.holdem.rules import Rules
 
 
 def random_stacks(rng: random.Random, seats: int, big_blind: int) -> list[int]:
@@ -51,11 +52,14 @@ def random_action(hand: Hand, rng: random.Random, free_folds: bool = False) -> A
 
 
 def random_hand(
-    rng: random.Random, seats: int, blinds: tuple[int, int] = (5, 10), free_folds: bool = False
+    rng: random.Random,
+    seats: int,
+    blinds: Rules | tuple[int, int] = (5, 10),
+    free_folds: bool = False,
 ) -> Hand:
-    """A whole hand of ``seats`` players with random stacks, cards and legal actions (folds
-    when a check is free too, with ``free_folds``)."""
-    stacks = random_stacks(rng, seats, blinds[1])
+    """A whole hand of ``seats`` players under ``blinds`` (the rules, or a blinds pair) with
+    random stacks, cards and legal actions (folds when a check is free too, with ``free_folds``)."""
+    stacks = random_stacks(rng, seats, Rules.of(blinds).big_blind)
     deck = list(range(52))
     rng.shuffle(deck)
     hand = Hand.deal(stacks, rng.randrange(seats), blinds, deck)
@@ -70,7 +74,8 @@ def _text(index: int) -> str:
 
 
 def pokerkit_state(hand: Hand) -> Any:
-    """A fresh pokerkit ``State`` for ``hand``'s stacks and blinds, blinds posted, in the order
+    """A fresh pokerkit ``State`` for ``hand``'s stacks, antes (every player's, pokerkit's
+    ``raw_antes`` as one number) and blinds, antes and blinds posted, in the order
     ``hand.order_from(hand.button)`` (pokerkit's player 0 is our first seat after the button;
     heads-up that is the big blind, as pokerkit seats it)."""
     from pokerkit import Automation, Mode, NoLimitTexasHoldem
@@ -90,7 +95,7 @@ def pokerkit_state(hand: Hand) -> Any:
     return NoLimitTexasHoldem.create_state(
         automations,
         False,
-        0,
+        hand.ante,
         (hand.small_blind, hand.big_blind),
         hand.big_blind,
         tuple(hand.starting[seat] for seat in order),

@@ -68,8 +68,10 @@ from casino.files import resolve_target, write_atomic
 from casino.holdem.bots import STYLES, Player, player_of
 from casino.holdem.commands import BadCommand, Verb, parse_command, perform
 from casino.holdem.engine import Action, Hand, Refused
+from casino.holdem.options import ante as _ante
 from casino.holdem.options import blinds as _blinds
 from casino.holdem.options import seconds as _seconds
+from casino.holdem.rules import Rules
 from casino.holdem.shell import BOT_NAMES, HELP, STYLE_CYCLE, localize_help
 from casino.holdem.table import Seat, Table, shuffled_deck
 from casino.holdem.view import (
@@ -112,7 +114,8 @@ class ServerSettings:
     seats: int = 6
     tables: int = 1
     stack: int = 1000
-    blinds: tuple[int, int] = (5, 10)
+    rules: Rules = field(default_factory=Rules)
+    """Blinds and ante (``--blinds``, ``--ante``)."""
     seed: int | None = None
     timeout: float = 30.0
     lang: str = DEFAULT_LANGUAGE
@@ -166,7 +169,7 @@ class Room:
         self.rng = random.Random(seed)
         self.tr: gettext.NullTranslations = translator("holdem", settings.lang)
         names = [BOT_NAMES[k % len(BOT_NAMES)] for k in range(settings.seats)]
-        self.table = Table([Seat(name, settings.stack) for name in names], settings.blinds)
+        self.table = Table([Seat(name, settings.stack) for name in names], settings.rules)
         self.bots: list[Player] = [
             player_of(STYLE_CYCLE[k % len(STYLE_CYCLE)]) for k in range(settings.seats)
         ]
@@ -664,6 +667,7 @@ def _parser(invocation: Invocation) -> ArgumentParser:
     parser.add_argument(
         "--blinds", type=_blinds, default=(5, 10), metavar="SMALL/BIG", help="blinds (5/10)"
     )
+    parser.add_argument("--ante", type=_ante, default=0, help="every player's ante (0: none)")
     parser.add_seed_option("seed the deals and the computer players with N")
     parser.add_argument(
         "--timeout",
@@ -718,7 +722,7 @@ def serve_body(invocation: Invocation) -> int:
         seats=options.seats,
         tables=options.tables,
         stack=options.stack,
-        blinds=options.blinds,
+        rules=Rules.of(options.blinds).with_ante(options.ante),
         seed=options.seed,
         timeout=options.timeout,
         lang=options.lang,

@@ -21,6 +21,7 @@ from casino.errors import IllegalAction, ParseError
 from casino.holdem.bots import Player, player_of
 from casino.holdem.commands import BadCommand, Verb, parse_command, perform
 from casino.holdem.engine import Action, Hand, Refused
+from casino.holdem.rules import Rules
 from casino.holdem.table import Seat, Table, shuffled_deck
 from casino.holdem.view import (
     action_text,
@@ -57,7 +58,8 @@ class Settings:
     stack: int = 1000
     stacks: tuple[int, ...] = ()
     """Chips per seat when they differ (``--stack 1000,300,150``); else ``stack`` each."""
-    blinds: tuple[int, int] = (5, 10)
+    rules: Rules = field(default_factory=Rules)
+    """Blinds and ante (``--blinds``, ``--ante``)."""
     seed: int | None = None
     decks: list[list[int]] = field(default_factory=list)
     """Stacked tops of deck, one per hand, from ``--deck-file``."""
@@ -87,7 +89,7 @@ class LocalGame:
             self.bots[seat] = player_of(styles[(seat - settings.humans) % len(styles)])
         chips = settings.stacks or (settings.stack,) * settings.players
         seats = [Seat(name, chips[seat]) for seat, name in enumerate(self.names)]
-        self.table = Table(seats, settings.blinds)
+        self.table = Table(seats, settings.rules)
         self.shown_to: int | None = None
         self.you = 0 if settings.humans == 1 else None
         """The seat spoken to in the second person: the one human ("Tú"); hot-seat players
@@ -114,10 +116,12 @@ class LocalGame:
                 stack="/".join(str(seat.chips) for seat in self.table.seats)
                 if self.settings.stacks
                 else self.settings.stack,
-                small=self.settings.blinds[0],
-                big=self.settings.blinds[1],
+                small=self.settings.rules.small_blind,
+                big=self.settings.rules.big_blind,
             )
         )
+        if self.settings.rules.ante:
+            self.say(_("Every player antes {ante}.").format(ante=self.settings.rules.ante))
         self.say(_("Type help for the commands."))
         try:
             while self._more_hands():

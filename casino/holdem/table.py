@@ -15,6 +15,7 @@ from typing import Any
 from casino.cards.card import FULL_DECK
 from casino.errors import IllegalAction, ParseError
 from casino.holdem.engine import Hand
+from casino.holdem.rules import Rules
 
 
 @dataclass
@@ -32,10 +33,11 @@ class Seat:
 
 @dataclass
 class Table:
-    """Seats, blinds, the button, the hand being played and how many hands were dealt."""
+    """Seats, the rules (blinds, ante), the button, the hand being played and how many
+    hands were dealt."""
 
     seats: list[Seat]
-    blinds: tuple[int, int]
+    rules: Rules
     button: int = -1
     hand: Hand | None = None
     number: int = 0
@@ -69,7 +71,7 @@ class Table:
         self.button = self.next_button()
         self.number += 1
         stacks = [seat.chips for seat in self.seats]
-        self.hand = Hand.deal(stacks, self.button, self.blinds, deck)
+        self.hand = Hand.deal(stacks, self.button, self.rules, deck)
         return self.hand
 
     def settle(self) -> None:
@@ -89,13 +91,16 @@ class Table:
 
     def to_dict(self) -> dict[str, Any]:
         """The table as plain JSON-able data."""
-        return {
+        data: dict[str, Any] = {
             "seats": [[seat.name, seat.chips] for seat in self.seats],
-            "blinds": list(self.blinds),
+            "blinds": list(self.rules.blinds),
             "button": self.button,
             "number": self.number,
             "hand": None if self.hand is None else self.hand.to_dict(),
         }
+        if self.rules.ante:  # saved only when there is one: no-ante tables save as before
+            data["ante"] = self.rules.ante
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Table:
@@ -103,9 +108,10 @@ class Table:
         try:
             seats = [Seat(str(name), int(chips)) for name, chips in data["seats"]]
             small, big = (int(x) for x in data["blinds"])
+            rules = Rules(small, big, int(data.get("ante", 0)))
             hand = None if data["hand"] is None else Hand.from_dict(data["hand"])
-            return cls(seats, (small, big), int(data["button"]), hand, int(data["number"]))
-        except (KeyError, TypeError, ValueError) as error:
+            return cls(seats, rules, int(data["button"]), hand, int(data["number"]))
+        except (KeyError, TypeError, ValueError, ParseError) as error:
             raise ParseError(f"not a saved table: {error}") from None
 
 

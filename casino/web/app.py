@@ -276,7 +276,9 @@ class WebServer:
         """A table as the lobby lists it."""
         settings = table.settings
         names = tuple(m.name for m in table.everyone if not m.leaving)
-        return pages.TableRow(table.number, settings.blinds, settings.seats, names, settings.stack)
+        return pages.TableRow(
+            table.number, settings.rules.blinds, settings.seats, names, settings.stack
+        )
 
     async def refill(self, request: web.Request) -> web.StreamResponse:
         """The house's refill of the member's empty wallet (its rule: :meth:`Store.refill`);

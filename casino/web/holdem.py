@@ -42,6 +42,7 @@ from casino.holdem.bots import Player, player_of
 from casino.holdem.commands import Intent, Verb, perform
 from casino.holdem.engine import Action, Hand, Legal, Refused
 from casino.holdem.names import hand_name
+from casino.holdem.rules import Rules
 from casino.holdem.shell import BOT_NAMES, STYLE_CYCLE
 from casino.holdem.table import Seat, Table, shuffled_deck
 from casino.holdem.view import (
@@ -85,7 +86,8 @@ class TableSettings:
 
     seats: int = 4
     stack: int = 1000
-    blinds: tuple[int, int] = (5, 10)
+    rules: Rules = field(default_factory=Rules)
+    """Blinds and ante (``--blinds``, ``--ante``)."""
     timeout: float = 30.0
     pause: float = 2.0
     """Seconds between hands."""
@@ -177,7 +179,7 @@ class WebTable:
         self.clock = clock
         self.rng = random.Random(seed)
         self.bot_names = [BOT_NAMES[k % len(BOT_NAMES)] for k in range(settings.seats)]
-        self.table = Table([Seat(name, settings.stack) for name in self.bot_names], settings.blinds)
+        self.table = Table([Seat(name, settings.stack) for name in self.bot_names], settings.rules)
         self.bots: list[Player] = [
             player_of(STYLE_CYCLE[k % 3], settings.samples) for k in range(settings.seats)
         ]

@@ -94,3 +94,19 @@ def test_hot_seat_clears_the_screen_and_the_scrollback_before_each_players_cards
     assert all(len(cards) == 1 for cards in shown), shown  # one player's cards per screen
     assert len(set().union(*shown)) == 2  # and both players had theirs
     assert "\x1b[2J\x1b[H" not in out  # the old clear, which kept the scrollback
+
+
+def test_an_ante_is_announced_and_taken_from_every_player_before_the_blinds() -> None:
+    args = ["--players", "3", "--lang", "en", "--seed", "5", "--hands", "1"]
+    status, out, _ = run([*args, "--ante", "7", "--stack", "100"], "fold\n")
+    assert status == 0
+    assert "blinds 5/10.\nEvery player antes 7.\n" in out
+    assert "Pot: 36\n" in out and "  Ana (bot): 88 chips, bet 5\n" in out  # 3 antes of 7, 5 + 10
+    plain = run([*args, "--stack", "100"], "fold\n")[1]
+    assert "antes" not in plain
+
+
+@pytest.mark.parametrize("bad", ["-1", "x", "1e9999"])
+def test_a_bad_ante_is_one_line_and_status_2(bad: str) -> None:
+    status, out, err = run(["--ante", bad])
+    assert (status, out) == (2, "") and "--ante" in err and err.count("\n") == 1

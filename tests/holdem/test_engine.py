@@ -9,6 +9,7 @@ import pytest
 from casino.cards import parse_cards
 from casino.errors import IllegalAction
 from casino.holdem.engine import Hand, Kind, Refused, Street
+from casino.holdem.rules import Rules
 from casino.holdem.table import Seat, Table
 
 
@@ -110,7 +111,7 @@ def test_side_pots_go_to_the_best_hand_among_their_players() -> None:
 
 
 def test_a_split_gives_the_odd_chip_to_the_first_winner_after_the_button() -> None:
-    table = Table([Seat("a", 1000), Seat("b", 1000), Seat("c", 1000)], (5, 10))
+    table = Table([Seat("a", 1000), Seat("b", 1000), Seat("c", 1000)], Rules(5, 10))
     table.button = 2  # the next hand's button is seat 0
     hand = table.start_hand(deck("2C 2D 3C 3D 4C 4D TS JS QS KS AS"))
     assert hand.button == 0
@@ -124,7 +125,7 @@ def test_a_split_gives_the_odd_chip_to_the_first_winner_after_the_button() -> No
 
 
 def test_busted_players_leave_and_the_button_skips_them() -> None:
-    table = Table([Seat("a", 10), Seat("b", 1000), Seat("c", 1000)], (5, 10))
+    table = Table([Seat("a", 10), Seat("b", 1000), Seat("c", 1000)], Rules(5, 10))
     hand = table.start_hand(deck("KC AC 2C KD AD 3D 7H 8H 9S 4C 5S"))
     assert hand.button == 0
     hand.all_in()  # a: all-in for 10 with 2-3
@@ -147,7 +148,7 @@ def test_nobody_acts_when_the_hand_is_over() -> None:
 
 
 def test_a_table_is_saved_and_restored_as_json_data() -> None:
-    table = Table([Seat("a", 300), Seat("b", 700)], (5, 10))
+    table = Table([Seat("a", 300), Seat("b", 700)], Rules(5, 10))
     hand = table.start_hand(deck(""))
     hand.call()
     copy = Table.from_dict(table.to_dict())

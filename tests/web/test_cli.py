@@ -79,3 +79,10 @@ def test_bad_waiting_and_instance_options_are_one_line_and_status_2(option: str,
     done = run_captured(load_main("web"), ["--port", "0", option, bad], "")
     assert (done.status, done.out) == (2, "")
     assert done.err.startswith(f"web: argument {option}: ") and done.err.count("\n") == 1
+
+
+@pytest.mark.parametrize("bad", ["-1", "x"])
+def test_a_bad_ante_is_one_line_and_status_2(bad: str) -> None:
+    done = run_captured(load_main("web"), ["--port", "0", "--ante", bad], "")
+    assert (done.status, done.out) == (2, "") and "--ante" in done.err
+    assert done.err.count("\n") == 1
