@@ -22,7 +22,9 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import sys
 import time
+from pathlib import Path
 
 from machine import describe
 
@@ -30,7 +32,9 @@ from casino.cards.evaluator import load_tables
 from casino.holdem.bots import STYLES, player_of
 from casino.holdem.engine import Hand
 from casino.holdem.equity import equity, exact_equity
-from casino.holdem.oracle import pokerkit_stacks, random_action, random_stacks
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the tests' oracle
+from holdem.oracle import pokerkit_stacks, random_action, random_stacks
 
 
 def _deals(count: int, seed: int) -> list[tuple[list[int], int, list[int], float]]:

@@ -15,3 +15,27 @@
   (copied code);
 - :mod:`~casino.grade.cli`: the command line.
 """
+
+__all__ = [
+    "autograder",
+    "books",
+    "cache",
+    "classroom",
+    "cli",
+    "course",
+    "dryrun",
+    "engines",
+    "export",
+    "intake",
+    "late",
+    "lms",
+    "results",
+    "sealed",
+    "similarity",
+    "submitted",
+    "summary",
+    "term",
+    "visibility",
+    "work",
+]
+"""The public modules (``from casino.grade import *`` imports them all)."""

@@ -55,6 +55,7 @@ from urllib.parse import quote
 from casino.files import write_atomic
 from casino.harness.regex import PatternTimeout, bounded
 from casino.harness.report import plural
+from casino.page import page_head
 
 NOISE = 25
 """Tokens in a k-gram: a match shorter than this is never counted (copydetect's default)."""
@@ -406,11 +407,6 @@ _STYLE = (
     ".side{display:flex;gap:1em}.side>div{flex:1;min-width:0}"
     "pre{background:#f7f7f7;padding:4px;overflow-x:auto;font-size:12px}mark{background:#fd7}"
 )
-_HEAD = (
-    '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-    '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
-    "style-src 'unsafe-inline'\"><title>{title}</title><style>" + _STYLE + "</style></head><body>"
-)
 
 
 def index_html(
@@ -419,7 +415,7 @@ def index_html(
     """``similarity/index.html``: the ranked list (and what it cost, when told)."""
     e = html.escape
     parts = [
-        _HEAD.replace("{title}", "casino grade: similarity"),
+        page_head("casino grade: similarity", _STYLE, compact=True),
         "<h1>Similar submissions</h1>",
         f"<p>{plural(compared, 'submission')} compared pair by pair with copydetect "
         f"(winnowed {NOISE}-token fingerprints)"
@@ -457,7 +453,7 @@ def pair_html(number: int, pair: Pair, texts: dict[str, dict[str, str]]) -> str:
     e = html.escape
     title = f"{pair.left} and {pair.right}: {percent(pair.similarity)}"
     parts = [
-        _HEAD.replace("{title}", e(title)),
+        page_head(title, _STYLE, compact=True),
         f'<p><a href="index.html">all pairs</a></p><h1>#{number}: {e(title)}</h1>',
         f"<p>{e(pair.left)}: {percent(pair.left_share)} of its code is in {e(pair.right)}; "
         f"{e(pair.right)}: {percent(pair.right_share)} of its code is in {e(pair.left)}.</p>",

@@ -27,6 +27,7 @@ from casino.grade.course import Material, file_stem
 from casino.grade.late import Lateness
 from casino.grade.results import KINDS, Kind, Score, StudentResult, runs_text
 from casino.harness.report import plural, points_text
+from casino.page import page_head
 
 LABELS: dict[Kind, str] = {
     "pass": "pass",
@@ -70,9 +71,6 @@ pre{margin:0;white-space:pre-wrap;word-break:break-all;max-width:60em}
 td.pass{background:#e6f4e6}td.diff,td.crash,td.timeout,td.flood,td.build,td.error
 {background:#fbe9e7}small{color:#555}"""
 
-_POLICY = "default-src 'none'; style-src 'unsafe-inline'"
-"""Nothing but the inline style: even a text that escaped escaping could fetch nothing."""
-
 
 def _e(text: object) -> str:
     """``text`` HTML-escaped (quotes too: it may end up in an attribute)."""
@@ -93,12 +91,7 @@ def summary_html(
     the late rule, beside its parts (raw score and penalty)."""
     finals = _finals(results, late)
     parts = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        f'<meta http-equiv="Content-Security-Policy" content="{_POLICY}">',
-        '<meta name="viewport" content="width=device-width">',
-        "<title>casino grade: summary</title>",
-        f"<style>{_STYLE}</style></head><body>",
+        page_head("casino grade: summary", _STYLE, viewport=True),
         "<h1>Grading summary</h1>",
         f"<p>{_e(_overview(results, finals, late is not None))}</p>",
         f'<p id="transcripts-count">{_e(transcripts_line(len(materials), len(skipped)))}</p>',

@@ -8,3 +8,24 @@ a test item; a ``play:`` transcript has casino play the rival's side of real gam
 program's AI and judge who won. See ``casino/harness/README.md`` for the format and every choice
 made.
 """
+
+__all__ = [
+    "behaviour",
+    "cli",
+    "command",
+    "diff",
+    "formats",
+    "model",
+    "play",
+    "playspec",
+    "pytest_plugin",
+    "record",
+    "regex",
+    "report",
+    "rubric",
+    "runners",
+    "session",
+    "update",
+    "yamltext",
+]
+"""The public modules (``from casino.harness import *`` imports them all)."""

@@ -43,6 +43,7 @@ from casino.grade.work import build
 from casino.harness.report import plural, points_text
 from casino.harness.runners.folders import remove_tree
 from casino.harness.runners.sandbox import Sandbox
+from casino.page import page_head
 from casino.stud.check import POINTS, Checked, Limits, check_player
 from casino.stud.dues import Dues, PartPicker, after_dues, late_parts
 from casino.stud.launch import Launch
@@ -251,7 +252,6 @@ _STYLE = (
     "td,th{border:1px solid #ccc;padding:2px 8px;text-align:left}th{background:#f3f3f3}"
     "td.pass{background:#e6f4e6}td.fail{background:#fbe9e7}"
 )
-_POLICY = "default-src 'none'; style-src 'unsafe-inline'"
 
 
 def _e(text: object) -> str:
@@ -291,11 +291,7 @@ def summary_html(graded: Sequence[Graded], sandbox: str) -> str:
     return (
         "\n".join(
             [
-                "<!DOCTYPE html>",
-                '<html lang="en"><head><meta charset="utf-8">',
-                f'<meta http-equiv="Content-Security-Policy" content="{_POLICY}">',
-                "<title>casino stud check: summary</title>",
-                f"<style>{_STYLE}</style></head><body>",
+                page_head("casino stud check: summary", _STYLE),
                 "<h1>Three-card stud: the automatic tester</h1>",
                 f"<p>{_e(plural(len(graded), 'player'))}; {full} with full marks.</p>",
                 f"<p>Sandbox: {_e(sandbox)}</p>",

@@ -157,7 +157,7 @@ def test_a_table_is_saved_and_restored_as_json_data() -> None:
 
 
 def test_random_hands_never_lose_a_chip() -> None:
-    from casino.holdem.oracle import random_hand
+    from .oracle import random_hand
 
     rng = random.Random(99)
     for _ in range(300):

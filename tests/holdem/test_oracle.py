@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from casino.holdem.engine import Hand, Kind
-from casino.holdem.oracle import (
+
+from .oracle import (
     pokerkit_stacks,
     pokerkit_state,
     random_action,
