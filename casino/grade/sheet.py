@@ -52,6 +52,7 @@ from casino.grade.lines import (
 )
 from casino.grade.results import StudentResult
 from casino.harness.report import escaped_controls, points_text
+from casino.page import page_head
 
 SHEET_COLUMNS = ("student", "line", "points", "scale", "score", "comment", "flag")
 MAX_SHOWN_LINES = 400
@@ -148,12 +149,8 @@ def page(student: Student, lines: tuple[Line, ...], judged: Judged, explored: st
             ]
     body = "\n".join(parts)
     return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        '<meta http-equiv="Content-Security-Policy" '
-        "content=\"default-src 'none'; style-src 'unsafe-inline'\">"
-        f"<title>{e(student.name)}</title>"
-        "<style>pre{background:#f4f4f4;padding:4px}</style></head>"
-        f"<body>\n{body}\n</body></html>\n"
+        page_head(student.name, "pre{background:#f4f4f4;padding:4px}", compact=True)
+        + f"\n{body}\n</body></html>\n"
     )
 
 
