@@ -64,7 +64,7 @@ from types import FrameType
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO, TypeVar, cast
 
 from casino.errors import CasinoError, ParseError
-from casino.numbers import describe_range, parse_bounded, parse_int
+from casino.numbers import describe_range, parse_bounded, parse_int, parse_seconds
 from casino.shell import Streams
 
 if TYPE_CHECKING:
@@ -578,6 +578,21 @@ def commands_help(heading: str, commands: Iterable[tuple[str, str]], *after: str
     indented below it, then the ``after`` lines (a blank line before them)."""
     lines = [heading, *(f"  {syntax}\n      {meaning}" for syntax, meaning in commands)]
     return "\n".join([*lines, "", *after] if after else lines)
+
+
+def seconds(most: int | None = None, *, zero: bool = False) -> Callable[[str], float]:
+    """An argparse ``type`` reading a number of seconds with
+    :func:`casino.numbers.parse_seconds` (above 0, or 0 too when ``zero``; at most ``most``):
+    ``nan``, ``inf`` and negatives are one-line usage errors quoting the input."""
+
+    def convert(text: str) -> float:
+        try:
+            return parse_seconds(text, most, zero=zero)
+        except ParseError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+
+    convert.__name__ = "number of seconds"
+    return convert
 
 
 def whole_number(least: int | None = None, most: int | None = None) -> Callable[[str], int]:

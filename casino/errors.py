@@ -5,6 +5,13 @@ command-line entry points into one line on stderr and a non-zero exit. Nothing i
 lets a traceback reach the user.
 """
 
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import ParamSpec
+
+P = ParamSpec("P")
+
 
 class CasinoError(Exception):
     """Base class of every error casino reports to a user."""
@@ -16,6 +23,16 @@ class ParseError(CasinoError, ValueError):
 
 class IllegalAction(CasinoError):
     """Input that is well formed but not allowed now (a move out of range, a bet after a deal)."""
+
+
+def allowed(verify: Callable[P, object], *args: P.args, **kwargs: P.kwargs) -> bool:
+    """Whether ``verify(*args, **kwargs)`` passes: the ``can_…`` of every rules object, asked
+    of its ``verify_…`` (which raises :class:`IllegalAction` with the reason)."""
+    try:
+        verify(*args, **kwargs)
+    except IllegalAction:
+        return False
+    return True
 
 
 class DeckExhausted(CasinoError):

@@ -1,4 +1,5 @@
-"""casino's one reader of whole numbers: what a user types, a file holds, or an argument says.
+"""casino's one reader of whole numbers and of seconds: what a user types, a file holds, or an
+argument says.
 
 Strict and bounded, as the course's Java programs read them (``Integer.parseInt``/
 ``Long.parseLong``): ASCII digits with an optional sign, at most :data:`MAX_DIGITS` digits, so
@@ -58,3 +59,27 @@ def parse_bounded(text: str, least: int, most: int | None = None) -> int:
 def describe_range(least: int, most: int | None) -> str:
     """``from 1 to 5``, or ``of at least 1`` when there is no upper limit."""
     return f"from {least} to {most}" if most is not None else f"of at least {least}"
+
+
+def parse_seconds(text: str, most: int | None = None, *, zero: bool = False) -> float:
+    """``text`` (surrounding whitespace ignored) as a number of seconds, or :class:`ParseError`.
+
+    A decimal number in ASCII digits (``30``, ``0.5``, ``.5``, ``2.``; at most
+    :data:`MAX_DIGITS` digits in all): never ``nan``, ``inf``, an exponent, a sign or a
+    negative, so no option can switch a time limit off. Above 0 (or 0 too when ``zero``), at
+    most ``most`` when given. The one reader of every command line's seconds."""
+    stripped = text.strip()
+    whole, dot, fraction = stripped.partition(".")
+    digits = whole + fraction
+    if not (0 < len(digits) <= MAX_DIGITS and digits.isascii() and digits.isdigit()):
+        raise ParseError(f"not a number of seconds {_seconds_range(most, zero)}: {quoted(text)}")
+    value = float(whole + dot + fraction)
+    if (value == 0 and not zero) or (most is not None and value > most):
+        raise ParseError(f"not a number of seconds {_seconds_range(most, zero)}: {quoted(text)}")
+    return value
+
+
+def _seconds_range(most: int | None, zero: bool) -> str:
+    """``above 0, at most 3600`` / ``of 0 or more``: the seconds :func:`parse_seconds` takes."""
+    least = "of 0 or more" if zero else "above 0"
+    return least if most is None else f"{least}, at most {most}"

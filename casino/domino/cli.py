@@ -23,6 +23,7 @@ from casino.cmdline import (
     run_program,
     whole_number,
 )
+from casino.cmdline import seconds as seconds_option
 from casino.domino.commands import N_, pause_seconds
 from casino.domino.money import STAKE
 from casino.domino.rules import Deal, parse_deals, shuffled_deal
@@ -56,16 +57,7 @@ OUTSIDE_HELP = (
 the catalog: ``--help`` translates every text it shows."""
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text) if text.strip().replace(".", "", 1).isdigit() else -1.0
-    except ValueError:
-        value = -1.0
-    if not 0 < value <= 3600:
-        raise argparse.ArgumentTypeError(
-            f"not a number of seconds (above 0, at most 3600): {text!r}"
-        )
-    return value
+_seconds = seconds_option(3600)
 
 
 def _parser(invocation: Invocation) -> ArgumentParser:

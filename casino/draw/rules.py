@@ -22,11 +22,11 @@ pot always add up to what the players brought; when Player_1 folds the pot stays
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from casino.cards import Card, Category, Deck, HandValue, rank_hand
-from casino.errors import IllegalAction
+from casino.errors import IllegalAction, allowed
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
@@ -189,7 +189,7 @@ class Table:
 
     def can_open(self, amount: int) -> bool:
         """Whether :meth:`open` with ``amount`` is allowed now."""
-        return _allowed(self.verify_open, amount)
+        return allowed(self.verify_open, amount)
 
     def verify_call(self, seat: int) -> None:
         """Raise unless ``seat`` (not Player_1) may match the bet now."""
@@ -201,7 +201,7 @@ class Table:
 
     def can_call(self, seat: int) -> bool:
         """Whether ``seat`` may match the bet now."""
-        return _allowed(self.verify_call, seat)
+        return allowed(self.verify_call, seat)
 
     def verify_fold(self, seat: int) -> None:
         """Raise unless ``seat`` may fold now."""
@@ -209,7 +209,7 @@ class Table:
 
     def can_fold(self, seat: int) -> bool:
         """Whether ``seat`` may fold now."""
-        return _allowed(self.verify_fold, seat)
+        return allowed(self.verify_fold, seat)
 
     def verify_exchange(self, seat: int, positions: Iterable[int]) -> None:
         """Raise unless ``seat`` may discard the cards at 0-based ``positions`` now."""
@@ -222,11 +222,7 @@ class Table:
 
     def can_exchange(self, seat: int, positions: Iterable[int]) -> bool:
         """Whether ``seat`` may discard the cards at ``positions`` now."""
-        try:
-            self.verify_exchange(seat, positions)
-        except IllegalAction:
-            return False
-        return True
+        return allowed(self.verify_exchange, seat, positions)
 
     def _verify_turn(self, seat: int, phases: tuple[Phase, ...]) -> None:
         if self.phase not in phases:
@@ -330,11 +326,3 @@ def split_pot(pot: int, winners: int) -> tuple[int, ...]:
     """``pot`` in ``winners`` shares that differ by at most one chip, larger ones first."""
     share, odd = divmod(pot, winners)
     return tuple(share + (1 if i < odd else 0) for i in range(winners))
-
-
-def _allowed(verify: Callable[[int], None], argument: int) -> bool:
-    try:
-        verify(argument)
-    except IllegalAction:
-        return False
-    return True

@@ -16,7 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
-from casino.cmdline import ArgumentParser, UsageError, whole_number
+from casino.cmdline import ArgumentParser, UsageError, seconds, whole_number
 from casino.explore.engine import Budget, CannotRun, Explorer, Found
 from casino.explore.grammars import GRAMMARS, grammar_of
 from casino.explore.judge import Program
@@ -86,7 +86,7 @@ def _parser(out: TextIO) -> ArgumentParser:
     add("--seed", type=whole_number(0), default=0, metavar="S", help="seed (0)")
     add("--runner", choices=("pipe", "pty"), default="pipe", help="how to run it (pipe)")
     add("--budget-runs", type=whole_number(1), default=3000, metavar="N", help="runs (3000)")
-    add("--budget-seconds", type=float, default=600.0, metavar="S", help="seconds (600)")
+    add("--budget-seconds", type=seconds(), default=600.0, metavar="S", help="seconds (600)")
     add("-o", "--output", metavar="FILE", help="the shrunk transcript (explore-NAME.yaml)")
     add(
         "--every",
@@ -101,8 +101,6 @@ def explore(argv: list[str], streams: Streams) -> int:
     """``casino explore``."""
     args = _parser(streams.stdout).parse_args(argv)
     grammar = grammar_of(args.reference)
-    if args.budget_seconds <= 0:
-        raise UsageError("--budget-seconds needs a number of seconds above 0")
     if args.out is not None:
         if args.program or args.output:
             raise UsageError("--out DIR writes a suite: it takes no --program or -o")

@@ -39,7 +39,7 @@ from pathlib import Path
 
 from casino.cmdline import Invocation, UsageError, run_program
 from casino.harness.model import Run
-from casino.harness.runners.base import Job, Target
+from casino.harness.runners.base import Job, Outcome, Target
 from casino.harness.runners.pipe import PipeRunner
 from casino.harness.runners.sandbox import Sandbox, isolation_works
 
@@ -115,12 +115,24 @@ def sealed_while(source: Path, submission: Path, sandbox: Sandbox) -> Iterator[N
         os.chmod(source, mode)
 
 
-def build(command: str, folder: Path, seconds: float, sandbox: Sandbox | None = None) -> str | None:
-    """Run the build in ``folder`` (under ``sandbox``: a run like the others); its output if
-    it failed, ``None`` if it worked."""
+def run_build(
+    command: str, folder: Path, seconds: float, sandbox: Sandbox | None = None
+) -> Outcome | None:
+    """casino's one build: ``sh -c command`` in ``folder``, contained like every run (the
+    pipe runner's: under ``sandbox`` when given, its whole process group ended when it
+    returns, so nothing the build started outlives it; the grader's working folder is never
+    changed); ``None`` if it worked, else its :class:`~casino.harness.runners.base.Outcome`.
+    ``casino grade`` and the Gradescope/Classroom autograder each word a failure their way."""
     target = Target(None, ("sh", "-c", command), folder)
     outcome = PipeRunner().run(Job(target, Run(()), folder, None, seconds, sandbox))
-    if outcome.problem is None and outcome.exit == 0:
+    return None if outcome.problem is None and outcome.exit == 0 else outcome
+
+
+def build(command: str, folder: Path, seconds: float, sandbox: Sandbox | None = None) -> str | None:
+    """:func:`run_build` for the autograder: what it printed if it failed, ``None`` if it
+    worked."""
+    outcome = run_build(command, folder, seconds, sandbox)
+    if outcome is None:
         return None
     if outcome.problem is not None and "time" in outcome.problem:
         return f"the build ({command}) took over {seconds:g} s and was stopped"

@@ -29,11 +29,10 @@ from casino.grade.course import (
     unpack,
 )
 from casino.grade.results import SUBMISSION, Kind, Score, StudentResult
-from casino.harness.model import Run
+from casino.grade.sealed import run_build
 from casino.harness.runners import make_runner
-from casino.harness.runners.base import Job, Target, signal_problem
+from casino.harness.runners.base import Target, signal_problem
 from casino.harness.runners.folders import remove_tree
-from casino.harness.runners.pipe import PipeRunner
 from casino.harness.runners.sandbox import isolation_works
 from casino.harness.session import check
 
@@ -125,13 +124,11 @@ def play_all(
 def build(course: Course, folder: Path) -> str | None:
     """Run the build command in ``folder``; ``None`` if it succeeded, else what it printed."""
     assert course.build is not None
-    target = Target(None, ("sh", "-c", course.build), folder)
     sandbox = course.sandbox  # a build may leave as many files as a submission may hold
     if sandbox is not None:
         sandbox = dataclasses.replace(sandbox, back_files=MAX_SUBMISSION_FILES)
-    job = Job(target, Run(()), folder, None, course.build_timeout, sandbox)
-    outcome = PipeRunner().run(job)
-    if outcome.problem is None and outcome.exit == 0:
+    outcome = run_build(course.build, folder, course.build_timeout, sandbox)
+    if outcome is None:
         return None
     why = outcome.problem or signal_problem(outcome.exit) or f"exit status {outcome.exit}"
     more = f"\n… {outcome.stderr_dropped} more bytes" if outcome.stderr_dropped else ""

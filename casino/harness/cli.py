@@ -16,7 +16,7 @@ from itertools import repeat
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from casino.cmdline import ArgumentParser, UsageError, whole_number
+from casino.cmdline import ArgumentParser, UsageError, seconds, whole_number
 from casino.files import write_atomic
 from casino.harness.command import Command, find_transcripts, run_command
 from casino.harness.formats import FORMATS
@@ -391,8 +391,8 @@ def _record_parser(out: TextIO) -> ArgumentParser:
     parser.add_argument(
         "--fixture", action="append", default=[], metavar="NAME=PATH", help="a starting file"
     )
-    parser.add_argument("--timeout", type=float, default=10.0, metavar="S", help="step timeout")
-    parser.add_argument("--settle", type=float, default=0.5, metavar="S", help="quiet, for CMD")
+    parser.add_argument("--timeout", type=seconds(), default=10.0, metavar="S", help="step timeout")
+    parser.add_argument("--settle", type=seconds(), default=0.5, metavar="S", help="quiet, for CMD")
     parser.add_argument("--force", action="store_true", help="replace OUT.yaml if it exists")
     parser.add_argument("program_name", metavar="PROGRAM", help="casino program (or a name)")
     parser.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS", help="its arguments")
@@ -446,8 +446,6 @@ def _recording(args: argparse.Namespace) -> Recording:
             check_program(args.program_name)
         except TargetError as error:
             raise UsageError(str(error)) from None
-    if args.timeout <= 0 or args.settle <= 0:
-        raise UsageError("--timeout and --settle need a number of seconds above 0")
     return Recording(
         program=args.program_name,
         args=tuple(args.args),

@@ -44,7 +44,7 @@ from enum import Enum, IntEnum
 from typing import Any
 
 from casino.cards.evaluator import evaluate7
-from casino.errors import IllegalAction, ParseError
+from casino.errors import IllegalAction, ParseError, allowed
 from casino.holdem.rules import Rules
 
 
@@ -324,21 +324,21 @@ class Hand:
 
     def can_fold(self) -> bool:
         """Whether :meth:`fold` is legal now."""
-        return _can(self.verify_fold)
+        return allowed(self.verify_fold)
 
     def can_check(self) -> bool:
         """Whether :meth:`check` is legal now."""
-        return _can(self.verify_check)
+        return allowed(self.verify_check)
 
     def can_call(self) -> bool:
         """Whether :meth:`call` is legal now."""
-        return _can(self.verify_call)
+        return allowed(self.verify_call)
 
     def can_bet_or_raise(self, to: int | None = None) -> bool:
         """Whether a bet/raise (to ``to``, or to some amount) is legal now."""
         if to is None:
             return self.to_act is not None and self._raise_block(self.to_act) is None
-        return _can(lambda: self.verify_bet_or_raise(to))
+        return allowed(self.verify_bet_or_raise, to)
 
     def fold(self) -> Action:
         """The player to act gives up the hand."""
@@ -596,11 +596,3 @@ _PLAIN_FIELDS = (
     "shorts",
     "collected",
 )
-
-
-def _can(verify: Any) -> bool:
-    try:
-        verify()
-    except IllegalAction:
-        return False
-    return True

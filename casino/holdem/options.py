@@ -6,21 +6,15 @@ from __future__ import annotations
 
 import argparse
 
+from casino.cmdline import seconds as seconds_option
 from casino.cmdline import whole_number
 
 MOST_CHIPS = 10**12
 """The most chips a stack (or a blind) may hold."""
 
 
-def seconds(text: str) -> float:
-    """A number of seconds above 0, at most an hour (``--timeout``, ``--pause``…)."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 < value <= 3600:
-        raise argparse.ArgumentTypeError(f"not a number of seconds (0 to 3600): {text[:40]!r}")
-    return value
+seconds = seconds_option(3600)
+"""A number of seconds above 0, at most an hour (``--timeout``, ``--pause``…)."""
 
 
 def ante(text: str) -> int:

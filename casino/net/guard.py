@@ -11,11 +11,18 @@ it asked for: see :func:`casino.net.stream.serve`), with the numbers of one :cla
   (on the server's injected clock, like every other time-out of the table);
 - **reading is rate-limited.** Each line (or frame) costs one token of a bucket that holds
   :attr:`Limits.burst` and refills :attr:`Limits.lines_per_second`; a line that finds the
-  bucket empty is discarded, and :attr:`Limits.burst` discarded in a row drop the peer. A flood
-  is measured in the machine's time (:class:`~casino.clock.MonotonicClock`), never on a fake
-  game clock: a clock that stands still would make every client a flooder;
+  bucket empty is discarded, and :attr:`Limits.burst` discarded in a row drop the peer
+  (:class:`TokenBucket`, the web's too: :mod:`casino.web.guard`);
 - **warnings are rate-limited.** :class:`WarningLog` writes the first warning of a kind at
   once and then at most one per :attr:`WarningLog.interval` seconds, saying how many it held back.
+
+**The clock rule** (one for every guard, the socket servers' and the web's): a guard measures
+the peer, so its flood budget is on the machine's time — the injected
+:class:`~casino.clock.Clock` it is handed, :class:`~casino.clock.MonotonicClock` when none, a
+:class:`~casino.clock.FakeClock` only in a test that moves it — and never on a game clock that
+a transcript may stop (a clock that stands still would make every client a flooder). The
+socket servers therefore hand their line guard no clock (their game clock may be a
+transcript's); the web's one clock is the machine's outside tests, so it hands that.
 """
 
 from __future__ import annotations
@@ -60,34 +67,57 @@ class RateLimited(ParseError):
     """The client is over its rate: a line was discarded (raised once per run of them)."""
 
 
-class FloodGuard:
-    """A token bucket on a clock: :meth:`admit` says whether a line of a given cost may pass."""
+class TokenBucket:
+    """casino's one token bucket and flood detector (the socket servers' and the web's):
+    ``rate`` tokens a second on average, ``burst`` at once, on the clock it is given (see the
+    module's clock rule); ``drop_after`` refusals in a row make a flood."""
 
-    def __init__(self, limits: Limits, clock: Clock | None = None) -> None:
-        self.limits = limits
-        self._clock: Clock = clock or MonotonicClock()
-        self._tokens = float(limits.burst)
-        self._at = self._clock.now()
+    def __init__(self, clock: Clock, rate: float, burst: int, drop_after: int) -> None:
+        self.clock = clock
+        self.rate = rate
+        self.burst = burst
+        self.drop_after = drop_after
+        self.tokens = float(burst)
+        self.last = clock.now()
         self.refused = 0
-        """Lines refused since the last one admitted."""
+        """Refused since the last one taken."""
 
-    def admit(self, cost: int = 1) -> bool:
+    def take(self, cost: int = 1) -> bool:
         """Take ``cost`` tokens if the bucket holds them; count a refusal if not."""
-        now = self._clock.now()
-        refill = (now - self._at) * self.limits.lines_per_second
-        self._tokens = min(float(self.limits.burst), self._tokens + refill)
-        self._at = now
-        if self._tokens >= cost:
-            self._tokens -= cost
+        now = self.clock.now()
+        self.tokens = min(float(self.burst), self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens >= cost:
+            self.tokens -= cost
             self.refused = 0
             return True
         self.refused += 1
         return False
 
     @property
+    def flooding(self) -> bool:
+        """Whether ``drop_after`` were refused in a row."""
+        return self.refused >= self.drop_after
+
+
+class FloodGuard(TokenBucket):
+    """A line server's :class:`TokenBucket`, from its :class:`Limits`: :attr:`Limits.burst`
+    refused lines in a row drop the client. Its clock is the machine's unless a test injects one
+    (never the server's game clock, which a transcript may stop)."""
+
+    def __init__(self, limits: Limits, clock: Clock | None = None) -> None:
+        rate, burst = limits.lines_per_second, limits.burst
+        super().__init__(clock or MonotonicClock(), rate, burst, drop_after=burst)
+        self.limits = limits
+
+    def admit(self, cost: int = 1) -> bool:
+        """:meth:`TokenBucket.take`: whether a line of ``cost`` tokens may pass."""
+        return self.take(cost)
+
+    @property
     def exhausted(self) -> bool:
         """Whether the client has been refused :attr:`Limits.burst` lines in a row."""
-        return self.refused >= self.limits.burst
+        return self.flooding
 
 
 class Outbox:

@@ -26,6 +26,7 @@ from casino.cmdline import (
     UsageError,
     run_program,
     run_subcommand,
+    seconds,
 )
 from casino.errors import CasinoError, ParseError
 from casino.files import write_atomic
@@ -76,14 +77,7 @@ def _whole(text: str) -> int:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 < value <= 3600:
-        raise argparse.ArgumentTypeError(f"not a number of seconds (0 to 3600): {text!r}")
-    return value
+_seconds = seconds(3600)
 
 
 def _port(text: str) -> int:

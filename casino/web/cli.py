@@ -16,7 +16,14 @@ import gc
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
-from casino.cmdline import ArgumentParser, FileProblem, Invocation, run_program, whole_number
+from casino.cmdline import (
+    ArgumentParser,
+    FileProblem,
+    Invocation,
+    run_program,
+    seconds,
+    whole_number,
+)
 from casino.holdem.options import ante as _ante
 from casino.holdem.options import blinds as _blinds
 from casino.holdem.options import seconds as _seconds
@@ -34,14 +41,7 @@ MISSING = "casino web needs the web extra (aiohttp): pip install -e '.[web]' in 
 name ``casino`` is somebody else's package, so ``pip install 'casino[web]'`` would fetch that."""
 
 
-def _duration(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 <= value <= 10**7:  # NaN fails too
-        raise argparse.ArgumentTypeError(f"not a number of seconds (0 or more): {text[:40]!r}")
-    return value
+_duration = seconds(10**7, zero=True)
 
 
 def _instance(text: str) -> str:

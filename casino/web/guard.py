@@ -11,8 +11,9 @@
   the count is told with the next line that gets through.
 
 The network's deadlines (a send, closing a socket) are real time (:func:`asyncio.timeout`):
-they measure the peer, not the game. The game's times (the budget of messages, the log's
-minute, seats and sessions) are on the injected :class:`~casino.clock.Clock`.
+they measure the peer, not the game. The budget of messages follows the one clock rule of
+:mod:`casino.net.guard` (the machine's time, injected; the web's one clock is the machine's
+outside tests); the log's minute, seats and sessions are on that injected clock too.
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
+
+from casino.clock import Clock
+from casino.net.guard import TokenBucket
 
 LOG = logging.getLogger("casino.web")
 
@@ -147,8 +151,9 @@ class Clockish(Protocol):
         ...
 
 
-class Bucket:
-    """A token bucket: ``rate`` messages a second on average, ``burst`` at once.
+class Bucket(TokenBucket):
+    """The web's :class:`~casino.net.guard.TokenBucket`: ``rate`` messages a second on
+    average, ``burst`` at once; ``burst`` more refused in a row after the first is a flood.
 
     >>> from casino.clock import FakeClock
     >>> clock = FakeClock()
@@ -160,31 +165,13 @@ class Bucket:
     (True, 0)
     """
 
-    def __init__(self, clock: Clockish, rate: float, burst: int) -> None:
-        self.clock = clock
-        self.rate = rate
-        self.burst = burst
-        self.tokens = float(burst)
-        self.last = clock.now()
-        self.over = 0
-        """Messages refused in a row."""
-
-    def take(self) -> bool:
-        """Whether one more message is within the budget (it is then counted)."""
-        now = self.clock.now()
-        self.tokens = min(float(self.burst), self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            self.over = 0
-            return True
-        self.over += 1
-        return False
+    def __init__(self, clock: Clock, rate: float, burst: int) -> None:
+        super().__init__(clock, rate, burst, drop_after=burst + 1)
 
     @property
-    def flooding(self) -> bool:
-        """Whether the client went on sending ``burst`` messages over the budget."""
-        return self.over > self.burst
+    def over(self) -> int:
+        """Messages refused in a row."""
+        return self.refused
 
 
 class QuietLog(logging.Filter):

@@ -276,6 +276,9 @@ def test_out_writes_a_fixed_suite_the_reference_passes(
         (("--reference", "demo", "--out", "x", "--program", "a"), "takes no --program"),
         (("--reference", "demo", "--program-dir", "x"), "--program-dir goes with --program"),
         (("--reference", "demo", "--budget-seconds", "0"), "--budget-seconds"),
+        (("--reference", "demo", "--budget-seconds", "nan"), "--budget-seconds: not a number"),
+        (("--reference", "demo", "--budget-seconds", "inf"), "--budget-seconds: not a number"),
+        (("--reference", "demo", "--budget-seconds", "-1"), "--budget-seconds: not a number"),
     ],
 )
 def test_usage_errors_are_one_line(argv: tuple[str, ...], message: str) -> None:

@@ -215,3 +215,18 @@ def test_names_that_are_fine() -> None:
         check_name("Ana (Bot)", most=40, spaces=True)
     with pytest.raises(BadName, match="1 to 40 printable characters"):
         check_name("Steph\tCurry", most=40, spaces=True)
+
+
+def test_one_bucket_for_the_socket_servers_and_the_web_on_the_machines_clock() -> None:
+    from casino.clock import MonotonicClock
+    from casino.net.guard import TokenBucket
+    from casino.web.guard import Bucket
+
+    line, web = FloodGuard(Limits(lines_per_second=0.001, burst=2)), Bucket(FakeClock(), 1, 2)
+    assert isinstance(line, TokenBucket) and isinstance(web, TokenBucket)
+    assert isinstance(line.clock, MonotonicClock)  # never a game clock a transcript stops
+    for bucket in (line, web):
+        assert [bucket.take() for _ in range(2)] == [True, True]
+    assert [line.take(), line.take(), line.flooding] == [False, False, True]  # burst refused
+    assert [web.take(), web.take(), web.flooding] == [False, False, False]  # burst + 1
+    assert [web.take(), web.flooding, web.over] == [False, True, 3]
