@@ -31,6 +31,7 @@ from casino.harness.model import Run, parse_transcript
 from casino.harness.runners.base import (
     Job,
     Outcome,
+    RunnerName,
     Target,
     cannot_start,
     flood_problem,
@@ -64,7 +65,7 @@ PYTHON_TRACE = (
 class Scripted:
     """A runner that returns the given outcomes, one per run, in order."""
 
-    name = "scripted"
+    name = RunnerName.PIPE  # stands in for a separate program
 
     def __init__(self, outcomes: Sequence[Outcome]) -> None:
         self.outcomes = list(outcomes)
