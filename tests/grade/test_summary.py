@@ -36,6 +36,7 @@ from casino.harness.runners.base import (
     cannot_start,
     flood_problem,
     overtime_problem,
+    timed_out,
 )
 from casino.harness.session import Status, TranscriptResult, check
 
@@ -98,7 +99,10 @@ STARTLESS = cannot_start(Job(Target(None, ("java",)), Run(()), Path(".")), "No s
         (Outcome(("",), stderr=PYTHON_TRACE, exit=1), "crash"),
         (Outcome(("hel",), exit=-11), "crash"),  # killed by SIGSEGV
         (Outcome(("",), problem=overtime_problem(3.0)), "timeout"),
-        (Outcome(("",), problem="timed out: no output for 3 s; it was stopped"), "timeout"),
+        (
+            Outcome(("",), problem=timed_out("timed out: no output for 3 s; it was stopped")),
+            "timeout",
+        ),
         (Outcome(("hello\n" * 9,), problem=flood_problem(40)), "flood"),
         (Outcome(("",), problem=flood_problem(40, stderr=True)), "flood"),
         (Outcome(("",), problem=STARTLESS), "error"),
