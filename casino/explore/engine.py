@@ -21,6 +21,7 @@ from casino.explore.judge import Program, differs, judge, reference_transcript
 from casino.explore.plan import Grammar, OptionalPart, Rendered, Session
 from casino.explore.shrink import shrink
 from casino.harness.model import In, Out, OutAny, Transcript
+from casino.harness.runners.base import FailureKind
 from casino.harness.session import Status, TranscriptResult
 
 MAX_SIZE = 24
@@ -140,7 +141,7 @@ class Explorer:
         if result.status is Status.ERROR:
             raise CannotRun(result.error or "the program cannot be run")
         for verdict in result.verdicts:
-            if verdict.problem and verdict.problem.startswith("cannot start"):
+            if verdict.problem and verdict.failure is FailureKind.CANNOT_START:
                 raise CannotRun(verdict.problem)
         return result
 

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, get_args
+from enum import StrEnum
+from typing import Any
 
 from casino.grade.late import Lateness
-from casino.harness.diff import RunVerdict
+from casino.harness.diff import RunVerdict, VerdictKind
 from casino.harness.report import (
     escaped_controls,
     feedback_only,
@@ -22,21 +23,43 @@ from casino.harness.report import (
     points_text,
     render,
 )
-from casino.harness.runners.base import TIMED_OUT
+from casino.harness.runners.base import FailureKind
 from casino.harness.session import Status, TranscriptResult
 
-Kind = Literal["pass", "diff", "crash", "timeout", "flood", "build", "error"]
-"""How a transcript went for a student (:func:`failure_kind` decides, in one place):
 
-- ``pass``; ``diff``: it ran to its end and printed something else;
-- ``crash``: killed by a signal, or it ended with a non-zero exit status the transcript did not
-  expect *and* wrote to stderr (a Java exception, a Python traceback, ``MemoryError``);
-- ``timeout``: stopped for taking too long; ``flood``: stopped for printing more than its
-  output cap (:func:`casino.harness.runners.base.flood_problem`);
-- ``build``: not run, the build failed; ``error``: it could not be run at all (the program
-  could not start, the submission could not be graded).
-"""
-KINDS: tuple[Kind, ...] = get_args(Kind)
+class Kind(StrEnum):
+    """How a transcript went for a student (:func:`failure_kind` decides, in one place):
+
+    - ``pass``; ``diff``: it ran to its end and printed something else;
+    - ``crash``: killed by a signal, or it ended with a non-zero exit status the transcript
+      did not expect *and* wrote to stderr (a Java exception, a Python traceback,
+      ``MemoryError``);
+    - ``timeout``: stopped for taking too long; ``flood``: stopped for printing more than its
+      output cap (:func:`casino.harness.runners.base.flood_problem`);
+    - ``build``: not run, the build failed; ``error``: it could not be run at all (the program
+      could not start, the submission could not be graded).
+
+    Its text is the word the gradebook, the summary and the cache write."""
+
+    PASS = "pass"
+    DIFF = "diff"
+    CRASH = "crash"
+    TIMEOUT = "timeout"
+    FLOOD = "flood"
+    BUILD = "build"
+    ERROR = "error"
+
+
+KINDS: tuple[Kind, ...] = tuple(Kind)
+
+
+class ScoreStatus(StrEnum):
+    """A score's status (:attr:`Score.status`): the transcript's, in the gradebook's words."""
+
+    PASS = "pass"
+    FAIL = "fail"
+    ERROR = "error"
+    """The program could not be run (or the student not graded)."""
 
 
 @dataclass(frozen=True)
@@ -44,7 +67,7 @@ class Score:
     """One transcript for one student."""
 
     path: str
-    status: str
+    status: ScoreStatus
     """``pass``, ``fail`` or ``error`` (the program could not be run)."""
     points: float
     max_points: float
@@ -55,13 +78,13 @@ class Score:
     stopped; what the staff summary groups failures by."""
     digest: str = ""
     """The hash of the transcript it was graded with (a re-run reuses it while it holds)."""
-    kind: Kind = "pass"
+    kind: Kind = Kind.PASS
     """How it went (:data:`Kind`); every constructor of a score states it."""
     failed_runs: tuple[int, ...] = ()
     """The runs (1-based) that failed, for a transcript of several ``runs:``."""
     stderr_line: str = ""
     """For a crash: the line of stderr that says what went wrong (:func:`stderr_headline`)."""
-    verdict: str = "fail"
+    verdict: VerdictKind = VerdictKind.FAIL
     """``exact``, ``allowed`` (passed thanks to a ``match:`` allowance), ``behaviour`` (kept
     its behaviour points only, by the folder's rubric), ``fail`` or ``error``
     (:attr:`casino.harness.session.TranscriptResult.kind`)."""
@@ -75,8 +98,8 @@ class Score:
         written ``<submission>`` wherever it shows (a stack trace), so that the feedback does
         not change from one grading to the next."""
         counted = not feedback_only(result)  # else it failed only in runs worth nothing
-        kind = failure_kind(result) if counted else "pass"
-        stderr = stderr_headline(_first_failure(result)) if kind == "crash" else ""
+        kind = failure_kind(result) if counted else Kind.PASS
+        stderr = stderr_headline(_first_failure(result)) if kind is Kind.CRASH else ""
         feedback = _named(render(result, score=True), kind, result, stderr)
         difference = first_difference(result) if counted else None
         if folder:
@@ -86,7 +109,7 @@ class Score:
         return cls(
             digest=digest,
             path=result.path,
-            status=result.status.value.lower() if counted else "pass",
+            status=ScoreStatus(result.status.value.lower()) if counted else ScoreStatus.PASS,
             points=result.points,
             max_points=result.max_points,
             feedback=feedback,
@@ -102,15 +125,16 @@ class Score:
     def word(self) -> str:
         """``PASS``, ``PARTIAL`` (it kept behaviour points only), ``FAIL`` or ``ERROR``: the
         word its feedback opens with, for the student's copy and the staff's alike."""
-        if self.status == "fail":
-            return "PARTIAL" if self.verdict == "behaviour" else "FAIL"
+        if self.status is ScoreStatus.FAIL:
+            return "PARTIAL" if self.verdict is VerdictKind.BEHAVIOUR else "FAIL"
         return {"pass": "PASS"}.get(self.status, "ERROR")
 
 
-def _counted_verdict(result: TranscriptResult) -> str:
+def _counted_verdict(result: TranscriptResult) -> VerdictKind:
     """The verdict of a transcript that failed only in runs worth nothing, on the others."""
     counted = [v for v, worth in zip(result.verdicts, result.run_points, strict=True) if worth]
-    return "allowed" if any(v.kind == "allowed" for v in counted) else "exact"
+    allowed = any(v.kind is VerdictKind.ALLOWED for v in counted)
+    return VerdictKind.ALLOWED if allowed else VerdictKind.EXACT
 
 
 SUBMISSION = "<submission>"
@@ -139,30 +163,26 @@ def runs_text(failed: tuple[int, ...], runs: int) -> str:
     return f"run{'s' if len(failed) > 1 else ''} {numbers} of {runs}"
 
 
-FLOODED = "stopped: it printed more than "
-"""How :func:`casino.harness.runners.base.flood_problem` begins."""
-CANNOT_START = "cannot start "
-"""How :func:`casino.harness.runners.base.cannot_start` begins."""
+_KIND_OF_FAILURE: dict[FailureKind, Kind] = {
+    FailureKind.TIMEOUT: Kind.TIMEOUT,
+    FailureKind.FLOOD: Kind.FLOOD,
+    FailureKind.CANNOT_START: Kind.ERROR,
+    FailureKind.CRASH: Kind.CRASH,  # killed by a signal, or crashed in casino's own process
+}
+"""A run's problem, by the kind its runner gave it, as the gradebook names it."""
 
 
 def failure_kind(result: TranscriptResult) -> Kind:
     """How the transcript went (:data:`Kind`), judged on its first failing run."""
     if result.status is Status.ERROR:
-        return "error"
+        return Kind.ERROR
     verdict = _first_failure(result)
     if result.status is Status.PASS or verdict is None:
-        return "pass"
-    problem = verdict.problem or ""
-    if problem.startswith(TIMED_OUT):
-        return "timeout"
-    if problem.startswith(FLOODED):
-        return "flood"
-    if problem.startswith(CANNOT_START):
-        return "error"
-    if problem:  # killed by a signal, or crashed in casino's own process
-        return "crash"
+        return Kind.PASS
+    if verdict.problem and verdict.failure is not None:
+        return _KIND_OF_FAILURE[verdict.failure]
     unexpected = verdict.exit_expected in (None, 0) and verdict.exit_actual not in (None, 0)
-    return "crash" if unexpected and _stderr_of(verdict).strip() else "diff"
+    return Kind.CRASH if unexpected and _stderr_of(verdict).strip() else Kind.DIFF
 
 
 def _stderr_of(verdict: RunVerdict) -> str:
@@ -192,7 +212,7 @@ def _named(feedback: str, kind: Kind, result: TranscriptResult, stderr: str) -> 
     """The transcript's report with a crash named as such right under its headline (a
     time-out, a flood and a diff already open with what they are)."""
     verdict = _first_failure(result)
-    if kind != "crash" or verdict is None:
+    if kind is not Kind.CRASH or verdict is None:
         return feedback
     head, _, rest = feedback.partition("\n")
     where = runs_text(failing_runs(result)[:1], len(result.verdicts))
@@ -273,13 +293,14 @@ class StudentResult:
 def _score(data: dict[str, Any]) -> Score:
     """A score from its JSON data; one stored before scores had a ``kind`` is not readable
     (``KeyError``), so that the student is graded again."""
-    if data["kind"] not in KINDS:
-        raise TypeError(f"unknown kind {data['kind']!r}")
+    try:
+        kind, status = Kind(data["kind"]), ScoreStatus(data["status"])
+        verdict = VerdictKind(data.get("verdict", "exact" if status == "pass" else status))
+    except ValueError as error:
+        raise TypeError(str(error)) from None
     why = tuple(str(line) for line in data.get("why", ()))
-    verdict = data.get("verdict", "exact" if data["status"] == "pass" else data["status"])
-    return Score(
-        **{**data, "failed_runs": tuple(data["failed_runs"]), "why": why, "verdict": verdict}
-    )
+    fields = {"kind": kind, "status": status, "verdict": verdict, "why": why}
+    return Score(**{**data, "failed_runs": tuple(data["failed_runs"]), **fields})
 
 
 FOLD_AT = 3

@@ -39,7 +39,7 @@ from pathlib import Path
 
 from casino.cmdline import Invocation, UsageError, run_program
 from casino.harness.model import Run
-from casino.harness.runners.base import Job, Outcome, Target
+from casino.harness.runners.base import FailureKind, Job, Outcome, Target
 from casino.harness.runners.pipe import PipeRunner
 from casino.harness.runners.sandbox import Sandbox, isolation_works
 
@@ -134,7 +134,7 @@ def build(command: str, folder: Path, seconds: float, sandbox: Sandbox | None = 
     outcome = run_build(command, folder, seconds, sandbox)
     if outcome is None:
         return None
-    if outcome.problem is not None and "time" in outcome.problem:
+    if outcome.failure is FailureKind.TIMEOUT:
         return f"the build ({command}) took over {seconds:g} s and was stopped"
     text = "\n".join(t.rstrip("\n") for t in (outcome.output, outcome.stderr) if t) + "\n"
     if len(text) > BUILD_OUTPUT_KEPT:

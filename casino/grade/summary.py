@@ -26,27 +26,29 @@ from urllib.parse import quote
 from casino.grade.course import Material, file_stem
 from casino.grade.late import Lateness
 from casino.grade.results import KINDS, Kind, Score, StudentResult, runs_text
+from casino.harness.diff import VerdictKind
 from casino.harness.report import plural, points_text
 from casino.page import page_head
 
 LABELS: dict[Kind, str] = {
-    "pass": "pass",
-    "diff": "diff",
-    "crash": "crash",
-    "timeout": "time-out",
-    "flood": "flood",
-    "build": "build failed",
-    "error": "error",
+    Kind.PASS: "pass",
+    Kind.DIFF: "diff",
+    Kind.CRASH: "crash",
+    Kind.TIMEOUT: "time-out",
+    Kind.FLOOD: "flood",
+    Kind.BUILD: "build failed",
+    Kind.ERROR: "error",
 }
-"""How each :data:`~casino.grade.results.Kind` is written on the page."""
+"""How each :class:`~casino.grade.results.Kind` is written on the page."""
 
 MEANINGS: dict[Kind, str] = {
-    "diff": "ran to its end and printed something else",
-    "crash": "killed by a signal, or ended with an unexpected exit status and an error on stderr",
-    "timeout": "stopped for taking longer than the transcript's timeout",
-    "flood": "stopped for printing more than its output cap",
-    "build": "not run: the submission's build failed",
-    "error": "could not be run at all (the program could not start, or the submission "
+    Kind.DIFF: "ran to its end and printed something else",
+    Kind.CRASH: "killed by a signal, or ended with an unexpected exit status and an error on "
+    "stderr",
+    Kind.TIMEOUT: "stopped for taking longer than the transcript's timeout",
+    Kind.FLOOD: "stopped for printing more than its output cap",
+    Kind.BUILD: "not run: the submission's build failed",
+    Kind.ERROR: "could not be run at all (the program could not start, or the submission "
     "was not graded)",
 }
 """What each failure kind means, in the page's table of them."""
@@ -222,7 +224,8 @@ def _exactness(materials: Sequence[Material], results: Sequence[StudentResult]) 
         shown = "".join(f"<pre>{_e(text)}</pre><small>{n} of them</small>" for text, n in reasons)
         lines.append(
             f'<tr><td><a href="#t{index + 1}">{index + 1}</a></td><td>{_e(material.path)}</td>'
-            f"<td>{count['exact']}</td><td>{count['allowed']}</td><td>{count['behaviour']}</td>"
+            f"<td>{count[VerdictKind.EXACT]}</td><td>{count[VerdictKind.ALLOWED]}</td>"
+            f"<td>{count[VerdictKind.BEHAVIOUR]}</td>"
             f"<td>{shown}</td></tr>"
         )
     return "\n".join([*lines, "</table></div>"])

@@ -28,8 +28,9 @@ from casino.grade.course import (
     copy_submission,
     unpack,
 )
-from casino.grade.results import SUBMISSION, Kind, Score, StudentResult
+from casino.grade.results import SUBMISSION, Kind, Score, ScoreStatus, StudentResult
 from casino.grade.sealed import run_build
+from casino.harness.diff import VerdictKind
 from casino.harness.runners import make_runner
 from casino.harness.runners.base import Target, signal_problem
 from casino.harness.runners.folders import remove_tree
@@ -140,7 +141,7 @@ def build(course: Course, folder: Path) -> str | None:
 def _zero(material: Material, why: str, kind: Kind) -> Score:
     """No points for ``material``: the build failed (``kind`` build: a FAIL), or the student
     could not be graded at all (``kind`` error: an ERROR, with the reason)."""
-    status = "error" if kind == "error" else "fail"
+    status = ScoreStatus.ERROR if kind is Kind.ERROR else ScoreStatus.FAIL
     transcript = material.transcript
     headline = f"{status.upper()} [0/{transcript.max_points:g}] {transcript.name} ({material.path})"
     return Score(
@@ -152,18 +153,18 @@ def _zero(material: Material, why: str, kind: Kind) -> Score:
         why,
         material.digest,
         kind,
-        verdict=status,
+        verdict=VerdictKind(status),
     )
 
 
 def built_nothing(course: Course, student: str, output: str, submission: str) -> StudentResult:
     """The result of a submission whose build failed: every transcript 0 points."""
-    scores = tuple(_zero(m, "not run: the build failed", "build") for m in course.materials)
+    scores = tuple(_zero(m, "not run: the build failed", Kind.BUILD) for m in course.materials)
     return StudentResult(student, scores, submission, build_failed=True, build_output=output)
 
 
 def not_graded(course: Course, student: str, note: str, submission: str = "") -> StudentResult:
     """The result of a submission that could not be graded at all: every transcript 0, an
     error (with the reason)."""
-    scores = tuple(_zero(m, f"not run: {note}", "error") for m in course.materials)
+    scores = tuple(_zero(m, f"not run: {note}", Kind.ERROR) for m in course.materials)
     return StudentResult(student, scores, submission, note=note)

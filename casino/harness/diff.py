@@ -31,6 +31,7 @@ import bisect
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from functools import lru_cache
 from itertools import accumulate
 
@@ -38,7 +39,13 @@ from casino.harness import regex
 from casino.harness.behaviour import Behaviour, Expected, common_pairs, credit
 from casino.harness.model import In, Out, OutAny, Output, OutRe, Run, Step, step_label
 from casino.harness.rubric import Fact, Facts, Grading
-from casino.harness.runners.base import Outcome, signal_problem, stopped_answering
+from casino.harness.runners.base import (
+    FailureKind,
+    Outcome,
+    failure_of,
+    signal_problem,
+    stopped_answering,
+)
 
 Piece = tuple[int, Output]
 """An output step and its 1-based number in the run."""
@@ -68,9 +75,31 @@ class TextComparison:
     it differs only in …``)."""
 
 
+class VerdictKind(StrEnum):
+    """How a run went (:attr:`RunVerdict.kind`); its text is the word reports and files use."""
+
+    EXACT = "exact"
+    """It passed as the transcript states it."""
+    ALLOWED = "allowed"
+    """It passed with a ``match:`` allowance."""
+    BEHAVIOUR = "behaviour"
+    """It failed but kept behaviour points (a rubric judged its facts)."""
+    FAIL = "fail"
+    """It failed and kept nothing."""
+    ERROR = "error"
+    """A transcript's only (:attr:`casino.harness.session.TranscriptResult.kind`): it could
+    not be run at all."""
+    SKIP = "skip"
+    """A transcript's only: it was not run (its status ``SKIP``)."""
+    PASS = "pass"
+    """A transcript's only: it passed with no run judged (its status, as for ``error``)."""
+
+
 @dataclass(frozen=True)
 class RunVerdict:
-    """How one run went against its part of the transcript."""
+    """How one run went against its part of the transcript (built by :meth:`of`, the one
+    constructor every judge uses: step transcripts' :func:`compare_run` and ``play:``
+    transcripts' :func:`casino.harness.play.play_games`)."""
 
     output: TextComparison
     stderr: TextComparison | None
@@ -86,6 +115,31 @@ class RunVerdict:
     """Bytes of stderr the runner did not keep."""
     behaviour: Behaviour | None = None
     """How its facts went, when it did not pass and is graded by a rubric."""
+    failure: FailureKind | None = None
+    """What kind of problem :attr:`problem` is (``None``: none), as the runner said."""
+
+    @classmethod
+    def of(
+        cls,
+        outcome: Outcome,
+        output: TextComparison,
+        stderr: TextComparison | None = None,
+        exit_expected: int | None = None,
+    ) -> RunVerdict:
+        """The verdict on ``outcome`` given its judged ``output`` (and ``stderr``, when the
+        transcript states it; what it wrote is otherwise kept unpinned, to be shown): its
+        problem is the runner's, or the signal that killed it."""
+        problem = outcome.problem or signal_problem(outcome.exit)
+        return cls(
+            output=output,
+            stderr=stderr,
+            exit_expected=exit_expected,
+            exit_actual=outcome.exit,
+            problem=problem,
+            unpinned_stderr=outcome.stderr if stderr is None else "",
+            stderr_dropped=outcome.stderr_dropped,
+            failure=outcome.failure if outcome.problem else failure_of(problem),
+        )
 
     @property
     def exit_differs(self) -> bool:
@@ -112,19 +166,19 @@ class RunVerdict:
         return 0.0 if self.behaviour is None else self.behaviour.credit
 
     @property
-    def kind(self) -> str:
+    def kind(self) -> VerdictKind:
         """``exact``, ``allowed`` (passed with a ``match:`` allowance), ``behaviour`` (kept
         behaviour points only) or ``fail``."""
         if self.passed:
-            return "allowed" if self.output.note else "exact"
-        return "behaviour" if self.credit > 0 else "fail"
+            return VerdictKind.ALLOWED if self.output.note else VerdictKind.EXACT
+        return VerdictKind.BEHAVIOUR if self.credit > 0 else VerdictKind.FAIL
 
     @property
     def why(self) -> str | None:
         """Why a pass needed an allowance, or why a run kept only behaviour points."""
-        if self.kind == "allowed":
+        if self.kind is VerdictKind.ALLOWED:
             return self.output.note
-        if self.behaviour is None or self.kind != "behaviour":
+        if self.behaviour is None or self.kind is not VerdictKind.BEHAVIOUR:
             return None
         if self.behaviour.perfect:
             wording = self.output.note or "differs in wording"
@@ -464,18 +518,11 @@ def compare_run(
     the output also passes with a near miss of a kind ``allowed``; with ``grading``, a run
     that does not pass is also judged on its facts (:attr:`RunVerdict.behaviour`)."""
     stderr = None if run.stderr is None else compare_text(run.stderr, outcome.stderr)
-    verdict = RunVerdict(
-        output=compare_output(run.steps, outcome.output, allowed),
-        stderr=stderr,
-        exit_expected=run.exit,
-        exit_actual=outcome.exit,
-        problem=outcome.problem or signal_problem(outcome.exit),
-        unpinned_stderr=outcome.stderr if run.stderr is None else "",
-        stderr_dropped=outcome.stderr_dropped,
-    )
+    output = compare_output(run.steps, outcome.output, allowed)
+    verdict = RunVerdict.of(outcome, output, stderr, run.exit)
     # A run that stopped answering is judged on what it printed (it has no exit status).
     unjudged = bool(verdict.problem) or verdict.exit_differs
-    if grading is None or verdict.passed or (unjudged and not stopped_answering(verdict.problem)):
+    if grading is None or verdict.passed or (unjudged and not stopped_answering(verdict.failure)):
         return verdict
     facts = grading.facts
     try:

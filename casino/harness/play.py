@@ -63,11 +63,12 @@ from casino.harness.runners.base import (
     Limits,
     Outcome,
     Runner,
+    RunnerName,
     Target,
     TargetError,
     flood_problem,
     seed_argv,
-    signal_problem,
+    timed_out,
 )
 from casino.harness.runners.inproc import Capture, InProcessRunner, call_main
 from casino.harness.runners.live import CannotStart, LiveConsole, start
@@ -511,20 +512,11 @@ def play_games(
     referee = Referee(load_adapter(play.game, play.options), play, transcript.seed)
     limits = play_limits(play, transcript.step_timeout)
     job = Job(target, transcript.runs[0], cwd, transcript.seed, transcript.step_timeout, sandbox)
-    if runner.name == "inproc":
+    if runner.name is RunnerName.INPROC:
         outcome = _in_process(runner, job, referee, limits)
     else:
         outcome = _live(runner.name, job, referee, limits)
-    verdict = RunVerdict(
-        output=judged(referee),
-        stderr=None,
-        exit_expected=None,
-        exit_actual=outcome.exit,
-        problem=outcome.problem or signal_problem(outcome.exit),
-        unpinned_stderr=outcome.stderr,
-        stderr_dropped=outcome.stderr_dropped,
-    )
-    return Played(outcome, verdict)
+    return Played(outcome, RunVerdict.of(outcome, judged(referee)))
 
 
 def _in_process(runner: Runner, job: Job, referee: Referee, limits: Limits) -> Outcome:
@@ -555,13 +547,13 @@ def _in_process(runner: Runner, job: Job, referee: Referee, limits: Limits) -> O
     return outcome
 
 
-def _live(name: str, job: Job, referee: Referee, limits: Limits) -> Outcome:
+def _live(name: RunnerName, job: Job, referee: Referee, limits: Limits) -> Outcome:
     """A separate program on a live pipe or terminal."""
     try:
         console = start(name, job, limits)
     except CannotStart as error:
-        referee.ended(str(error))
-        return Outcome(chunks=("",), problem=str(error))
+        referee.ended(error.problem)
+        return Outcome(chunks=("",), problem=error.problem)
     problem: str | None = None
     try:
         problem = _converse(console, referee, job.timeout)
@@ -600,7 +592,9 @@ def _converse(
                 continue
             if console.problem is not None or console.closed:
                 return console.problem
-            return f"timed out: waited {timeout:g} s for {referee.expecting()}; it was stopped"
+            return timed_out(
+                f"timed out: waited {timeout:g} s for {referee.expecting()}; it was stopped"
+            )
         since = console.size
         bound.note(referee, since)
         console.send(line)
@@ -630,7 +624,9 @@ class _GameBound:
             return None
         seconds = self.timeout * (game.size + 2)
         if self.clock() - self.started > seconds:
-            return f"timed out: game {game.number} took more than {seconds:g} s; it was stopped"
+            return timed_out(
+                f"timed out: game {game.number} took more than {seconds:g} s; it was stopped"
+            )
         if length - self.start > game_output(game.size):
-            return f"{flood_problem(game_output(game.size))} in game {game.number}"
+            return flood_problem(game_output(game.size), where=f" in game {game.number}")
         return None

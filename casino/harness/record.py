@@ -49,7 +49,16 @@ from casino.harness.model import (
     file_name_problem,
     parse_transcript,
 )
-from casino.harness.runners.base import STDERR_MARGIN, Job, Limits, Outcome, Target, seed_argv
+from casino.harness.runners.base import (
+    STDERR_MARGIN,
+    Job,
+    Limits,
+    Outcome,
+    RunnerName,
+    Target,
+    seed_argv,
+    timed_out,
+)
 from casino.harness.runners.inproc import Capture, InProcessRunner, call_main
 from casino.harness.runners.screen import TerminalCapture
 from casino.harness.runners.terminal import Conversation, StartError
@@ -195,7 +204,7 @@ class RecordingRunner:
     has settled for ``settle`` seconds), so its output splits where it reads. The run is
     bounded by the transcript's own :class:`~casino.harness.runners.base.Limits`."""
 
-    name = "pty"
+    name = RunnerName.PTY
 
     def __init__(self, settle: float = 0.5) -> None:
         self.settle = settle
@@ -205,7 +214,7 @@ class RecordingRunner:
         try:
             talk = Conversation(job, Limits.of(job))
         except StartError as error:
-            return Outcome(chunks=("",), problem=str(error))
+            return Outcome(chunks=("",), problem=error.problem)
         return _session(talk, Typed(job.run.inputs), self.settle, None)
 
 
@@ -235,7 +244,7 @@ def _converse(talk: Conversation, typed: Typed, settle: float, display: _Display
 
 
 def _unended(timeout: float) -> str:
-    return f"timed out: it did not end within {timeout:g} s after its input ended"
+    return timed_out(f"timed out: it did not end within {timeout:g} s after its input ended")
 
 
 class _Display:
@@ -277,7 +286,7 @@ def _settle(talk: Conversation, settle: float) -> None:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             if len(talk.screen.text) > start:
-                talk.problem = (
+                talk.problem = timed_out(
                     f"timed out: it kept printing for {talk.timeout:g} s"
                     f" without a pause of {settle:g} s; it was stopped"
                 )

@@ -11,7 +11,7 @@ from enum import Enum
 from pathlib import Path
 
 from casino.cmdline import scratch_directory
-from casino.harness.diff import RunVerdict, compare_run
+from casino.harness.diff import RunVerdict, VerdictKind, compare_run
 from casino.harness.model import (
     DEFAULT_POINTS,
     MATCH_KINDS,
@@ -68,18 +68,18 @@ class TranscriptResult:
         return self.run_points[index] if credit >= 1 else self.run_points[index] * credit
 
     @property
-    def kind(self) -> str:
+    def kind(self) -> VerdictKind:
         """``exact``, ``allowed`` (passed, some run thanks to ``match:``), ``behaviour``
         (some run kept behaviour points only), ``fail`` — or the status (``error``,
         ``skip``) of a transcript that was not judged."""
         if not self.verdicts or self.status in (Status.ERROR, Status.SKIP):
-            return self.status.value.lower()
+            return VerdictKind(self.status.value.lower())
         kinds = {verdict.kind for verdict in self.verdicts}
-        if "behaviour" in kinds:
-            return "behaviour"
+        if VerdictKind.BEHAVIOUR in kinds:
+            return VerdictKind.BEHAVIOUR
         if not self.passed:
-            return "fail"
-        return "allowed" if "allowed" in kinds else "exact"
+            return VerdictKind.FAIL
+        return VerdictKind.ALLOWED if VerdictKind.ALLOWED in kinds else VerdictKind.EXACT
 
     @property
     def why(self) -> tuple[str, ...]:

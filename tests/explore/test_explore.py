@@ -23,7 +23,7 @@ from casino.explore.plan import Session
 from casino.explore.shrink import ddmin
 from casino.grade.results import StudentResult, feedback
 from casino.harness.model import load_transcript
-from casino.harness.runners.base import Job, Outcome, Target
+from casino.harness.runners.base import Job, Outcome, RunnerName, Target
 from casino.harness.runners.inproc import InProcessRunner
 from casino.harness.session import Status, check
 from casino.nim.shell import NimsysShell
@@ -189,7 +189,7 @@ def test_a_budget_of_runs_stops_the_search() -> None:
 class InterruptingRunner:
     """Runs the mutant, and is interrupted (Ctrl-C) at its ``at``-th run."""
 
-    name = "inproc"
+    name = RunnerName.INPROC
 
     def __init__(self, at: int) -> None:
         self.inner = InProcessRunner({"nimsys": missing_unsaid})

@@ -16,7 +16,7 @@ from grade_support import ROOT, SANDBOXED
 from casino.harness.diff import compare_run
 from casino.harness.model import Transcript, is_settings_file, load_transcript, parse_transcript
 from casino.harness.runners import make_runner
-from casino.harness.runners.base import Outcome, Target
+from casino.harness.runners.base import FailureKind, Outcome, Problem, Target, timed_out
 from casino.harness.runners.sandbox import Sandbox
 from casino.harness.session import TranscriptResult, check
 from casino.programs import PROGRAMS
@@ -190,13 +190,16 @@ def test_a_program_that_stops_answering_keeps_the_same_points_on_every_runner(
 @pytest.mark.parametrize(
     ("problem", "judged"),
     [
-        ("timed out: no output for 2 s; it was stopped", True),  # pipe
-        ("timed out: waited 2 s for step 3 (out); it was stopped", True),  # pty
-        ("timed out: no input was read for 2 s (after 1 input line); it was stopped", True),
-        ("timed out: still running after 10 s; it was stopped", True),  # any runner's deadline
-        ("stopped: it printed more than 65536 bytes", False),
-        ("killed by signal SIGSEGV", False),
-        ("cannot start 'x': No such file or directory", False),
+        (timed_out("timed out: no output for 2 s; it was stopped"), True),  # pipe
+        (timed_out("timed out: waited 2 s for step 3 (out); it was stopped"), True),  # pty
+        (
+            timed_out("timed out: no input was read for 2 s (after 1 input line); it was stopped"),
+            True,
+        ),
+        (timed_out("timed out: still running after 10 s; it was stopped"), True),  # deadline
+        (Problem("stopped: it printed more than 65536 bytes", FailureKind.FLOOD), False),
+        (Problem("killed by signal SIGSEGV"), False),
+        (Problem("cannot start 'x': No such file or directory", FailureKind.CANNOT_START), False),
     ],
 )
 def test_a_time_out_keeps_the_behaviour_of_what_was_printed_and_nothing_else_does(

@@ -31,10 +31,12 @@ from casino.harness.model import Run, parse_transcript
 from casino.harness.runners.base import (
     Job,
     Outcome,
+    RunnerName,
     Target,
     cannot_start,
     flood_problem,
     overtime_problem,
+    timed_out,
 )
 from casino.harness.session import Status, TranscriptResult, check
 
@@ -64,7 +66,7 @@ PYTHON_TRACE = (
 class Scripted:
     """A runner that returns the given outcomes, one per run, in order."""
 
-    name = "scripted"
+    name = RunnerName.PIPE  # stands in for a separate program
 
     def __init__(self, outcomes: Sequence[Outcome]) -> None:
         self.outcomes = list(outcomes)
@@ -97,7 +99,10 @@ STARTLESS = cannot_start(Job(Target(None, ("java",)), Run(()), Path(".")), "No s
         (Outcome(("",), stderr=PYTHON_TRACE, exit=1), "crash"),
         (Outcome(("hel",), exit=-11), "crash"),  # killed by SIGSEGV
         (Outcome(("",), problem=overtime_problem(3.0)), "timeout"),
-        (Outcome(("",), problem="timed out: no output for 3 s; it was stopped"), "timeout"),
+        (
+            Outcome(("",), problem=timed_out("timed out: no output for 3 s; it was stopped")),
+            "timeout",
+        ),
         (Outcome(("hello\n" * 9,), problem=flood_problem(40)), "flood"),
         (Outcome(("",), problem=flood_problem(40, stderr=True)), "flood"),
         (Outcome(("",), problem=STARTLESS), "error"),

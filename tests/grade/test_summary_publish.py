@@ -12,10 +12,17 @@ import pytest
 
 from casino.grade.course import Material
 from casino.grade.late import Lateness
-from casino.grade.results import Score, StudentResult, feedback, withheld_line
+from casino.grade.results import Kind, Score, ScoreStatus, StudentResult, feedback, withheld_line
 from casino.grade.summary import quartiles, summary_html
 from casino.harness.model import Run, parse_transcript
-from casino.harness.runners.base import Job, Outcome, Target, cannot_start, overtime_problem
+from casino.harness.runners.base import (
+    Job,
+    Outcome,
+    RunnerName,
+    Target,
+    cannot_start,
+    overtime_problem,
+)
 from casino.harness.session import TranscriptResult, check
 
 ONE_RUN = 'name: greets\nsteps:\n  - out: "hello world\\n"\npoints: 11.5\n'
@@ -39,7 +46,7 @@ DUE = datetime(2019, 5, 31, 15, 0, tzinfo=UTC)
 class Scripted:
     """A runner that returns the given outcomes, one per run, in order."""
 
-    name = "scripted"
+    name = RunnerName.PIPE  # stands in for a separate program
 
     def __init__(self, *outcomes: Outcome) -> None:
         self.outcomes = list(outcomes)
@@ -54,7 +61,8 @@ def checked(text: str, *outcomes: Outcome) -> TranscriptResult:
 
 
 def student(name: str, points: float) -> StudentResult:
-    score = Score("t.yaml", "pass" if points == 11.5 else "fail", points, 11.5, "", kind="diff")
+    status = ScoreStatus.PASS if points == 11.5 else ScoreStatus.FAIL
+    score = Score("t.yaml", status, points, 11.5, "", kind=Kind.DIFF)
     return StudentResult(name, (score,))
 
 

@@ -13,22 +13,23 @@ chosen from what the program has just printed (:mod:`casino.harness.runners.live
 
 from __future__ import annotations
 
-from casino.harness.runners.base import Runner
+from casino.harness.runners.base import Runner, RunnerName
 
-RUNNER_NAMES = ("inproc", "pipe", "pty")
+RUNNER_NAMES: tuple[str, ...] = tuple(map(str, RunnerName))
+"""The runners' names as ``--runner`` lists them (plain text, as argparse shows its choices)."""
 
 
 def make_runner(name: str) -> Runner:
     """A new runner by its name (``ValueError`` for any other name)."""
-    if name == "inproc":
+    if name == RunnerName.INPROC:
         from casino.harness.runners.inproc import InProcessRunner
 
         return InProcessRunner()
-    if name == "pipe":
+    if name == RunnerName.PIPE:
         from casino.harness.runners.pipe import PipeRunner
 
         return PipeRunner()
-    if name == "pty":
+    if name == RunnerName.PTY:
         from casino.harness.runners.terminal import PtyRunner
 
         return PtyRunner()

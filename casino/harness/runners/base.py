@@ -32,7 +32,8 @@ import os
 import shutil
 import signal
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 from typing import Protocol
 
@@ -87,6 +88,55 @@ class Job:
         )
 
 
+class FailureKind(StrEnum):
+    """Why a run did not end by itself, as its runner knew it (never read back from words).
+
+    Its text is what the gradebook calls it (:data:`casino.grade.results.Kind`), but for
+    :attr:`CANNOT_START`, which grading counts as an ``error``."""
+
+    TIMEOUT = "timeout"
+    """It stopped answering (silent for a step, or running at its deadline) and was stopped."""
+    FLOOD = "flood"
+    """It printed more than its stdout or stderr cap and was stopped."""
+    CANNOT_START = "cannot start"
+    """It could not be started at all."""
+    CRASH = "crash"
+    """Anything else: killed by a signal, crashed in casino's own process, left too much in its
+    run folder, stopped by its memory limit."""
+
+
+class Problem(str):
+    """A run's problem: its message (the text, shown as it always was) and its
+    :class:`FailureKind`, set where the problem arises. A plain ``str`` problem is a
+    :attr:`FailureKind.CRASH` (:func:`failure_of`); text made from a problem (an f-string)
+    is plain text again, so a producer that adds words wraps the result in a new one."""
+
+    failure: FailureKind
+
+    def __new__(cls, text: str, failure: FailureKind = FailureKind.CRASH) -> Problem:
+        """The problem ``text`` of kind ``failure``."""
+        problem = super().__new__(cls, text)
+        problem.failure = failure
+        return problem
+
+    def __reduce__(self) -> tuple[type[Problem], tuple[str, FailureKind]]:
+        """Pickled with its kind (a worker's outcome keeps it)."""
+        return (Problem, (str(self), self.failure))
+
+
+def failure_of(problem: str | None) -> FailureKind | None:
+    """The kind of ``problem``: its own if it is a :class:`Problem`, else a crash
+    (``None``: no problem)."""
+    if not problem:
+        return None
+    return problem.failure if isinstance(problem, Problem) else FailureKind.CRASH
+
+
+def timed_out(text: str) -> Problem:
+    """A time-out problem (``text`` is the whole message, ``timed out: …``)."""
+    return Problem(text, FailureKind.TIMEOUT)
+
+
 @dataclass(frozen=True)
 class Outcome:
     """What one run of a program did."""
@@ -103,6 +153,13 @@ class Outcome:
     stderr_dropped: int = 0
     """Bytes of stderr not kept (:attr:`stderr` holds the first ones; a flood is capped,
     never silently)."""
+    failure: FailureKind | None = field(default=None, kw_only=True)
+    """What kind of problem :attr:`problem` is (``None``: none); taken from the
+    :class:`Problem` when not given."""
+
+    def __post_init__(self) -> None:
+        if self.failure is None:
+            object.__setattr__(self, "failure", failure_of(self.problem))
 
     @property
     def output(self) -> str:
@@ -158,27 +215,25 @@ class Limits:
         )
 
 
-def flood_problem(limit: int, *, stderr: bool = False) -> str:
-    """The problem of a run stopped for printing more than ``limit`` bytes."""
-    return f"stopped: it printed more than {limit} bytes{' to stderr' if stderr else ''}"
+def flood_problem(limit: int, *, stderr: bool = False, where: str = "") -> Problem:
+    """The problem of a run stopped for printing more than ``limit`` bytes (``where``: words
+    after it, `` in game 3``)."""
+    text = f"stopped: it printed more than {limit} bytes{' to stderr' if stderr else ''}"
+    return Problem(text + where, FailureKind.FLOOD)
 
 
-TIMED_OUT = "timed out"
-"""How every runner's time-out problem begins (:func:`overtime_problem` and the idle ones)."""
-
-
-def stopped_answering(problem: str | None) -> bool:
-    """Whether ``problem`` is a time-out: the program stopped answering (silent for the step
+def stopped_answering(failure: FailureKind | None) -> bool:
+    """Whether ``failure`` is a time-out: the program stopped answering (silent for the step
     timeout, or still running at the run's deadline) and was stopped. Such a run is judged on
     what it printed, by every runner alike: it never passes, and a rubric's behaviour share is
     kept for the facts it printed (the facts it never printed are missing ones). Any other
     problem (a flood, a signal, a program that could not start) keeps nothing."""
-    return problem is not None and problem.startswith(TIMED_OUT)
+    return failure is FailureKind.TIMEOUT
 
 
-def overtime_problem(seconds: float) -> str:
+def overtime_problem(seconds: float) -> Problem:
     """The problem of a run stopped at its overall deadline."""
-    return f"timed out: still running after {seconds:g} s; it was stopped"
+    return timed_out(f"timed out: still running after {seconds:g} s; it was stopped")
 
 
 class Kept:
@@ -211,10 +266,21 @@ def cut(chunks: tuple[str, ...], limit: int) -> tuple[str, ...]:
     return tuple(kept)
 
 
+class RunnerName(StrEnum):
+    """The runners (:mod:`casino.harness.runners`), by the name ``--runner`` takes."""
+
+    INPROC = "inproc"
+    PIPE = "pipe"
+    PTY = "pty"
+
+
 class Runner(Protocol):
     """Runs one job and reports what happened; never raises for anything the program does."""
 
-    name: str
+    @property
+    def name(self) -> RunnerName:
+        """Which runner it is."""
+        ...
 
     def run(self, job: Job) -> Outcome:
         """Start the program in ``job.cwd``, drive it through the run's steps, collect it."""
@@ -302,10 +368,10 @@ def start_failure(program: str, env: Mapping[str, str]) -> str:
     return os.strerror(errno.EACCES)
 
 
-def cannot_start(job: Job, reason: str) -> str:
+def cannot_start(job: Job, reason: str) -> Problem:
     """The problem reported for a program that could not be started, naming it as typed."""
     shown = job.target.command[0] if job.target.command else str(job.target.program)
-    return f"cannot start {shown!r}: {reason}"
+    return Problem(f"cannot start {shown!r}: {reason}", FailureKind.CANNOT_START)
 
 
 def process_command(job: Job, back: RunFolder | None = None) -> tuple[list[str], dict[str, str]]:

@@ -29,11 +29,13 @@ from casino.harness.runners.base import (
     Job,
     Limits,
     Outcome,
+    RunnerName,
     TargetError,
     check_program,
     flood_problem,
     seed_argv,
     split_at,
+    timed_out,
 )
 from casino.programs import MainFunction, load_main
 
@@ -212,7 +214,9 @@ def call_main(
 
 def _timed_out(timeout: float | None, read: int) -> str:
     lines = f"{read} input line{'' if read == 1 else 's'}"
-    return f"timed out: no input was read for {timeout:g} s (after {lines}); it was stopped"
+    return timed_out(
+        f"timed out: no input was read for {timeout:g} s (after {lines}); it was stopped"
+    )
 
 
 def _exit_status(
@@ -240,7 +244,7 @@ class InProcessRunner:
     """Runs casino's own programs by calling their ``main`` (``mains`` adds or overrides
     programs by name, for tests)."""
 
-    name = "inproc"
+    name = RunnerName.INPROC
 
     def __init__(self, mains: Mapping[str, MainFunction] | None = None) -> None:
         self._mains = dict(mains or {})

@@ -32,10 +32,13 @@ from casino.harness.runners.base import (
     Job,
     Kept,
     Limits,
+    Problem,
+    RunnerName,
     cannot_start,
     decode,
     flood_problem,
     overtime_problem,
+    timed_out,
 )
 from casino.harness.runners.pipe import start_piped
 from casino.harness.runners.procs import Containment
@@ -48,6 +51,11 @@ _DRAIN_SECONDS = 1.0
 
 class CannotStart(Exception):
     """The program could not be started (the message names it as typed)."""
+
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(problem)
+        self.problem = problem
+        """Why, with its kind (:attr:`FailureKind.CANNOT_START`)."""
 
 
 class LiveConsole(Protocol):
@@ -96,14 +104,14 @@ class LiveConsole(Protocol):
         ...
 
 
-def start(runner: str, job: Job, limits: Limits) -> LiveConsole:
+def start(runner: RunnerName, job: Job, limits: Limits) -> LiveConsole:
     """``job``'s program on a live console of ``runner`` (``pipe`` or ``pty``);
     :class:`CannotStart` if it cannot be started."""
-    if runner == "pty":
+    if runner is RunnerName.PTY:
         try:
             return LiveTerminal(job, limits)
         except StartError as error:
-            raise CannotStart(str(error)) from None
+            raise CannotStart(error.problem) from None
     return LivePipe(job, limits)
 
 
@@ -215,7 +223,7 @@ class LivePipe:
             except BlockingIOError:
                 remaining = end - time.monotonic()
                 if remaining <= 0:
-                    self.problem = f"timed out: it read no input for {self.timeout:g} s"
+                    self.problem = timed_out(f"timed out: it read no input for {self.timeout:g} s")
                 else:
                     select.select([], [fd], [], remaining)
             except OSError:

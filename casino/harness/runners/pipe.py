@@ -24,11 +24,13 @@ from casino.harness.runners.base import (
     Kept,
     Limits,
     Outcome,
+    RunnerName,
     cannot_start,
     decode,
     flood_problem,
     overtime_problem,
     process_command,
+    timed_out,
 )
 from casino.harness.runners.procs import Containment
 from casino.harness.runners.sandbox import RunFolder, quiet
@@ -39,7 +41,7 @@ _DRAIN_SECONDS = 1.0
 class PipeRunner:
     """Runs a program as a process with its stdin, stdout and stderr on pipes."""
 
-    name = "pipe"
+    name = RunnerName.PIPE
 
     def run(self, job: Job) -> Outcome:
         """Start the program, feed it every input line, collect its output."""
@@ -111,7 +113,9 @@ def _collect(
         try:
             process.wait(timeout=max(0.0, min(idle, started + limit - time.monotonic())))
         except subprocess.TimeoutExpired:
-            problem = f"timed out: it closed its output but did not exit within {idle:g} s"
+            problem = timed_out(
+                f"timed out: it closed its output but did not exit within {idle:g} s"
+            )
     if problem is not None:
         _kill_group(process)
         _read_until_closed(fds, streams, idle=_DRAIN_SECONDS, limit=_DRAIN_SECONDS)
@@ -136,7 +140,7 @@ def _read_until_closed(
             if now >= deadline:
                 return overtime_problem(limit)
             if now - quiet_since >= idle:
-                return f"timed out: no output for {idle:g} s; it was stopped"
+                return timed_out(f"timed out: no output for {idle:g} s; it was stopped")
             for key, _ in selector.select(min(deadline, quiet_since + idle) - now):
                 chunk = os.read(key.fd, 65536)
                 if not chunk:

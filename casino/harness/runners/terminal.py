@@ -49,6 +49,8 @@ from casino.harness.runners.base import (
     Kept,
     Limits,
     Outcome,
+    Problem,
+    RunnerName,
     cannot_start,
     cut,
     decode,
@@ -56,6 +58,7 @@ from casino.harness.runners.base import (
     overtime_problem,
     process_command,
     start_failure,
+    timed_out,
 )
 from casino.harness.runners.procs import Containment
 from casino.harness.runners.sandbox import RunFolder, quiet
@@ -135,11 +138,16 @@ def _spawner(fds: tuple[int, ...]) -> type[pexpect.spawn]:
 class StartError(Exception):
     """The program could not be started."""
 
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(problem)
+        self.problem = problem
+        """Why, with its kind (:attr:`FailureKind.CANNOT_START`)."""
+
 
 class PtyRunner:
     """Runs a program in a pseudo-terminal, typing each line once its prompt has appeared."""
 
-    name = "pty"
+    name = RunnerName.PTY
 
     def run(self, job: Job) -> Outcome:
         """Start the program, converse with it, collect what it printed and how it ended."""
@@ -147,13 +155,15 @@ class PtyRunner:
         try:
             talk = Conversation(job, limits)
         except StartError as error:
-            return Outcome(chunks=("",), problem=str(error))
+            return Outcome(chunks=("",), problem=error.problem)
         try:
             problem = talk.converse(job.run.steps)
         finally:  # even when casino itself is interrupted: the program does not outlive it
             exit_status, stderr = talk.finish()
         if problem is None and talk.killed:
-            problem = f"timed out: it closed its output but did not exit within {job.timeout:g} s"
+            problem = timed_out(
+                f"timed out: it closed its output but did not exit within {job.timeout:g} s"
+            )
         problem = problem or talk.back_problem
         return Outcome(
             cut(talk.screen.chunks(), limits.output),
@@ -273,7 +283,9 @@ class Conversation:
                 return self.problem
             if waited is Wait.TIMEOUT:
                 label = _label(steps, segment.first)
-                stalled = f"timed out: waited {self.timeout:g} s for {label}; it was stopped"
+                stalled = timed_out(
+                    f"timed out: waited {self.timeout:g} s for {label}; it was stopped"
+                )
                 return self.stalled(stalled, [s.line.text for s in plan[index:] if s.line])
             if waited is Wait.ENDED:
                 return None
@@ -312,7 +324,7 @@ class Conversation:
         if self.read_until_end():
             return self.problem
         return self.problem or (
-            f"timed out: it did not end within {self.timeout:g} s after its input ended"
+            timed_out(f"timed out: it did not end within {self.timeout:g} s after its input ended")
         )
 
     def end_input(self) -> None:
