@@ -39,11 +39,11 @@ from typing import Any
 
 from casino.grade.course import Course, Student, copy_submission, submission_files
 from casino.grade.intake import Pick
-from casino.grade.results import CANNOT_START, FLOODED, StudentResult
+from casino.grade.results import StudentResult
 from casino.grade.work import build
 from casino.harness.model import FOLDER_SETTINGS, In, Run, TranscriptError, read_capped
 from casino.harness.report import points_text
-from casino.harness.runners.base import TIMED_OUT, Job, Outcome, Target
+from casino.harness.runners.base import FailureKind, Job, Outcome, Target
 from casino.harness.runners.folders import remove_tree
 from casino.harness.runners.pipe import PipeRunner
 from casino.harness.yamltext import TextError, load_text
@@ -501,11 +501,9 @@ def run_safety(line: Line, course: Course, folder: Path, scratch: Path) -> Verdi
 def safety_problem(outcome: Outcome) -> str | None:
     """What went wrong in a safety session, or ``None``."""
     problem = outcome.problem or ""
-    if problem.startswith(TIMED_OUT):
+    if outcome.failure is FailureKind.TIMEOUT:
         return f"hung: {problem}"
-    if problem.startswith(FLOODED):
-        return problem
-    if problem.startswith(CANNOT_START):
+    if outcome.failure in (FailureKind.FLOOD, FailureKind.CANNOT_START):
         return problem
     if problem:
         return f"crashed: {problem}"
