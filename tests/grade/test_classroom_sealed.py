@@ -20,7 +20,9 @@ from pathlib import Path
 
 import pytest
 import yaml
+from as_nobody import nobody_pythonpath
 from grade_support import ROOT, RUN, write_course
+from student_python import SYSTEM_PYTHON
 from test_classroom_reporter import reporter, run_workflow
 
 from casino.grade.sealed import NOT_SEALED
@@ -171,7 +173,10 @@ def test_not_as_root_and_without_a_sandbox_the_step_says_it_was_not_sealed(
     argv = [sys.executable, "-m", "casino.grade.sealed", "replay", "--submission"]
     argv += [str(tmp_path / "sub"), "--", "--runner", "pipe", "--program", RUN, ".casino"]
     env = dict(os.environ, PYTHONPATH=".casino", CASINO_AUTOGRADER_SANDBOX="user")
-    if os.geteuid() == 0:
+    if os.geteuid() == 0:  # as nobody, with the system's Python and a copy of what casino needs
+        packages = nobody_pythonpath(tmp_path / "nobody")  # tox's site-packages is 0700
+        env["PYTHONPATH"] = f".casino{os.pathsep}{packages}"
+        argv = [SYSTEM_PYTHON, *argv[1:]]
         argv = ["setpriv", "--reuid", "65534", "--regid", "65534", "--clear-groups", *argv]
         _open_to_all(tmp_path)
         subprocess.run(["chown", "-R", "65534:65534", str(checkout), str(tmp_path / "sub")])
