@@ -141,3 +141,41 @@ def late_json(late: Lateness | None) -> dict[str, object] | None:
         "penalty": late.penalty,
         "final": late.final,
     }
+
+
+RUBRIC_COLUMNS = ("rubric_penalty", "rubric_final", "rubric_percent", "rubric_unmarked")
+"""The columns a course with rubric lines adds at the end of ``gradebook.csv``, after one
+column per line (its id): the late penalty on the rubric's total, the final (the total less
+it), its percentage of the rubric's maximum and the manual lines not yet marked."""
+
+
+def with_rubric_csv(text: str, header: Sequence[str], cells: Mapping[str, Sequence[str]]) -> str:
+    """``gradebook.csv`` (``text``) with the rubric's columns ``header`` at the end, each row's
+    ``cells`` found by its student cell (empty for a student the rubric did not grade); a
+    gradebook already ending in ``header`` has those columns replaced, so merging a sheet
+    again rewrites them."""
+    rows = list(csv.reader(io.StringIO(text)))
+    if not rows:
+        return text
+    width = len(header)
+    old = len(rows[0]) >= width and rows[0][len(rows[0]) - width :] == list(header)
+    kept = [row[: len(row) - width] if old else row for row in rows]
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow([*kept[0], *header])
+    for row in kept[1:]:
+        writer.writerow([*row, *cells.get(row[0] if row else "", [""] * width)])
+    return buffer.getvalue()
+
+
+def with_rubric_json(
+    text: str, rubric: Mapping[str, object], students: Mapping[str, object]
+) -> str:
+    """``gradebook.json`` (``text``) with the course's ``rubric`` (its lines and maximum) and
+    each student's ``rubric`` (``students``; ``None`` for one the rubric did not grade),
+    replacing any already there."""
+    data = json.loads(text)
+    data["rubric"] = rubric
+    for student in data["students"]:
+        student["rubric"] = students.get(student["student"])
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"

@@ -13,11 +13,15 @@ With rubric lines (:mod:`casino.grade.lines`), ``casino grade`` writes under ``-
   points, the late rule and days, the platform identities);
 - ``rubric.csv``: the rubric's gradebook: each line's points, the total, the late penalty
   (applied last, to the rubric's total) and the final score and percentage;
+- ``gradebook.csv`` / ``gradebook.json`` get the same: a column (field) per line, then the
+  penalty, final, percentage and lines not marked (:data:`casino.grade.books.RUBRIC_COLUMNS`;
+  in the JSON each student's ``rubric`` and the course's ``rubric``);
 - with a Moodle or Canvas intake, ``moodle.csv`` / ``canvas.csv`` hold the rubric's final
   grade (empty, with a comment, while a student's manual lines are not all marked).
 
 ``casino grade marks SHEET.csv --out DIR`` reads a filled sheet, checks every score, keeps it
-as ``DIR/marking/sheet.csv`` and writes ``rubric.csv`` and the platform's file again.
+as ``DIR/marking/sheet.csv`` and writes ``rubric.csv``, the gradebooks' rubric columns and
+the platform's file again.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from casino.files import write_atomic
-from casino.grade.books import text_cell
+from casino.grade.books import RUBRIC_COLUMNS, text_cell, with_rubric_csv, with_rubric_json
 from casino.grade.cache import signing_key
 from casino.grade.course import Course, Student, file_stem, submission_files
 from casino.grade.intake import Identity
@@ -461,7 +465,8 @@ def percent(value: float, worth: float) -> str:
 def write_books(
     out: Path, state: Mapping[str, Any], rows: Sequence[Row], strict: bool = True
 ) -> str:
-    """``rubric.csv`` and the platform's grade import; the files written, in words
+    """``rubric.csv``, the rubric's columns in ``gradebook.csv`` and ``gradebook.json`` (when
+    ``out`` has them) and the platform's grade import; the files written, in words
     (``strict``: see :func:`finals`)."""
     lines = _lines(state)
     worth = worth_of(lines)
@@ -481,10 +486,7 @@ def write_books(
         ]
     )
     for student, final in graded.items():
-        cells = [
-            "" if final.points[line.id] is None else points_text(final.points[line.id] or 0.0)
-            for line in lines
-        ]
+        cells = _line_cells(lines, final)
         money = [
             points_text(final.raw),
             points_text(worth),
@@ -495,12 +497,69 @@ def write_books(
             [text_cell(student), *cells, *money, percent(final.final, worth), final.unmarked]
         )
     write_atomic(out / "rubric.csv", buffer.getvalue())
-    written = ["rubric.csv"]
+    written = ["rubric.csv", *_gradebooks(out, lines, graded, worth)]
     platform = _platform_csv(state, lines, graded, worth)
     if platform is not None:
         write_atomic(out / platform[0], platform[1])
         written.append(platform[0])
     return ", ".join(written)
+
+
+def _line_cells(lines: tuple[Line, ...], final: Final) -> list[str]:
+    """Each line's points as a cell (empty: a manual line not marked)."""
+    return [
+        "" if final.points[line.id] is None else points_text(final.points[line.id] or 0.0)
+        for line in lines
+    ]
+
+
+def _gradebooks(
+    out: Path, lines: tuple[Line, ...], graded: Mapping[str, Final], worth: float
+) -> list[str]:
+    """The rubric's result in ``out``'s ``gradebook.csv`` and ``gradebook.json`` (each
+    line's points, the late penalty, the final, its percentage, the lines not marked); the
+    files rewritten (none where ``casino grade`` wrote no gradebook)."""
+    written = []
+    book = out / "gradebook.csv"
+    if book.is_file():
+        cells = {
+            text_cell(student): [
+                *_line_cells(lines, final),
+                points_text(final.penalty),
+                points_text(final.final),
+                percent(final.final, worth),
+                str(final.unmarked),
+            ]
+            for student, final in graded.items()
+        }
+        header = [*(text_cell(line.id) for line in lines), *RUBRIC_COLUMNS]
+        text = book.read_text(encoding="utf-8")
+        write_atomic(book, with_rubric_csv(text, header, cells))
+        written.append(book.name)
+    book = out / "gradebook.json"
+    if book.is_file():
+        rubric = {
+            "max": worth,
+            "lines": [
+                {"id": line.id, "kind": line.kind, "points": line.points, "bonus": line.bonus}
+                for line in lines
+            ],
+        }
+        students = {
+            student: {
+                "points": final.points,
+                "total": final.raw,
+                "penalty": final.penalty,
+                "final": final.final,
+                "percent": float(percent(final.final, worth)),
+                "unmarked": final.unmarked,
+            }
+            for student, final in graded.items()
+        }
+        text = book.read_text(encoding="utf-8")
+        write_atomic(book, with_rubric_json(text, rubric, students))
+        written.append(book.name)
+    return written
 
 
 def _platform_csv(

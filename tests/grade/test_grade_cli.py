@@ -4,6 +4,7 @@ is on stderr only; what a submission holds besides regular files never reaches a
 from __future__ import annotations
 
 import io
+import json
 import sys
 from pathlib import Path
 
@@ -52,6 +53,10 @@ def test_a_small_course_in_this_process(course: Path) -> None:
     assert out.startswith("graded 2 submissions: 1 with full marks, 0 build failures\n")
     book = (course / "g" / "gradebook.csv").read_text()
     assert book == "student,score,max,args.yaml\nann,1,1,1\nbob,0,1,0\n"
+    # no rubric lines: the gradebooks are the transcripts' alone (docs/rubrics.md)
+    data = json.loads((course / "g" / "gradebook.json").read_text())
+    assert "rubric" not in data and all("rubric" not in s for s in data["students"])
+    assert not (course / "g" / "rubric.json").exists()
 
 
 def test_the_progress_bar_is_on_a_terminal_only_and_changes_nothing_else(course: Path) -> None:

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from grade_support import ROOT, UNSANDBOXED
 
+from casino.grade.books import RUBRIC_COLUMNS
 from casino.grade.cli import main
 from casino.grade.course import Course, Student
 from casino.grade.lines import (
@@ -189,6 +190,11 @@ def test_a_filled_sheet_gives_the_rubrics_arithmetic(graded: Path) -> None:
     sheet = out / "marking" / "sheet.csv"
     rows = _rows(sheet)
     assert len(rows) == 3 * 14 and {row["score"] for row in rows} == {""}
+    unmarked = {row["student"].split("_")[0]: row for row in _rows(out / "gradebook.csv")}
+    for student, automatic in EXPECTED.items():  # before the marks: the manual lines empty
+        assert unmarked[student]["rubric_unmarked"] == "14"
+        assert float(unmarked[student]["rubric_final"]) == sum(automatic)
+        assert unmarked[student]["names"] == ""
     shares = {"clean": 1.0, "messy": 0.5, "giant": 0.75}
     _fill(sheet, shares)
     done = _casino(graded, "marks", str(sheet))
@@ -206,6 +212,32 @@ def test_a_filled_sheet_gives_the_rubrics_arithmetic(graded: Path) -> None:
         assert float(row["Grade"]) == pytest.approx(total)
         assert row["Maximum Grade"] == "100"
         assert "safety " in row["Feedback comments"]
+    _assert_gradebooks_hold(out, books)
+
+
+def _assert_gradebooks_hold(out: Path, books: dict[str, dict[str, str]]) -> None:
+    """``gradebook.csv`` and ``gradebook.json`` carry rubric.csv's lines and final, after the
+    transcripts' own columns (rewritten, not added twice, by a second merge)."""
+    lines = [line["id"] for line in json.loads((out / "rubric.json").read_text())["lines"]]
+    csv_book = {row["student"].split("_")[0]: row for row in _rows(out / "gradebook.csv")}
+    header = next(csv.reader(io.StringIO((out / "gradebook.csv").read_text())))
+    assert header[:3] == ["student", "score", "max"] and header.count("rubric_final") == 1
+    assert header[-len(lines) - 4 :] == [*lines, *RUBRIC_COLUMNS]
+    assert RUBRIC_COLUMNS == ("rubric_penalty", "rubric_final", "rubric_percent", "rubric_unmarked")
+    data = json.loads((out / "gradebook.json").read_text(encoding="utf-8"))
+    assert [line["id"] for line in data["rubric"]["lines"]] == lines
+    assert data["rubric"]["max"] == 100
+    json_book = {s["student"].split("_")[0]: s["rubric"] for s in data["students"]}
+    assert set(csv_book) == set(json_book) == set(books) == set(EXPECTED)
+    for student, row in books.items():
+        assert float(csv_book[student]["rubric_final"]) == float(row["final"])
+        assert float(csv_book[student]["rubric_percent"]) == float(row["percent"])
+        assert [csv_book[student][line] for line in lines] == [row[line] for line in lines]
+        assert json_book[student]["final"] == pytest.approx(float(row["final"]))
+        assert json_book[student]["percent"] == pytest.approx(float(row["percent"]))
+        assert json_book[student]["unmarked"] == 0
+        points = json_book[student]["points"]
+        assert [points[line] for line in lines] == [float(row[line]) for line in lines]
 
 
 def test_canvas_gets_the_same_final_grade(graded: Path, tmp_path: Path) -> None:
@@ -305,6 +337,25 @@ def test_the_late_rule_comes_last_on_the_rubrics_total(tmp_path: Path) -> None:
     assert books["late"]["penalty"] == "4.4" and books["late"]["final"] == "6.6"
     assert books["late"]["percent"] == "66"
     assert (books["early"]["final"], books["early"]["unmarked"]) == ("5", "1")
+    # the gradebooks carry the same final, the rule applied last (a student absent: empty)
+    (tmp_path / "gradebook.csv").write_text("student,score,max\nearly,3,6\ngone,0,6\nlate,6,6\n")
+    students = [{"student": name} for name in ("early", "gone", "late")]
+    (tmp_path / "gradebook.json").write_text(json.dumps({"max": 6, "students": students}))
+    written = "rubric.csv, gradebook.csv, gradebook.json"
+    assert write_books(tmp_path, state, rows) == written
+    assert write_books(tmp_path, state, rows) == written  # replaced, not added twice
+    assert (tmp_path / "gradebook.csv").read_text().splitlines() == [
+        "student,score,max,auto,marked,extra,rubric_penalty,rubric_final,rubric_percent,"
+        "rubric_unmarked",
+        "early,3,6,3,2,,0,5,50,1",
+        "gone,0,6,,,,,,,",
+        "late,6,6,6,4,1,4.4,6.6,66,0",
+    ]
+    data = json.loads((tmp_path / "gradebook.json").read_text())
+    assert data["rubric"]["max"] == 10 and data["students"][1]["rubric"] is None
+    late = data["students"][2]["rubric"]
+    assert (late["total"], late["penalty"], late["final"]) == (11, 4.4, pytest.approx(6.6))
+    assert data["students"][0]["rubric"]["points"] == {"auto": 3, "marked": 2, "extra": None}
     rows[2]["score"] = "3"
     with pytest.raises(MarksError, match="row 4: score 3 is not on the scale 0 / 2 / 4"):
         write_books(tmp_path, state, rows)
