@@ -35,7 +35,7 @@ from casino.grade.similarity import (
     summary_section,
     write_similarity,
 )
-from casino.harness.runners.folders import make_folders
+from casino.harness.runners.folders import make_folders, remove_tree
 
 pytest.importorskip("copydetect")
 
@@ -203,6 +203,7 @@ def test_a_submission_1100_folders_deep_is_compared_and_the_course_gets_its_grad
     assert deep_name in {path for path, _ in source_files(deep)}
     summary = (tmp_path / "grades" / "summary.html").read_text()
     assert re.search(r"Compared in \d+\.\d CPU s, peak \d+ MiB \(limits: 600 CPU s", summary)
+    remove_tree(deep)  # pytest's own clean-up of old temporary folders recurses on depth
 
 
 def test_the_caps_on_files_and_bytes_per_submission(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from casino.holdem.engine import Hand, Kind
+from casino.holdem.rules import Rules
 
 from .oracle import (
     pokerkit_stacks,
@@ -18,7 +19,6 @@ from .oracle import (
     random_hand,
     random_stacks,
 )
-from casino.holdem.rules import Rules
 
 pytest.importorskip("pokerkit")
 
