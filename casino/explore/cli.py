@@ -17,9 +17,11 @@ from pathlib import Path
 from typing import TextIO
 
 from casino.cmdline import ArgumentParser, UsageError, seconds, whole_number
+from casino.explore.custom import load_grammar
 from casino.explore.engine import Budget, CannotRun, Explorer, Found
 from casino.explore.grammars import GRAMMARS, grammar_of
 from casino.explore.judge import Program
+from casino.explore.plan import Grammar
 from casino.explore.suite import write_suite
 from casino.files import write_atomic
 from casino.harness.cli import _command, _program_dir
@@ -76,10 +78,10 @@ def _parser(out: TextIO) -> ArgumentParser:
     add(
         "--reference",
         required=True,
-        choices=list(GRAMMARS),
         metavar="NAME",
-        help="the assignment (below)",
+        help="the assignment (below); with --grammar, the reference's command",
     )
+    add("--grammar", metavar="FILE", help="a course's own grammar file (YAML): see docs/explore.md")
     add("--program", metavar="CMD", help="the program to explore (any language)")
     add("--program-dir", metavar="DIR", help="CMD's folder (default: this one)")
     add("--sessions", type=whole_number(1), default=300, metavar="N", help="sessions (300)")
@@ -100,7 +102,7 @@ def _parser(out: TextIO) -> ArgumentParser:
 def explore(argv: list[str], streams: Streams) -> int:
     """``casino explore``."""
     args = _parser(streams.stdout).parse_args(argv)
-    grammar = grammar_of(args.reference)
+    grammar = _grammar(args)
     if args.out is not None:
         if args.program or args.output:
             raise UsageError("--out DIR writes a suite: it takes no --program or -o")
@@ -115,9 +117,9 @@ def explore(argv: list[str], streams: Streams) -> int:
         program,
         Budget(args.budget_runs, args.budget_seconds),
         progress=streams.error,
-        name=f"explored: {args.reference}, seed {args.seed}",
+        name=f"explored: {grammar.name}, seed {args.seed}",
     )
-    output = Path(args.output or f"explore-{args.reference}.yaml")
+    output = Path(args.output or f"explore-{grammar.name}.yaml")
     try:
         if args.every:
             founds = explorer.explore(args.seed, args.sessions)
@@ -147,6 +149,21 @@ def explore(argv: list[str], streams: Streams) -> int:
         _report_group(each, output.with_stem(f"{output.stem}-{index}"), args, streams)
     _report(main[0], output, args, streams)
     return 1
+
+
+def _grammar(args: argparse.Namespace) -> Grammar:
+    """The grammar ``--reference`` names, or the ``--grammar`` file's with ``--reference``
+    as its external reference command."""
+    if args.grammar is not None:
+        if args.program is None or args.out is not None:
+            raise UsageError("--grammar FILE explores a --program CMD (and writes no --out suite)")
+        reference = _command(args.reference)
+        assert reference is not None
+        return load_grammar(Path(args.grammar), reference, _program_dir(None, reference))
+    if args.reference not in GRAMMARS:
+        known = ", ".join(GRAMMARS)
+        raise UsageError(f"--reference {args.reference!r}: no such assignment (known: {known})")
+    return grammar_of(args.reference)
 
 
 def _report_group(found: Found, output: Path, args: argparse.Namespace, streams: Streams) -> None:
