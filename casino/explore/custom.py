@@ -35,7 +35,7 @@ from typing import Any
 
 import yaml
 
-from casino.errors import CasinoError
+from casino.cmdline import UsageError
 from casino.explore.plan import Rendered, RunInput, Session, smaller_numbers
 from casino.harness.model import In, Inline, Out, OutRe, Run, Step, Transcript
 from casino.harness.runners.base import Target
@@ -46,8 +46,9 @@ FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 """A ``{name}`` in a command's form."""
 
 
-class GrammarFileError(CasinoError):
-    """A grammar file that cannot be read or says something explore cannot use."""
+class GrammarFileError(UsageError):
+    """A grammar file that cannot be read or says something explore cannot use (a usage
+    error: one line, exit status 2)."""
 
 
 @dataclass(frozen=True)

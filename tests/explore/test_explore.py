@@ -272,7 +272,9 @@ def test_out_writes_a_fixed_suite_the_reference_passes(
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (("--reference", "poker"), "invalid choice: 'poker'"),
+        (("--reference", "poker"), "--reference 'poker': no such assignment (known: nimsys"),
+        (("--grammar", "g.yaml", "--reference", "awk"), "--grammar FILE explores a --program"),
+        (("--grammar", "/no/g.yaml", "--reference", "awk", "--program", "a"), "cannot read it"),
         (("--reference", "demo", "--out", "x", "--program", "a"), "takes no --program"),
         (("--reference", "demo", "--program-dir", "x"), "--program-dir goes with --program"),
         (("--reference", "demo", "--budget-seconds", "0"), "--budget-seconds"),
