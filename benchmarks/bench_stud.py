@@ -33,7 +33,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import os
+import pstats
 import random
 import re
 import resource
@@ -126,7 +128,7 @@ class Loopback:
     """The players' CPU seconds while the hands were played (``None``: not on Linux)."""
 
 
-async def loopback(hands: int, players: int = 4, held: bool = True) -> Loopback:
+async def loopback(hands: int, players: int = 4, held: bool = True, profile: int = 0) -> Loopback:
     """Part 1: ``players`` of ours (separate processes) at one table for ``hands`` hands,
     as ``casino stud dealer`` plays them (``held``: waiting on the sockets directly; else
     through the event loop, as a Casino Day's tables do)."""
@@ -161,7 +163,14 @@ async def loopback(hands: int, players: int = 4, held: bool = True) -> Loopback:
     )
     pids = [process.pid for process in processes]
     seated, started = players_cpu(pids), time.process_time()
+    profiler = cProfile.Profile() if profile else None
+    if profiler is not None:
+        profiler.enable()
     await table.play()
+    if profiler is not None:
+        profiler.disable()
+        print(f"dealer's profile of {hands} hands, top {profile} by own time:")
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(profile)
     dealer = time.process_time() - started
     ended = players_cpu(pids)  # before they are reaped: an exited child's /proc stays till then
     finished.set()
@@ -252,6 +261,13 @@ def main() -> None:
         action="store_true",
         help="the dealer waits through the event loop (as a Casino Day's tables do), not held",
     )
+    parser.add_argument(
+        "--profile",
+        type=int,
+        default=0,
+        metavar="N",
+        help="print the dealer's top N functions by own time (cProfile; slows the rate)",
+    )
     args = parser.parse_args()
     if args.against is not None and not (args.against / "casino" / "__init__.py").is_file():
         parser.error(f"--against {args.against}: not a checkout of casino (no casino/__init__.py)")
@@ -260,7 +276,7 @@ def main() -> None:
         compare(args.against, args.hands, args.rounds)
         return
     started = time.process_time()
-    run = asyncio.run(loopback(args.hands, held=not args.through_loop))
+    run = asyncio.run(loopback(args.hands, held=not args.through_loop, profile=args.profile))
     dealer = time.process_time() - started
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
     players = used.ru_utime + used.ru_stime
