@@ -48,8 +48,8 @@ from casino.stud.screen import HistoryWriter, LiveScreen, LogObserver, Observers
 from casino.stud.tournament import bot_template, run_tournament
 
 if TYPE_CHECKING:
-    from casino.stud.casinoday import Standing
-    from casino.stud.classroom import ClassSetup
+    from casino.grade.studbook import ClassSetup
+    from casino.grade.studday import Standing
 
 USAGE = "usage: stud [-h] {dealer,player,tournament,check} ..."
 
@@ -251,8 +251,8 @@ def tournament_main(invocation: Invocation) -> int:
 def _casino_day(args: argparse.Namespace, out: TextIO, observer: Observer | None) -> int:
     """A class's Casino Day: every player that comes at the table (or tables), the standings
     under ``--out``."""
-    from casino.stud.casinoday import DayConfig, casino_day, standings_csv, standings_json
-    from casino.stud.classroom import prepare, scratch_folder
+    from casino.grade.studbook import prepare, scratch_folder
+    from casino.grade.studday import DayConfig, casino_day, standings_csv, standings_json
 
     setup, sandbox = _class_setup(args)
     target = _out_folder(args.out)
@@ -407,8 +407,8 @@ def _check_one(args: argparse.Namespace, out: TextIO) -> int:
 def _class_setup(args: argparse.Namespace) -> tuple[ClassSetup, str]:
     """How the submissions are built and run, and the sandbox in one line."""
     from casino.grade.cli import describe
+    from casino.grade.studbook import ClassSetup
     from casino.harness.runners.sandbox import Sandbox, isolation_works, network_isolation_works
-    from casino.stud.classroom import ClassSetup
 
     try:
         run = tuple(shlex.split(args.run or ""))
@@ -479,16 +479,16 @@ def _out_folder(given: str | None, *inside: str) -> Path:
 
 
 def _check_class(args: argparse.Namespace, out: TextIO) -> int:
-    from casino.harness.report import points_text
-    from casino.stud import check as checking
-    from casino.stud.classroom import (
+    from casino.grade.studbook import (
         MAX_POINTS,
         check_class,
         prepare,
         scratch_folder,
         write_books,
     )
-    from casino.stud.dues import parse_dues
+    from casino.grade.studdues import parse_dues
+    from casino.harness.report import points_text
+    from casino.stud import check as checking
 
     setup, sandbox = _class_setup(args)
     target = _out_folder(args.out, "feedback")

@@ -1,6 +1,6 @@
 """``casino stud check SUBMISSIONS --due 1=WHEN --due 2=WHEN``: the seed's two deadlines. A
 part turned in after its due earns none of its points; which points are which part's, and
-when a part was turned in, are :mod:`casino.stud.dues`'s."""
+when a part was turned in, are :mod:`casino.grade.studdues`'s."""
 
 from __future__ import annotations
 
@@ -18,11 +18,7 @@ import pytest
 from casino.cmdline import UsageError
 from casino.grade.course import Student
 from casino.grade.intake import Intake
-from casino.programs import run_captured
-from casino.stud import check as checking
-from casino.stud.check import CONNECTS, LEGAL, POINTS, THREE, UP_CARDS
-from casino.stud.cli import main
-from casino.stud.dues import (
+from casino.grade.studdues import (
     Dues,
     PartPicker,
     after_dues,
@@ -31,6 +27,10 @@ from casino.stud.dues import (
     part_points,
     share,
 )
+from casino.programs import run_captured
+from casino.stud import check as checking
+from casino.stud.check import CONNECTS, LEGAL, POINTS, THREE, UP_CARDS
+from casino.stud.cli import main
 
 HERE = Path(__file__).parent
 POKER = (HERE / "classbots" / "poker.py").read_text(encoding="utf-8")

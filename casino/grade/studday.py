@@ -1,4 +1,4 @@
-"""Casino Day for a class: every player of :func:`casino.stud.classroom.prepare` at one table,
+"""Casino Day for a class: every player of :func:`casino.grade.studbook.prepare` at one table,
 and the standings in a gradebook.
 
 Each player gets a listener of its own (a loopback port, and for a sandboxed player the Unix
@@ -31,12 +31,12 @@ from typing import Any
 from casino.clock import Clock
 from casino.errors import CasinoError
 from casino.grade.books import text_cell
+from casino.grade.studbook import Entry, shown_paths
 from casino.harness.runners.base import STDERR_KEPT
 from casino.net.guard import Limits
 from casino.net.listener import Listener
 from casino.net.stream import FrameStream, bound_port, serve
 from casino.stud import protocol as wire
-from casino.stud.classroom import Entry, shown_paths
 from casino.stud.dealer import (
     GAME_OVER,
     MAX_PLAYERS,

@@ -39,13 +39,13 @@ from casino.grade.books import text_cell
 from casino.grade.course import Course, TooLargeSubmission, copy_submission, file_stem
 from casino.grade.intake import IntakeError, open_submissions
 from casino.grade.results import SUBMISSION
+from casino.grade.studdues import Dues, PartPicker, after_dues, late_parts
 from casino.grade.work import build
 from casino.harness.report import plural, points_text
 from casino.harness.runners.folders import remove_tree
 from casino.harness.runners.sandbox import Sandbox
 from casino.page import page_head
 from casino.stud.check import POINTS, Checked, Limits, check_player
-from casino.stud.dues import Dues, PartPicker, after_dues, late_parts
 from casino.stud.launch import Launch
 from casino.stud.report import text_report
 
@@ -85,7 +85,7 @@ def prepare(
     """Every player: ``bots`` (a name and its command, run as typed) first, then each
     submission of ``source`` in name order, copied, built, under ``scratch``; with ``dues``,
     a Git list's repositories as they were at the last due, and each submission's late parts
-    (:mod:`casino.stud.dues`). :class:`CasinoError` when ``source`` cannot be read at all."""
+    (:mod:`casino.grade.studdues`). :class:`CasinoError` when ``source`` cannot be read at all."""
     entries = [Entry(name, Launch(tuple(command))) for name, command in bots]
     if source is None:
         return entries
