@@ -41,7 +41,7 @@ def phh_actions(hand: Hand) -> list[str]:
     streets = _action_streets(hand)
     dealt = Street.PREFLOP
     river_aggressor: int | None = None
-    for action, street in zip(hand.actions, streets):
+    for action, street in zip(hand.actions, streets, strict=True):
         while dealt < street:
             dealt = Street(dealt + 1)
             lines.append(_board_line(hand, dealt))
