@@ -270,18 +270,22 @@ def test_a_comparison_past_its_limits_is_stopped_and_said(
 
 @pytest.mark.parametrize("limit", ["CPU_SECONDS", "MEMORY_BYTES"])
 def test_the_worker_is_stopped_by_its_cpu_and_memory_limits(tmp_path: Path, limit: str) -> None:
-    """1 CPU s for a submission of 512 KiB of code (about 15 CPU s), or 1 MiB of data: the
+    """1 CPU s for three submissions of 512 KiB of code (two took 3.6 CPU s here, one alone 1.5
+    s, too close to the limit to be sure), or 1 MiB of data: the
     worker is stopped, the grader is not. The grader is a fresh Python here: a worker forked
     from a process that has freed much memory (pytest, late in a run) may compare within the
     heap it inherited and never ask the system for more."""
     students = course(tmp_path)
-    big = tmp_path / "submissions" / "big"
-    big.mkdir()
     text = (PROGRAMS / "Original.java").read_text()
-    for number in range(1, 40):
-        (big / f"Copy{number}.java").write_text(renamed(text) * 8)
+    bigs = []
+    for name in ("big", "bigger", "biggest"):
+        big = tmp_path / "submissions" / name
+        big.mkdir()
+        for number in range(1, 40):
+            (big / f"Copy{number}.java").write_text(renamed(text) * 8)
+        bigs.append((name, big))
     value = 1 if limit == "CPU_SECONDS" else 1 << 20
-    folders = [(name, str(folder)) for name, folder in [*students, ("big", big)]]
+    folders = [(name, str(folder)) for name, folder in [*students, *bigs]]
     script = (
         "import sys\nfrom pathlib import Path\nfrom casino.grade import similarity\n"
         f"similarity.{limit} = {value}\n"
