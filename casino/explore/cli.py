@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import TextIO
 
 from casino.cmdline import ArgumentParser, UsageError, seconds, whole_number
-from casino.explore.custom import load_grammar
 from casino.explore.engine import Budget, CannotRun, Explorer, Found
 from casino.explore.grammars import GRAMMARS, grammar_of
 from casino.explore.judge import Program
@@ -155,6 +154,8 @@ def _grammar(args: argparse.Namespace) -> Grammar:
     """The grammar ``--reference`` names, or the ``--grammar`` file's with ``--reference``
     as its external reference command."""
     if args.grammar is not None:
+        from casino.explore.custom import load_grammar  # yaml and the pipe runner: only here
+
         if args.program is None or args.out is not None:
             raise UsageError("--grammar FILE explores a --program CMD (and writes no --out suite)")
         reference = _command(args.reference)
