@@ -12,7 +12,8 @@ import json
 from pathlib import Path
 
 from casino.cmdline import ArgumentParser
-from casino.grade.sheet import MarksError, merge_marks
+from casino.grade.rubricbook import MarksError
+from casino.grade.sheet import merge_marks
 from casino.shell import Streams
 
 

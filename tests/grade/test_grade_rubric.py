@@ -28,15 +28,8 @@ from casino.grade.lines import (
     safety_inputs,
 )
 from casino.grade.results import StudentResult
-from casino.grade.sheet import (
-    MarksError,
-    earlier_runs,
-    page,
-    read_sheet,
-    sheet_csv,
-    sheet_rows,
-    write_books,
-)
+from casino.grade.rubricbook import MarksError, write_books
+from casino.grade.sheet import earlier_runs, page, read_sheet, sheet_csv, sheet_rows
 
 pytest.importorskip("pycodestyle")
 
