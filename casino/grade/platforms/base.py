@@ -96,6 +96,12 @@ class Platform:
         """The file its grade import is written to (``moodle.csv``)."""
         return f"{self.name}.csv"
 
+    @property
+    def late_mark(self) -> str:
+        """How a submission the platform marked late, with no time, is said in one line
+        (``""``: the platform marks none)."""
+        return ""
+
     def folder(self, name: str) -> Entry | None:
         """A folder of the download named ``name``, if the platform named it."""
         return None

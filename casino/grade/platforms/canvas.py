@@ -39,7 +39,8 @@ FILE = re.compile(
 COPY = re.compile(r"^(?P<stem>.+)-\d+(?P<ext>\.[^.]*)?$")
 LATE_FILE = re.compile(r"^[^_]+_late_\d+_\d+_", re.IGNORECASE)
 """A file Canvas marked late: ``login_LATE_12345_67890_Main.java``."""
-LATE = "Canvas marked it _LATE_; its time is unknown, so it counts as 1 day"
+MARKED = "Canvas marked it _LATE_"
+LATE = f"{MARKED}; its time is unknown, so it counts as 1 day"
 ON_TIME = "Canvas did not mark it late"
 SIS = ["SIS User ID", "SIS Login ID", "Section"]
 
@@ -47,6 +48,11 @@ SIS = ["SIS User ID", "SIS Login ID", "Section"]
 @dataclass(frozen=True)
 class Canvas(Platform):
     """Canvas (see the module's docstring)."""
+
+    @property
+    def late_mark(self) -> str:
+        """The ``_LATE_`` marker."""
+        return MARKED
 
     def file(self, name: str) -> Entry | None:
         """A student's file, prefixed with their login, user id and submission id."""
