@@ -11,16 +11,20 @@ import io
 import shutil
 import subprocess
 import zipfile
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from grade_support import BUILD, RUN, UNSANDBOXED, write_course
 
 from casino.grade import cli
-from casino.grade.intake import ODD_NAME, open_submissions
+from casino.grade.course import Student
+from casino.grade.intake import ODD_NAME, Intake, open_submissions
+from casino.grade.late import Zone
 from casino.grade.lms import import_csv
 from casino.grade.platforms import PLATFORMS, GradeRow, Identity, find_platform
 from casino.grade.platforms.blackboard import ATTEMPT_TIME, BLACKBOARD
 from casino.grade.results import Score, ScoreStatus, StudentResult
+from casino.grade.submitted import NO_TIME, download_times
 
 ASSIGNMENT = "Project_C"
 """The assignment's name as Blackboard prefixes it (an underscore in it too)."""
@@ -132,3 +136,21 @@ def test_the_registry_finds_each_platform_by_its_one_name() -> None:
     assert PLATFORMS[0].grade_import([row], "ignored", 4.0).splitlines()[1] == (
         "Participant 101,Ada,4,4,every transcript passed"
     )
+
+
+def test_the_attempt_times_state_no_zone_so_they_are_read_in_the_zone_given_or_warned_of(
+    tmp_path: Path,
+) -> None:
+    for name in ("P_ada_attempt_2019-05-31-14-59-00.txt", "P_ada_attempt_2019-05-31-14-59-00_a.py"):
+        (tmp_path / name).write_text("x\n")
+    intake = Intake("blackboard", [Student("ada", tmp_path / "ada")])
+    melbourne = timezone(timedelta(hours=10))
+    given = Zone(melbourne)
+    when = datetime(2019, 5, 31, 14, 59, tzinfo=melbourne)
+    assert download_times(tmp_path, intake, given) == {"ada": (when, ATTEMPT_TIME, False)}
+    machine = Zone()
+    found = download_times(tmp_path, intake, machine)["ada"][0]
+    assert found is not None and found.replace(tzinfo=None) == datetime(2019, 5, 31, 14, 59)
+    assert machine.unzoned == ["ada's attempt time"]
+    nobody = Intake("blackboard", [Student("bob", tmp_path / "bob")])
+    assert download_times(tmp_path, nobody, given) == {"bob": (None, NO_TIME, False)}
