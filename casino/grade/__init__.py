@@ -13,7 +13,13 @@
   :mod:`~casino.grade.term` (due, extensions, what a score becomes),
   :mod:`~casino.grade.visibility` (hidden transcripts), :mod:`~casino.grade.similarity`
   (copied code);
-- :mod:`~casino.grade.cli`: the command line.
+- where submissions come from: :mod:`~casino.grade.intake` (folders, zips, Git lists, a
+  learning platform's download) and :mod:`~casino.grade.platforms` (Moodle, Canvas,
+  Blackboard: their downloads and grade imports, which :mod:`~casino.grade.lms` writes);
+- the rubric: :mod:`~casino.grade.sheet` (the marker's pages and sheet) and
+  :mod:`~casino.grade.rubricbook` (the rubric's gradebook);
+- :mod:`~casino.grade.cli`: the command line (:mod:`~casino.grade.options` its options,
+  :mod:`~casino.grade.export_cli` ``casino grade export``).
 """
 
 __all__ = [
@@ -26,12 +32,16 @@ __all__ = [
     "dryrun",
     "engines",
     "export",
+    "export_cli",
     "intake",
     "late",
     "lines",
     "lms",
     "marks_cli",
+    "options",
+    "platforms",
     "results",
+    "rubricbook",
     "sealed",
     "sheet",
     "similarity",

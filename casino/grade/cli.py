@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import shlex
 import tempfile
 from collections.abc import Sequence
@@ -18,8 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
-from casino.cmdline import ArgumentParser, UsageError, whole_number
-from casino.errors import ParseError
+from casino.cmdline import UsageError
 from casino.explore.feedback import ExploreSpec
 from casino.explore.grammars import GRAMMARS
 from casino.files import write_atomic
@@ -28,11 +26,10 @@ from casino.grade.cache import Cache
 from casino.grade.course import (
     Course,
     CourseError,
-    Material,
     Student,
     TooLargeSubmission,
+    course_materials,
     file_stem,
-    load_material,
     submission_digest,
 )
 from casino.grade.dryrun import check_commands
@@ -40,7 +37,8 @@ from casino.grade.engines import Task, default_jobs, grade_here, grade_in_pool, 
 from casino.grade.intake import Intake, IntakeError, open_submissions
 from casino.grade.late import LateError, Lateness
 from casino.grade.lines import HistoryRecorder, LinesError, read_lines
-from casino.grade.lms import canvas_csv, moodle_csv
+from casino.grade.lms import import_csv
+from casino.grade.options import MIB, grade_parser
 from casino.grade.results import StudentResult, feedback
 from casino.grade.sheet import earlier_runs, gather, write_marking
 from casino.grade.similarity import SimilarityError
@@ -56,7 +54,7 @@ from casino.grade.term import (
 )
 from casino.grade.visibility import withheld
 from casino.grade.work import Cached, built_nothing, cache_key, not_graded
-from casino.harness.command import find_transcripts, run_command
+from casino.harness.command import run_command
 from casino.harness.report import plural
 from casino.harness.runners import cgroup, seccomp
 from casino.harness.runners.sandbox import (
@@ -65,154 +63,7 @@ from casino.harness.runners.sandbox import (
     network_isolation_works,
     processes_enforced,
 )
-from casino.numbers import parse_seconds
 from casino.shell import Streams
-
-EPILOG = """\
-SUBMISSIONS is a folder of one folder per student, a zip of them, Moodle's or Canvas's bulk
-download (a folder or its zip: moodle.csv or canvas.csv is then written for the platform's
-grade import), or a text file listing Git repositories (GitHub Classroom), one a line.
-Each student's folder is graded alike. For each, a fresh copy of the folder is made,
---build runs there once (through sh, so `javac -d build *.java` works), and --run is the
-program every transcript is replayed against (written as typed in that folder, as for
-`casino replay --program`), each transcript in a scratch directory holding only its files:
-a run script finds its own files through "$(dirname "$0")", as in
-`exec python3 "$(dirname "$0")/adder.py" "$@"` (a bare `python3 adder.py` looks in the
-scratch directory and fails).
-Every run is bounded: the transcript's timeout per step and in all, its output, and the
-sandbox limits below (set in the program's process); its processes are killed when it ends.
-Each program runs in a sandbox of its own (bubblewrap: it sees only its submission and run
-folder, no network, no other process, no kernel keyring or mount); where the machine cannot,
-casino refuses unless --trust-submissions is given. The summary says what was in effect.
-A sandbox shows /usr: a --run or --build program elsewhere (a JDK in /opt, a virtualenv)
-needs --sandbox-path DIR. Before anyone is graded, casino checks the staff's tools only:
-every program --run and --build name is resolved (links, #! interpreters, a virtualenv's
-base, a runtime's lib) and probed inside a sandbox; one it cannot show or start stops the
-grading with one line naming it. What a student's program does is that student's grade.
-
-Results, under --out: gradebook.csv, gradebook.json, feedback/STUDENT.txt (a transcript
-marked `visibility: hidden` shows there as its name and points only; feedback-staff/ holds
-everything), summary.html.
-
-A --transcripts folder's casino.yaml may list the course's whole rubric (lines: transcripts,
-check, git, safety and manual lines; docs/rubrics.md): casino then also writes rubric.csv,
-marking/STUDENT.html (each manual line's evidence) and marking/sheet.csv for the marker;
-`casino grade marks SHEET.csv` merges the filled sheet (the late rule applied last).
-
---due WHEN adds each student's days late, penalty and final score under a --late rule
-(nimsys: 20% of the score per day, nothing after 4 days; videopoker: 2^(n-1) points of a
-grade out of 20; percent:P[:LAST], points:P[:LAST], doubling:SCALE[:LAST]); --extensions
-gives students their own due; --submitted the platform's times (else a Git commit's, Canvas's
-_LATE_ marker, or the files' own as the last resort); --timezone ZONE reads the times that
-state no zone (a Moodle worksheet's) in ZONE, else in this machine's, with a warning.
---similarity compares every pair of submissions (copydetect; --template leaves the starter
-code out, --archive adds earlier years): similarity.csv and similarity/ pages, linked from the
-summary.
-
-A re-run reuses every score whose submission, transcript and settings have not changed
-(cache/ under --out); --force regrades everything.
-
-casino grade export --gradescope DIR | --github-classroom DIR packages the same transcripts
-for those graders (see casino grade export --help).
-"""
-
-MIB = 1 << 20
-
-
-def _parser(out: TextIO) -> ArgumentParser:
-    parser = ArgumentParser(
-        out=out,
-        prog="casino grade",
-        description="Grade every submission of a course against the same transcripts.",
-        epilog=EPILOG,
-    )
-    add = parser.add_argument
-    add(
-        "submissions",
-        metavar="SUBMISSIONS",
-        help="a folder of one folder per student, a zip of them, Moodle's or Canvas's bulk "
-        "download (folder or zip), or a file listing Git repositories",
-    )
-    add(
-        "--assignment",
-        default="casino",
-        metavar="NAME",
-        help="the assignment's column in canvas.csv (default: casino)",
-    )
-    add(
-        "--transcripts",
-        required=True,
-        action="append",
-        metavar="DIR",
-        help="transcripts (a folder or a file; repeatable)",
-    )
-    add("--run", required=True, metavar="CMD", help="the program, e.g. 'java -cp build Nimsys'")
-    add("--build", metavar="CMD", help="run once per submission, e.g. 'javac -d build *.java'")
-    add("--out", default="grades", metavar="DIR", help="where results go (default: grades)")
-    add("--jobs", type=COUNT, metavar="N", help="submissions at once (default: all cores)")
-    add("--ray", metavar="ADDRESS", help="run on this Ray cluster ('local': start one here)")
-    add("--force", action="store_true", help="regrade everything, reusing nothing")
-    add("--runner", choices=("pipe", "pty"), default="pipe", help="how to run (default: pipe)")
-    add("--explore", metavar="NAME", help="also explore each program against reference NAME")
-    add("--explore-runs", type=COUNT, default=300, metavar="N", help="its runs (300)")
-    add("--build-timeout", type=_seconds, default=120.0, metavar="S", help="for the build (120)")
-    add("--cpu", type=CPU_SECONDS, default=60, metavar="S", help="CPU seconds per run (60)")
-    add("--memory", type=MIBS, default=1024, metavar="MB", help="data per run (1024)")
-    add(
-        "--address-space",
-        type=MIBS,
-        metavar="MB",
-        help="address space per run (no limit)",
-    )
-    add(
-        "--processes",
-        type=PROCESSES,
-        default=256,
-        metavar="N",
-        help="processes per run (256)",
-    )
-    add(
-        "--file-size",
-        type=MIBS,
-        default=64,
-        metavar="MB",
-        help="largest file written (64)",
-    )
-    add("--disk", type=MIBS, default=256, metavar="MB", help="a run's folder in all (256)")
-    add(
-        "--sandbox-path",
-        action="append",
-        default=[],
-        type=_folder,
-        metavar="DIR",
-        help="a folder of this machine the programs also see, read-only, its bin on their "
-        "PATH: a JDK in /opt, a virtualenv, a pyenv (repeatable; they see /usr otherwise)",
-    )
-    _term_options(parser)
-    add("--similarity", action="store_true", help="compare every pair of submissions")
-    add("--template", metavar="DIR", help="starter code left out of --similarity")
-    add("--archive", metavar="SUBMISSIONS", help="earlier years' ones, for --similarity")
-    add("--network", action="store_true", help="let programs use the network")
-    add(
-        "--trust-submissions",
-        action="store_true",
-        help="run the programs without their own sandbox (only the limits above): for code "
-        "you trust, or a machine that cannot sandbox",
-    )
-    return parser
-
-
-COUNT = whole_number(1)
-"""A whole number from 1 (``--jobs``)."""
-MOST_MIB = 1 << 20
-"""The largest size a limit in MiB may have (1 TiB): more is a typo, and the kernel or
-bubblewrap would refuse it only once every program had been run (``--size`` of a tmpfs)."""
-MIBS = whole_number(1, MOST_MIB)
-"""``--memory``, ``--address-space``, ``--file-size``, ``--disk``."""
-CPU_SECONDS = whole_number(1, 86_400)
-"""``--cpu``: at most a day."""
-PROCESSES = whole_number(1, 1 << 22)
-"""``--processes``: at most Linux's largest process number."""
 
 
 def _check_sandbox_paths(args: argparse.Namespace) -> None:
@@ -229,46 +80,17 @@ def _check_sandbox_paths(args: argparse.Namespace) -> None:
                 )
 
 
-def _folder(text: str) -> str:
-    """A ``--sandbox-path``: an existing folder other than ``/``, made absolute."""
-    path = os.path.abspath(text)
-    if not os.path.isdir(path) or path == "/":
-        raise UsageError(f"--sandbox-path: expected a folder other than /, got {text!r}")
-    return path
-
-
-def _term_options(parser: ArgumentParser) -> None:
-    """``--due`` and what goes with it (:mod:`casino.grade.term`)."""
-    add = parser.add_argument
-    add("--due", metavar="WHEN", help="the due date, e.g. 2019-05-31T15:00+10:00")
-    add("--late", metavar="RULE", help="nimsys, videopoker, percent:P[:LAST], points:P[:LAST], …")
-    add("--extensions", metavar="CSV", help="rows of student,new due")
-    add("--submitted", metavar="CSV", help="rows of student,time, or Moodle's worksheet")
-    add(
-        "--timezone",
-        metavar="ZONE",
-        help="the zone of times that state none, e.g. Europe/Lisbon (default: this machine's)",
-    )
-
-
-def _seconds(text: str) -> float:
-    """``--build-timeout``: read by :func:`~casino.numbers.parse_seconds`; the message is the
-    one ``casino grade`` has always given (the suite locks it)."""
-    try:
-        return parse_seconds(text, 86400)
-    except ParseError:
-        raise UsageError(f"expected seconds above 0 (at most a day), got {text!r}") from None
-
-
 def grade(argv: list[str], streams: Streams) -> int:
     """``casino grade`` (and ``casino grade export``)."""
     if argv[:1] == ["export"]:
+        from casino.grade.export_cli import export
+
         return export(argv[1:], streams)
     if argv[:1] == ["marks"]:
         from casino.grade.marks_cli import marks
 
         return marks(argv[1:], streams)
-    args = _parser(streams.stdout).parse_args(argv)
+    args = grade_parser(streams.stdout).parse_args(argv)
     submissions = Path(args.submissions)
     if not submissions.exists():
         raise UsageError(f"no such folder or file: {args.submissions}")
@@ -384,15 +206,13 @@ def _write_lms(
 ) -> str:
     """The grade import of the platform the submissions came from (the final scores after a
     late penalty); its file name, or ""."""
+    platform = intake.platform
+    if platform is None:
+        return ""
     final = None if late is None else finals(late)
-    if intake.layout == "moodle":
-        write_atomic(out / "moodle.csv", moodle_csv(results, intake.identities, final))
-        return "moodle.csv"
-    if intake.layout == "canvas":
-        csv_text = canvas_csv(results, intake.identities, assignment, final)
-        write_atomic(out / "canvas.csv", csv_text)
-        return "canvas.csv"
-    return ""
+    text = import_csv(platform, results, intake.identities, assignment, final)
+    write_atomic(out / platform.export_name, text)
+    return platform.export_name
 
 
 NO_SANDBOX = (
@@ -423,7 +243,7 @@ def _course(args: argparse.Namespace) -> tuple[Course, tuple[str, ...]]:
         disk=args.disk * MIB,
         paths=tuple(dict.fromkeys(args.sandbox_path)),
     )
-    materials, skipped = _materials(args.transcripts)
+    materials, skipped = course_materials(args.transcripts)
     explore = None
     if args.explore is not None:
         if args.explore not in GRAMMARS:
@@ -438,95 +258,6 @@ def _check_ray() -> None:
         import ray  # noqa: F401
     except ImportError:
         raise UsageError("--ray needs Ray: pip install -e '.[ray]' in casino's folder") from None
-
-
-def _materials(folders: list[str]) -> tuple[tuple[Material, ...], tuple[str, ...]]:
-    """Every transcript under the ``--transcripts`` folders (or files), shown relative to
-    the one it was found in; ``reference: casino`` ones are left out (no other program can
-    pass them) and returned apart, by path."""
-    materials, skipped = [], []
-    for raw in folders:
-        base = Path(raw)
-        for path in find_transcripts([raw]):
-            shown = path.name if base.is_file() else path.relative_to(base).as_posix()
-            material = load_material(path, shown)
-            if material.transcript.reference is None:
-                materials.append(material)
-            else:
-                skipped.append(material.path)
-    if not materials:
-        raise UsageError("no transcripts to grade with (reference: casino ones cannot be used)")
-    paths = [m.path for m in materials]
-    if len(set(paths)) < len(paths):
-        raise UsageError("two transcripts have the same path: give each --transcripts once")
-    return tuple(materials), tuple(skipped)
-
-
-EXPORT_EPILOG = """\
---gradescope DIR writes DIR/autograder.zip: upload it as the assignment's autograder
-(setup.sh installs Python 3.11 and casino's dependencies; run_autograder builds the
-submission, replays the transcripts against it and writes results.json, one test per
-transcript, the --hidden ones shown once grades are published).
---github-classroom DIR writes .github/workflows/classroom.yml, .github/classroom/
-autograding.json and .casino/ (casino and the transcripts) into DIR, the assignment's
-template repository. A folder named 'export' is graded as ./export.
-"""
-
-
-def _export_parser(out: TextIO) -> ArgumentParser:
-    parser = ArgumentParser(
-        out=out,
-        prog="casino grade export",
-        description="Package the course's transcripts for Gradescope or GitHub Classroom.",
-        epilog=EXPORT_EPILOG,
-    )
-    add = parser.add_argument
-    where = parser.add_mutually_exclusive_group(required=True)
-    where.add_argument("--gradescope", metavar="DIR", help="write DIR/autograder.zip")
-    where.add_argument("--github-classroom", metavar="DIR", help="write the workflow into DIR")
-    add("--transcripts", required=True, action="append", metavar="DIR", help="(repeatable)")
-    add("--hidden", action="append", default=[], metavar="DIR", help="transcripts shown late")
-    add("--run", required=True, metavar="CMD", help="the program, e.g. 'java -cp build Nimsys'")
-    add("--build", metavar="CMD", help="run once per submission, e.g. 'javac -d build *.java'")
-    add("--runner", choices=("pipe", "pty"), default="pipe", help="how to run (default: pipe)")
-    add("--build-timeout", type=_seconds, default=120.0, metavar="S", help="for the build (120)")
-    return parser
-
-
-def export(argv: list[str], streams: Streams) -> int:
-    """``casino grade export``."""
-    from casino.grade.export import Settings, write_github_classroom, write_gradescope
-
-    args = _export_parser(streams.stdout).parse_args(argv)
-    try:
-        visible, _ = _materials(args.transcripts)
-        hidden = _materials(args.hidden)[0] if args.hidden else ()
-    except CourseError as error:
-        streams.error(f"casino grade export: {error}")
-        return 1
-    settings = Settings(args.run, args.build, args.runner, args.build_timeout)
-    if args.gradescope is not None:
-        if {m.path for m in visible} & {m.path for m in hidden}:
-            raise UsageError("a transcript path is both visible and --hidden")
-        names = {m.path for m in hidden}
-        target = write_gradescope(Path(args.gradescope), (*visible, *hidden), settings, names)
-        streams.stdout.write(
-            f"wrote {target} ({plural(len(visible) + len(hidden), 'transcript')})\n"
-        )
-    else:
-        folder = Path(args.github_classroom)
-        everything = (*visible, *hidden)
-        shipped = tuple(m for m in everything if m.transcript.shown == "visible")
-        if len(shipped) < len(everything):
-            streams.error(
-                f"casino grade export: left out "
-                f"{plural(len(everything) - len(shipped), 'transcript')} marked visibility: "
-                "hidden or after-due (GitHub Classroom runs the tests in the student's own "
-                "repository, where the student can read them)"
-            )
-        write_github_classroom(folder, shipped, settings)
-        streams.stdout.write(f"wrote {folder / '.github'} and {folder / '.casino'}\n")
-    return 0
 
 
 STAFF = "feedback-staff"

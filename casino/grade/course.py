@@ -23,7 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import casino
+from casino.cmdline import UsageError
 from casino.explore.feedback import ExploreSpec
+from casino.harness.command import find_transcripts
 from casino.harness.model import (
     MAX_FIXTURE_BYTES,
     Fixture,
@@ -267,3 +269,25 @@ def submission_digest(folder: Path) -> str:
         mode = b"x" if os.access(path, os.X_OK) else b""
         hasher.update(_digest(os.fsencode(name), mode, path.read_bytes()).encode())
     return hasher.hexdigest()
+
+
+def course_materials(folders: list[str]) -> tuple[tuple[Material, ...], tuple[str, ...]]:
+    """Every transcript under the ``--transcripts`` folders (or files), shown relative to
+    the one it was found in; ``reference: casino`` ones are left out (no other program can
+    pass them) and returned apart, by path."""
+    materials, skipped = [], []
+    for raw in folders:
+        base = Path(raw)
+        for path in find_transcripts([raw]):
+            shown = path.name if base.is_file() else path.relative_to(base).as_posix()
+            material = load_material(path, shown)
+            if material.transcript.reference is None:
+                materials.append(material)
+            else:
+                skipped.append(material.path)
+    if not materials:
+        raise UsageError("no transcripts to grade with (reference: casino ones cannot be used)")
+    paths = [m.path for m in materials]
+    if len(set(paths)) < len(paths):
+        raise UsageError("two transcripts have the same path: give each --transcripts once")
+    return tuple(materials), tuple(skipped)

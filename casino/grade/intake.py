@@ -4,14 +4,9 @@ platform's bulk download, or a list of Git repositories.
 :func:`open_submissions` turns SUBMISSIONS into one folder per student:
 
 - **a folder of folders** (casino's own layout): each folder is a student, named by it;
-- **Moodle's "Download all submissions"**: one folder per student named
-  ``Full Name_12345_assignsubmission_file_`` (or, without folders, files named
-  ``Full Name_12345_assignsubmission_file_Main.java``); the student is ``Full Name_12345``, and
-  ``12345`` is the participant number Moodle's grading worksheet calls ``Participant 12345``;
-- **Canvas's "Download Submissions"**: flat files named
-  ``login_12345_67890_Main.java`` (``login_LATE_12345_…`` when late), grouped by the user id
-  ``12345``; a re-submitted file's ``-1``, ``-2`` … that Canvas adds before the extension is
-  taken off (``Main-1.java`` is ``Main.java`` again, as the student named it);
+- **a learning platform's bulk download** (:mod:`casino.grade.platforms`): Moodle's
+  "Download all submissions", Canvas's "Download Submissions", Blackboard's "Assignment File
+  Download"; each platform's module says how its names give the student and their files;
 - **a zip** of any of these (unpacked safely: no absolute paths, no ``..``, no links, at most
   :data:`MAX_UNZIPPED_BYTES` and :data:`MAX_UNZIPPED_FILES`);
 - **a text file of Git repositories** (URLs or paths, one a line, ``#`` comments), as GitHub
@@ -21,7 +16,7 @@ platform's bulk download, or a list of Git repositories.
 What could not be taken in (a clone that fails, a zip entry refused, a student's folder that
 is a symbolic link, a platform's file named ``..``) is a problem of that student alone
 (:attr:`Intake.problems`), graded as not graded with its reason; the rest go on. The
-identities found (Moodle, Canvas) are what :mod:`casino.grade.lms` writes grades back with,
+identities found (a platform's) are what :mod:`casino.grade.lms` writes grades back with,
 a student not graded included (a row saying why, never a student missing from the import).
 """
 
@@ -32,14 +27,15 @@ import re
 import shutil
 import stat
 import subprocess
-import unicodedata
 import zipfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import partial
 from pathlib import Path, PurePosixPath
 
 from casino.grade.course import Student, find_students, shown_name
+from casino.grade.platforms import PLATFORMS, Entry, Identity, Platform, find_platform
 
 MAX_UNZIPPED_BYTES = 2 << 30
 """A zip of submissions may unpack to at most this many bytes …"""
@@ -48,30 +44,9 @@ MAX_UNZIPPED_FILES = 200_000
 CLONE_SECONDS = 300
 """How long one ``git clone`` may take."""
 
-MOODLE_FOLDER = re.compile(r"^(?P<name>.+?)_(?P<id>\d+)_assign(?:submission|feedback)_[a-z]+_?$")
-MOODLE_FILE = re.compile(
-    r"^(?P<name>.+?)_(?P<id>\d+)_assign(?:submission|feedback)_[a-z]+_(?P<file>.+)$"
-)
-CANVAS_FILE = re.compile(
-    r"^(?P<login>[^_]+)_(?:late_)?(?P<id>\d+)_(?P<submission>\d+)_(?P<file>.+)$", re.IGNORECASE
-)
-CANVAS_COPY = re.compile(r"^(?P<stem>.+)-\d+(?P<ext>\.[^.]*)?$")
-
 
 class IntakeError(Exception):
     """SUBMISSIONS cannot be read at all (one line)."""
-
-
-@dataclass(frozen=True)
-class Identity:
-    """Who a submission belongs to on the platform it came from."""
-
-    platform: str
-    """``moodle`` or ``canvas``."""
-    id: str
-    """Moodle's participant number, Canvas's user id."""
-    name: str
-    """Moodle's full name, Canvas's login part of the file name."""
 
 
 @dataclass
@@ -79,11 +54,17 @@ class Intake:
     """The students found, how they were laid out, and what could not be taken in."""
 
     layout: str
-    """``folders``, ``moodle``, ``canvas`` or ``git`` (a zip says what was inside it)."""
+    """``folders``, ``git`` or a platform's name (``moodle``, ``canvas``, ``blackboard``: a
+    zip says what was inside it)."""
     students: list[Student]
     identities: dict[str, Identity] = field(default_factory=dict)
     problems: dict[str, str] = field(default_factory=dict)
     """Students that could not be taken in, and why."""
+
+    @property
+    def platform(self) -> Platform | None:
+        """The learning platform the submissions came from, if any."""
+        return find_platform(self.layout)
 
 
 Pick = Callable[[str, Path], None]
@@ -112,35 +93,31 @@ def _inner(folder: Path) -> Path:
     entries = [e for e in os.scandir(folder) if not e.name.startswith((".", "__MACOSX"))]
     if len(entries) == 1 and entries[0].is_dir(follow_symlinks=False):
         inside = Path(entries[0].path)
-        if _layout_of(inside) != "folders":
+        if _layout_of(inside) is not None:
             return inside
     return folder
 
 
-def _layout_of(folder: Path) -> str:
-    """Which platform's download ``folder`` looks like (``folders`` for none): the one whose
-    naming more than half of its entries follow (the others are those students' problems:
-    :func:`_odd_entries`), so that one odd name (a ``\\`` in a Moodle name, which a zip
-    makes a folder) costs that student alone, not the platform's import for everyone."""
+def _layout_of(folder: Path) -> Platform | None:
+    """Which platform's download ``folder`` looks like (``None`` for none): the one whose
+    naming more than half of its entries follow, the most of them (a tie: the earlier in
+    :data:`~casino.grade.platforms.PLATFORMS`); the others are those students' problems, so
+    that one odd name (a ``\\`` in a Moodle name, which a zip makes a folder) costs that
+    student alone, not the platform's import for everyone."""
     entries = [e for e in os.scandir(folder) if not e.name.startswith(".")]
-    if not entries:
-        return "folders"
-    moodle = sum(bool(_moodle_match(e)) for e in entries)
-    canvas = sum(
-        bool(e.is_file(follow_symlinks=False) and CANVAS_FILE.match(e.name)) for e in entries
-    )
-    if moodle * 2 > len(entries) and moodle >= canvas:
-        return "moodle"
-    if canvas * 2 > len(entries):
-        return "canvas"
-    return "folders"
+    best, most = None, 0
+    for platform in PLATFORMS:
+        count = sum(_entry_of(platform, entry) is not None for entry in entries)
+        if count * 2 > len(entries) and count > most:
+            best, most = platform, count
+    return best
 
 
-def _moodle_match(entry: os.DirEntry[str]) -> re.Match[str] | None:
-    """How Moodle named ``entry`` (a participant's folder or prefixed file), if it did."""
+def _entry_of(platform: Platform, entry: os.DirEntry[str]) -> Entry | None:
+    """How ``platform`` named ``entry`` (a folder or a file of its download), if it did."""
     if entry.is_dir(follow_symlinks=False):
-        return MOODLE_FOLDER.match(entry.name)
-    return MOODLE_FILE.match(entry.name) if entry.is_file(follow_symlinks=False) else None
+        return platform.folder(entry.name)
+    return platform.file(entry.name) if entry.is_file(follow_symlinks=False) else None
 
 
 ODD_NAME = "{name!r} is not named as {platform} names a submission; not graded"
@@ -154,19 +131,9 @@ def _odd(intake: Intake, name: str, why: str) -> None:
     intake.problems[name] = why
 
 
-def _student(name: str, number: str) -> str:
-    """A participant's student name, in one spelling however the download spelt it (NFC:
-    ``José`` composed or decomposed by the zip that carried it is one student)."""
-    return unicodedata.normalize("NFC", f"{name}_{number}")
-
-
 def _classify(folder: Path, grouped: Path) -> Intake:
-    layout = _layout_of(folder)
-    if layout == "moodle":
-        return _moodle(folder, grouped)
-    if layout == "canvas":
-        return _canvas(folder, grouped)
-    return _folders(folder)
+    platform = _layout_of(folder)
+    return _folders(folder) if platform is None else _download(platform, folder, grouped)
 
 
 def _folders(folder: Path) -> Intake:
@@ -181,31 +148,50 @@ def _folders(folder: Path) -> Intake:
     return intake
 
 
-def _moodle(folder: Path, grouped: Path) -> Intake:
-    """Moodle's download: a folder (or a prefix of files) per participant, gathered into one
-    folder each."""
-    intake = Intake("moodle", [])
-    for entry in sorted(os.scandir(folder), key=lambda e: e.name):
-        if entry.name.startswith("."):
+def _download(platform: Platform, folder: Path, grouped: Path) -> Intake:
+    """A platform's download: each entry (a folder, or a file its name prefixes) gathered into
+    its student's folder; of a student's attempts only the newest (where the names say when)."""
+    intake = Intake(platform.name, [])
+    entries = sorted((e for e in os.scandir(folder) if not e.name.startswith(".")), key=_name)
+    newest = _newest_stamps(platform, entries)
+    for entry in entries:
+        found = _entry_of(platform, entry)
+        if found is None:
+            _odd(intake, entry.name, ODD_NAME.format(name=entry.name, platform=platform.title))
             continue
-        match = _moodle_match(entry)
-        if match is None:
-            _odd(intake, entry.name, ODD_NAME.format(name=entry.name, platform="Moodle"))
+        intake.identities[found.student] = found.identity
+        if found.stamp is not None and found.stamp < newest[found.student]:
+            continue  # an earlier attempt
+        if found.file in (".", ".."):
+            _odd(intake, found.student, ODD_FILE.format(name=found.file, platform=platform.title))
             continue
-        student = _student(match["name"], match["id"])
-        name = unicodedata.normalize("NFC", match["name"])
-        intake.identities[student] = Identity("moodle", match["id"], name)
-        if entry.is_file(follow_symlinks=False) and match["file"] in (".", ".."):
-            _odd(intake, student, ODD_FILE.format(name=match["file"], platform="Moodle"))
-            continue
-        target = grouped / student
-        target.mkdir(parents=True, exist_ok=True)
-        if entry.is_dir(follow_symlinks=False):
-            _merge(Path(entry.path), target)
-        else:
-            _place(Path(entry.path), target / match["file"])
+        _take(found, Path(entry.path), grouped / found.student)
     _settle(intake, grouped)
     return intake
+
+
+def _name(entry: os.DirEntry[str]) -> str:
+    return entry.name
+
+
+def _newest_stamps(platform: Platform, entries: list[os.DirEntry[str]]) -> dict[str, datetime]:
+    """Each student's newest submission time the names state (none where they state none)."""
+    newest: dict[str, datetime] = {}
+    for entry in entries:
+        found = _entry_of(platform, entry)
+        if found is not None and found.stamp is not None:
+            newest[found.student] = max(found.stamp, newest.get(found.student, found.stamp))
+    return newest
+
+
+def _take(found: Entry, source: Path, target: Path) -> None:
+    """One entry into its student's folder ``target``: a folder's files, a file (a receipt:
+    nothing, but the student is there)."""
+    target.mkdir(parents=True, exist_ok=True)
+    if found.file is None:
+        _merge(source, target)
+    elif not found.receipt:
+        _place(source, target / found.file)
 
 
 def _settle(intake: Intake, grouped: Path) -> None:
@@ -213,29 +199,6 @@ def _settle(intake: Intake, grouped: Path) -> None:
     saying why, in the platform's import too), even if the rest of its entries were fine."""
     found = sorted(set(intake.identities) - set(intake.problems))
     intake.students = [Student(name, grouped / name) for name in found]
-
-
-def _canvas(folder: Path, grouped: Path) -> Intake:
-    """Canvas's download: every file prefixed with its student's login and user id."""
-    intake = Intake("canvas", [])
-    for entry in sorted(os.scandir(folder), key=lambda e: e.name):
-        if entry.name.startswith("."):
-            continue
-        match = CANVAS_FILE.match(entry.name) if entry.is_file(follow_symlinks=False) else None
-        if match is None:
-            _odd(intake, entry.name, ODD_NAME.format(name=entry.name, platform="Canvas"))
-            continue
-        student = _student(match["login"], match["id"])
-        login = unicodedata.normalize("NFC", match["login"])
-        intake.identities[student] = Identity("canvas", match["id"], login)
-        copy = CANVAS_COPY.match(match["file"])
-        name = f"{copy['stem']}{copy['ext'] or ''}" if copy else match["file"]
-        if name in (".", ".."):
-            _odd(intake, student, ODD_FILE.format(name=name, platform="Canvas"))
-            continue
-        _place(Path(entry.path), grouped / student / name)
-    _settle(intake, grouped)
-    return intake
 
 
 def _place(source: Path, target: Path) -> None:

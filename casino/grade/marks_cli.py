@@ -12,7 +12,8 @@ import json
 from pathlib import Path
 
 from casino.cmdline import ArgumentParser
-from casino.grade.sheet import MarksError, merge_marks
+from casino.grade.rubricbook import MarksError
+from casino.grade.sheet import merge_marks
 from casino.shell import Streams
 
 
@@ -22,7 +23,8 @@ def marks(argv: list[str], streams: Streams) -> int:
         out=streams.stdout,
         prog="casino grade marks",
         description="Merge a marker's filled sheet: the rubric's final grade in rubric.csv "
-        "and the platform's grade import (moodle.csv, canvas.csv), the late rule applied last.",
+        "and the platform's grade import (moodle.csv, canvas.csv, blackboard.csv), the late rule "
+        "applied last.",
     )
     parser.add_argument("sheet", metavar="SHEET.csv", help="the filled marking/sheet.csv")
     parser.add_argument(

@@ -14,7 +14,7 @@ files share what their fingerprints share. casino adds what a course needs aroun
   of the template's files is removed from every submission's fingerprints (copydetect's
   *boilerplate*), so a starter file every student kept makes no pair similar;
 - **earlier years** (``--archive``: last years' submissions, read as SUBMISSIONS is, by
-  :func:`casino.grade.intake.open_submissions`: a folder of folders, a zip, a Moodle or Canvas
+  :func:`casino.grade.intake.open_submissions`: a folder of folders, a zip, a platform's
   download, a Git list) are compared with this year's, never with one another, and named
   ``archive/NAME``;
 - the results: ``similarity.csv`` (every pair that shares anything, most similar first) and

@@ -1,7 +1,7 @@
 """A class of players: taken in and built as ``casino grade`` takes in and builds a course,
 then run through the automatic tester one by one, into a gradebook.
 
-:func:`prepare` turns SUBMISSIONS (a folder of folders, a zip, a Moodle or Canvas download,
+:func:`prepare` turns SUBMISSIONS (a folder of folders, a zip, a learning platform's download,
 a list of Git repositories: :func:`casino.grade.intake.open_submissions`) and ``--bot``
 commands into :class:`Entry` values, one per player: each submission is copied into a folder
 of its own (:func:`casino.grade.course.copy_submission`) and built there once with ``--build``

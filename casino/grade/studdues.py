@@ -17,8 +17,9 @@ messages" (35) and Part 2's "correct play" (70), so a third of each is Part 1's;
   at or before it, later ones not graded; a repository with every commit after it, at its last
   commit). Part 2 was turned in at the graded commit's time; Part 1 at the repository's first
   commit (something was pushed before Part 1's due exactly when that commit is before it);
-- a folder, a zip or a platform's download: the submission's one time (the newest file's, or
-  Canvas's ``_LATE_`` marker, which counts against every part), compared with each part's due.
+- a folder, a zip or a platform's download: the submission's one time (the newest file's,
+  Blackboard's attempt time, or Canvas's ``_LATE_`` marker, which counts against every part),
+  compared with each part's due.
   A submission with no time found counts as on time, as in ``casino grade``.
 
 A committer time is what the student's clock said, as ``casino grade`` says of it.
@@ -125,13 +126,19 @@ def late_parts(
             if picker is not None and part != max(dues.when):
                 when, said = picker.first.get(student.name), "its first commit"
             if marked or (when is not None and when > due):
-                at = "Canvas marked it _LATE_" if when is None else f"{stamp(when)} ({said})"
+                at = _late_mark(intake) if when is None else f"{stamp(when)} ({said})"
                 worth = points_text(part_points(part))
                 found.setdefault(student.name, {})[part] = (
                     f"part {part} turned in after its due, {stamp(due)}: {at}; "
                     f"its {worth} points not earned"
                 )
     return found
+
+
+def _late_mark(intake: Intake) -> str:
+    """How a part marked late by the platform, with no time, is said."""
+    platform = intake.platform
+    return "" if platform is None else platform.late_mark
 
 
 def after_dues(points: Mapping[str, float], late: Sequence[str]) -> dict[str, float]:

@@ -16,9 +16,10 @@ In order of trust:
    its due (the later ones are said, not graded); one whose every commit is after the due is
    graded at its last commit, late by that commit's time. (A committer time is what the
    student's clock said: a course that needs more uses the push times GitHub keeps.)
-3. **Canvas's ``_LATE_`` marker**: Canvas marks a late file in the download's names but its zip
-   holds no submission time (every entry has the time the zip was made), so a marked
-   submission with no time from 1. counts as 1 day late, and says so; an unmarked one is on time.
+3. **What a platform's download says** (:meth:`~casino.grade.platforms.Platform.when`):
+   Blackboard's names hold each attempt's time; Canvas marks a late file ``_LATE_`` but holds
+   no time (a marked submission with no time from 1. counts as 1 day late, and says so; an
+   unmarked one is on time); Moodle's say nothing, so:
 4. **The files' own times, as the last resort**, said so in the feedback: the newest file's time
    in the zip or in the folder (what that time is depends on who made the zip; a zip's times
    have no zone and are read in ``--timezone``'s, else the machine's).
@@ -29,26 +30,32 @@ from __future__ import annotations
 import csv
 import io
 import os
-import re
 import subprocess
 import zipfile
 from collections.abc import Callable, Iterator, Mapping
 from datetime import datetime, tzinfo
 from pathlib import Path, PurePosixPath
 
-from casino.grade.intake import CANVAS_FILE, MOODLE_FILE, MOODLE_FOLDER, Intake
+from casino.grade.intake import Intake
 from casino.grade.late import LateError, Zone, parse_when
+from casino.grade.platforms import Entry, Platform
+from casino.grade.platforms.base import FILE_TIME, NO_TIME, When
+from casino.grade.platforms.canvas import LATE as CANVAS_LATE
+from casino.grade.platforms.canvas import ON_TIME as CANVAS_ON_TIME
 
-When = tuple[datetime | None, str, bool]
-"""A submission's time (``None``: unknown), where it came from, and whether a platform marked
-it late."""
+__all__ = [
+    "CANVAS_LATE",
+    "CANVAS_ON_TIME",
+    "FILE_TIME",
+    "NO_TIME",
+    "CommitPicker",
+    "When",
+    "aliases",
+    "download_times",
+    "read_submitted",
+    "submission_times",
+]
 
-FILE_TIME = "the newest file's time in the download: the last resort, give --submitted"
-CANVAS_LATE = "Canvas marked it _LATE_; its time is unknown, so it counts as 1 day"
-CANVAS_ON_TIME = "Canvas did not mark it late"
-NO_TIME = "no time found: counted as on time"
-CANVAS_LATE_FILE = re.compile(r"^[^_]+_late_\d+_\d+_", re.IGNORECASE)
-"""A file Canvas marked late: ``login_LATE_12345_67890_Main.java``."""
 MOODLE_TIME = "%A, %d %B %Y, %I:%M %p"
 """How Moodle's worksheet writes a time (``Friday, 31 May 2019, 3:05 PM``)."""
 
@@ -57,11 +64,10 @@ def aliases(intake: Intake) -> dict[str, str]:
     """Other names a list may give a student by: Moodle's ``Participant 101`` and ``101``,
     Canvas's user id, the platform's name."""
     found = {}
+    platform = intake.platform
     for student, who in intake.identities.items():
-        found[who.id] = student
-        found[who.name] = student
-        if who.platform == "moodle":
-            found[f"Participant {who.id}"] = student
+        for alias in (who.id, who.name) if platform is None else platform.aliases(who):
+            found[alias] = student
     return found
 
 
@@ -106,27 +112,22 @@ def download_times(source: Path, intake: Intake, zone: Zone | None = None) -> di
     """Each student's time as the download itself tells it (3. and 4. above; a zip's times,
     which state no zone, read in ``zone``'s if it names one)."""
     names = {student.name for student in intake.students}
+    platform = intake.platform
+    found: dict[str, list[tuple[Entry, datetime]]] = {name: [] for name in names}
     newest: dict[str, datetime] = {}
-    marked: set[str] = set()
     for parts, when in _entries(source, None if zone is None else zone.zone):
-        student = _student_of(parts, intake.layout, names)
-        if student is None:
-            continue
-        if intake.layout == "canvas":
-            if CANVAS_LATE_FILE.match(parts[-1]):
-                marked.add(student)
-        elif student not in newest or when > newest[student]:
-            newest[student] = when
-    found: dict[str, When] = {}
-    for student in names:
-        if intake.layout == "canvas":
-            late = student in marked
-            found[student] = (None, CANVAS_LATE if late else CANVAS_ON_TIME, late)
-        elif student in newest:
-            found[student] = (newest[student], FILE_TIME, False)
-        else:
-            found[student] = (None, NO_TIME, False)
-    return found
+        if platform is not None:
+            entry = _entry_of(parts, platform, names)
+            if entry is not None:
+                found[entry.student].append((entry, when))
+        elif (student := next((part for part in parts if part in names), None)) is not None:
+            newest[student] = max(when, newest.get(student, when))
+    if platform is not None:
+        return {student: platform.when(entries, zone) for student, entries in found.items()}
+    return {
+        name: (newest[name], FILE_TIME, False) if name in newest else (None, NO_TIME, False)
+        for name in names
+    }
 
 
 def _entries(source: Path, zone: tzinfo | None) -> Iterator[tuple[tuple[str, ...], datetime]]:
@@ -153,20 +154,13 @@ def _entries(source: Path, zone: tzinfo | None) -> Iterator[tuple[tuple[str, ...
             yield path.relative_to(source).parts, when
 
 
-def _student_of(parts: tuple[str, ...], layout: str, names: set[str]) -> str | None:
-    """The student a download's entry belongs to: the first part of its path that names one
-    (a zip may wrap the download in a folder)."""
+def _entry_of(parts: tuple[str, ...], platform: Platform, names: set[str]) -> Entry | None:
+    """How the platform named a download's entry: by the first part of its path that names a
+    student (a zip may wrap the download in a folder)."""
     for part in parts:
-        if layout == "moodle":
-            match = MOODLE_FOLDER.match(part) or MOODLE_FILE.match(part)
-            student = match and f"{match['name']}_{match['id']}"
-        elif layout == "canvas":
-            match = CANVAS_FILE.match(part)
-            student = match and f"{match['login']}_{match['id']}"
-        else:
-            student = part
-        if student and student in names:
-            return student
+        entry = platform.folder(part) or platform.file(part)
+        if entry is not None and entry.student in names:
+            return entry
     return None
 
 

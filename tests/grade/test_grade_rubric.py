@@ -28,15 +28,8 @@ from casino.grade.lines import (
     safety_inputs,
 )
 from casino.grade.results import StudentResult
-from casino.grade.sheet import (
-    MarksError,
-    earlier_runs,
-    page,
-    read_sheet,
-    sheet_csv,
-    sheet_rows,
-    write_books,
-)
+from casino.grade.rubricbook import MarksError, write_books
+from casino.grade.sheet import earlier_runs, page, read_sheet, sheet_csv, sheet_rows
 
 pytest.importorskip("pycodestyle")
 
@@ -254,6 +247,21 @@ def test_canvas_gets_the_same_final_grade(graded: Path, tmp_path: Path) -> None:
     totals = {name: sum(state["auto"][name].values()) + 67 for name in state["auto"]}
     assert sorted(float(row[5]) for row in canvas[2:]) == sorted(totals.values())
     assert totals[clean] == 100
+
+
+def test_blackboard_gets_the_same_final_grade_by_username(graded: Path, tmp_path: Path) -> None:
+    state = json.loads((graded / "grades" / "rubric.json").read_text(encoding="utf-8"))
+    state["layout"], state["assignment"] = "blackboard", "Project C"
+    state["identities"] = {name: ["blackboard", name, name] for name in state["auto"]}
+    rows = [dict(row) for row in _rows(graded / "grades" / "marking" / "sheet.csv")]
+    for row in rows:
+        row["score"] = row["points"]
+    assert "blackboard.csv" in write_books(tmp_path, state, rows)
+    blackboard = list(csv.reader((tmp_path / "blackboard.csv").open(encoding="utf-8")))
+    assert blackboard[0] == ["Username", "Project C [Total Pts: 100]"]
+    totals = {name: sum(state["auto"][name].values()) + 67 for name in state["auto"]}
+    assert {row[0]: float(row[1]) for row in blackboard[1:]} == totals
+    assert not (tmp_path / "canvas.csv").exists()
 
 
 def test_a_regrade_keeps_every_manual_mark_and_flags_a_changed_scale(graded: Path) -> None:
