@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from casino.clock import MonotonicClock
+from casino.grade.studcli import main
 from casino.programs import run_captured
 from casino.stud.check import (
     CLOSES,
@@ -40,7 +41,6 @@ from casino.stud.check import (
     Limits,
     check_player,
 )
-from casino.stud.cli import main
 from casino.stud.report import FORMATS, text_report
 
 HERE = Path(__file__).parent

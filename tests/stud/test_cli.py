@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from casino.grade.studcli import main
 from casino.programs import run_captured
 from casino.stud import tournament
-from casino.stud.cli import main
 
 
 def test_tournament_on_loopback() -> None:
