@@ -36,6 +36,7 @@ __all__ = [
     "sheet",
     "similarity",
     "studbook",
+    "studcli",
     "studday",
     "studdues",
     "submitted",
