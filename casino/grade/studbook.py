@@ -41,9 +41,10 @@ from casino.grade.summary import LinesPage, lines_summary_html
 from casino.grade.work import build
 from casino.harness.runners.folders import remove_tree
 from casino.harness.runners.sandbox import Sandbox
-from casino.stud.check import POINTS, Checked, Limits, check_player
+from casino.stud.check import Checked, Limits, check_player
 from casino.stud.launch import Launch
 from casino.stud.report import text_report
+from casino.stud.rubric import POINTS
 
 
 @dataclass(frozen=True)

@@ -38,15 +38,15 @@ if TYPE_CHECKING:
 def check_main(invocation: Invocation) -> int:
     """``casino stud check --bot CMD [--report …]``, or a class: ``casino stud check
     SUBMISSIONS --run CMD [--build CMD] [--out DIR]`` (and/or several ``--bot``)."""
-    from casino.stud import check as checking  # the tester and the harness are for check alone:
-    from casino.stud.report import FORMATS  # a player starts without them
+    from casino.stud.report import FORMATS  # the tester's reports and the harness are for
+    from casino.stud.rubric import GROUPS  # check alone: a player starts without them
 
     streams = invocation.streams
     parser = invocation.parser(
         description="The automatic tester: score player programs on the seed's rubric.\n"
         "CMD is a command line with {host} and {port}, e.g. 'java Poker {host} {port}'\n"
         f"(or a shipped strategy: {', '.join(sorted(STRATEGIES))}). The program is started\n"
-        f"once per probe group ({len(checking.GROUPS)} sessions), so a hang-up costs that "
+        f"once per probe group ({len(GROUPS)} sessions), so a hang-up costs that "
         "group alone;\nthe rubric and its points are in docs/stud.md. One --bot: a report, "
         "status 0 for full marks.\nA class (SUBMISSIONS, or several --bot): each player "
         "tested, a gradebook,\nfeedback and a summary under --out, status 0 once done.",

@@ -30,7 +30,7 @@ from casino.grade.studdues import (
 )
 from casino.programs import run_captured
 from casino.stud import check as checking
-from casino.stud.check import CONNECTS, LEGAL, POINTS, THREE, UP_CARDS
+from casino.stud.rubric import CONNECTS, LEGAL, POINTS, THREE, UP_CARDS
 
 HERE = Path(__file__).parent
 POKER = (HERE / "classbots" / "poker.py").read_text(encoding="utf-8")
