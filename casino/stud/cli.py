@@ -238,7 +238,7 @@ def tournament_main(invocation: Invocation, class_day: ClassDay | None = None) -
     shown = LiveScreen(out, clock) if out.isatty() else _Silent()
     if a_class(args, bots_make_a_class=False):
         if class_day is None:
-            raise UsageError("a class's Casino Day is run by `casino stud tournament`")
+            raise UsageError("a class's Casino Day is the grading side's (casino.grade.studcli)")
         day = class_day
         return guarded(lambda: with_history(args, lambda seen: day(args, out, seen), shown))
     if not 2 <= len(args.bot) <= MAX_PLAYERS:
