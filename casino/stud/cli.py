@@ -376,13 +376,8 @@ def program(subcommands: Mapping[str, Callable[[Invocation], int]]) -> MainFunct
             )
         return run_subcommand(invocation, "stud", subcommands[args[0]])
 
-    def main(
-        argv: Sequence[str] | None = None,
-        *,
-        stdin: TextIO | None = None,
-        stdout: TextIO | None = None,
-        stderr: TextIO | None = None,
-    ) -> int:
-        return run_program("stud", dispatch, argv, stdin=stdin, stdout=stdout, stderr=stderr)
+    def main(argv: Sequence[str] | None = None, **streams: TextIO | None) -> int:
+        """``casino stud …`` on ``streams`` (``stdin``, ``stdout``, ``stderr``)."""
+        return run_program("stud", dispatch, argv, **streams)
 
     return main
