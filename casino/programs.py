@@ -68,9 +68,16 @@ def module_of(name: str) -> str:
     return PROGRAMS[name]
 
 
+MAINS: dict[str, str] = {"stud": "casino.grade.studcli"}
+"""Programs whose whole command line is a module above their game package (program name →
+the module with its ``main``): ``casino stud check`` and a class's Casino Day are grading,
+and no game package imports :mod:`casino.grade`."""
+
+
 def load_main(name: str) -> MainFunction:
-    """Import program ``name`` and return its ``main``."""
-    module = importlib.import_module(module_of(name))
+    """Import program ``name`` and return its ``main`` (:data:`MAINS`' module, else the
+    program's own)."""
+    module = importlib.import_module(MAINS.get(name) or module_of(name))
     if not hasattr(module, "main") and hasattr(module, "__path__"):
         module = importlib.import_module(module.__name__ + ".__main__")
     main: MainFunction = module.main

@@ -145,7 +145,7 @@ def test_each_game_replays_from_the_zip_in_its_own_process(pyz: Path, game: str)
 
 def test_the_stud_check_of_a_built_in_bot_scores_as_installed(pyz: Path) -> None:
     """``--bot ours`` is a child Python: from the zip it scores what the installed one does."""
-    from casino.stud.cli import main as stud_main
+    from casino.grade.studcli import main as stud_main
 
     installed = run_captured(stud_main, ["check", "--bot", "ours"])
     status, out, err = run(pyz, "stud", "check", "--bot", "ours")

@@ -46,6 +46,7 @@ __all__ = [
     "sheet",
     "similarity",
     "studbook",
+    "studcli",
     "studday",
     "studdues",
     "submitted",

@@ -8,6 +8,10 @@
 - ``feedback/STUDENT.txt``: what the student sees (:func:`casino.grade.results.feedback`);
 - ``summary.html``: one page for staff (:mod:`casino.grade.summary`).
 
+A class checked by a tester on rubric lines (``casino stud check``) gets the same files with a
+column per line instead of per transcript (:func:`lines_gradebook_csv`,
+:func:`lines_gradebook_json`); this module is the one writer of both gradebooks.
+
 Students are in name order and nothing depends on timing, so the files are the same whatever
 the engine or ``--jobs``.
 """
@@ -17,11 +21,11 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from casino.grade.course import Material
 from casino.grade.late import Lateness
-from casino.grade.results import StudentResult
+from casino.grade.results import LineResult, StudentResult
 from casino.grade.summary import summary_html as summary_html
 from casino.harness.report import escaped_controls, points_text
 
@@ -57,26 +61,72 @@ def gradebook_csv(
     late: Mapping[str, Lateness] | None = None,
 ) -> str:
     """``gradebook.csv`` (with ``late``: :data:`LATE_COLUMNS` after ``max``)."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
     added = list(LATE_COLUMNS) if late is not None else []
     paths = [text_cell(m.path) for m in materials]
     lenient = any(m.transcript.grading or m.transcript.allowed for m in materials)
-    writer.writerow(
-        ["student", "score", "max", *added, *paths, *(["not exact"] if lenient else [])]
-    )
-    for result in results:
-        writer.writerow(
-            [
-                text_cell(result.student),
-                points_text(result.points),
-                points_text(result.max_points),
-                *_late_cells(late, result),
-                *(points_text(score.points) for score in result.scores),
-                *([text_cell(not_exact(result))] if lenient else []),
-            ]
-        )
+    head = ["student", "score", "max", *added, *paths, *(["not exact"] if lenient else [])]
+    rows = [
+        [
+            text_cell(result.student),
+            points_text(result.points),
+            points_text(result.max_points),
+            *_late_cells(late, result),
+            *(points_text(score.points) for score in result.scores),
+            *([text_cell(not_exact(result))] if lenient else []),
+        ]
+        for result in results
+    ]
+    return csv_text([head, *rows])
+
+
+def csv_text(rows: Iterable[Sequence[object]]) -> str:
+    """``rows`` as a gradebook's CSV (lines ended ``\\n``)."""
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerows(rows)
     return buffer.getvalue()
+
+
+def json_text(data: object) -> str:
+    """``data`` as a gradebook's JSON (indented, UTF-8 as it is, a final newline)."""
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def lines_gradebook_csv(lines: Mapping[str, float], results: Sequence[LineResult]) -> str:
+    """``gradebook.csv`` of a tester's rubric ``lines`` (name → worth): ``student,score,max``,
+    a column per line, then ``note``."""
+    worth = points_text(sum(lines.values()))
+    rows = [
+        [
+            text_cell(result.student),
+            points_text(result.score),
+            worth,
+            *(points_text(result.points[line]) for line in lines),
+            text_cell(result.note),
+        ]
+        for result in results
+    ]
+    return csv_text([["student", "score", "max", *lines, "note"], *rows])
+
+
+def lines_gradebook_json(lines: Mapping[str, float], results: Sequence[LineResult]) -> str:
+    """``gradebook.json`` of a tester's rubric ``lines``: the same, with each line's worth."""
+    worth = sum(lines.values())
+    data = {
+        "max": worth,
+        "lines": [{"name": name, "max_points": points} for name, points in lines.items()],
+        "students": [
+            {
+                "student": result.student,
+                "score": result.score,
+                "max": worth,
+                "points": result.points,
+                "tested": result.tested,
+                "note": result.note,
+            }
+            for result in results
+        ],
+    }
+    return json_text(data)
 
 
 NOT_EXACT = ("allowed", "behaviour")
@@ -123,7 +173,7 @@ def gradebook_json(
             for result in results
         ],
     }
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return json_text(data)
 
 
 def late_json(late: Lateness | None) -> dict[str, object] | None:
@@ -160,12 +210,8 @@ def with_rubric_csv(text: str, header: Sequence[str], cells: Mapping[str, Sequen
     width = len(header)
     old = len(rows[0]) >= width and rows[0][len(rows[0]) - width :] == list(header)
     kept = [row[: len(row) - width] if old else row for row in rows]
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow([*kept[0], *header])
-    for row in kept[1:]:
-        writer.writerow([*row, *cells.get(row[0] if row else "", [""] * width)])
-    return buffer.getvalue()
+    rest = [[*row, *cells.get(row[0] if row else "", [""] * width)] for row in kept[1:]]
+    return csv_text([[*kept[0], *header], *rest])
 
 
 def with_rubric_json(
@@ -178,4 +224,4 @@ def with_rubric_json(
     data["rubric"] = rubric
     for student in data["students"]:
         student["rubric"] = students.get(student["student"])
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return json_text(data)

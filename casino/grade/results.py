@@ -103,9 +103,9 @@ class Score:
         feedback = _named(render(result, score=True), kind, result, stderr)
         difference = first_difference(result) if counted else None
         if folder:
-            feedback = feedback.replace(folder, SUBMISSION)
-            difference = difference and difference.replace(folder, SUBMISSION)
-            stderr = stderr.replace(folder, SUBMISSION)
+            shown = {folder: SUBMISSION}
+            feedback, stderr = shown_paths(feedback, shown), shown_paths(stderr, shown)
+            difference = difference and shown_paths(difference, shown)
         return cls(
             digest=digest,
             path=result.path,
@@ -139,6 +139,14 @@ def _counted_verdict(result: TranscriptResult) -> VerdictKind:
 
 SUBMISSION = "<submission>"
 """How the path of the submission's temporary copy is shown in feedback."""
+
+
+def shown_paths(text: str, folders: Mapping[str, str]) -> str:
+    """``text`` with each temporary folder of ``folders`` written as what it maps to
+    (:data:`SUBMISSION`): the feedback does not change from one grading to the next."""
+    for folder, shown in folders.items():
+        text = text.replace(folder, shown)
+    return text
 
 
 def _first_failure(result: TranscriptResult) -> RunVerdict | None:
@@ -343,12 +351,22 @@ def withheld_line(score: Score, name: str) -> str:
     )
 
 
+def points_line(student: str, points: float, max_points: float) -> str:
+    """``ada: 4/4``: a student's points out of the maximum."""
+    return f"{student}: {points_text(points)}/{points_text(max_points)}"
+
+
+def indented(text: str) -> list[str]:
+    """Each line of ``text`` (what a failed build printed) indented by two spaces."""
+    return [f"  {line}" for line in text.splitlines()]
+
+
 def score_line(result: StudentResult, late: Lateness | None = None) -> str:
     """The feedback's first line: ``ada: 4/4``; with a late penalty, the final score first,
     beside its parts (``grace: 1.6/4 final (raw 4/4, late penalty 2.4)``)."""
     worth = points_text(result.max_points)
     if late is None or not late.penalty:
-        return f"{result.student}: {points_text(result.points)}/{worth}"
+        return points_line(result.student, result.points, result.max_points)
     return (
         f"{result.student}: {points_text(late.final)}/{worth} final (raw "
         f"{points_text(result.points)}/{worth}, late penalty {points_text(late.penalty)})"
@@ -374,7 +392,7 @@ def feedback(
         lines.append(f"not graded: {result.note}")
     if result.build_failed:
         lines.append("the build failed; no transcript was run. What it printed:")
-        lines += [f"  {line}" for line in result.build_output.splitlines()]
+        lines += indented(result.build_output)
     text = "\n".join(lines) + "\n\n"
     if not result.build_failed and not result.note:
         hidden = withheld or {}
@@ -385,3 +403,47 @@ def feedback(
     if result.explored:
         text += "\n" + result.explored
     return fold_repeats(text)
+
+
+# ---------------------------------------------------------------- a tester's rubric lines
+
+
+@dataclass(frozen=True)
+class LineResult:
+    """A student checked by a tester on rubric lines rather than by transcripts (``casino
+    stud check``): each line's points (0 each when not tested), and why it was not tested or
+    lost a line at once (a note)."""
+
+    student: str
+    points: dict[str, float]
+    tested: bool
+    note: str = ""
+
+    @property
+    def score(self) -> float:
+        """Points earned."""
+        return sum(self.points.values())
+
+
+def tester_feedback(
+    result: LineResult,
+    max_points: float,
+    *,
+    notes: Sequence[str] = (),
+    report: str | None = None,
+    build_output: str = "",
+    folders: Mapping[str, str] | None = None,
+) -> str:
+    """The feedback file of a :class:`LineResult`: its points line and ``notes`` (late
+    parts), then the tester's ``report`` (``folders`` shown as :func:`shown_paths` shows
+    them), or when it was not tested why, with what a failed build printed."""
+    head = points_line(result.student, result.score, max_points) + "\n"
+    head += "".join(f"{line}\n" for line in notes)
+    if report is not None:
+        return shown_paths(head + "\n" + report, folders or {})
+    text = head + f"not tested: {result.note}\n"
+    if build_output:
+        text += "What the build printed:\n" + "".join(
+            f"{line}\n" for line in indented(build_output)
+        )
+    return text

@@ -11,8 +11,10 @@ or does not build is an entry with its reason, and its row says so; the others g
 
 :func:`check_class` runs :func:`casino.stud.check.check_player` on every entry (a few at a
 time), each player sandboxed (:mod:`casino.stud.launch`: the network cut, the dealer reached
-through a loopback relay). :func:`write_books` writes what ``casino grade`` writes:
-``gradebook.csv``, ``gradebook.json``, ``feedback/STUDENT.txt`` and ``summary.html``.
+through a loopback relay). :func:`write_books` writes what ``casino grade`` writes, through
+its writers (:mod:`casino.grade.books`, :mod:`casino.grade.results`,
+:mod:`casino.grade.summary`, a column per rubric line): ``gradebook.csv``,
+``gradebook.json``, ``feedback/STUDENT.txt`` and ``summary.html``.
 ``--bot`` commands are staff's own (casino's strategies, a reference player) and run as typed,
 without a sandbox.
 """
@@ -21,33 +23,28 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import csv
 import dataclasses
-import html
-import io
-import json
 import tempfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import quote
 
 from casino.clock import Clock
 from casino.errors import CasinoError
 from casino.files import write_atomic
-from casino.grade.books import text_cell
+from casino.grade.books import lines_gradebook_csv, lines_gradebook_json
 from casino.grade.course import Course, TooLargeSubmission, copy_submission, file_stem
 from casino.grade.intake import IntakeError, open_submissions
-from casino.grade.results import SUBMISSION
+from casino.grade.results import SUBMISSION, LineResult, tester_feedback
 from casino.grade.studdues import Dues, PartPicker, after_dues, late_parts
+from casino.grade.summary import LinesPage, lines_summary_html
 from casino.grade.work import build
-from casino.harness.report import plural, points_text
 from casino.harness.runners.folders import remove_tree
 from casino.harness.runners.sandbox import Sandbox
-from casino.page import page_head
-from casino.stud.check import POINTS, Checked, Limits, check_player
+from casino.stud.check import Checked, Limits, check_player
 from casino.stud.launch import Launch
 from casino.stud.report import text_report
+from casino.stud.rubric import POINTS
 
 
 @dataclass(frozen=True)
@@ -178,57 +175,23 @@ async def check_class(
 # ---------------------------------------------------------------- what a class gets
 
 
-def gradebook_csv(graded: Sequence[Graded]) -> str:
-    """``gradebook.csv``: ``student,score,max``, a column per rubric line, then ``note``."""
-    rows = [["student", "score", "max", *POINTS, "note"]]
-    for one in graded:
-        points = one.points
-        rows.append(
-            [
-                text_cell(one.entry.name),
-                points_text(one.score),
-                points_text(MAX_POINTS),
-                *(points_text(points[line]) for line in POINTS),
-                text_cell(one.note),
-            ]
-        )
-    buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="\n").writerows(rows)
-    return buffer.getvalue()
-
-
-def gradebook_json(graded: Sequence[Graded]) -> str:
-    """``gradebook.json``: the same, with each line's worth."""
-    data = {
-        "max": MAX_POINTS,
-        "lines": [{"name": name, "max_points": points} for name, points in POINTS.items()],
-        "students": [
-            {
-                "student": one.entry.name,
-                "score": one.score,
-                "max": MAX_POINTS,
-                "points": one.points,
-                "tested": one.checked is not None,
-                "note": one.note,
-            }
-            for one in graded
-        ],
-    }
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+def line_result(one: Graded) -> LineResult:
+    """A player's row in the gradebook, the summary and its feedback."""
+    return LineResult(one.entry.name, one.points, one.checked is not None, one.note)
 
 
 def feedback(one: Graded) -> str:
     """``feedback/STUDENT.txt``: the score, then the tester's report, or why there is none
     (with what a failed build printed)."""
-    head = f"{one.entry.name}: {points_text(one.score)}/{points_text(MAX_POINTS)}\n"
-    head += "".join(f"{line}\n" for line in one.entry.late.values())
-    if one.checked is not None:
-        return shown_paths(head + "\n" + text_report(one.checked), one.entry.launch)
-    text = head + f"not tested: {one.note}\n"
-    if one.entry.build_output:
-        text += "What the build printed:\n"
-        text += "".join(f"  {line}\n" for line in one.entry.build_output.splitlines())
-    return text
+    report = None if one.checked is None else text_report(one.checked)
+    return tester_feedback(
+        line_result(one),
+        MAX_POINTS,
+        notes=list(one.entry.late.values()),
+        report=report,
+        build_output=one.entry.build_output,
+        folders=launch_folders(one.entry.launch),
+    )
 
 
 RUN_FOLDER = "<run>"
@@ -236,26 +199,13 @@ RUN_FOLDER = "<run>"
 as ``casino grade`` shows it): the feedback does not change from one run to the next."""
 
 
-def shown_paths(text: str, launch: Launch | None) -> str:
-    """``text`` with the player's temporary folders written as ``<submission>`` and
-    ``<run>`` (a stack trace names them)."""
+def launch_folders(launch: Launch | None) -> dict[str, str]:
+    """The player's temporary folders and how its feedback shows them (``<submission>`` and
+    ``<run>``: a stack trace names them), for :func:`casino.grade.results.shown_paths`."""
     if launch is None:
-        return text
-    for folder, shown in ((launch.folder, SUBMISSION), (launch.run_folder, RUN_FOLDER)):
-        if folder is not None:
-            text = text.replace(str(folder), shown)
-    return text
-
-
-_STYLE = (
-    "body{font:14px/1.4 sans-serif;margin:1.5em}table{border-collapse:collapse}"
-    "td,th{border:1px solid #ccc;padding:2px 8px;text-align:left}th{background:#f3f3f3}"
-    "td.pass{background:#e6f4e6}td.fail{background:#fbe9e7}"
-)
-
-
-def _e(text: object) -> str:
-    return html.escape(str(text), quote=True)
+        return {}
+    pairs = ((launch.folder, SUBMISSION), (launch.run_folder, RUN_FOLDER))
+    return {str(folder): shown for folder, shown in pairs if folder is not None}
 
 
 def feedback_stem(name: str) -> str:
@@ -264,53 +214,26 @@ def feedback_stem(name: str) -> str:
     return file_stem(name.replace("/", "_"))
 
 
-def _feedback_link(name: str) -> str:
-    return f'<a href="feedback/{_e(quote(feedback_stem(name)))}.txt">{_e(name)}</a>'
-
-
-def summary_html(graded: Sequence[Graded], sandbox: str) -> str:
-    """``summary.html``: one row per player, a cell per rubric line, each player linked to its
-    feedback file; self-contained and inert, as ``casino grade``'s."""
-    heads = "".join(
-        f"<th>{_e(name)} ({points_text(points)})</th>" for name, points in POINTS.items()
-    )
-    rows = []
-    for one in graded:
-        points = one.points
-        cells = "".join(
-            f'<td class="{"pass" if points[line] == worth else "fail"}">'
-            f"{points_text(points[line])}</td>"
-            for line, worth in POINTS.items()
-        )
-        link = _feedback_link(one.entry.name)
-        rows.append(
-            f"<tr><td>{link}</td><td>{points_text(one.score)}/{points_text(MAX_POINTS)}</td>"
-            f"{cells}<td>{_e(one.note)}</td></tr>"
-        )
-    full = sum(one.score == MAX_POINTS for one in graded)
-    return (
-        "\n".join(
-            [
-                page_head("casino stud check: summary", _STYLE),
-                "<h1>Three-card stud: the automatic tester</h1>",
-                f"<p>{_e(plural(len(graded), 'player'))}; {full} with full marks.</p>",
-                f"<p>Sandbox: {_e(sandbox)}</p>",
-                f"<table><tr><th>player</th><th>score</th>{heads}<th>note</th></tr>",
-                *rows,
-                "</table></body></html>",
-            ]
-        )
-        + "\n"
-    )
+PAGE = LinesPage(
+    "casino stud check: summary",
+    "Three-card stud: the automatic tester",
+    POINTS,
+    who="player",
+    stem=feedback_stem,
+)
+"""The class's ``summary.html``, as :func:`casino.grade.summary.lines_summary_html` draws it."""
 
 
 def write_books(out: Path, graded: Sequence[Graded], sandbox: str) -> None:
-    """Every file of the class under ``out`` (atomically)."""
+    """Every file of the class under ``out`` (atomically), written by ``casino grade``'s own
+    writers: ``feedback/STUDENT.txt``, ``gradebook.csv``, ``gradebook.json``,
+    ``summary.html``."""
     for one in graded:
         write_atomic(out / "feedback" / f"{feedback_stem(one.entry.name)}.txt", feedback(one))
-    write_atomic(out / "gradebook.csv", gradebook_csv(graded))
-    write_atomic(out / "gradebook.json", gradebook_json(graded))
-    write_atomic(out / "summary.html", summary_html(graded, sandbox))
+    rows = [line_result(one) for one in graded]
+    write_atomic(out / "gradebook.csv", lines_gradebook_csv(POINTS, rows))
+    write_atomic(out / "gradebook.json", lines_gradebook_json(POINTS, rows))
+    write_atomic(out / "summary.html", lines_summary_html(PAGE, rows, sandbox))
 
 
 @contextlib.contextmanager

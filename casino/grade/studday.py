@@ -20,9 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import csv
-import io
-import json
 import random
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
@@ -30,8 +27,9 @@ from typing import Any
 
 from casino.clock import Clock
 from casino.errors import CasinoError
-from casino.grade.books import text_cell
-from casino.grade.studbook import Entry, shown_paths
+from casino.grade.books import csv_text, json_text, text_cell
+from casino.grade.results import shown_paths
+from casino.grade.studbook import Entry, launch_folders
 from casino.harness.runners.base import STDERR_KEPT
 from casino.net.guard import Limits
 from casino.net.listener import Listener
@@ -280,7 +278,7 @@ def _standings(
     stderr = {p.index: p.stderr.decode("utf-8", "replace") for p in players}
     rows = []
     for index, entry in enumerate(entries):
-        err = shown_paths(stderr.get(index, ""), entry.launch)
+        err = shown_paths(stderr.get(index, ""), launch_folders(entry.launch))
         if index in ranking:
             place, table, seat = ranking[index]
             why = "" if seat.left in (None, GAME_OVER) else seat.left
@@ -311,22 +309,19 @@ COLUMNS = ("rank", "student", "table", "avatar", "chips", "hands survived", "rem
 def standings_csv(rows: Sequence[Standing]) -> str:
     """``tournament.csv``: one row per player (rank and chips empty for one that did not
     play)."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(COLUMNS)
-    for row in rows:
-        writer.writerow(
-            [
-                "" if row.rank is None else row.rank,
-                text_cell(row.student),
-                "" if row.table is None else row.table,
-                text_cell(row.avatar),
-                "" if row.chips is None else row.chips,
-                row.hands,
-                text_cell(row.removed),
-            ]
-        )
-    return buffer.getvalue()
+    cells = [
+        [
+            "" if row.rank is None else row.rank,
+            text_cell(row.student),
+            "" if row.table is None else row.table,
+            text_cell(row.avatar),
+            "" if row.chips is None else row.chips,
+            row.hands,
+            text_cell(row.removed),
+        ]
+        for row in rows
+    ]
+    return csv_text([COLUMNS, *cells])
 
 
 def standings_json(rows: Sequence[Standing], config: DayConfig) -> str:
@@ -337,4 +332,4 @@ def standings_json(rows: Sequence[Standing], config: DayConfig) -> str:
         "hands": config.table.hands,
         "players": [asdict(row) for row in rows],
     }
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return json_text(data)

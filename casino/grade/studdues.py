@@ -37,7 +37,7 @@ from casino.grade.intake import Intake
 from casino.grade.late import LateError, parse_when, stamp
 from casino.grade.submitted import CommitPicker, When, _commits, download_times
 from casino.harness.report import points_text
-from casino.stud.check import CLOSES, CONNECTS, LEGAL, LOGIN, POINTS, TIMELY
+from casino.stud.rubric import CLOSES, CONNECTS, LEGAL, LOGIN, POINTS, TIMELY
 
 PARTS = ("1", "2")
 """The seed's parts, as ``--due`` names them."""

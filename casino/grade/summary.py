@@ -13,6 +13,9 @@ anywhere (a Content-Security-Policy says so to the browser too), and every text 
 a submission or a transcript is HTML-escaped. Lists whose order is not given (the most common
 first differences, stderr lines) are ordered by count, then by text, so that the same course
 always gives the same page.
+
+A class checked by a tester on rubric lines (``casino stud check``) gets a page of its own
+shape here too (:func:`lines_summary_html`): one row per student, a cell per line.
 """
 
 from __future__ import annotations
@@ -20,12 +23,13 @@ from __future__ import annotations
 import html
 import statistics
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from urllib.parse import quote
 
 from casino.grade.course import Material, file_stem
 from casino.grade.late import Lateness
-from casino.grade.results import KINDS, Kind, Score, StudentResult, runs_text
+from casino.grade.results import KINDS, Kind, LineResult, Score, StudentResult, runs_text
 from casino.harness.diff import VerdictKind
 from casino.harness.report import plural, points_text
 from casino.page import page_head
@@ -283,8 +287,8 @@ def _kind_detail(kind: Kind, scores: Sequence[Score]) -> str:
     return "".join(f"<pre>{_e(text)}</pre><small>{times} of them</small>" for text, times in lines)
 
 
-def _feedback_link(student: str) -> str:
-    return f'<a href="feedback/{_e(quote(file_stem(student)))}.txt">{_e(student)}</a>'
+def _feedback_link(student: str, stem: Callable[[str], str] = file_stem) -> str:
+    return f'<a href="feedback/{_e(quote(stem(student)))}.txt">{_e(student)}</a>'
 
 
 def _students(
@@ -360,3 +364,59 @@ def _skipped(skipped: Sequence[str]) -> str:
         "<p>Only casino's own program can pass these (<code>reference: casino</code>): "
         f"they were not run and count for nothing.</p><ul>{items}</ul>"
     )
+
+
+# ---------------------------------------------------------------- a tester's rubric lines
+
+_LINES_STYLE = (
+    "body{font:14px/1.4 sans-serif;margin:1.5em}table{border-collapse:collapse}"
+    "td,th{border:1px solid #ccc;padding:2px 8px;text-align:left}th{background:#f3f3f3}"
+    "td.pass{background:#e6f4e6}td.fail{background:#fbe9e7}"
+)
+
+
+@dataclass(frozen=True)
+class LinesPage:
+    """What a page of a tester's rubric lines says of itself."""
+
+    title: str
+    heading: str
+    lines: Mapping[str, float]
+    """The rubric: each line's name and worth, in order."""
+    who: str = "student"
+    """What the page calls a row (``player``)."""
+    stem: Callable[[str], str] = file_stem
+    """A student's feedback file name (without ``.txt``)."""
+
+
+def lines_summary_html(page: LinesPage, results: Sequence[LineResult], sandbox: str) -> str:
+    """``summary.html`` of a class checked on rubric lines: one row per student, a cell per
+    line (``pass`` when it earned the line's worth), each student linked to its feedback
+    file; self-contained and inert as the course's page."""
+    worth = sum(page.lines.values())
+    heads = "".join(
+        f"<th>{_e(name)} ({points_text(points)})</th>" for name, points in page.lines.items()
+    )
+    rows = []
+    for result in results:
+        cells = "".join(
+            f'<td class="{"pass" if result.points[line] == most else "fail"}">'
+            f"{points_text(result.points[line])}</td>"
+            for line, most in page.lines.items()
+        )
+        link = _feedback_link(result.student, page.stem)
+        rows.append(
+            f"<tr><td>{link}</td><td>{points_text(result.score)}/{points_text(worth)}</td>"
+            f"{cells}<td>{_e(result.note)}</td></tr>"
+        )
+    full = sum(result.score == worth for result in results)
+    parts = [
+        page_head(page.title, _LINES_STYLE),
+        f"<h1>{_e(page.heading)}</h1>",
+        f"<p>{_e(plural(len(results), page.who))}; {full} with full marks.</p>",
+        f"<p>Sandbox: {_e(sandbox)}</p>",
+        f"<table><tr><th>{_e(page.who)}</th><th>score</th>{heads}<th>note</th></tr>",
+        *rows,
+        "</table></body></html>",
+    ]
+    return "\n".join(parts) + "\n"

@@ -1,6 +1,10 @@
-"""``python -m casino.stud``: see :mod:`casino.stud.cli`."""
+"""``python -m casino.stud``: the ``casino stud`` program, asked of :mod:`casino.programs` by
+name as ``casino stud`` asks it (the game's subcommands, :mod:`casino.stud.cli`, and the
+grading side's ``check`` and class tournament, :mod:`casino.grade.studcli`)."""
 
-from casino.stud.cli import main
+from casino.programs import load_main
+
+main = load_main("stud")
 
 __all__ = ["main"]
 

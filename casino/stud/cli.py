@@ -14,9 +14,9 @@ import asyncio
 import os
 import random
 import shlex
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TextIO
 
 from casino.clock import MonotonicClock
 from casino.cmdline import (
@@ -32,7 +32,7 @@ from casino.errors import CasinoError, ParseError
 from casino.files import write_atomic
 from casino.net.client import FrameSocket
 from casino.net.stream import LOOPBACK
-from casino.programs import python_module
+from casino.programs import MainFunction, python_module
 from casino.stud import protocol as wire
 from casino.stud.bots import BASELINES, STRATEGIES
 from casino.stud.dealer import (
@@ -45,16 +45,16 @@ from casino.stud.dealer import (
 )
 from casino.stud.player import PlayerSession, play
 from casino.stud.screen import HistoryWriter, LiveScreen, LogObserver, Observers
-from casino.stud.tournament import bot_template, run_tournament
+from casino.stud.tournament import run_tournament
 
-if TYPE_CHECKING:
-    from casino.grade.studbook import ClassSetup
-    from casino.grade.studday import Standing
+ClassDay = Callable[[argparse.Namespace, TextIO, "Observer | None"], int]
+"""A class's Casino Day (the grading side's, :mod:`casino.grade.studcli`): the parsed
+command line, stdout and the observer of the table; the exit status."""
 
 USAGE = "usage: stud [-h] {dealer,player,tournament,check} ..."
 
 
-def _guarded(body: Callable[[], int]) -> int:
+def guarded(body: Callable[[], int]) -> int:
     """``body()``, a :class:`CasinoError` (a bad bot command, a file that cannot be written, a
     dealer that cannot listen) being one line and status 1 under the contract."""
     try:
@@ -63,7 +63,8 @@ def _guarded(body: Callable[[], int]) -> int:
         raise FileProblem(str(error)) from None
 
 
-def _positive(text: str) -> int:
+def positive(text: str) -> int:
+    """A whole number above 0 (an option's type)."""
     value = _whole(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"not a whole number above 0: {text!r}")
@@ -77,7 +78,8 @@ def _whole(text: str) -> int:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-_seconds = seconds(3600)
+SECONDS = seconds(3600)
+"""Seconds up to an hour (an option's type)."""
 
 
 def _port(text: str) -> int:
@@ -88,11 +90,11 @@ def _port(text: str) -> int:
 
 
 def _table_options(parser: ArgumentParser, hands: int | None) -> None:
-    parser.add_argument("--stack", type=_positive, default=100, help="chips each (100)")
-    parser.add_argument("--hands", type=_positive, default=hands, help="stop after H hands")
+    parser.add_argument("--stack", type=positive, default=100, help="chips each (100)")
+    parser.add_argument("--hands", type=positive, default=hands, help="stop after H hands")
     parser.add_seed_option("shuffle seed (a fresh one by default)")
     parser.add_argument(
-        "--reply-timeout", type=_seconds, default=1.0, metavar="S", help="seconds per reply (1)"
+        "--reply-timeout", type=SECONDS, default=1.0, metavar="S", help="seconds per reply (1)"
     )
     parser.add_argument("--history", metavar="FILE", help="write every hand as a JSON line")
 
@@ -122,9 +124,10 @@ def _ranking(seats: list[Seat], out: TextIO) -> None:
         out.write(f"{place:>3}  {seat.avatar:<{width}}  {seat.stack:>6}{note}\n")
 
 
-def _with_history(
+def with_history(
     args: argparse.Namespace, run: Callable[[Observer | None], int], shown: Observer
 ) -> int:
+    """``run`` with ``shown`` as its observer, and with ``--history`` a history file too."""
     if not args.history:
         return run(shown)
     try:
@@ -144,7 +147,7 @@ def dealer_main(invocation: Invocation) -> int:
         description="Deal three-card stud to N players who connect to HOST:PORT.",
     )
     parser.add_argument("--port", type=_port, required=True, help="port to listen on (0: any)")
-    parser.add_argument("--players", type=_positive, required=True, help="players to wait for")
+    parser.add_argument("--players", type=positive, required=True, help="players to wait for")
     parser.add_argument(
         "--host",
         default=LOOPBACK,
@@ -176,7 +179,7 @@ def dealer_main(invocation: Invocation) -> int:
         _ranking(seats, out)
         return 0
 
-    return _guarded(lambda: _with_history(args, run, shown))
+    return guarded(lambda: with_history(args, run, shown))
 
 
 # ---------------------------------------------------------------- player
@@ -207,15 +210,16 @@ def player_main(invocation: Invocation) -> int:
         streams.stdout.write(f"done: {session.done}\n")
         return 0
 
-    return _guarded(run)
+    return guarded(run)
 
 
 # ---------------------------------------------------------------- tournament
 
 
-def tournament_main(invocation: Invocation) -> int:
-    """``casino stud tournament --bot CMD … [--hands H] [--seed S]``, or a class's Casino
-    Day: ``casino stud tournament SUBMISSIONS --run CMD [--build CMD] [--out DIR]``."""
+def tournament_main(invocation: Invocation, class_day: ClassDay | None = None) -> int:
+    """``casino stud tournament --bot CMD … [--hands H] [--seed S]``, or with ``class_day``
+    a class's Casino Day: ``casino stud tournament SUBMISSIONS --run CMD [--build CMD]
+    [--out DIR]`` (without it, a class is a usage error: the grading side runs one)."""
     streams = invocation.streams
     parser = invocation.parser(
         description="A Casino Day on 127.0.0.1: a dealer and one process per --bot.\n"
@@ -225,17 +229,18 @@ def tournament_main(invocation: Invocation) -> int:
         epilog=CLASS_EPILOG,
     )
     parser.add_argument("--bot", action="append", default=[], metavar="CMD")
-    parser.add_argument("--wait", type=_seconds, default=30.0, help="seconds for all to log in")
+    parser.add_argument("--wait", type=SECONDS, default=30.0, help="seconds for all to log in")
     _table_options(parser, 2000)
-    _class_options(parser)
+    class_options(parser)
     args = parser.parse_args(invocation.argv)
     out = streams.stdout
     clock = MonotonicClock()
     shown = LiveScreen(out, clock) if out.isatty() else _Silent()
-    if _a_class(args, bots_make_a_class=False):
-        return _guarded(
-            lambda: _with_history(args, lambda seen: _casino_day(args, out, seen), shown)
-        )
+    if a_class(args, bots_make_a_class=False):
+        if class_day is None:
+            raise UsageError("a class's Casino Day is the grading side's (casino.grade.studcli)")
+        day = class_day
+        return guarded(lambda: with_history(args, lambda seen: day(args, out, seen), shown))
     if not 2 <= len(args.bot) <= MAX_PLAYERS:
         raise UsageError(f"give from 2 to {MAX_PLAYERS} --bot (52 cards, 3 each)")
 
@@ -245,50 +250,7 @@ def tournament_main(invocation: Invocation) -> int:
         _ranking(seats, out)
         return 0
 
-    return _guarded(lambda: _with_history(args, run, shown))
-
-
-def _casino_day(args: argparse.Namespace, out: TextIO, observer: Observer | None) -> int:
-    """A class's Casino Day: every player that comes at the table (or tables), the standings
-    under ``--out``."""
-    from casino.grade.studbook import prepare, scratch_folder
-    from casino.grade.studday import DayConfig, casino_day, standings_csv, standings_json
-
-    setup, sandbox = _class_setup(args)
-    target = _out_folder(args.out)
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
-    table = TableConfig(hands=args.hands, reply_timeout=args.reply_timeout)
-    config = DayConfig(table, args.stack, seed, args.wait)
-    source = Path(args.submissions) if args.submissions is not None else None
-    with scratch_folder() as scratch:
-        entries = prepare(source, setup, _bots(args.bot, bot_template), scratch)
-        rows = asyncio.run(casino_day(entries, config, MonotonicClock(), observer))
-    try:
-        write_atomic(target / "tournament.csv", standings_csv(rows))
-        write_atomic(target / "tournament.json", standings_json(rows, config))
-    except OSError as error:
-        why = error.strerror or error
-        raise CasinoError(f"cannot write the results to {target}: {why}") from None
-    out.write(_standings_text(rows))
-    out.write(f"seed {seed}; sandbox: {sandbox}\n")
-    out.write(f"gradebook: {target / 'tournament.csv'} (and tournament.json)\n")
-    return 0
-
-
-def _standings_text(rows: Sequence[Standing]) -> str:
-    """The standings as printed: place, student, (table,) chips, hands, why it left."""
-    lines = ["standings:"]
-    width = max([7, *(len(row.student) for row in rows)])
-    tables = len({row.table for row in rows if row.table is not None}) > 1
-    for row in rows:
-        place = "-" if row.rank is None else str(row.rank)
-        chips = "" if row.chips is None else str(row.chips)
-        note = f"  ({row.removed})" if row.removed else ""
-        where = f"  table {row.table or '-'}" if tables else ""
-        lines.append(
-            f"{place:>3}  {row.student:<{width}}{where}  {chips:>6}  {row.hands:>5} hands{note}"
-        )
-    return "\n".join(lines) + "\n"
+    return guarded(lambda: with_history(args, run, shown))
 
 
 class _Silent:
@@ -302,43 +264,6 @@ class _Silent:
 # ---------------------------------------------------------------- check
 
 
-def check_main(invocation: Invocation) -> int:
-    """``casino stud check --bot CMD [--report …]``, or a class: ``casino stud check
-    SUBMISSIONS --run CMD [--build CMD] [--out DIR]`` (and/or several ``--bot``)."""
-    from casino.stud import check as checking  # the tester and the harness are for check alone:
-    from casino.stud.report import FORMATS  # a player starts without them
-
-    streams = invocation.streams
-    parser = invocation.parser(
-        description="The automatic tester: score player programs on the seed's rubric.\n"
-        "CMD is a command line with {host} and {port}, e.g. 'java Poker {host} {port}'\n"
-        f"(or a shipped strategy: {', '.join(sorted(STRATEGIES))}). The program is started\n"
-        f"once per probe group ({len(checking.GROUPS)} sessions), so a hang-up costs that "
-        "group alone;\nthe rubric and its points are in docs/stud.md. One --bot: a report, "
-        "status 0 for full marks.\nA class (SUBMISSIONS, or several --bot): each player "
-        "tested, a gradebook,\nfeedback and a summary under --out, status 0 once done.",
-        epilog=CHECK_EPILOG,
-    )
-    parser.add_argument("--bot", action="append", default=[], metavar="CMD", help="a player")
-    parser.add_argument("--report", choices=sorted(FORMATS), help="also write a report file")
-    parser.add_argument("--report-file", metavar="F", help="where (default per format)")
-    _class_options(parser)
-    parser.add_argument("--jobs", type=_positive, default=2, help="players tested at once (2)")
-    parser.add_argument(
-        "--due", action="append", default=[], metavar="PART=WHEN", help="1=WHEN, 2=WHEN"
-    )
-    args = parser.parse_args(invocation.argv)
-    if args.due and args.submissions is None:
-        raise UsageError("--due goes with SUBMISSIONS")
-    if args.report_file and not args.report:
-        raise UsageError("--report-file goes with --report json|junit|gradescope")
-    if _a_class(args):
-        if args.report:
-            raise UsageError("--report is for one --bot; a class gets a gradebook under --out")
-        return _guarded(lambda: _check_class(args, streams.stdout))
-    return _guarded(lambda: _check_one(args, streams.stdout))
-
-
 CLASS_EPILOG = """\
 SUBMISSIONS is what casino grade takes: a folder of one folder per student, a zip of them,
 Moodle's or Canvas's bulk download, or a file listing Git repositories. Each is copied, built
@@ -346,17 +271,9 @@ once with --build (through sh) and started with --run, written as typed in its f
 sandbox of its own (bubblewrap; no network: it reaches the dealer through a loopback relay in
 its sandbox, docs/stud.md); --trust-submissions runs them without. --bot players run as typed.
 """
-CHECK_EPILOG = (
-    CLASS_EPILOG
-    + """\
---due 1=WHEN --due 2=WHEN: the seed's Part 1 and Part 2 deadlines (e.g. 2024-03-27T23:59-07:00);
-a part turned in after its due earns none of its points (a Git repository: as it was at the
-last due, Part 1 by its first commit; otherwise the submission's time; docs/stud.md).
-"""
-)
 
 
-def _class_options(parser: ArgumentParser) -> None:
+def class_options(parser: ArgumentParser) -> None:
     """The options of a class of submissions (``check`` and ``tournament``)."""
     parser.add_argument(
         "submissions", nargs="?", metavar="SUBMISSIONS", help="a class's submissions"
@@ -365,7 +282,7 @@ def _class_options(parser: ArgumentParser) -> None:
     parser.add_argument("--build", metavar="CMD", help="run once per submission")
     parser.add_argument("--out", metavar="DIR", help="where a class's files go (grades)")
     parser.add_argument(
-        "--build-timeout", type=_seconds, default=120.0, metavar="S", help="for the build (120)"
+        "--build-timeout", type=SECONDS, default=120.0, metavar="S", help="for the build (120)"
     )
     parser.add_argument(
         "--trust-submissions", action="store_true", help="run them without their own sandbox"
@@ -373,7 +290,7 @@ def _class_options(parser: ArgumentParser) -> None:
     parser.add_argument("--network", action="store_true", help="let them use the network")
 
 
-def _a_class(args: argparse.Namespace, bots_make_a_class: bool = True) -> bool:
+def a_class(args: argparse.Namespace, bots_make_a_class: bool = True) -> bool:
     """Whether the command line is about a class (and it is a sound one): SUBMISSIONS or
     ``--out`` given, or (``bots_make_a_class``: ``check``) more than one ``--bot``."""
     if args.submissions is None and (args.run or args.build):
@@ -386,11 +303,13 @@ def _a_class(args: argparse.Namespace, bots_make_a_class: bool = True) -> bool:
     return args.submissions is not None or several or args.out is not None
 
 
-def _check_one(args: argparse.Namespace, out: TextIO) -> int:
+def check_one(args: argparse.Namespace, out: TextIO) -> int:
+    """``casino stud check --bot CMD [--report F]``: one player's report, status 0 for full
+    marks."""
     from casino.stud import check as checking
     from casino.stud.report import FORMATS, text_report
 
-    command = _check_command(args.bot[0])
+    command = check_command(args.bot[0])
     checked = asyncio.run(checking.check_player(command, MonotonicClock(), checking.Limits()))
     out.write(text_report(checked))
     if args.report:
@@ -404,117 +323,8 @@ def _check_one(args: argparse.Namespace, out: TextIO) -> int:
     return 0 if checked.passed else 1
 
 
-def _class_setup(args: argparse.Namespace) -> tuple[ClassSetup, str]:
-    """How the submissions are built and run, and the sandbox in one line."""
-    from casino.grade.cli import describe
-    from casino.grade.studbook import ClassSetup
-    from casino.harness.runners.sandbox import Sandbox, isolation_works, network_isolation_works
-
-    try:
-        run = tuple(shlex.split(args.run or ""))
-    except ValueError as error:
-        raise UsageError(f"--run: {error}") from None
-    if args.submissions is not None and not run:
-        raise UsageError("--run needs a command")
-    isolate = not args.trust_submissions
-    if isolate and args.submissions is not None and not isolation_works():
-        raise CasinoError(NO_SANDBOX)
-    sandbox = Sandbox(
-        cpu_seconds=CLASS_CPU_SECONDS,
-        memory=CLASS_MEMORY,
-        processes=CLASS_PROCESSES,
-        file_size=CLASS_FILE_SIZE,
-        isolate_network=not args.network and (isolate or network_isolation_works()),
-        isolate=isolate,
-    )
-    shown = _described(describe(sandbox)) if args.submissions is not None else ""
-    if args.bot:
-        shown += f"{'; ' if shown else ''}--bot players run as typed, without one"
-    return ClassSetup(run, args.build, sandbox, args.build_timeout), shown
-
-
-def _described(sandbox: str) -> str:
-    """``casino grade``'s line about the sandbox, as it is for a player: its run folder is
-    not a size-capped copy (the dealer's socket is in it), and a cut network leaves it the
-    relay to the dealer (``docs/stud.md``)."""
-    parts = [part for part in sandbox.split("; ") if not part.startswith("run folder up to")]
-    relay = "network cut off but for the dealer (loopback relay)"
-    return "; ".join(relay if part.startswith("network cut off") else part for part in parts)
-
-
-CLASS_CPU_SECONDS = 600
-"""CPU seconds a player may use in one run (a whole tournament is one run)."""
-CLASS_MEMORY = 1 << 30
-CLASS_PROCESSES = 256
-CLASS_FILE_SIZE = 64 << 20
-NO_SANDBOX = (
-    "this machine cannot run the players in a sandbox (bubblewrap, `bwrap`, with user "
-    "namespaces); give --trust-submissions to run them without one"
-)
-
-
-def _bots(
-    specs: list[str], command: Callable[[str, int], list[str]]
-) -> list[tuple[str, list[str]]]:
-    """Each ``--bot`` with a name of its own (the spec, numbered when given twice)."""
-    named: list[tuple[str, list[str]]] = []
-    for index, spec in enumerate(specs):
-        name, number = spec, 1
-        while name in {taken for taken, _ in named}:
-            number += 1
-            name = f"{spec} ({number})"
-        named.append((name, command(spec, index)))
-    return named
-
-
-def _out_folder(given: str | None, *inside: str) -> Path:
-    """``--out`` (``grades`` by default) and the folders in it, made before any work."""
-    target = Path(given or "grades")
-    try:
-        for name in ("", *inside):
-            (target / name).mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise CasinoError(f"cannot write to {target}: {error.strerror or error}") from None
-    return target
-
-
-def _check_class(args: argparse.Namespace, out: TextIO) -> int:
-    from casino.grade.studbook import (
-        MAX_POINTS,
-        check_class,
-        prepare,
-        scratch_folder,
-        write_books,
-    )
-    from casino.grade.studdues import parse_dues
-    from casino.harness.report import points_text
-    from casino.stud import check as checking
-
-    setup, sandbox = _class_setup(args)
-    target = _out_folder(args.out, "feedback")
-    source = Path(args.submissions) if args.submissions is not None else None
-    with scratch_folder() as scratch:
-        bots = _bots(args.bot, lambda spec, _: _check_command(spec))
-        entries = prepare(source, setup, bots, scratch, parse_dues(args.due))
-        clock, limits = MonotonicClock(), checking.Limits()
-        graded = asyncio.run(check_class(entries, clock, limits, args.jobs))
-    try:
-        write_books(target, graded, sandbox)
-    except OSError as error:
-        why = error.strerror or error
-        raise CasinoError(f"cannot write the results to {target}: {why}") from None
-    for one in graded:
-        note = f"  ({one.note})" if one.note else ""
-        out.write(f"{one.entry.name}: {points_text(one.score)}/{points_text(MAX_POINTS)}{note}\n")
-    out.write(
-        f"tested {len(graded)} player{'' if len(graded) == 1 else 's'}; sandbox: {sandbox}\n"
-        f"gradebook: {target / 'gradebook.csv'} (and gradebook.json)\n"
-        f"feedback: {target / 'feedback'}/STUDENT.txt\nsummary: {target / 'summary.html'}\n"
-    )
-    return 0
-
-
-def _check_command(spec: str) -> list[str]:
+def check_command(spec: str) -> list[str]:
+    """The command of a ``--bot``: a shipped strategy's player, or the line as typed."""
     if spec in STRATEGIES:
         return [
             *python_module("casino.stud"),
@@ -539,8 +349,10 @@ SUBCOMMANDS: dict[str, Callable[[Invocation], int]] = {
     "dealer": dealer_main,
     "player": player_main,
     "tournament": tournament_main,
-    "check": check_main,
 }
+"""The game's own subcommands; ``check`` and a class's ``tournament`` are the grading
+side's (:mod:`casino.grade.studcli` adds them: the command ``casino stud``, through
+:func:`casino.programs.load_main`)."""
 HELP = f"""{USAGE}
 
 Three-card stud: the dealer, our player, a Casino Day tournament, and the course's automatic
@@ -549,24 +361,23 @@ The dealer, the tournament and the player take --seed N (default: $CASINO_SEED i
 """
 
 
-def main(
-    argv: Sequence[str] | None = None,
-    *,
-    stdin: TextIO | None = None,
-    stdout: TextIO | None = None,
-    stderr: TextIO | None = None,
-) -> int:
-    """``casino stud SUBCOMMAND …`` under the program-entry contract."""
+def program(subcommands: Mapping[str, Callable[[Invocation], int]]) -> MainFunction:
+    """``casino stud SUBCOMMAND …`` under the program-entry contract, ``subcommands`` being
+    what it dispatches to (by name, in the order its usage error lists them)."""
 
     def dispatch(invocation: Invocation) -> int:
         args = invocation.argv
         if args[:1] in (["-h"], ["--help"]):
             invocation.streams.stdout.write(HELP)
             return 0
-        if not args or args[0] not in SUBCOMMANDS:
+        if not args or args[0] not in subcommands:
             raise UsageError(
-                f"expected one of {', '.join(SUBCOMMANDS)}, got {' '.join(args[:1])!r}"
+                f"expected one of {', '.join(subcommands)}, got {' '.join(args[:1])!r}"
             )
-        return run_subcommand(invocation, "stud", SUBCOMMANDS[args[0]])
+        return run_subcommand(invocation, "stud", subcommands[args[0]])
 
-    return run_program("stud", dispatch, argv, stdin=stdin, stdout=stdout, stderr=stderr)
+    def main(argv: Sequence[str] | None = None, **streams: TextIO | None) -> int:
+        """``casino stud …`` on ``streams`` (``stdin``, ``stdout``, ``stderr``)."""
+        return run_program("stud", dispatch, argv, **streams)
+
+    return main

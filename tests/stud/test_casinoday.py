@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
+from casino.grade.studcli import main
 from casino.harness.runners.sandbox import isolation_works
 from casino.programs import run_captured
-from casino.stud.cli import main
 
 HERE = Path(__file__).parent
 POKER = (HERE / "classbots" / "poker.py").read_text(encoding="utf-8")

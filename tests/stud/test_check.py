@@ -23,8 +23,11 @@ from pathlib import Path
 import pytest
 
 from casino.clock import MonotonicClock
+from casino.grade.studcli import main
 from casino.programs import run_captured
-from casino.stud.check import (
+from casino.stud.check import Checked, Limits, check_player
+from casino.stud.report import FORMATS, text_report
+from casino.stud.rubric import (
     CLOSES,
     CONNECTS,
     GROUPS,
@@ -36,12 +39,7 @@ from casino.stud.check import (
     THREE,
     TIMELY,
     UP_CARDS,
-    Checked,
-    Limits,
-    check_player,
 )
-from casino.stud.cli import main
-from casino.stud.report import FORMATS, text_report
 
 HERE = Path(__file__).parent
 INTELLIGENCE = [THREE, HOPELESS, SPADE, UP_CARDS]

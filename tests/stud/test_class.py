@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
+from casino.grade.studcli import main
 from casino.harness.runners.sandbox import isolation_works
 from casino.programs import run_captured
 from casino.stud import check as checking
-from casino.stud.check import HOPELESS, POINTS, SPADE, THREE, UP_CARDS
-from casino.stud.cli import main
+from casino.stud.rubric import HOPELESS, POINTS, SPADE, THREE, UP_CARDS
 
 HERE = Path(__file__).parent
 POKER = (HERE / "classbots" / "poker.py").read_text(encoding="utf-8")

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from casino.grade.studcli import main
 from casino.programs import run_captured
 from casino.stud import tournament
-from casino.stud.cli import main
 
 
 def test_tournament_on_loopback() -> None:
@@ -172,3 +172,24 @@ def test_a_table_deals_to_seventeen_players_at_most() -> None:
     done = run_captured(main, ["tournament", *["--bot", "ours"] * 18])
     assert done.status == 2
     assert "give from 2 to 17 --bot (52 cards, 3 each)" in done.err
+
+
+def test_the_games_own_subcommands_leave_a_class_to_the_grading_side() -> None:
+    """``casino stud`` is the game's subcommands plus the grading side's (``check``, a class's
+    Casino Day): the game's table alone has no ``check`` and refuses a class in one line."""
+    from casino.programs import load_main
+    from casino.stud.cli import SUBCOMMANDS, program
+
+    game = program(SUBCOMMANDS)
+    refused = run_captured(game, ["tournament", "subs", "--run", "p {host} {port}"])
+    assert (refused.status, refused.out) == (2, "")
+    assert refused.err == (
+        "stud tournament: a class's Casino Day is the grading side's (casino.grade.studcli) "
+        "(see stud tournament --help)\n"
+    )
+    no_check = run_captured(game, ["check"])
+    assert no_check.err.startswith("stud: expected one of dealer, player, tournament, got")
+    assert load_main("stud") is main
+    assert run_captured(main, ["nope"]).err.startswith(
+        "stud: expected one of dealer, player, tournament, check, got 'nope'"
+    )

@@ -18,6 +18,7 @@ import pytest
 from casino.cmdline import UsageError
 from casino.grade.course import Student
 from casino.grade.intake import Intake
+from casino.grade.studcli import main
 from casino.grade.studdues import (
     Dues,
     PartPicker,
@@ -29,8 +30,7 @@ from casino.grade.studdues import (
 )
 from casino.programs import run_captured
 from casino.stud import check as checking
-from casino.stud.check import CONNECTS, LEGAL, POINTS, THREE, UP_CARDS
-from casino.stud.cli import main
+from casino.stud.rubric import CONNECTS, LEGAL, POINTS, THREE, UP_CARDS
 
 HERE = Path(__file__).parent
 POKER = (HERE / "classbots" / "poker.py").read_text(encoding="utf-8")

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from casino.grade.studcli import main
 from casino.programs import run_captured
-from casino.stud.cli import main
 
 JAVA_SOURCES = Path(__file__).parent / "java"
 needs_jdk = pytest.mark.skipif(
