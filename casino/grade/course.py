@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import casino
+from casino.errors import OverLimit, SetupError
 from casino.explore.feedback import ExploreSpec
 from casino.harness.model import (
     MAX_FIXTURE_BYTES,
@@ -42,7 +43,7 @@ MAX_SUBMISSION_FILES = 10_000
 """… and at most this many files."""
 
 
-class CourseError(Exception):
+class CourseError(SetupError):
     """The course cannot be graded as given (a transcript that cannot be read); one line."""
 
 
@@ -188,7 +189,7 @@ def file_stem(student: str) -> str:
     return f"{start}-{hashlib.sha256(data).hexdigest()[:16]}"
 
 
-class TooLargeSubmission(Exception):
+class TooLargeSubmission(OverLimit):
     """A folder over :data:`MAX_SUBMISSION_BYTES` or :data:`MAX_SUBMISSION_FILES`."""
 
 
