@@ -138,7 +138,6 @@ class Outbox(Mailbox[bytes]):
     ) -> None:
         super().__init__(limits.queue_bytes, limits.send_timeout, clock, on_drop)
         self._writer = writer
-        self._limits = limits
 
     def size(self, item: bytes) -> int:
         """A byte each."""
