@@ -30,6 +30,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Generic, Protocol, TypeVar
 
+from casino.errors import ParseError
+
 S = TypeVar("S", bound=Hashable)
 """A position of the game (what a board shows)."""
 M = TypeVar("M")
@@ -65,7 +67,7 @@ class Screen(Generic[S]):
     """Who the program announced as the winner, if a game ended on this screen."""
 
 
-class Unreadable(Exception):
+class Unreadable(ParseError):
     """The program printed something the adapter cannot read as its game (one line why)."""
 
 

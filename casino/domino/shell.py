@@ -40,7 +40,7 @@ class Table:
 
 
 class _Quit(Exception):
-    """The member asked to leave (or the input ended)."""
+    """Control flow, not an error: the member asked to leave (or the input ended)."""
 
 
 class Session:

@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+from casino.errors import SetupError
 from casino.explore.judge import Program, differs, judge, reference_transcript
 from casino.explore.plan import Grammar, OptionalPart, Rendered, Session
 from casino.explore.shrink import shrink
@@ -32,10 +33,10 @@ reported are tried (to report that part once)."""
 
 
 class OutOfBudget(Exception):
-    """The budget (runs or seconds) is spent."""
+    """Control flow, not an error: the budget (runs or seconds) is spent."""
 
 
-class CannotRun(Exception):
+class CannotRun(SetupError):
     """The program cannot be run at all (the harness's ``ERROR``); the message says why."""
 
 

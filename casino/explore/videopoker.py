@@ -126,7 +126,7 @@ class VideoPokerGrammar:
 
 
 class _Unpinned(Exception):
-    pass
+    """Control flow, not an error: a line whose answer is left open (the caller skips it)."""
 
 
 def _advice(session: Session) -> list[tuple[str, ...]]:

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import casino
 from casino.cmdline import UsageError
+from casino.errors import OverLimit, SetupError
 from casino.explore.feedback import ExploreSpec
 from casino.harness.command import find_transcripts
 from casino.harness.model import (
@@ -44,7 +45,7 @@ MAX_SUBMISSION_FILES = 10_000
 """… and at most this many files."""
 
 
-class CourseError(Exception):
+class CourseError(SetupError):
     """The course cannot be graded as given (a transcript that cannot be read); one line."""
 
 
@@ -190,7 +191,7 @@ def file_stem(student: str) -> str:
     return f"{start}-{hashlib.sha256(data).hexdigest()[:16]}"
 
 
-class TooLargeSubmission(Exception):
+class TooLargeSubmission(OverLimit):
     """A folder over :data:`MAX_SUBMISSION_BYTES` or :data:`MAX_SUBMISSION_FILES`."""
 
 

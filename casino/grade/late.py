@@ -37,12 +37,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from casino.errors import ParseError
 from casino.harness.report import points_text
 
 DAY = timedelta(days=1)
 
 
-class LateError(ValueError):
+class LateError(ParseError):
     """A due date, an extension list or a rule that cannot be read (one line)."""
 
 

@@ -52,6 +52,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from casino.errors import SetupError
 from casino.files import write_atomic
 from casino.harness.regex import PatternTimeout, bounded
 from casino.harness.report import plural
@@ -87,7 +88,7 @@ ARCHIVE = "archive/"
 """How a submission of an earlier year is named."""
 
 
-class SimilarityError(Exception):
+class SimilarityError(SetupError):
     """The comparison cannot be made (copydetect missing, a folder unreadable): one line."""
 
 

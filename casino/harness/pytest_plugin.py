@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from casino.errors import CasinoError
 from casino.harness.model import Transcript, TranscriptError, is_settings_file, load_transcript
 from casino.harness.report import render
 from casino.harness.runners.base import Target
@@ -56,7 +57,7 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
     return None
 
 
-class TranscriptFailed(Exception):
+class TranscriptFailed(CasinoError):
     """A transcript that failed; the message is the replay report."""
 
 

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import TextIO
 
 from casino.cmdline import scratch_directory
+from casino.errors import SetupError
 from casino.files import write_atomic
 from casino.harness.model import (
     Fixture,
@@ -72,7 +73,7 @@ RECORD_LIMITS = Limits(
 """A recording keeps all it may write to stderr (the transcript states it exactly)."""
 
 
-class RecordError(Exception):
+class RecordError(SetupError):
     """Recording could not be done; the message is one line."""
 
 

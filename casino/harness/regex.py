@@ -30,7 +30,7 @@ T = TypeVar("T")
 
 
 class PatternTimeout(Exception):
-    """A pattern that did not finish matching within its budget."""
+    """Control flow, not an error: a pattern that did not finish matching within its budget."""
 
     def __init__(self, pattern: str, seconds: float) -> None:
         super().__init__(

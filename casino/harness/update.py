@@ -30,6 +30,7 @@ from __future__ import annotations
 import contextlib
 from dataclasses import replace
 
+from casino.errors import IllegalAction
 from casino.files import write_atomic
 from casino.harness import regex
 from casino.harness.diff import piece_regex
@@ -46,7 +47,7 @@ from casino.harness.model import (
 from casino.harness.runners.base import Outcome
 
 
-class CannotBless(Exception):
+class CannotBless(IllegalAction):
     """Why a transcript cannot be updated from this outcome."""
 
 

@@ -29,6 +29,8 @@ from typing import Any
 
 import yaml
 
+from casino.errors import ParseError
+
 _STR_TAG = "tag:yaml.org,2002:str"
 _EventLoader: type[yaml.BaseLoader] = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
 
@@ -39,7 +41,7 @@ _NOT_YAML = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-
 """A character YAML does not allow in a stream (NUL, ESC and the other control characters)."""
 
 
-class TextError(ValueError):
+class TextError(ParseError):
     """YAML that :func:`load_text` refuses; the message is one line starting with where."""
 
     def __init__(self, problem: str, line: int | None = None, column: int | None = None) -> None:
@@ -98,7 +100,7 @@ _LIBRARY_DEPTH_LIMIT = "maximum nesting depth"
 
 
 class _LibraryLimit(Exception):
-    """PyYAML stopped at its own nesting limit, at ``mark``."""
+    """Control flow, not an error: PyYAML stopped at its own nesting limit, at ``mark``."""
 
     def __init__(self, mark: Any) -> None:
         super().__init__()

@@ -69,7 +69,7 @@ class Settings:
 
 
 class Quit(Exception):
-    """A human typed ``salir``/``quit`` or the input ended."""
+    """Control flow, not an error: a human typed ``salir``/``quit`` or the input ended."""
 
 
 class LocalGame:

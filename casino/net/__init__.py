@@ -7,7 +7,8 @@
   :mod:`casino.net.client`: a blocking frame client for bots.
 - :mod:`casino.net.guard`: what keeps one client from stalling a server — output that is
   queued and never waited for (a client that does not read is dropped), flood limits,
-  rate-limited warnings; :mod:`casino.net.listener`: accepting, with connections capped below
+  rate-limited warnings, for the socket servers and the web alike (the outbox's core is
+  :mod:`casino.net.outbox`); :mod:`casino.net.listener`: accepting, with connections capped below
   the file descriptor limit and ``EMFILE`` met with one log line; :mod:`casino.net.names`:
   names clients choose, printable and not anybody else's.
 """

@@ -1,5 +1,11 @@
 """What keeps one client from stalling a server: bounded output, flood limits, quiet logs.
 
+casino has one guard, for the socket servers and the web (:mod:`casino.web.guard` keeps only
+what is the web's): one :class:`Limits`, one outbox (:class:`~casino.net.outbox.Mailbox`; a
+socket server's is :class:`Outbox`), one :class:`TokenBucket` (flood detector, raising
+:class:`Flooding`) and one quiet log's count (:class:`Quota`; a socket server's log is
+:class:`WarningLog`).
+
 Every connection a casino server accepts sends through an :class:`Outbox`, and a line
 server's connection reads through a :class:`FloodGuard` (a frame server reads only the reply
 it asked for: see :func:`casino.net.stream.serve`), with the numbers of one :class:`Limits`:
@@ -7,8 +13,7 @@ it asked for: see :func:`casino.net.stream.serve`), with the numbers of one :cla
 - **sending never waits.** :meth:`Outbox.put` queues bytes and returns; the outbox's own task
   writes them. A peer that does not read is *dropped* (its connection aborted, so the server's
   read of it ends as a disconnect) when its queue passes :attr:`Limits.queue_bytes`, or when a
-  write is not taken by the peer within :attr:`Limits.send_timeout` seconds of being queued
-  (on the server's injected clock, like every other time-out of the table);
+  write is not taken by the peer within :attr:`Limits.send_timeout` seconds of being queued;
 - **reading is rate-limited.** Each line (or frame) costs one token of a bucket that holds
   :attr:`Limits.burst` and refills :attr:`Limits.lines_per_second`; a line that finds the
   bucket empty is discarded, and :attr:`Limits.burst` discarded in a row drop the peer
@@ -17,25 +22,25 @@ it asked for: see :func:`casino.net.stream.serve`), with the numbers of one :cla
   once and then at most one per :attr:`WarningLog.interval` seconds, saying how many it held back.
 
 **The clock rule** (one for every guard, the socket servers' and the web's): a guard measures
-the peer, so its flood budget is on the machine's time — the injected
-:class:`~casino.clock.Clock` it is handed, :class:`~casino.clock.MonotonicClock` when none, a
-:class:`~casino.clock.FakeClock` only in a test that moves it — and never on a game clock that
-a transcript may stop (a clock that stands still would make every client a flooder). The
-socket servers therefore hand their line guard no clock (their game clock may be a
-transcript's); the web's one clock is the machine's outside tests, so it hands that.
+the peer, on the :class:`~casino.clock.Clock` it is handed — :class:`~casino.clock.MonotonicClock`
+(the machine's time) when none, a :class:`~casino.clock.FakeClock` only in a test or transcript
+that moves it; and a flood budget is never on a clock that may stand still (a game clock a
+transcript stops would make every client a flooder). So the socket servers hand their line
+guard no clock, and their outboxes and logs the server's own clock (like every other time-out
+of the table); the web's one clock is the machine's outside tests, and its outboxes get none.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
 from casino.clock import Clock, MonotonicClock
 from casino.errors import ParseError
 from casino.net.errors import ConnectionClosed
+from casino.net.outbox import Mailbox
 
 MAX_LINE = 1024
 """The longest line (in bytes) a line stream accepts."""
@@ -120,8 +125,9 @@ class FloodGuard(TokenBucket):
         return self.flooding
 
 
-class Outbox:
-    """Bytes on their way to one peer, written by a task of their own (see the module)."""
+class Outbox(Mailbox[bytes]):
+    """Bytes on their way to one peer of a socket server: the one :class:`Mailbox`, bounded
+    by :attr:`Limits.queue_bytes` and :attr:`Limits.send_timeout` (see the module)."""
 
     def __init__(
         self,
@@ -130,17 +136,16 @@ class Outbox:
         clock: Clock | None = None,
         on_drop: Callable[[str], None] | None = None,
     ) -> None:
+        super().__init__(limits.queue_bytes, limits.send_timeout, clock, on_drop)
         self._writer = writer
-        self._limits = limits
-        self._clock: Clock = clock or MonotonicClock()
-        self._on_drop = on_drop
-        self._queue: deque[tuple[float, bytes]] = deque()
-        self._queued = 0
-        self._wake = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
-        self._closing = False
-        self.dropped: str | None = None
-        """Why the peer was dropped (``None`` while it is not)."""
+
+    def size(self, item: bytes) -> int:
+        """A byte each."""
+        return len(item)
+
+    def full(self) -> str:
+        """Over :attr:`Limits.queue_bytes` bytes waiting."""
+        return f"not reading: over {self.bound} bytes waiting"
 
     def put(self, data: bytes) -> None:
         """Queue ``data``; :class:`ConnectionClosed` if the peer is gone or was just dropped
@@ -149,37 +154,31 @@ class Outbox:
             raise ConnectionClosed(self.dropped)
         if self._closing or self._writer.transport.is_closing():
             raise ConnectionClosed("the connection is closed")
-        if self._queued + len(data) > self._limits.queue_bytes:
-            self.drop(f"not reading: over {self._limits.queue_bytes} bytes waiting")
+        if not self.fits(data):
             raise ConnectionClosed(str(self.dropped))
-        if not self._queue and not self.backed_up():
+        if not self.waiting and not self.backed_up():
             self._writer.write(data)  # the common case: straight to the system, in order
             return
-        self._queue.append((self._clock.now(), data))
-        self._queued += len(data)
-        self._start()
+        self.enqueue(data)
 
     def backed_up(self) -> bool:
         """Whether the system's buffers and the transport's are full (output now queues)."""
         transport = self._writer.transport
         return transport.get_write_buffer_size() > transport.get_write_buffer_limits()[1]
 
-    def drop(self, reason: str) -> None:
-        """Abort the connection now (unsent output is lost); the first reason is kept."""
-        if self.dropped is not None:
-            return
-        self.dropped = reason
-        self._queue.clear()
-        self._queued = 0
+    def hang_up(self) -> None:
+        """Abort the connection (so the server's read of it ends as a disconnect)."""
         self._writer.transport.abort()
-        self._wake.set()
-        if self._on_drop is not None:
-            self._on_drop(reason)
+
+    async def send(self, item: bytes) -> None:
+        """Write ``item`` and wait until the system has taken it."""
+        self._writer.write(item)
+        await self._writer.drain()
 
     @property
     def idle(self) -> bool:
         """Whether everything queued has been handed to the system."""
-        return not self._queue and self._writer.transport.get_write_buffer_size() == 0
+        return not self.waiting and self._writer.transport.get_write_buffer_size() == 0
 
     async def close(self) -> None:
         """Send what is queued, then hang up; never waits for a peer that does not read
@@ -195,67 +194,96 @@ class Outbox:
                 await self._writer.wait_closed()
             return
         self._writer.transport.set_write_buffer_limits(high=0)  # drain() = all of it sent
-        self._start()
+        self.closing()
 
-    def _start(self) -> None:
-        self._wake.set()
-        if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._pump())
-
-    async def _pump(self) -> None:
-        try:
-            while self.dropped is None:
-                if not self._queue:
-                    if self._closing:
-                        await self._finish(self._clock.now())
-                        return
-                    self._wake.clear()
-                    await self._wake.wait()
-                    continue
-                since, data = self._queue.popleft()
-                self._queued -= len(data)
-                self._writer.write(data)
-                await self._drained(since)
-        except (ConnectionError, OSError, RuntimeError) as error:
-            self.drop(f"connection lost while sending: {error}")
-
-    async def _drained(self, since: float) -> None:
-        limit = self._limits.send_timeout
-        remaining = max(0.0, since + limit - self._clock.now())
-        try:
-            await self._clock.within(self._writer.drain(), remaining)
-        except TimeoutError:
-            self.drop(f"not reading: output waited over {limit:g} s")
-
-    async def _finish(self, since: float) -> None:
-        await self._drained(since)
+    async def finish(self) -> None:
+        """Wait (to the deadline) for the system to send it all, then close."""
+        await self.within(self._writer.drain(), self._clock.now())
         if self.dropped is None:
             self._writer.close()
 
 
+class Quota:
+    """casino's one quiet log's count (the socket servers' :class:`WarningLog` and the web's
+    :class:`~casino.web.guard.QuietLog`): at most ``per_kind`` lines of one kind in a
+    ``period``, and (if ``total`` is given) ``total`` of all kinds in one; the rest held back
+    and counted, so the next line of the kind that is written can say how many were not.
+
+    A kind's period opens with the first line of it written and lasts ``period`` seconds (so
+    with ``per_kind=1``: one line, then none until ``period`` has passed since it); the
+    period of ``total`` opens when the quota is made and again with the first line after it
+    ends. At most ``kinds`` kinds are counted (memory stays bounded whatever a peer sends).
+
+    >>> from casino.clock import FakeClock
+    >>> clock = FakeClock()
+    >>> quota = Quota(clock, period=60, per_kind=2)
+    >>> [quota.admit("drop") for _ in range(5)]
+    [0, 0, None, None, None]
+    >>> clock.advance(60)
+    >>> quota.admit("drop"), quota.admit("drop")
+    (3, 0)
+    """
+
+    def __init__(
+        self,
+        clock: Clock,
+        period: float,
+        per_kind: int = 1,
+        total: int | None = None,
+        kinds: int = 10_000,
+    ) -> None:
+        self.clock = clock
+        self.period = period
+        self.per_kind = per_kind
+        self.total = total
+        self.kinds = kinds
+        self._opened: dict[Hashable, tuple[float, int]] = {}
+        self._all = (clock.now(), 0)
+        self._held: dict[Hashable, int] = {}
+
+    def admit(self, kind: Hashable) -> int | None:
+        """``None`` if a line of ``kind`` is to be held back now (it is counted); else how
+        many of ``kind`` were held back before it (and are now told)."""
+        now = self.clock.now()
+        start, count = self._window(kind, now)
+        if count >= self.per_kind or self._all_spent(now):
+            if len(self._held) < self.kinds or kind in self._held:
+                self._held[kind] = self._held.get(kind, 0) + 1
+            return None
+        self._opened[kind] = (start, count + 1)
+        self._all = (self._all[0], self._all[1] + 1)
+        return self._held.pop(kind, 0)
+
+    def _window(self, kind: Hashable, now: float) -> tuple[float, int]:
+        opened = self._opened.get(kind)
+        if opened is None or now - opened[0] >= self.period:
+            return now, 0
+        return opened
+
+    def _all_spent(self, now: float) -> bool:
+        if now - self._all[0] >= self.period:
+            self._all = (now, 0)
+            self._opened = {k: v for k, v in self._opened.items() if now - v[0] < self.period}
+        return self.total is not None and self._all[1] >= self.total
+
+
 class WarningLog:
-    """Warnings by kind, the first at once and then at most one per ``interval`` seconds."""
+    """Warnings by kind, the first at once and then at most one per ``interval`` seconds
+    (a :class:`Quota` of one a kind)."""
 
     def __init__(
         self, write: Callable[[str], None], clock: Clock | None = None, interval: float = 60.0
     ) -> None:
         self._write = write
-        self._clock: Clock = clock or MonotonicClock()
+        self._quota = Quota(clock or MonotonicClock(), interval)
         self.interval = interval
-        self._last: dict[str, float] = {}
-        self._held: dict[str, int] = {}
 
     def warn(self, kind: str, text: str) -> None:
         """Write ``text`` unless a warning of ``kind`` was written less than ``interval`` ago
         (then count it, and say how many were held back with the next one written)."""
-        now = self._clock.now()
-        last = self._last.get(kind)
-        if last is not None and now - last < self.interval:
-            self._held[kind] = self._held.get(kind, 0) + 1
-            return
-        held = self._held.pop(kind, 0)
-        self._last[kind] = now
-        self._write(text if not held else f"{text} (and {held} more like it before)")
+        held = self._quota.admit(kind)
+        if held is not None:
+            self._write(text if not held else f"{text} (and {held} more like it before)")
 
 
 def quiet_log() -> WarningLog:

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from casino.clock import Clock, MonotonicClock
+from casino.errors import OverLimit
 from casino.net.names import computer_marked
 from casino.web.guard import Limits
 
@@ -32,7 +33,7 @@ SWEEP_SECONDS = 60.0
 """How often (on the clock) ended sessions are looked for."""
 
 
-class SessionsFull(Exception):
+class SessionsFull(OverLimit):
     """As many sessions as the limit are alive: no new one until some end."""
 
 

@@ -230,3 +230,58 @@ def test_one_bucket_for_the_socket_servers_and_the_web_on_the_machines_clock() -
     assert [line.take(), line.take(), line.flooding] == [False, False, True]  # burst refused
     assert [web.take(), web.take(), web.flooding] == [False, False, False]  # burst + 1
     assert [web.take(), web.flooding, web.over] == [False, True, 3]
+
+
+def test_one_limits_outbox_flood_and_quiet_log_for_the_socket_servers_and_the_web() -> None:
+    from casino.net import guard
+    from casino.net.outbox import Mailbox
+    from casino.web import guard as web
+
+    assert issubclass(web.Limits, guard.Limits) and web.Flooding is guard.Flooding
+    assert issubclass(web.Outbox, Mailbox) and issubclass(guard.Outbox, Mailbox)
+    numbers = web.Limits(send_timeout=2.5, lines_per_second=3)
+    assert (numbers.send_seconds, numbers.rate, numbers.burst) == (2.5, 3, 20)
+    assert isinstance(web.QuietLog(FakeClock(), numbers).quota, guard.Quota)
+    assert isinstance(WarningLog(print)._quota, guard.Quota)
+
+
+def test_a_quota_opens_each_kinds_period_with_its_first_line_and_caps_them_all() -> None:
+    from casino.net.guard import Quota
+
+    clock = FakeClock()
+    quota = Quota(clock, period=60, per_kind=2, total=3)
+    assert [quota.admit("a"), quota.admit("a"), quota.admit("a")] == [0, 0, None]
+    clock.advance(30)
+    assert [quota.admit("b"), quota.admit("b")] == [0, None]  # 3 in all this period
+    clock.advance(30)  # a's period and the total's end; b's runs to 90: its 2nd, not a 3rd
+    assert [quota.admit("a"), quota.admit("b"), quota.admit("b")] == [1, 1, None]
+    clock.advance(30)
+    assert [quota.admit("b"), quota.admit("c")] == [1, None]  # b's new period; 3 in all
+
+
+def test_an_outboxs_deadline_runs_from_when_the_item_was_queued() -> None:
+    from casino.net.outbox import Mailbox
+
+    class Slow(Mailbox[str]):
+        def __init__(self, clock: FakeClock) -> None:
+            super().__init__(bound=10, deadline=5, clock=clock, on_drop=drops.append)
+            self.clock, self.sent = clock, list[str]()
+
+        async def send(self, item: str) -> None:
+            self.clock.advance(3)  # each send takes 3 s of the clock
+            self.sent.append(item)
+
+    drops: list[str] = []
+
+    async def body() -> Slow:
+        box = Slow(FakeClock())
+        for item in "xyz":
+            box.enqueue(item)
+        box.closing()
+        await asyncio.wait([box.start()])
+        return box
+
+    box = asyncio.run(asyncio.wait_for(body(), 30))
+    # x is taken at 3 s, y at 6 s: 6 s after it was queued, past its 5 s
+    assert box.sent == ["x", "y"] and drops == ["not reading: output waited over 5 s"]
+    assert box.dropped == drops[0]

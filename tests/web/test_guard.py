@@ -65,7 +65,7 @@ def test_a_send_past_its_deadline_drops_the_client(caplog: pytest.LogCaptureFixt
     aborted: list[bool] = []
 
     async def body() -> None:
-        outbox = Outbox(Stuck(), "Max", Limits(send_seconds=0), lambda: aborted.append(True))
+        outbox = Outbox(Stuck(), "Max", Limits(send_timeout=0), lambda: aborted.append(True))
         outbox.post({"type": "state"})
         await asyncio.wait([outbox.task])
         assert outbox.dropped == "does not read (a send took over 0 s)"

@@ -453,7 +453,7 @@ def test_a_client_that_never_reads_is_dropped_and_the_table_goes_on(
 ) -> None:
     # the table's time-out is short and real: the silent client's turns pass on the clock
     settings = TableSettings(seats=3, stack=500, pause=0, bot_delay=0, samples=10, timeout=0.05)
-    limits = Limits(queue=16, send_seconds=1.0)
+    limits = Limits(queue=16, send_timeout=1.0)
 
     async def body(client: TestClient[Any, Any], server: WebServer) -> None:
         table = server.tables[0]

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Protocol
 
 import casino
+from casino.errors import SetupError
 from casino.harness.model import Out, OutAny, OutRe, Run
 from casino.harness.runners.sandbox import RunFolder, Sandbox, exec_error
 from casino.programs import PROGRAMS, command_line
@@ -287,7 +288,7 @@ class Runner(Protocol):
         ...
 
 
-class TargetError(Exception):
+class TargetError(SetupError):
     """A target that cannot be run at all (an unknown program name)."""
 
 

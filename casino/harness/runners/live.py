@@ -28,6 +28,7 @@ import subprocess
 import time
 from typing import Protocol
 
+from casino.errors import SetupError
 from casino.harness.runners.base import (
     Job,
     Kept,
@@ -49,7 +50,7 @@ _SIZE = 65536
 _DRAIN_SECONDS = 1.0
 
 
-class CannotStart(Exception):
+class CannotStart(SetupError):
     """The program could not be started (the message names it as typed)."""
 
     def __init__(self, problem: Problem) -> None:

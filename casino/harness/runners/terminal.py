@@ -41,6 +41,7 @@ from typing import Any
 import pexpect
 import ptyprocess  # type: ignore[import-untyped]
 
+from casino.errors import SetupError
 from casino.harness import regex
 from casino.harness.diff import expected_texts, piece_regex
 from casino.harness.model import Out, OutAny, Output, OutRe, Segment, Step, segments, step_label
@@ -135,7 +136,7 @@ def _spawner(fds: tuple[int, ...]) -> type[pexpect.spawn]:
     return Spawn
 
 
-class StartError(Exception):
+class StartError(SetupError):
     """The program could not be started."""
 
     def __init__(self, problem: Problem) -> None:
