@@ -72,7 +72,7 @@ def test_the_deal_and_the_computers_are_matched_whatever_the_deck() -> None:
     every recorded session; with ``--choose`` Player_1's cards are pinned by the deck."""
     rng = random.Random(5)
     passed = {DRAW.name: 0, CHOOSE.name: 0}
-    for number in range(24):
+    for number in range(12):
         for grammar in (DRAW, CHOOSE):
             session = grammar.generate(rng, 12)
             transcript = reference_transcript(grammar, session)
@@ -85,7 +85,7 @@ def test_the_deal_and_the_computers_are_matched_whatever_the_deck() -> None:
             dealt = replace(transcript, files=(("deck.txt", Inline(" ".join(other) + "\n")),))
             assert check(transcript, REFERENCE.runner, REFERENCE.target).passed
             passed[grammar.name] += check(dealt, REFERENCE.runner, REFERENCE.target).passed
-    assert passed[DRAW.name] >= 8
+    assert passed[DRAW.name] >= 5
     assert passed[CHOOSE.name] < passed[DRAW.name]
 
 
