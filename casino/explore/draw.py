@@ -45,14 +45,15 @@ from casino.harness.model import Out, OutRe, Run, Step, Transcript
 from casino.shell import Console
 
 DECK_FILE = "deck.txt"
-CARD = (
-    r"\('(?:[2-9]|10|Jack|Queen|King|Ace)', '(?:Clubs|Diamonds|Hearts|Spades)'\)"
-)
+CARD = r"\('(?:[2-9]|10|Jack|Queen|King|Ace)', '(?:Clubs|Diamonds|Hearts|Spades)'\)"
 HAND = rf"\[{CARD}(?:, {CARD}){{4}}\]"
 """Any hand of five cards, as the seed prints it."""
 RANK = r"a [A-Za-z][A-Za-z -]*"
 """Any rank (the seed names ``a pair`` and ``a Nothing``; the others are casino's words)."""
-EXCHANGED = r"(?:will exchange (?:1 card|[23] cards)\.\.\.\.|has opted not to exchange any cards \(standing pat\))"
+EXCHANGED = (
+    r"(?:will exchange (?:1 card|[23] cards)\.\.\.\."
+    r"|has opted not to exchange any cards \(standing pat\))"
+)
 
 PLAYERS_WRONG = ("9", "1", "0", "6", "-2", "abc", "2.5", "five")
 CHARACTER_WRONG = ("e", "x", "bet", "fold", "BF", "1", "bb")
@@ -61,6 +62,8 @@ FOLD = 1 / 6
 """How often Player_1 folds in a round."""
 PAIRED = 0.7
 """How often a computer seat is dealt a pair."""
+DRAWS = 20
+"""How many sessions :meth:`DrawGrammar.generate` draws at most to find one the model takes."""
 
 
 @dataclass(frozen=True)
@@ -83,7 +86,16 @@ class DrawGrammar:
 
     def generate(self, rng: random.Random, size: int) -> Session:
         """Player_1's answers to one game (``size`` bounds the invalid answers), and a deck
-        with half the computer seats dealt a pair."""
+        in which most computer seats hold a pair; drawn again (up to :data:`DRAWS` times)
+        until the model accepts it (everybody else folding at once is left out)."""
+        session = self._draw(rng, size)
+        for _ in range(DRAWS - 1):
+            if self.unpinned(session) is None:
+                break
+            session = self._draw(rng, size)
+        return session
+
+    def _draw(self, rng: random.Random, size: int) -> Session:
         players = rng.randint(2, 5)
         tries = max(1, min(3, size // 4))
         units = [_answers(rng, PLAYERS_WRONG, str(players), tries)]
@@ -145,7 +157,9 @@ def loosened(steps: tuple[Step, ...], choose: bool) -> tuple[Step, ...]:
     the showdown) an ``out_re`` that any deal and any computer players' choices match; with
     ``choose``, Player_1's own cards and exchange stay exact."""
     text = "".join(step.text for step in steps if isinstance(step, Out))
-    players = max((int(k) for k in re.findall(r"^Player_(\d) (?:cards|folds)", text, re.M)), default=1)
+    players = max(
+        (int(k) for k in re.findall(r"^Player_(\d) (?:cards|folds)", text, re.M)), default=1
+    )
     rounds = 0
     kept: list[Step] = []
     for step in steps:
@@ -164,7 +178,9 @@ def loosened(steps: tuple[Step, ...], choose: bool) -> tuple[Step, ...]:
 def _betting(chunk: str, players: int, rounds: int, choose: bool) -> str:
     """The pattern of a betting round's report and what follows it up to the next question."""
     lines = chunk.split("\n")
-    found = re.fullmatch(r"Player_1 bets (\d+)\. The pot is at \d+ Player_1 has (\d+) left", lines[1])
+    found = re.fullmatch(
+        r"Player_1 bets (\d+)\. The pot is at \d+ Player_1 has (\d+) left", lines[1]
+    )
     if found is None:
         raise AssertionError(f"not a bet: {lines[1]!r}")
     bet, left = found.groups()
@@ -172,7 +188,9 @@ def _betting(chunk: str, players: int, rounds: int, choose: bool) -> str:
     pattern = cards + rf"\nPlayer_1 bets {bet}\. The pot is at \d+ Player_1 has {left} left\n"
     for seat in range(2, players + 1):
         name = f"Player_{seat}"
-        called = rf"{name} cards: {HAND}\n{name} bets {bet}\. The pot is at \d+ {name} has {left} left\n"
+        called = (
+            rf"{name} cards: {HAND}\n{name} bets {bet}\. The pot is at \d+ {name} has {left} left\n"
+        )
         pattern += f"(?:{name} folds\\n|{called})" + ("?" if rounds > 1 else "")
     if rounds > 1:
         return pattern + _showdown(players, lines, choose)
@@ -201,7 +219,10 @@ def _showdown(players: int, lines: list[str], choose: bool) -> str:
         rf"(?:Player Player_{seat} is holding {HAND} which is {RANK}\n)?"
         for seat in range(2, players + 1)
     )
-    return pattern + rf"\nThe winner is Player_[1-{players}] which drew {RANK} with the hand \[{HAND}\]\n"
+    return (
+        pattern
+        + rf"\nThe winner is Player_[1-{players}] which drew {RANK} with the hand \[{HAND}\]\n"
+    )
 
 
 def _escape(text: str) -> str:

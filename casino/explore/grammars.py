@@ -16,7 +16,8 @@ GRAMMARS: dict[str, Grammar] = {
         NimsysGrammar("a"),
         VideoPokerGrammar(),
         DemoGrammar(),
-        *(DrawGrammar(choose) for choose in (False, True)),
+        DrawGrammar(choose=False),
+        DrawGrammar(choose=True),
     )
 }
 """``--reference`` name → its grammar."""

@@ -4,7 +4,6 @@ found and shrunk, and what the seed leaves random is matched whatever the deck."
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Callable
 from dataclasses import replace
 
