@@ -81,8 +81,9 @@ class DrawGrammar:
     @property
     def about(self) -> str:
         """One line: what the grammar covers."""
-        how = "with --choose, Player_1's exchange typed" if self.choose else "the seed's game"
-        return f"five-card draw, {how}: Player_1's answers, a generated deck-file"
+        if self.choose:
+            return "five-card draw with --choose: Player_1's exchange typed too, a deck-file"
+        return "five-card draw: Player_1's answers to the seed's questions, a deck-file"
 
     def generate(self, rng: random.Random, size: int) -> Session:
         """Player_1's answers to one game (``size`` bounds the invalid answers), and a deck
