@@ -348,6 +348,17 @@ def _bet_over_chips(self: draw_shell.ConsolePlayer, table: draw_rules.Table) -> 
     return draw_validate.ask_number(self.console, prompt, low, draw_rules.START_BANK)
 
 
+def _first_letter(console: Any, prompt: str, valid: str) -> str:
+    """Bet or fold read from the answer's first letter (``bet`` bets, ``fold`` folds)."""
+    while True:
+        answer = console.ask(prompt + draw_messages.PROMPT_END)
+        if answer is None:
+            raise draw_validate.EndOfInput(prompt)
+        if answer[:1] and answer[0] in valid:
+            return str(answer[0])
+        console.line(draw_messages.not_valid_character(answer))
+
+
 _SHELL = shell.NimsysShell
 MUTANTS: dict[str, Mutant] = {
     mutant.name: mutant
@@ -705,6 +716,12 @@ MUTANTS: dict[str, Mutant] = {
                 _set(draw_shell.ConsolePlayer, "bet", _bet_over_chips),
                 _set(draw_rules.Table, "verify_open", lambda self, amount: None),
             ),
+        ),
+        Mutant(
+            "draw-first-letter",
+            "draw",
+            "bet or fold read from the first letter: 'bet' bets, 'BF' bets (the seed: B b F f)",
+            _set(draw_shell, "ask_character", _first_letter),
         ),
         Mutant(
             "draw-exchange-four",

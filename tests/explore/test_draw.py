@@ -40,6 +40,7 @@ MUTANT_SPOTS: dict[str, tuple[int, Callable[[list[str]], bool]]] = {
     # mutant: (the most input lines its shrunk session may have, what it must type)
     "draw-fold-message": (2, lambda typed: typed[-1] in ("f", "F")),
     "draw-bet-over-chips": (7, _second_bet_refused),
+    "draw-first-letter": (6, lambda typed: any(line.isalpha() and len(line) > 1 for line in typed)),
     "draw-exchange-four": (7, lambda typed: "1 2 3 4" in typed or "1 2 3 4 5" in typed),
 }
 
