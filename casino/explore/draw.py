@@ -1,8 +1,8 @@
 """Five-card draw (Play5CardDraw) sessions: Player_1's answers, with a generated deck file.
 
 A session is one run, ``--deck-file deck.txt`` (and ``--choose`` for ``draw-choose``), with
-the deck generated (:attr:`Session.data`: 52 cards, top first; half the computer seats
-dealt a pair, so that they call and the later rounds come up). Its units are Player_1's
+the deck generated (:attr:`Session.data`: 52 cards, top first; a computer seat dealt a
+pair seven times in ten, so that it calls and the later rounds come up). Its units are Player_1's
 answers to each question, the invalid ones first (the unit's last line is the valid one):
 the number of players (``9``, ``1``, ``abc``, ``2.5`` …), bet or fold (``e``, ``bet``,
 ``BF`` …; ``b``/``B``, and ``f``/``F`` in one session in six per round), the bet
