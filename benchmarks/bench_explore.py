@@ -49,6 +49,8 @@ SHIPPED = {
     "nimsys-a": "transcripts/nimsys/project-a",
     "demo": "transcripts/demo",
     "videopoker": "transcripts/videopoker/double-bonus",
+    "draw": "transcripts/draw/play5carddraw",
+    "draw-choose": "transcripts/draw/play5carddraw",
 }
 
 

@@ -20,6 +20,10 @@ from typing import Any, TextIO
 from unittest import mock
 
 from casino import demo
+from casino.draw import messages as draw_messages
+from casino.draw import rules as draw_rules
+from casino.draw import shell as draw_shell
+from casino.draw import validate as draw_validate
 from casino.errors import IllegalAction, ParseError
 from casino.nim import cli as nim_cli
 from casino.nim import kayles, nim_game, play, players, ranking, registry, shell, stage_a, storage
@@ -328,6 +332,31 @@ def _payout_royal_per_coin(self: vp_paytable.PayTable, line: vp_paytable.PayLine
 def _advanced_unknown(self: shell.NimsysShell, command: Any) -> None:
     """``startadvancedgame`` answered as an unknown command (the bonus not attempted)."""
     self.console.line(f"'{command.word}' is not a valid command.")
+
+
+def _folded_says_fold(left: int) -> str:
+    return f"You fold! You have {left} left"
+
+
+def _bet_over_chips(self: draw_shell.ConsolePlayer, table: draw_rules.Table) -> int | None:
+    """Player_1's bet checked against the starting chips, not against what is left."""
+    answer = draw_validate.ask_character(self.console, draw_messages.BET_OR_FOLD_PROMPT, "BbFf")
+    if answer in "Ff":
+        return None
+    low, high = table.bet_limits()
+    prompt = draw_messages.bet_prompt(table.seats[0].name, high)
+    return draw_validate.ask_number(self.console, prompt, low, draw_rules.START_BANK)
+
+
+def _first_letter(console: Any, prompt: str, valid: str) -> str:
+    """Bet or fold read from the answer's first letter (``bet`` bets, ``fold`` folds)."""
+    while True:
+        answer = console.ask(prompt + draw_messages.PROMPT_END)
+        if answer is None:
+            raise draw_validate.EndOfInput(prompt)
+        if answer[:1] and answer[0] in valid:
+            return str(answer[0])
+        console.line(draw_messages.not_valid_character(answer))
 
 
 _SHELL = shell.NimsysShell
@@ -673,12 +702,40 @@ MUTANTS: dict[str, Mutant] = {
             "a royal flush at 5 credits pays 1,250 (250 a coin), not 4,000",
             _set(vp_paytable.PayTable, "payout", _payout_royal_per_coin),
         ),
+        Mutant(
+            "draw-fold-message",
+            "draw",
+            "Player_1 folding prints 'You fold!' (the seed: 'You folded!')",
+            _set(draw_messages, "folded_out", _folded_says_fold),
+        ),
+        Mutant(
+            "draw-bet-over-chips",
+            "draw",
+            "a bet over what Player_1 has left is taken, up to the 1000 chips of the start",
+            _both(
+                _set(draw_shell.ConsolePlayer, "bet", _bet_over_chips),
+                _set(draw_rules.Table, "verify_open", lambda self, amount: None),
+            ),
+        ),
+        Mutant(
+            "draw-first-letter",
+            "draw",
+            "bet or fold read from the first letter: 'bet' bets, 'BF' bets (the seed: B b F f)",
+            _set(draw_shell, "ask_character", _first_letter),
+        ),
+        Mutant(
+            "draw-exchange-four",
+            "draw-choose",
+            "--choose takes four cards to exchange (the seed: up to 3)",
+            _set(draw_rules, "MAX_EXCHANGE", 4),
+        ),
     )
 }
 """Every mutant by name."""
 
 PROGRAM_OF = {"nimsys": "nimsys", "nimsys-b": "nimsys", "nimsys-a": "nimsys", "demo": "demo"}
 PROGRAM_OF["videopoker"] = "videopoker"
+PROGRAM_OF["draw"] = PROGRAM_OF["draw-choose"] = "draw"
 
 
 @contextlib.contextmanager

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from casino.explore.demo import DemoGrammar
+from casino.explore.draw import DrawGrammar
 from casino.explore.nimsys import NimsysGrammar
 from casino.explore.plan import Grammar
 from casino.explore.videopoker import VideoPokerGrammar
@@ -15,6 +16,8 @@ GRAMMARS: dict[str, Grammar] = {
         NimsysGrammar("a"),
         VideoPokerGrammar(),
         DemoGrammar(),
+        DrawGrammar(choose=False),
+        DrawGrammar(choose=True),
     )
 }
 """``--reference`` name → its grammar."""

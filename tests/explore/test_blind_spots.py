@@ -19,7 +19,8 @@ from casino.cards import parse_cards
 from casino.explore.engine import Budget, Explorer, Found
 from casino.explore.grammars import grammar_of
 from casino.explore.judge import Program, reference_transcript
-from casino.explore.nimsys import BONUS, NEEDED, NimsysGrammar
+from casino.explore.nimsys import BONUS, NimsysGrammar
+from casino.explore.nimsys_model import NEEDED
 from casino.explore.plan import DATA_MARK, Session
 from casino.explore.videopoker import VideoPokerGrammar, right_advice
 from casino.harness.model import OutAny, Transcript
