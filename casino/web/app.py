@@ -51,8 +51,9 @@ from casino.stopping import TaskFailed, failure_of
 from casino.web import pages
 from casino.web.bank import Bank
 from casino.web.domino import DominoGame
-from casino.web.guard import Bucket, Flooding, Limits, Outbox, QuietLog
-from casino.web.holdem import LOG, Member, TableSettings, WebTable
+from casino.web.guard import LOG, Bucket, Flooding, Limits, Outbox, QuietLog
+from casino.web.holdem import WebTable
+from casino.web.holdemseats import Member, TableSettings
 from casino.web.sessions import (
     COOKIE,
     FORM_COOKIE,

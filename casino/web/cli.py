@@ -136,7 +136,7 @@ def _body(invocation: Invocation) -> int:
     except ImportError:
         invocation.streams.error(MISSING)
         return 1
-    from casino.web.holdem import TableSettings
+    from casino.web.holdemseats import TableSettings
 
     settings = TableSettings(
         seats=options.seats,

@@ -30,7 +30,9 @@ from casino.web.app import WebServer
 from casino.web.bank import Bank
 from casino.web.domino import DominoGame
 from casino.web.guard import Limits
-from casino.web.holdem import TableSettings, WebTable, _line
+from casino.web.holdem import WebTable
+from casino.web.holdemseats import TableSettings
+from casino.web.holdemview import _line
 from casino.web.sessions import COOKIE
 from casino.web.store import HistoryEntry, Member
 from casino.web.words import fill, money, number
