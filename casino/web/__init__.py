@@ -7,7 +7,7 @@
 - :mod:`casino.web.domino`: dominoes against the computer, the move clock on the server.
 - :mod:`casino.web.holdem`: a Hold'em table for browsers (the engine decides, the page asks);
   :mod:`casino.web.holdemseats` its state and seats, :mod:`casino.web.holdemview` what its
-  members are shown and told.
+  members are shown and told, :mod:`casino.web.holdemlog` its log in each language.
 - :mod:`casino.web.store`: members and their money in a database (:mod:`casino.web.passwords`
   the passwords' hashes, :mod:`casino.web.schema` the SQL, :mod:`casino.web.databases` the
   database ``--database`` names, opened).

@@ -47,7 +47,7 @@ from casino.errors import IllegalAction
 from casino.i18n import translator
 from casino.web.bank import Bank
 from casino.web.guard import LOG
-from casino.web.holdemview import LOG_LINES
+from casino.web.holdemlog import LOG_LINES
 from casino.web.store import StoreError
 from casino.web.words import DOMINO, fill, page_words
 

@@ -36,8 +36,9 @@ from casino.holdem.view import (
     blind_posts,
 )
 from casino.web.guard import LOG
+from casino.web.holdemlog import STARTS
 from casino.web.holdemseats import DEALT_KEPT, LEAVE_GRACE, Member, Send
-from casino.web.holdemview import STARTS, ShownTable
+from casino.web.holdemview import ShownTable
 from casino.web.store import StoreError
 
 __all__ = ["WebTable"]

@@ -19,6 +19,7 @@ from casino.holdem.table import Seat, Table
 from casino.i18n import translator
 from casino.web.bank import Bank
 from casino.web.guard import LOG
+from casino.web.holdemlog import LogLine, Said
 
 LEAVE_GRACE = 5.0
 """Seconds a member who left is still waited for at their turn: a reload says it is leaving
@@ -118,12 +119,18 @@ class SeatedTable:
         self.waiting: int | None = None
         self.deadline: float | None = None
         """When (the clock) the waiting member's time runs out."""
+        self.log: list[LogLine] = []
         self.joined = asyncio.Event()
         """Set while a member is seated (the table deals), clear while none is (it waits)."""
         self.hands_done = 0
+        self.seq = 0
+        """Lines said so far: a view's ``seq`` tells which events it includes."""
         self.refused = 0
         self.dealt: dict[int, dict[int, list[int]]] = {}
         """The hole cards of the last :data:`DEALT_KEPT` hands (hand number → seat → cards)."""
+        self.said_state: tuple[int, int, int, bool] | None = None
+        self.said_in: dict[str, Said] = {}
+        """The views' common parts for ``said_state``, in each language (see :meth:`said`)."""
         self.on_hand: Callable[[SeatedTable, int, int], None] | None = None
         """Called after each hand with the chips before and after (for the load test)."""
 

@@ -1,83 +1,28 @@
 """What the members of a Hold'em table for browsers (:mod:`casino.web.holdem`) are shown and
-told: the table's log, each member's view as JSON (their own hole cards only), the winners,
-the raise presets, and a refusal in the member's language."""
+told: the table's log (:mod:`casino.web.holdemlog`), each member's view as JSON (their own
+hole cards only), the winners, the raise presets, and a refusal in the member's language."""
 
 from __future__ import annotations
 
 import gettext
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from casino.cards.card import Card
 from casino.cards.evaluator import best_five
-from casino.clock import Clock
 from casino.holdem.engine import Hand, Legal
 from casino.holdem.names import hand_name
 from casino.holdem.view import (
     action_text,
-    blinds_text,
-    showdown_text,
-    street_text,
 )
 from casino.i18n import translator
-from casino.web.bank import Bank
 from casino.web.guard import LOG
-from casino.web.holdemseats import Member, SeatedTable, TableSettings
-from casino.web.words import fill, number, page_words
-
-LOG_LINES = 40
-STARTS = "{name} starts the table."
-"""The one line of the table's log from the ``web`` catalog (the others are ``holdem``'s)."""
-
-
-@dataclass
-class LogLine:
-    """A line of the table's log: a message id and its fields, and the line as said in each
-    language it was shown in (said once per language, not once per view: a view carries
-    the last :data:`LOG_LINES` lines, and every action sends every member a view)."""
-
-    template: str
-    values: tuple[Any, ...]
-    said: dict[str, str] = field(default_factory=dict)
-
-    def text(self, tr: gettext.NullTranslations, lang: str) -> str:
-        """The line in ``lang`` (``tr``: that language's ``holdem`` catalog)."""
-        text = self.said.get(lang)
-        if text is None:
-            text = self.said[lang] = _line(tr, self.template, self.values, lang)
-        return text
-
-
-@dataclass(frozen=True)
-class Said:
-    """What every member's view of one state of a table says alike, in one language."""
-
-    log: list[str]
-    last: dict[int, str]
-    """Each seat's last action in this hand."""
-    winners: list[dict[str, Any]]
+from casino.web.holdemlog import LOG_LINES, LogLine, Said, amount_of
+from casino.web.holdemseats import Member, SeatedTable
+from casino.web.words import fill, page_words
 
 
 class ShownTable(SeatedTable):
     """A table as its members see it: their views, the log, what each is told."""
-
-    def __init__(
-        self,
-        number: int,
-        settings: TableSettings,
-        clock: Clock,
-        seed: int,
-        bank: Bank,
-        prefix: str = "",
-    ) -> None:
-        super().__init__(number, settings, clock, seed, bank, prefix)
-        self.log: list[LogLine] = []
-        self.seq = 0
-        """Lines said so far: a view's ``seq`` tells which events it includes."""
-        self.said_state: tuple[int, int, int, bool] | None = None
-        self.said_in: dict[str, Said] = {}
-        """The views' common parts for ``said_state``, in each language (see :meth:`said`)."""
 
     # --- messages ---------------------------------------------------------------------
 
@@ -213,7 +158,7 @@ class ShownTable(SeatedTable):
     @staticmethod
     def _last_said(action: Any, tr: gettext.NullTranslations, lang: str) -> str:
         """A seat's last action as its seat shows it (without the log's ``- ``)."""
-        return action_text(action, "", tr, amount=_amount(lang))[2:]
+        return action_text(action, "", tr, amount=amount_of(lang))[2:]
 
     def notice(self, member: Member) -> str | None:
         """What the member is waiting for, in their language (``None``: nothing)."""
@@ -269,24 +214,3 @@ def _winners(hand: Hand, tr: gettext.NullTranslations) -> list[dict[str, Any]]:
 def _card(index: int) -> str:
     card = Card.from_index(index)
     return f"{card.rank.value}{card.suit.value}"
-
-
-def _amount(lang: str) -> Callable[[int], str]:
-    """Chips written for ``lang`` (:func:`casino.web.words.number`)."""
-    return lambda chips: number(chips, lang)
-
-
-def _line(tr: gettext.NullTranslations, template: str, values: tuple[Any, ...], lang: str) -> str:
-    """A line of the log in ``lang``, its chips written for it (a hand's number is its name,
-    written as it is)."""
-    if template == "ACTION":
-        return action_text(values[0], values[1], tr, amount=_amount(lang))
-    if template == "BLINDS":
-        return "\n".join(blinds_text(values[0], values[1], tr, amount=_amount(lang)))
-    if template == "STREET":
-        return street_text(values[0], values[1], tr)
-    if template == "SHOWDOWN":
-        return "\n".join(showdown_text(values[0], values[1], tr, amount=_amount(lang)))
-    if template == STARTS:
-        tr = translator("web", lang)
-    return tr.gettext(template).format(*values, number=values[0], name=values[-1])

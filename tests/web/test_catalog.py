@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from casino.i18n import translator
-from casino.web.holdemview import STARTS
+from casino.web.holdemlog import STARTS
 
 WEB = Path(__file__).parents[2] / "casino" / "web"
 SOURCES = {
