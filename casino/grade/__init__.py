@@ -26,6 +26,8 @@ __all__ = [
     "dryrun",
     "engines",
     "export",
+    "gitlog",
+    "hostile",
     "intake",
     "late",
     "lines",
