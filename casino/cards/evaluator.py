@@ -256,6 +256,12 @@ def evaluate(cards: Sequence[int]) -> int:
         return _first_rank_value(key >> _RANK_SHIFT)
 
 
+def best_five(cards: Sequence[int]) -> tuple[int, ...]:
+    """The five of 5, 6 or 7 distinct ``cards`` (indices 0..51) that make their best hand
+    (of fives that tie, the first in :func:`itertools.combinations` order)."""
+    return max(itertools.combinations(cards, 5), key=evaluate5)
+
+
 def rank_hand(cards: Sequence[Card]) -> HandValue:
     """The value of the best five-card hand among 5, 6 or 7 distinct ``cards``.
 

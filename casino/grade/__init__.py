@@ -33,6 +33,8 @@ __all__ = [
     "engines",
     "export",
     "export_cli",
+    "gitlog",
+    "hostile",
     "intake",
     "late",
     "lines",

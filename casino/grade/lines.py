@@ -27,9 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import random
 import re
-import subprocess
 import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -38,12 +36,14 @@ from pathlib import Path
 from typing import Any
 
 from casino.grade.course import Course, Student, copy_submission, submission_files
+from casino.grade.gitlog import Commit, git_log, git_output, repository_name
+from casino.grade.hostile import safety_inputs, safety_problem
 from casino.grade.intake import Pick
 from casino.grade.results import StudentResult
 from casino.grade.work import build
 from casino.harness.model import FOLDER_SETTINGS, In, Run, TranscriptError, read_capped
 from casino.harness.report import points_text
-from casino.harness.runners.base import FailureKind, Job, Outcome, Target
+from casino.harness.runners.base import Job, Target
 from casino.harness.runners.folders import remove_tree
 from casino.harness.runners.pipe import PipeRunner
 from casino.harness.yamltext import TextError, load_text
@@ -52,7 +52,6 @@ KINDS = ("transcripts", "check", "git", "safety", "manual")
 EVIDENCE = ("code", "commits", "safety", "lint", "explore")
 """What a manual line's page may show (besides ``files: FOLDER-OR-GLOB``)."""
 MAX_LINES = 100
-GIT_SECONDS = 30
 _KEYS = {
     "transcripts": set(),
     "check": {"run", "pass", "lint", "ignore", "exists", "timeout"},
@@ -439,38 +438,6 @@ class _Collect:
 
 # --- safety ---------------------------------------------------------------------------------
 
-HOSTILE = (
-    "",
-    " ",
-    "-1",
-    "0",
-    "999999999999999999999",
-    "1e309",
-    "abc",
-    "NaN",
-    "%s%n",
-    "\t",
-    "ü❤",
-    "'; --",
-    "x" * 5000,
-)
-"""Inputs every safety session may draw: empty, negative, huge, not numbers, format strings,
-control and non-ASCII characters, a very long line."""
-
-
-def safety_inputs(session: int, count: int) -> list[str]:
-    """The ``session``-th session's lines: the same for every student (seeded by its number),
-    drawn from :data:`HOSTILE` and random short words and numbers."""
-    chooser = random.Random(f"casino-safety-{session}")
-    lines = []
-    for _ in range(count):
-        if chooser.random() < 0.5:
-            lines.append(chooser.choice(HOSTILE))
-        else:
-            size = chooser.randint(1, 6)
-            lines.append("".join(chooser.choice("0123456789abcyn-. ") for _ in range(size)))
-    return lines
-
 
 def run_safety(line: Line, course: Course, folder: Path, scratch: Path) -> Verdict:
     """``sessions`` runs of the course's program, each typed ``inputs`` hostile lines then the
@@ -498,76 +465,7 @@ def run_safety(line: Line, course: Course, folder: Path, scratch: Path) -> Verdi
     )
 
 
-def safety_problem(outcome: Outcome) -> str | None:
-    """What went wrong in a safety session, or ``None``."""
-    problem = outcome.problem or ""
-    if outcome.failure is FailureKind.TIMEOUT:
-        return f"hung: {problem}"
-    if outcome.failure in (FailureKind.FLOOD, FailureKind.CANNOT_START):
-        return problem
-    if problem:
-        return f"crashed: {problem}"
-    if outcome.exit not in (None, 0) and outcome.stderr.strip():
-        last = outcome.stderr.strip().splitlines()[-1][:200]
-        return f"crashed (exit status {outcome.exit}): {last}"
-    return None
-
-
 # --- git ------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Commit:
-    """One commit of the student's history (newest first)."""
-
-    hash: str
-    when: datetime
-    subject: str
-    changed: int
-    """Lines added and removed."""
-
-
-def _git(folder: Path, *args: str) -> str | None:
-    """A read-only git command on the student's repository, none of its configured programs
-    run (no pager, external diff, text conversion, fsmonitor or signature check: its
-    ``gpg.program``); ``None`` if it fails."""
-    safe = ["-c", "core.fsmonitor=false", "-c", "core.pager=cat", "-c", "log.showSignature=false"]
-    safe += ["-c", "color.ui=never", "-c", f"safe.directory={folder}"]
-    command = ["git", "--no-pager", *safe, "-C", str(folder), *args]
-    env = {
-        "GIT_CONFIG_NOSYSTEM": "1",
-        "GIT_CONFIG_GLOBAL": "/dev/null",
-        "PATH": "/usr/bin:/bin",
-        "LC_ALL": "C",
-    }
-    try:
-        done = subprocess.run(
-            command, capture_output=True, text=True, timeout=GIT_SECONDS, env=env, check=False
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    return done.stdout if done.returncode == 0 else None
-
-
-def git_log(folder: Path) -> list[Commit]:
-    """The student's commits, newest first (``[]`` without a ``.git`` history)."""
-    if not (folder / ".git").exists():
-        return []
-    text = _git(
-        folder, "log", "--no-ext-diff", "--no-textconv", "--numstat", "--format=%x00%H %cI %s"
-    )
-    commits: list[Commit] = []
-    for block in (text or "").split("\0")[1:]:
-        head, _, rest = block.partition("\n")
-        sha, when, subject = [*head.split(" ", 2), "", ""][:3]
-        changed = sum(_numstat(row) for row in rest.splitlines())
-        commits.append(Commit(sha[:10], datetime.fromisoformat(when), subject, changed))
-    return commits
-
-
-def _numstat(row: str) -> int:
-    parts = row.split("\t")
-    return sum(int(p) for p in parts[:2] if p.isdigit()) if len(parts) == 3 else 0
 
 
 def judge_git(line: Line, history: History) -> Verdict:
@@ -613,7 +511,9 @@ class History:
 def read_history(folder: Path) -> History:
     """The history of the repository in ``folder`` (no commits without a ``.git``)."""
     commits = git_log(folder)
-    branch = (_git(folder, "symbolic-ref", "--short", "HEAD") or "").strip() if commits else ""
+    branch = (
+        (git_output(folder, "symbolic-ref", "--short", "HEAD") or "").strip() if commits else ""
+    )
     return History(commits, repository_name(folder) if commits else folder.name, branch)
 
 
@@ -630,10 +530,3 @@ class HistoryRecorder:
         self.histories[student] = read_history(folder)
         if self.then is not None:
             self.then(student, folder)
-
-
-def repository_name(folder: Path) -> str:
-    """The repository's name: the last part of its ``origin`` address, else its folder's."""
-    url = (_git(folder, "config", "--get", "remote.origin.url") or "").strip()
-    base = url.rstrip("/").replace(":", "/").rsplit("/", 1)[-1] if url else folder.name
-    return re.sub(r"\.git$", "", base)

@@ -136,7 +136,7 @@ def _body(invocation: Invocation) -> int:
     except ImportError:
         invocation.streams.error(MISSING)
         return 1
-    from casino.web.holdem import TableSettings
+    from casino.web.holdemseats import TableSettings
 
     settings = TableSettings(
         seats=options.seats,
@@ -167,7 +167,7 @@ def _store(where: str, starting_bankroll: int) -> Store:
     """The members' store ``--database`` names; :class:`FileProblem` if it cannot be opened."""
     import sqlite3
 
-    from casino.web.store import StoreUnavailable, open_store
+    from casino.web.databases import StoreUnavailable, open_store
 
     try:
         return open_store(where, starting_bankroll=starting_bankroll)

@@ -46,7 +46,8 @@ from casino.domino.tiles import Tile
 from casino.errors import IllegalAction
 from casino.i18n import translator
 from casino.web.bank import Bank
-from casino.web.holdem import LOG, LOG_LINES
+from casino.web.guard import LOG
+from casino.web.holdemlog import LOG_LINES
 from casino.web.store import StoreError
 from casino.web.words import DOMINO, fill, page_words
 

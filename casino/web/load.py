@@ -50,7 +50,8 @@ from typing import IO, Any
 
 from aiohttp import ClientSession, CookieJar, TCPConnector, WSMsgType
 
-from casino.web.store import Store, open_store
+from casino.web.databases import open_store
+from casino.web.store import Store
 
 MEMBERS_PER_ADDRESS = 50
 """Members that join from one loopback address (under the server's ``join_burst`` of 60)."""

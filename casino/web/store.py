@@ -4,9 +4,9 @@ outgrows one process. One small layer, the same for both.
 
 **Members.** :meth:`Store.register` keeps a name (printable text, compared case-blind) and the
 password's ``hashlib.scrypt`` hash with a salt of the member's own, at OWASP's cost (N=2^17,
-r=8, p=1: :data:`OWASP_SCRYPT`), the cost kept with the hash so that an older, cheaper one is
-made again at the next log-in; the house's starting amount
-is issued to the new wallet in the same transaction. :meth:`Store.login` checks it; after
+r=8, p=1: :data:`casino.web.passwords.OWASP_SCRYPT`), the cost kept with the hash so that an
+older, cheaper one is made again at the next log-in; the house's starting amount is issued to
+the new wallet in the same transaction. :meth:`Store.login` checks it; after
 :data:`LOGIN_FAILURES` failed attempts on a name within :data:`LOGIN_WINDOW` seconds, the name
 is refused until the window has passed (kept in the database, so every process sees it; each
 attempt counted before its hash is made, so that concurrent ones cannot test more).
@@ -28,27 +28,29 @@ results and the ledger rows are written together, and a game is settled once, wh
 process tries). On start, :meth:`Store.void_open_games` returns the stakes of every game a
 stopped server left open (``kill -9`` in the middle of a hand loses nothing).
 
-**Schema.** Versioned: :data:`MIGRATIONS` are applied in order, each in a transaction, and the
-version kept in ``schema_version`` (two processes starting at once on PostgreSQL take turns
-under an advisory lock).
+**Schema.** Versioned: :data:`casino.web.schema.MIGRATIONS` are applied in order, each in a
+transaction, and the version kept in ``schema_version`` (two processes starting at once on
+PostgreSQL take turns under an advisory lock). :mod:`casino.web.databases` opens the store
+``--database`` names.
 
 Time comes from an injected ``now()`` (seconds since the epoch; tests pass their own).
 """
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import os
-import sqlite3
-import struct
 import threading
 import time
 import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
+
+from casino.web import schema
+from casino.web.passwords import ScryptCost, default_cost, password_hash, read_hash
+from casino.web.schema import POSTGRES, SQLITE, Connection, Dialect
 
 HOUSE = "house"
 """The house's account name (the computer players' chips, and what the members lose)."""
@@ -56,59 +58,6 @@ LOGIN_FAILURES = 5
 LOGIN_WINDOW = 15 * 60.0
 NAME_LENGTH = 24
 PASSWORD_LENGTH = (8, 256)
-
-
-@dataclass(frozen=True)
-class ScryptCost:
-    """What one ``hashlib.scrypt`` costs: N (a power of two), r and p; it takes about
-    128 × N × r bytes of memory."""
-
-    n: int
-    r: int = 8
-    p: int = 1
-
-    def digest(self, password: str, salt: bytes) -> bytes:
-        """scrypt of ``password`` with ``salt`` at this cost (32 bytes)."""
-        memory = 128 * self.n * self.r * (self.p + 1) + (1 << 20)
-        return hashlib.scrypt(
-            password.encode("utf-8"), salt=salt, n=self.n, r=self.r, p=self.p, maxmem=memory,
-            dklen=32,
-        )  # fmt: skip
-
-
-OWASP_SCRYPT = ScryptCost(n=2**17, r=8, p=1)
-"""OWASP's Password Storage Cheat Sheet's scrypt cost (N=2^17, r=8, p=1: 128 MiB and about
-0.3 s a hash on a server core): the default."""
-LEGACY_SCRYPT = ScryptCost(n=2**14, r=8, p=1)
-"""The cost of a hash stored before costs were stored with it (a bare 32-byte digest)."""
-SCRYPT_N_VARIABLE = "CASINO_WEB_SCRYPT_N"
-"""An environment variable that sets N instead (a power of two from 2 to 2^20): for tests and
-load tests, which register hundreds of members; never lower it for real members."""
-_HASH_MARK = b"\x00scrypt"
-
-
-def default_cost(environ: Mapping[str, str] | None = None) -> ScryptCost:
-    """:data:`OWASP_SCRYPT`, or N from :data:`SCRYPT_N_VARIABLE` when set (a bad value is
-    ignored: the default holds)."""
-    text = (os.environ if environ is None else environ).get(SCRYPT_N_VARIABLE, "")
-    n = int(text) if text.isdigit() else 0
-    if 2 <= n <= 2**20 and n & (n - 1) == 0:
-        return ScryptCost(n=n)
-    return OWASP_SCRYPT
-
-
-def stored_hash(cost: ScryptCost, digest: bytes) -> bytes:
-    """What the ``hash`` column keeps: a mark, the cost, and the digest, so that a hash can be
-    checked at its own cost and made again at a new one (:func:`read_hash`)."""
-    return _HASH_MARK + struct.pack(">IHH", cost.n, cost.r, cost.p) + digest
-
-
-def read_hash(stored: bytes) -> tuple[ScryptCost, bytes]:
-    """The cost and the digest of a kept hash (a bare digest: :data:`LEGACY_SCRYPT`)."""
-    if stored.startswith(_HASH_MARK) and len(stored) == len(_HASH_MARK) + 8 + 32:
-        n, r, p = struct.unpack(">IHH", stored[len(_HASH_MARK) : len(_HASH_MARK) + 8])
-        return ScryptCost(n, r, p), stored[-32:]
-    return LEGACY_SCRYPT, stored
 
 
 class StoreError(Exception):
@@ -120,10 +69,6 @@ class StoreError(Exception):
         super().__init__(template.format(**values))
         self.template = template
         self.values = values
-
-
-class StoreUnavailable(Exception):
-    """The database cannot be reached or opened (one line for the operator)."""
 
 
 @dataclass(frozen=True)
@@ -154,88 +99,8 @@ class HistoryEntry:
         return self.payout - self.stake
 
 
-class Connection(Protocol):
-    """What the store needs of a DB-API connection."""
-
-    def execute(self, sql: str, parameters: Sequence[Any] = ...) -> Any: ...
-
-    def commit(self) -> None: ...
-
-    def rollback(self) -> None: ...
-
-    def close(self) -> None: ...
-
-
-MIGRATIONS: tuple[tuple[str, ...], ...] = (
-    (  # 1: members, accounts, games, holds, results, ledger, login failures
-        """CREATE TABLE accounts (
-            id {serial} PRIMARY KEY,
-            name TEXT NOT NULL,
-            folded TEXT NOT NULL UNIQUE,
-            kind TEXT NOT NULL CHECK (kind IN ('member', 'house')),
-            balance BIGINT NOT NULL CHECK (balance >= 0 OR kind = 'house'),
-            salt {blob},
-            hash {blob},
-            created DOUBLE PRECISION NOT NULL)""",
-        """CREATE TABLE games (
-            id {serial} PRIMARY KEY,
-            kind TEXT NOT NULL,
-            tablename TEXT NOT NULL,
-            state TEXT NOT NULL CHECK (state IN ('open', 'settled', 'void')),
-            opened DOUBLE PRECISION NOT NULL,
-            closed DOUBLE PRECISION)""",
-        """CREATE TABLE holds (
-            game BIGINT NOT NULL REFERENCES games (id),
-            account BIGINT NOT NULL REFERENCES accounts (id),
-            amount BIGINT NOT NULL CHECK (amount >= 0),
-            payout BIGINT,
-            PRIMARY KEY (game, account))""",
-        """CREATE TABLE ledger (
-            id {serial} PRIMARY KEY,
-            at DOUBLE PRECISION NOT NULL,
-            account BIGINT REFERENCES accounts (id),
-            game BIGINT REFERENCES games (id),
-            kind TEXT NOT NULL CHECK (kind IN ('issue', 'stake', 'payout', 'refund')),
-            amount BIGINT NOT NULL)""",
-        "CREATE INDEX ledger_account ON ledger (account)",
-        "CREATE INDEX holds_account ON holds (account)",
-        "CREATE INDEX games_open ON games (state)",
-        """CREATE TABLE login_failures (
-            folded TEXT NOT NULL,
-            at DOUBLE PRECISION NOT NULL)""",
-        "CREATE INDEX login_failures_name ON login_failures (folded, at)",
-    ),
-    (  # 2: the house's refills of empty wallets (each one also an 'issue' row of the ledger)
-        """CREATE TABLE refills (
-            account BIGINT NOT NULL REFERENCES accounts (id),
-            at DOUBLE PRECISION NOT NULL,
-            amount BIGINT NOT NULL CHECK (amount > 0))""",
-        "CREATE INDEX refills_account ON refills (account, at)",
-    ),
-)
 REFILL_EVERY = 24 * 60 * 60.0
 """Seconds between two refills of one member's wallet (the house's rule: once a day)."""
-
-
-@dataclass(frozen=True)
-class Dialect:
-    """What differs between the two databases: placeholders and a few types."""
-
-    name: str
-    placeholder: str
-    serial: str
-    blob: str
-    row_id: str = "rowid"
-    """The column that names one row of any table (SQLite's ``rowid``, PostgreSQL's
-    ``ctid``)."""
-
-    def sql(self, text: str) -> str:
-        """``text`` (written with ``?`` placeholders) for this database."""
-        return text.replace("?", self.placeholder) if self.placeholder != "?" else text
-
-
-SQLITE = Dialect("sqlite", "?", "INTEGER", "BLOB")
-POSTGRES = Dialect("postgresql", "%s", "BIGINT GENERATED ALWAYS AS IDENTITY", "BYTEA", "ctid")
 
 
 def fold(name: str) -> str:
@@ -258,13 +123,6 @@ def check_name(name: str) -> str:
     return kept
 
 
-def password_hash(password: str, salt: bytes, cost: ScryptCost | None = None) -> bytes:
-    """The kept hash of the password with the member's salt (:func:`stored_hash`), at
-    ``cost`` (default: :func:`default_cost`)."""
-    cost = cost or default_cost()
-    return stored_hash(cost, cost.digest(password, salt))
-
-
 class Store:
     """Members, wallets, games and the ledger, in one database (see the module)."""
 
@@ -277,7 +135,8 @@ class Store:
         cost: ScryptCost | None = None,
     ) -> None:
         """``connect`` opens a connection (one per thread); the schema is brought up to date.
-        New and upgraded passwords are hashed at ``cost`` (default: :func:`default_cost`)."""
+        New and upgraded passwords are hashed at ``cost`` (default:
+        :func:`casino.web.passwords.default_cost`)."""
         self._connect = connect
         self.dialect = dialect
         self.starting_bankroll = starting_bankroll
@@ -332,7 +191,7 @@ class Store:
 
     def migrate(self) -> None:
         """Apply every migration the database has not had, each in a transaction."""
-        for number, steps in enumerate(MIGRATIONS, start=1):
+        for number, steps in enumerate(schema.MIGRATIONS, start=1):
             with self.transaction() as run:
                 if self.dialect is POSTGRES:
                     run("SELECT pg_advisory_xact_lock(7406195)")
@@ -685,67 +544,3 @@ class Store:
                 "WHERE g.state = 'open'"
             ).fetchone()[0]
             return int(issued.fetchone()[0]), int(balances) + int(held)
-
-
-def sqlite_store(path: str, **options: Any) -> Store:
-    """A store in the SQLite file ``path`` (WAL; created if missing)."""
-
-    def connect() -> Connection:
-        try:
-            connection = sqlite3.connect(path, timeout=30, isolation_level=None)
-        except sqlite3.Error as error:
-            raise StoreUnavailable(f"cannot open the database {path}: {error}") from None
-        connection.execute("PRAGMA journal_mode=WAL")
-        connection.execute("PRAGMA synchronous=FULL")
-        connection.execute("PRAGMA foreign_keys=ON")
-        return _SqliteConnection(connection)
-
-    return Store(connect, SQLITE, **options)
-
-
-class _SqliteConnection:
-    """sqlite3 in autocommit mode, with transactions begun by the store itself."""
-
-    def __init__(self, connection: sqlite3.Connection) -> None:
-        self._connection = connection
-
-    def execute(self, sql: str, parameters: Sequence[Any] = ()) -> Any:
-        return self._connection.execute(sql, parameters)
-
-    def commit(self) -> None:
-        if self._connection.in_transaction:
-            self._connection.execute("COMMIT")
-
-    def rollback(self) -> None:
-        if self._connection.in_transaction:
-            self._connection.execute("ROLLBACK")
-
-    def close(self) -> None:
-        self._connection.close()
-
-
-def postgres_store(url: str, **options: Any) -> Store:
-    """A store in the PostgreSQL database at ``url`` (``postgresql://…``; psycopg 3)."""
-    try:
-        import psycopg
-    except ImportError:
-        raise StoreUnavailable(
-            "--database postgresql://… needs psycopg: "
-            "pip install -e '.[postgres]' in casino's folder"
-        ) from None
-
-    def connect() -> Connection:
-        try:
-            return psycopg.connect(url)
-        except psycopg.Error as error:
-            why = " ".join(str(error).split())  # one line
-            raise StoreUnavailable(f"cannot reach the database: {why}") from None
-
-    return Store(connect, POSTGRES, **options)
-
-
-def open_store(where: str, **options: Any) -> Store:
-    """The store ``--database`` names: a ``postgresql://`` URL, or an SQLite file."""
-    if where.startswith(("postgresql://", "postgres://")):
-        return postgres_store(where, **options)
-    return sqlite_store(where, **options)

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from treys import Card as TreysCard
 from treys import Evaluator
 
-from casino.cards import FULL_DECK, Category, HandValue, rank_hand
+from casino.cards import FULL_DECK, Category, HandValue, parse_cards, rank_hand
 from casino.cards import evaluator as ev
 from casino.cards.combos import all_hands
 
@@ -47,6 +47,21 @@ def test_seven_cards_are_worth_their_best_five(cards: list[int]) -> None:
     assert ev.evaluate7(cards) == ev.evaluate(cards) == best
     assert ev.evaluate(cards[:6]) == max(map(ev.evaluate5, itertools.combinations(cards[:6], 5)))
     assert ev.evaluate(cards[:5]) == ev.evaluate5(cards[:5]) == ev.evaluate5(cards[4::-1])
+
+
+@given(SEVEN_CARDS)
+def test_the_best_five_are_five_of_the_cards_worth_the_hand(cards: list[int]) -> None:
+    five = ev.best_five(cards)
+    assert len(set(five)) == 5 and set(five) <= set(cards)
+    assert ev.evaluate5(five) == ev.evaluate7(cards)
+    assert ev.best_five(cards[:6]) == max(itertools.combinations(cards[:6], 5), key=ev.evaluate5)
+
+
+def test_the_best_five_of_a_hand_and_a_board() -> None:
+    """Ace-nine in hand, two nines, two eights and an ace on the board: nines full of aces."""
+    cards = [card.index for card in parse_cards("AH 9C 9D 9H 8C 8H AD")]
+    ace, nine, nine_d, nine_h, _, _, ace_d = cards
+    assert ev.best_five(cards) == (ace, nine, nine_d, nine_h, ace_d)
 
 
 def test_seven_card_flush_paths_on_a_seeded_sample() -> None:

@@ -18,6 +18,7 @@ from grade_support import ROOT, UNSANDBOXED
 from casino.grade.books import RUBRIC_COLUMNS
 from casino.grade.cli import main
 from casino.grade.course import Course, Student
+from casino.grade.hostile import safety_inputs
 from casino.grade.lines import (
     Judged,
     LinesError,
@@ -25,7 +26,6 @@ from casino.grade.lines import (
     judge,
     parse_lines,
     run_key,
-    safety_inputs,
 )
 from casino.grade.results import StudentResult
 from casino.grade.rubricbook import MarksError, write_books

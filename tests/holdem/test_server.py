@@ -11,7 +11,8 @@ import pytest
 
 from casino.clock import FakeClock
 from casino.errors import CasinoError
-from casino.holdem.server import HoldemServer, ServerSettings
+from casino.holdem.room import ServerSettings
+from casino.holdem.server import HoldemServer
 from casino.holdem.view import cards_text
 from casino.net.lines import LineStream, connect_lines
 from casino.net.stream import ConnectionClosed, bound_port

@@ -17,7 +17,8 @@ import sys
 from collections.abc import Callable
 
 from casino.clock import FakeClock
-from casino.holdem.server import HoldemServer, ServerSettings
+from casino.holdem.room import ServerSettings
+from casino.holdem.server import HoldemServer
 from casino.net.guard import Limits
 from casino.net.lines import LineStream, connect_lines
 from casino.net.stream import ConnectionClosed, bound_port

@@ -14,7 +14,8 @@ import pytest
 
 from casino.clock import FakeClock
 from casino.cmdline import FileProblem
-from casino.holdem.server import HoldemServer, ServerSettings
+from casino.holdem.room import ServerSettings
+from casino.holdem.server import HoldemServer
 from casino.net.lines import LineStream, connect_lines
 from casino.net.stream import bound_port
 from casino.programs import load_main, run_captured

@@ -7,7 +7,8 @@ import asyncio
 import re
 
 from casino.clock import FakeClock
-from casino.holdem.server import HoldemServer, ServerSettings
+from casino.holdem.room import ServerSettings
+from casino.holdem.server import HoldemServer
 from casino.net.lines import LineStream, connect_lines
 from casino.net.stream import ConnectionClosed, bound_port
 from casino.programs import load_main, run_captured

@@ -14,8 +14,9 @@ from typing import Any
 
 from aiohttp.test_utils import TestClient
 
+from casino.web.databases import sqlite_store
 from casino.web.sessions import COOKIE, FORM_COOKIE
-from casino.web.store import Store, sqlite_store
+from casino.web.store import Store
 
 PASSWORD = "correct horse battery"
 

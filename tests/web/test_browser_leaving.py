@@ -22,7 +22,8 @@ from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
-from casino.web.store import Store, open_store
+from casino.web.databases import open_store
+from casino.web.store import Store
 
 from .browser import _casino_web, click_if, click_when, register
 from .tables import POLL

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from casino.web.store import sqlite_store
+from casino.web.databases import sqlite_store
 from casino.web.words import money, number
 
 from .browser import (

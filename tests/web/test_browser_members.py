@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from casino.web.store import sqlite_store
+from casino.web.databases import sqlite_store
 
 from .browser import click_when, register, shown
 from .tables import POLL

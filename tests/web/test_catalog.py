@@ -7,15 +7,18 @@ import re
 from pathlib import Path
 
 from casino.i18n import translator
-from casino.web.holdem import STARTS
+from casino.web.holdemlog import STARTS
 
 WEB = Path(__file__).parents[2] / "casino" / "web"
 SOURCES = {
     "pages.py": r'_\("([^"]+)"\)|gettext\("([^"]+)"\)',
-    "holdem.py": r'gettext\("([^"]+)"\)',
+    "holdemview.py": r'gettext\("([^"]+)"\)',
     "store.py": r'StoreError\(\s*"([^"]+)"',
     "sessions.py": r'return "([^"]+)"',
-    "app.py": r'text="([^"]+)"|_said\([^,]+, "([^"]+)"\)|message = "([^"]+)"',
+    **dict.fromkeys(
+        ("app.py", "handlers.py", "serving.py"),
+        r'text="([^"]+)"|said\([^,]+, "([^"]+)"\)|message = "([^"]+)"',
+    ),
 }
 
 

@@ -21,7 +21,7 @@ from casino.domino.tiles import parse_tile as T
 from casino.web.app import WebServer
 from casino.web.bank import Bank
 from casino.web.domino import DominoGame
-from casino.web.holdem import TableSettings
+from casino.web.holdemseats import TableSettings
 from casino.web.sessions import COOKIE
 
 from .forms import PASSWORD, join, post_form, temporary_store

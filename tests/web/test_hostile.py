@@ -31,7 +31,8 @@ from casino.holdem.shell import BOT_NAMES
 from casino.web.app import HEADERS, WebServer
 from casino.web.bank import Bank
 from casino.web.guard import Limits
-from casino.web.holdem import Member, TableSettings, WebTable
+from casino.web.holdem import WebTable
+from casino.web.holdemseats import Member, TableSettings
 from casino.web.sessions import COOKIE, FORM_COOKIE, SWEEP_SECONDS
 from casino.web.store import Store, StoreError
 

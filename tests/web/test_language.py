@@ -30,7 +30,9 @@ from casino.web.app import WebServer
 from casino.web.bank import Bank
 from casino.web.domino import DominoGame
 from casino.web.guard import Limits
-from casino.web.holdem import TableSettings, WebTable, _line
+from casino.web.holdem import WebTable
+from casino.web.holdemlog import line_text
+from casino.web.holdemseats import TableSettings
 from casino.web.sessions import COOKIE
 from casino.web.store import HistoryEntry, Member
 from casino.web.words import fill, money, number
@@ -93,10 +95,10 @@ def test_the_holdem_log_writes_chips_for_the_language() -> None:
     names = ("Ana", "Bo")
     lines = {
         lang: [
-            _line(translator("holdem", lang), "ACTION", (raised, "Ana"), lang),
-            _line(translator("holdem", lang), "SHOWDOWN", (hand, names), lang),
-            _line(translator("holdem", lang), "BLINDS", (posts, ("Ana", "Bo (bot)")), lang),
-            _line(
+            line_text(translator("holdem", lang), "ACTION", (raised, "Ana"), lang),
+            line_text(translator("holdem", lang), "SHOWDOWN", (hand, names), lang),
+            line_text(translator("holdem", lang), "BLINDS", (posts, ("Ana", "Bo (bot)")), lang),
+            line_text(
                 translator("holdem", lang),
                 "--- Hand {number} · button: {name} ---",
                 (12345, "Ana"),

@@ -8,7 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from casino.net.names import COMPUTER_MARK, BadName, check_name, computer_marked, skeleton
-from casino.web.store import ScryptCost, StoreError
+from casino.web.passwords import ScryptCost
+from casino.web.store import StoreError
 
 from .forms import PASSWORD, temporary_store
 

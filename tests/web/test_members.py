@@ -18,7 +18,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from casino.clock import FakeClock
 from casino.web.app import WebServer
-from casino.web.holdem import TableSettings
+from casino.web.holdemseats import TableSettings
 from casino.web.sessions import COOKIE
 from casino.web.store import LOGIN_FAILURES, Store
 from casino.web.words import money

@@ -9,18 +9,16 @@ from collections.abc import Iterator
 
 import pytest
 
-from casino.web import store as store_module
-from casino.web.store import (
+from casino.web import passwords as passwords_module
+from casino.web.passwords import (
     LEGACY_SCRYPT,
-    LOGIN_FAILURES,
     OWASP_SCRYPT,
     ScryptCost,
-    Store,
-    StoreError,
     default_cost,
     read_hash,
     stored_hash,
 )
+from casino.web.store import LOGIN_FAILURES, Store, StoreError
 
 from .test_store import Factory, make, new_database, where
 
@@ -93,7 +91,7 @@ def hashes(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
         made.append(password)
         return real(cost, password, salt)
 
-    monkeypatch.setattr(store_module.ScryptCost, "digest", counted)
+    monkeypatch.setattr(passwords_module.ScryptCost, "digest", counted)
     yield made
 
 

@@ -22,7 +22,7 @@ pytest.importorskip("aiohttp", reason="the web extra (aiohttp) is not installed"
 
 from aiohttp import ClientSession, CookieJar
 
-from casino.web.store import sqlite_store
+from casino.web.databases import sqlite_store
 
 from .forms import PASSWORD
 

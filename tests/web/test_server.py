@@ -21,7 +21,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from casino.cards.card import Card
 from casino.clock import FakeClock
 from casino.web.app import WebServer
-from casino.web.holdem import LEAVE_GRACE, TableSettings
+from casino.web.holdemseats import LEAVE_GRACE, TableSettings
 from casino.web.sessions import COOKIE
 from casino.web.store import Store
 

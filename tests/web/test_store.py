@@ -18,14 +18,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from casino.web import store as store_module
+from casino.web import passwords, schema
+from casino.web.databases import open_store
 from casino.web.store import (
     LOGIN_FAILURES,
     LOGIN_WINDOW,
     REFILL_EVERY,
     Store,
     StoreError,
-    open_store,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -96,7 +96,7 @@ def test_passwords_are_kept_as_salted_scrypt_hashes(make: Factory) -> None:
         rows = run("SELECT salt, hash FROM accounts WHERE kind = 'member' ORDER BY id").fetchall()
     (salt_a, hash_a), (salt_b, hash_b) = ((bytes(s), bytes(h)) for s, h in rows)
     assert salt_a != salt_b and hash_a != hash_b
-    assert hash_a == store_module.password_hash("same password", salt_a)
+    assert hash_a == passwords.password_hash("same password", salt_a)
     assert b"same password" not in hash_a + hash_b
 
 
@@ -188,14 +188,12 @@ def test_a_server_voids_only_its_own_open_games(make: Factory) -> None:
 def test_the_schema_is_migrated_once_and_data_kept(make: Factory) -> None:
     first = make(starting_bankroll=100)
     first.register("Ana", "password1")
-    assert first.version() == len(store_module.MIGRATIONS)
+    assert first.version() == len(schema.MIGRATIONS)
     again = make(starting_bankroll=500)
-    assert again.version() == len(store_module.MIGRATIONS)
+    assert again.version() == len(schema.MIGRATIONS)
     assert again.login("Ana", "password1").balance == 100
     with again.transaction() as run:
-        assert run("SELECT COUNT(*) FROM schema_version").fetchone()[0] == len(
-            store_module.MIGRATIONS
-        )
+        assert run("SELECT COUNT(*) FROM schema_version").fetchone()[0] == len(schema.MIGRATIONS)
 
 
 def test_a_migration_added_later_is_applied_to_an_existing_database(
@@ -203,9 +201,9 @@ def test_a_migration_added_later_is_applied_to_an_existing_database(
 ) -> None:
     make(starting_bankroll=100).register("Ana", "password1")
     step = ("CREATE TABLE tables_seen (name TEXT NOT NULL)",)
-    monkeypatch.setattr(store_module, "MIGRATIONS", (*store_module.MIGRATIONS, step))
+    monkeypatch.setattr(schema, "MIGRATIONS", (*schema.MIGRATIONS, step))
     later = make(starting_bankroll=100)
-    assert later.version() == len(store_module.MIGRATIONS)
+    assert later.version() == len(schema.MIGRATIONS)
     assert later.login("Ana", "password1").balance == 100
     with later.transaction() as run:
         assert run("SELECT COUNT(*) FROM tables_seen").fetchone()[0] == 0
@@ -270,7 +268,8 @@ def test_settlements_hammered_from_many_connections_never_lose_a_chip(make: Fact
 
 PLAYERS = """\
 import os, random, sys
-from casino.web.store import open_store, StoreError
+from casino.web.databases import open_store
+from casino.web.store import StoreError
 
 def play(where, attempt):
     store = open_store(where, starting_bankroll=100)

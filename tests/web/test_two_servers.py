@@ -17,8 +17,9 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from casino.clock import FakeClock
 from casino.web.app import WebServer
-from casino.web.holdem import TableSettings
-from casino.web.store import Store, open_store
+from casino.web.databases import open_store
+from casino.web.holdemseats import TableSettings
+from casino.web.store import Store
 
 from .forms import PASSWORD, register
 from .test_members import play, socket

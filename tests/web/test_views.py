@@ -13,7 +13,7 @@ from casino.cards.card import parse_cards
 from casino.holdem.engine import Hand
 from casino.i18n import translator
 from casino.web import words
-from casino.web.holdem import _presets, _winners
+from casino.web.holdemview import _presets, _winners
 
 STATIC = Path(words.__file__).parent / "static"
 SAME_IN_SPANISH = {"Texas Hold'em", "{name}: {action}"}
