@@ -24,14 +24,8 @@ from pathlib import Path
 
 import casino
 from casino.explore.feedback import ExploreSpec
-from casino.harness.model import (
-    MAX_FIXTURE_BYTES,
-    Fixture,
-    Transcript,
-    TranscriptError,
-    load_transcript,
-    read_capped,
-)
+from casino.harness.load import MAX_FIXTURE_BYTES, load_transcript, read_capped
+from casino.harness.model import Fixture, Transcript, TranscriptError
 from casino.harness.report import escaped_controls
 from casino.harness.runners.folders import make_folders
 from casino.harness.runners.sandbox import Sandbox

@@ -37,18 +37,9 @@ from typing import TextIO
 
 from casino.cmdline import scratch_directory
 from casino.files import write_atomic
-from casino.harness.model import (
-    Fixture,
-    In,
-    Out,
-    Run,
-    Step,
-    Transcript,
-    TranscriptError,
-    dump_transcript,
-    file_name_problem,
-    parse_transcript,
-)
+from casino.harness.dump import dump_transcript
+from casino.harness.model import Fixture, In, Out, Run, Step, Transcript, TranscriptError
+from casino.harness.parse import file_name_problem, parse_transcript
 from casino.harness.runners.base import (
     STDERR_MARGIN,
     Job,

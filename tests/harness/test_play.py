@@ -14,7 +14,10 @@ from harness_support import ROOT, run_cli, write_transcript
 
 from casino.clock import FakeClock
 from casino.duel import Side
-from casino.harness.model import TranscriptError, dump_transcript, load_transcript, parse_transcript
+from casino.harness.dump import dump_transcript
+from casino.harness.load import load_transcript
+from casino.harness.model import TranscriptError
+from casino.harness.parse import parse_transcript
 from casino.harness.play import Referee, Wait, _converse, choose, load_adapter
 from casino.harness.playspec import parse_play
 from casino.harness.runners.base import Target
