@@ -53,7 +53,8 @@ from time import monotonic
 from typing import Any
 
 from casino.duel import GameAdapter, Screen, Side, Unreadable
-from casino.harness.diff import Difference, RunVerdict, TextComparison, compare_text
+from casino.harness.diff import RunVerdict
+from casino.harness.matching import Difference, TextComparison, compare_text
 from casino.harness.model import Transcript
 from casino.harness.playspec import ADAPTERS, Play
 from casino.harness.runners.base import (

@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 
 from casino.harness import behaviour, diff, regex
 from casino.harness.behaviour import common_pairs
-from casino.harness.diff import compare_run, judge_behaviour
+from casino.harness.diff import compare_run
+from casino.harness.judging import judge_behaviour
 from casino.harness.model import In, Out, OutAny, OutRe, Run, Step, Transcript
 from casino.harness.rubric import EVERY_WORD_AND_NUMBER, Facts, Grading, Rubric
 from casino.harness.runners.base import Job, Outcome, Target

@@ -42,8 +42,9 @@ import pexpect
 import ptyprocess  # type: ignore[import-untyped]
 
 from casino.harness import regex
-from casino.harness.diff import expected_texts, piece_regex
+from casino.harness.matching import piece_regex
 from casino.harness.model import Out, OutAny, Output, OutRe, Segment, Step, segments, step_label
+from casino.harness.nearmiss import expected_texts
 from casino.harness.runners.base import (
     Job,
     Kept,
