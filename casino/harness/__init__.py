@@ -26,6 +26,7 @@ __all__ = [
     "playspec",
     "pytest_plugin",
     "record",
+    "referee",
     "regex",
     "report",
     "rubric",
