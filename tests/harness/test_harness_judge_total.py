@@ -223,7 +223,7 @@ def test_replay_score_goes_on_past_a_bug_in_the_judge(
             raise IndexError("list index out of range")
         return judge(*args)
 
-    judge = diff.judge_behaviour
+    judge = judge_behaviour  # the real one, which compare_run calls through diff
     monkeypatch.setattr(diff, "judge_behaviour", broken_once)
     settings = "rubric: {format: 1, behaviour: 3}\nfacts: {numbers: true}\n"
     write_transcript(tmp_path / "casino.yaml", settings)
