@@ -36,7 +36,7 @@ from mutants import MUTANTS, PROGRAM_OF, Mutant, mutant_main
 from casino.explore.engine import Budget, Explorer, Found
 from casino.explore.grammars import grammar_of
 from casino.explore.judge import Program
-from casino.harness.model import load_transcript
+from casino.harness.load import load_transcript
 from casino.harness.runners import make_runner
 from casino.harness.runners.base import Target
 from casino.harness.runners.inproc import InProcessRunner

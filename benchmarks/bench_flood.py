@@ -2,7 +2,7 @@
 
 ``python benchmarks/bench_flood.py [--files 300000]`` runs, in casino's sandbox (bubblewrap, as
 ``casino grade`` does), a program that makes that many empty files in its run folder, then one
-that leaves one file fewer than come back (:data:`~casino.harness.runners.sandbox.BACK_FILES`),
+that leaves one file fewer than come back (:data:`~casino.harness.runners.runfolder.BACK_FILES`),
 and prints for each: the program's own seconds, the whole run's, and the grader's CPU seconds
 and peak memory. Nothing is asserted: it prints figures.
 """
@@ -23,7 +23,8 @@ from casino.harness.model import Out, Run
 from casino.harness.runners import make_runner
 from casino.harness.runners.base import Job, Target
 from casino.harness.runners.folders import remove_tree
-from casino.harness.runners.sandbox import BACK_FILES, Sandbox, isolation_works
+from casino.harness.runners.runfolder import BACK_FILES
+from casino.harness.runners.sandbox import Sandbox, isolation_works
 
 PROGRAM = """\
 import os, sys, time

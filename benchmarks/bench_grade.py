@@ -41,7 +41,8 @@ from pathlib import Path
 
 from machine import describe, nproc
 
-from casino.harness.model import In, Out, Run, Transcript, dump_transcript
+from casino.harness.dump import dump_transcript
+from casino.harness.model import In, Out, Run, Transcript
 
 ROOT = Path(__file__).resolve().parents[1]
 STEP_SECONDS = 2.0

@@ -24,7 +24,8 @@ from pathlib import Path
 from machine import describe
 
 from casino.harness import cli
-from casino.harness.model import In, Out, Run, Step, Transcript, dump_transcript
+from casino.harness.dump import dump_transcript
+from casino.harness.model import In, Out, Run, Step, Transcript
 
 GREETING = "casino demo calculator (type help)\n$ "
 

@@ -46,7 +46,8 @@ from pathlib import Path
 
 from machine import describe
 
-from casino.harness.model import In, Out, Run, Transcript, dump_transcript
+from casino.harness.dump import dump_transcript
+from casino.harness.model import In, Out, Run, Transcript
 
 ROOT = Path(__file__).resolve().parents[1]
 ECHO_SH = 'while IFS= read -r line; do printf "%s\\n" "$line"; done\n'

@@ -25,17 +25,19 @@ Every row after the fourth applies when the program runs on the process's own st
 survive any bytes (bad UTF-8 is replaced, not fatal), gives a closed stdin or stderr the
 null device (stdin reads as empty, stderr's lines go nowhere), checks that the output
 reached its end at exit (what stays in the buffer is flushed: a full disk is the row of the
-system's refusals, not a silent loss), and turns SIGTERM and SIGHUP into :class:`Stopped`,
-a kind of ``KeyboardInterrupt``, so that a program saves its state (``finally``) whichever way
-it is stopped. An ``OSError`` that reaches the contract is something the environment did (the
-programs turn the failures of their own files into :class:`FileProblem` before): never the
-words "a bug in casino". A closed terminal reads or writes as ``EIO`` before or after its
-SIGHUP arrives; either way it is status 129 (the line then reaches no one).
+system's refusals, not a silent loss), and turns SIGTERM and SIGHUP into
+:class:`~casino.interrupts.Stopped`, a kind of ``KeyboardInterrupt``, so that a program saves
+its state (``finally``) whichever way it is stopped. An ``OSError`` that reaches the contract
+is something the environment did (the programs turn the failures of their own files into
+:class:`FileProblem` before): never the words "a bug in casino". A closed terminal reads or
+writes as ``EIO`` before or after its SIGHUP arrives; either way it is status 129 (the line
+then reaches no one).
 
 Called with streams of its own (tests, the in-process transcript runner), a program's
 interruptions and errors propagate to the caller. A program with state to save runs inside
-:func:`signals_deferred` and reads through :func:`interruptible_lines`, so that a signal stops
-it only while it waits for input, and saves with :func:`run_uninterrupted`.
+:func:`~casino.interrupts.signals_deferred` and reads through
+:func:`~casino.interrupts.interruptible_lines`, so that a signal stops it only while it waits
+for input, and saves with :func:`~casino.interrupts.run_uninterrupted`.
 
 ``PROG`` is the name the user typed: the ``casino`` dispatcher runs a program inside
 :func:`invoked_as` (``casino videopoker``), and :func:`program_name` gives it to the program
@@ -51,7 +53,6 @@ import argparse
 import contextlib
 import errno
 import os
-import shutil
 import signal
 import stat
 import sys
@@ -59,11 +60,10 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
-from pathlib import Path
-from types import FrameType
-from typing import TYPE_CHECKING, Any, NoReturn, TextIO, TypeVar, cast
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO, cast
 
 from casino.errors import CasinoError, ParseError
+from casino.interrupts import Stopped, stop_signals_raise
 from casino.numbers import describe_range, parse_bounded, parse_int, parse_seconds
 from casino.shell import Streams
 
@@ -81,18 +81,12 @@ __all__ = [
     "FileProblem",
     "HelpShown",
     "Invocation",
-    "Stopped",
     "UsageError",
     "describe_refusal",
-    "interruptible_lines",
     "invoked_as",
     "parse_int",
     "program_name",
     "run_program",
-    "run_uninterrupted",
-    "scratch_directory",
-    "signals_allowed",
-    "signals_deferred",
     "silence_closed_output",
     "whole_number",
 ]
@@ -113,11 +107,6 @@ its streams that came first."""
 SEED_VARIABLE = "CASINO_SEED"
 """The environment variable a program's ``--seed`` falls back to."""
 
-STOP_SIGNALS = tuple(
-    getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
-)
-"""The signals that stop a program the way Ctrl-C does (with 128 + the signal's number)."""
-
 _invoked_as: ContextVar[str | None] = ContextVar("casino_invoked_as", default=None)
 
 
@@ -131,19 +120,6 @@ class FileProblem(CasinoError):
 
 class HelpShown(Exception):
     """``--help`` (or ``--version``) has been printed; the program should end with 0."""
-
-
-class Stopped(KeyboardInterrupt):
-    """The process was told to stop by ``signum`` (SIGTERM, SIGHUP): handled like Ctrl-C."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
-
-    @property
-    def name(self) -> str:
-        """The signal's name: ``SIGTERM``."""
-        return signal.Signals(self.signum).name
 
 
 # ------------------------------------------------------------------------ the invoked name
@@ -183,7 +159,6 @@ class Invocation:
 
 
 Body = Callable[[Invocation], int]
-T = TypeVar("T")
 
 
 def run_program(
@@ -208,7 +183,7 @@ def run_program(
         return CLOSED_OUTPUT_EXIT
     token = _invoked_as.set(None)  # a program this one runs has its own name, unless told
     try:
-        with _stop_signals_raise(own):
+        with stop_signals_raise(own):
             try:
                 status = _ended(invocation, body)
                 if own:
@@ -312,7 +287,7 @@ def _terminal_gone(error: OSError) -> bool:
 
 def _ignore_hangup() -> None:
     """Ignore SIGHUP from now on (in the main thread, where there is one): the hang-up is
-    already this program's ending (:func:`_stop_signals_raise` leaves it ignored)."""
+    already this program's ending (:func:`stop_signals_raise` leaves it ignored)."""
     hangup = getattr(signal, "SIGHUP", None)
     if hangup is not None and threading.current_thread() is threading.main_thread():
         signal.signal(hangup, signal.SIG_IGN)
@@ -404,115 +379,6 @@ def _null_stream(descriptor: int, mode: str) -> TextIO:
             os.close(null)
         return cast(TextIO, open(descriptor, mode, encoding="utf-8", closefd=False))
     return cast(TextIO, open(os.devnull, mode, encoding="utf-8"))
-
-
-def _raise_stopped(signum: int, frame: FrameType | None) -> None:
-    raise Stopped(signum)
-
-
-@contextlib.contextmanager
-def _stop_signals_raise(own: bool) -> Iterator[None]:
-    """While inside, SIGTERM and SIGHUP raise :class:`Stopped` (on the process's own streams
-    and in the main thread only; the previous handlers come back after)."""
-    if not own or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous: dict[int, Any] = {}
-    for signum in STOP_SIGNALS:
-        if signal.getsignal(signum) not in (signal.SIG_IGN, _raise_stopped):
-            previous[signum] = signal.signal(signum, _raise_stopped)
-    try:
-        yield
-    finally:
-        for signum, handler in previous.items():
-            if signal.getsignal(signum) is not signal.SIG_IGN:  # else ignored since, for good
-                signal.signal(signum, handler)
-
-
-@contextlib.contextmanager
-def signals_deferred() -> Iterator[None]:
-    """Hold Ctrl-C and the stop signals while inside (a save runs to its end); they are
-    delivered on leaving. Outside the main thread, or where the system cannot, it does nothing."""
-    signals = {signal.SIGINT, *STOP_SIGNALS}
-    if threading.current_thread() is not threading.main_thread() or not hasattr(
-        signal, "pthread_sigmask"
-    ):
-        yield
-        return
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, signals)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, before)
-
-
-@contextlib.contextmanager
-def signals_allowed() -> Iterator[None]:
-    """Let Ctrl-C and the stop signals in while inside (inside :func:`signals_deferred`)."""
-    if threading.current_thread() is not threading.main_thread() or not hasattr(
-        signal, "pthread_sigmask"
-    ):
-        yield
-        return
-    before = signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, *STOP_SIGNALS})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, before)
-
-
-def interruptible_lines(stream: TextIO) -> Iterator[str]:
-    """The lines of ``stream``, with signals let in only while waiting for one.
-
-    A program that runs inside :func:`signals_deferred` and reads through this is stopped by
-    Ctrl-C, SIGTERM or SIGHUP only where it waits for input — never in the middle of a
-    change or a save; a signal that comes at any other moment waits until then (or until
-    the program leaves :func:`signals_deferred`, after its save)."""
-    while True:
-        with signals_allowed():
-            line = stream.readline()
-        if not line:
-            return
-        yield line
-
-
-def run_uninterrupted(action: Callable[[], T]) -> T:
-    """Run ``action`` (idempotent: a save) to its end whatever signals come: held while it
-    runs, and if one still cuts it short (one already on its way when it began), it runs
-    again. The first interruption is raised once it is done."""
-    interruption: KeyboardInterrupt | None = None
-    while True:
-        try:
-            with signals_deferred():
-                result = action()
-            break
-        except KeyboardInterrupt as stop:
-            interruption = interruption or stop
-    if interruption is not None:
-        raise interruption
-    return result
-
-
-@contextlib.contextmanager
-def scratch_directory(prefix: str) -> Iterator[Path]:
-    """A fresh temporary directory named ``prefix…``, removed on leaving — also when Ctrl-C
-    or a stop signal ends the work inside: it is made and removed with the signals held
-    (:func:`run_uninterrupted`), so a signal that comes while it is made or removed waits
-    until that is done instead of leaving it behind."""
-    import tempfile  # here: every program imports this module at start, few make a folder
-
-    made: list[str] = []
-
-    def make() -> None:
-        if not made:
-            made.append(tempfile.mkdtemp(prefix=prefix))
-
-    try:
-        run_uninterrupted(make)
-        yield Path(made[0])
-    finally:
-        if made:
-            run_uninterrupted(lambda: shutil.rmtree(made[0], ignore_errors=True))
 
 
 def silence_closed_output(stream: TextIO) -> None:

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
-from casino.cmdline import STOP_SIGNALS, Stopped
+from casino.interrupts import STOP_SIGNALS, Stopped
 
 if TYPE_CHECKING:
     import asyncio

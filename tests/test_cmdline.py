@@ -18,13 +18,15 @@ from casino.cmdline import (
     ArgumentParser,
     FileProblem,
     Invocation,
-    Stopped,
     UsageError,
     commands_help,
-    interruptible_lines,
     invoked_as,
     program_name,
     run_program,
+)
+from casino.interrupts import (
+    Stopped,
+    interruptible_lines,
     run_uninterrupted,
     scratch_directory,
     signals_deferred,

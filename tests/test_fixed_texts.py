@@ -26,7 +26,8 @@ from syrupy.assertion import SnapshotAssertion
 
 from casino.clock import FakeClock
 from casino.harness import cli as harness_cli
-from casino.harness.model import In, load_transcript
+from casino.harness.load import load_transcript
+from casino.harness.model import In
 from casino.harness.session import write_files
 from casino.programs import load_main
 from casino.stud.bots import STRATEGIES

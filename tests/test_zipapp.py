@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from docs_script import build_docs
 
-from casino.harness.model import load_transcript
+from casino.harness.load import load_transcript
 from casino.programs import PROGRAMS, load_main, run_captured
 
 ROOT = Path(__file__).resolve().parents[1]

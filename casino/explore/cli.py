@@ -25,7 +25,7 @@ from casino.explore.suite import write_suite
 from casino.files import write_atomic
 from casino.harness.cli import _command, _program_dir
 from casino.harness.command import run_command
-from casino.harness.model import dump_transcript
+from casino.harness.dump import dump_transcript
 from casino.harness.report import render
 from casino.harness.runners import make_runner
 from casino.harness.runners.base import Target

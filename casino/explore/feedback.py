@@ -15,7 +15,7 @@ from pathlib import Path
 from casino.explore.engine import Budget, CannotRun, Explorer
 from casino.explore.grammars import grammar_of
 from casino.explore.judge import Program
-from casino.harness.model import dump_transcript
+from casino.harness.dump import dump_transcript
 from casino.harness.report import render
 from casino.harness.runners import make_runner
 from casino.harness.runners.base import Target

@@ -14,7 +14,7 @@ from casino.explore.engine import sessions
 from casino.explore.judge import reference_transcript
 from casino.explore.plan import Grammar
 from casino.files import write_atomic
-from casino.harness.model import dump_transcript
+from casino.harness.dump import dump_transcript
 
 
 def write_suite(grammar: Grammar, seed: int, count: int, folder: Path) -> int:

@@ -119,7 +119,7 @@ def results(root: Path) -> dict[str, Any]:
 def _total(folders: Sequence[Path]) -> float:
     """The points the transcripts in ``folders`` are worth."""
     from casino.harness.command import find_transcripts
-    from casino.harness.model import load_transcript
+    from casino.harness.load import load_transcript
 
     paths = [path for folder in folders for path in find_transcripts([str(folder)])]
     return sum(load_transcript(path).max_points for path in paths)

@@ -57,12 +57,8 @@ from casino.grade.work import Cached, built_nothing, cache_key, not_graded
 from casino.harness.command import run_command
 from casino.harness.report import plural
 from casino.harness.runners import cgroup, seccomp
-from casino.harness.runners.sandbox import (
-    Sandbox,
-    isolation_works,
-    network_isolation_works,
-    processes_enforced,
-)
+from casino.harness.runners.netns import network_isolation_works
+from casino.harness.runners.sandbox import Sandbox, isolation_works, processes_enforced
 from casino.shell import Streams
 
 

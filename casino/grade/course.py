@@ -27,14 +27,8 @@ from casino.cmdline import UsageError
 from casino.errors import OverLimit, SetupError
 from casino.explore.feedback import ExploreSpec
 from casino.harness.command import find_transcripts
-from casino.harness.model import (
-    MAX_FIXTURE_BYTES,
-    Fixture,
-    Transcript,
-    TranscriptError,
-    load_transcript,
-    read_capped,
-)
+from casino.harness.load import MAX_FIXTURE_BYTES, load_transcript, read_capped
+from casino.harness.model import Fixture, Transcript, TranscriptError
 from casino.harness.report import escaped_controls
 from casino.harness.runners.folders import make_folders
 from casino.harness.runners.sandbox import Sandbox

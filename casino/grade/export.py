@@ -66,7 +66,8 @@ import casino
 from casino.files import write_atomic, write_atomic_bytes
 from casino.grade.classroom import result_bound, results_variable, runner_id
 from casino.grade.course import Material
-from casino.harness.model import Fixture, Transcript, dump_transcript
+from casino.harness.dump import dump_transcript
+from casino.harness.model import Fixture, Transcript
 
 FIXED_DATE = (2020, 1, 1, 0, 0, 0)
 VISIBLE, HIDDEN = "visible", "hidden"

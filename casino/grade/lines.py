@@ -41,7 +41,8 @@ from casino.grade.hostile import safety_inputs, safety_problem
 from casino.grade.intake import Pick
 from casino.grade.results import StudentResult
 from casino.grade.work import build
-from casino.harness.model import FOLDER_SETTINGS, In, Run, TranscriptError, read_capped
+from casino.harness.load import FOLDER_SETTINGS, read_capped
+from casino.harness.model import In, Run, TranscriptError
 from casino.harness.report import points_text
 from casino.harness.runners.base import Job, Target
 from casino.harness.runners.folders import remove_tree

@@ -86,7 +86,8 @@ def _class_setup(args: argparse.Namespace) -> tuple[ClassSetup, str]:
     """How the submissions are built and run, and the sandbox in one line."""
     from casino.grade.cli import describe
     from casino.grade.studbook import ClassSetup
-    from casino.harness.runners.sandbox import Sandbox, isolation_works, network_isolation_works
+    from casino.harness.runners.netns import network_isolation_works
+    from casino.harness.runners.sandbox import Sandbox, isolation_works
 
     try:
         run = tuple(shlex.split(args.run or ""))

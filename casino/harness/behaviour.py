@@ -33,7 +33,7 @@ SHOWN = 6
 @dataclass(frozen=True)
 class Expected:
     """One fact the run should print: its canonical text, what it is worth (0: the program
-    prints it whatever its input, :func:`casino.harness.diff.expected_facts`) and the step
+    prints it whatever its input, :func:`casino.harness.judging.free_facts`) and the step
     holding it (``step 3 (out)``)."""
 
     text: str

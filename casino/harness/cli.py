@@ -20,14 +20,9 @@ from casino.cmdline import ArgumentParser, UsageError, seconds, whole_number
 from casino.files import write_atomic
 from casino.harness.command import Command, find_transcripts, run_command
 from casino.harness.formats import FORMATS
-from casino.harness.model import (
-    MATCH_KINDS,
-    MAX_FIXTURE_BYTES,
-    TranscriptError,
-    file_name_problem,
-    load_transcript,
-    match_kinds,
-)
+from casino.harness.load import MAX_FIXTURE_BYTES, load_transcript
+from casino.harness.model import MATCH_KINDS, TranscriptError
+from casino.harness.parse import file_name_problem, match_kinds
 from casino.harness.report import plural, render, summary
 from casino.harness.runners import RUNNER_NAMES, make_runner
 from casino.harness.runners.base import Runner, TargetError, check_program

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TextIO
 
 from casino.cmdline import Invocation, UsageError, run_program, run_subcommand
-from casino.harness.model import is_settings_file
+from casino.harness.load import is_settings_file
 from casino.shell import Streams
 from casino.stopping import stop_on_signals
 

@@ -40,7 +40,7 @@ OPTIONS: dict[str, tuple[str, ...]] = {"nimsys-original": ("bound",)}
 :data:`MAX_SIZE` and required (``bound``: ordinary Nim's upper bound)."""
 
 RIVALS = ("random", "perfect", "erring")
-"""How casino chooses the rival's moves (:func:`casino.harness.play.choose`)."""
+"""How casino chooses the rival's moves (:func:`casino.harness.referee.choose`)."""
 FIRSTS = ("ai", "rival")
 MAX_SIZE = 100
 """The largest size (stones) a play may ask for (the assignment's bonus plays at most 11)."""

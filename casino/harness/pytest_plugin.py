@@ -17,7 +17,8 @@ from typing import Any
 import pytest
 
 from casino.errors import CasinoError
-from casino.harness.model import Transcript, TranscriptError, is_settings_file, load_transcript
+from casino.harness.load import is_settings_file, load_transcript
+from casino.harness.model import Transcript, TranscriptError
 from casino.harness.report import render
 from casino.harness.runners.base import Target
 from casino.harness.runners.inproc import InProcessRunner

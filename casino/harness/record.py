@@ -35,21 +35,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TextIO
 
-from casino.cmdline import scratch_directory
 from casino.errors import SetupError
 from casino.files import write_atomic
-from casino.harness.model import (
-    Fixture,
-    In,
-    Out,
-    Run,
-    Step,
-    Transcript,
-    TranscriptError,
-    dump_transcript,
-    file_name_problem,
-    parse_transcript,
-)
+from casino.harness.dump import dump_transcript
+from casino.harness.model import Fixture, In, Out, Run, Step, Transcript, TranscriptError
+from casino.harness.parse import file_name_problem, parse_transcript
 from casino.harness.runners.base import (
     STDERR_MARGIN,
     Job,
@@ -63,6 +53,7 @@ from casino.harness.runners.base import (
 from casino.harness.runners.inproc import Capture, InProcessRunner, call_main
 from casino.harness.runners.screen import TerminalCapture
 from casino.harness.runners.terminal import Conversation, StartError
+from casino.interrupts import scratch_directory
 from casino.stopping import check_stop
 
 RECORD_OUTPUT_LIMIT = 4 * 1024 * 1024

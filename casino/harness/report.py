@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import difflib
 
-from casino.harness.diff import RunVerdict, TextComparison
+from casino.harness.diff import RunVerdict
+from casino.harness.matching import TextComparison
 from casino.harness.session import Status, TranscriptResult
 
 _VISIBLE = {" ": "·", "\t": "→", "\n": "⏎", "\r": "␍"}

@@ -10,7 +10,7 @@ A folder's ``casino.yaml`` (or a transcript) may split each run's points::
 
 ``words: all`` makes every word (a run of letters) a fact. A run that is not exact keeps the
 behaviour share of its points for the facts it prints right, the whole run's facts aligned
-with the expected ones (:func:`casino.harness.diff.judge_behaviour`,
+with the expected ones (:func:`casino.harness.judging.judge_behaviour`,
 :mod:`casino.harness.behaviour`); the format share needs the exact text.
 """
 

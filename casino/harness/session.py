@@ -10,24 +10,21 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
-from casino.cmdline import scratch_directory
 from casino.harness.diff import RunVerdict, VerdictKind, compare_run
+from casino.harness.load import MAX_FIXTURE_BYTES, TooLarge, load_transcript, read_capped
 from casino.harness.model import (
     DEFAULT_POINTS,
     MATCH_KINDS,
-    MAX_FIXTURE_BYTES,
     Fixture,
     Inline,
-    TooLarge,
     Transcript,
     TranscriptError,
-    load_transcript,
-    read_capped,
 )
 from casino.harness.play import play_games
 from casino.harness.runners import make_runner
 from casino.harness.runners.base import Job, Outcome, Runner, Target, TargetError
 from casino.harness.runners.sandbox import Sandbox
+from casino.interrupts import scratch_directory
 
 
 class Status(Enum):

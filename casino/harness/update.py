@@ -33,17 +33,9 @@ from dataclasses import replace
 from casino.errors import IllegalAction
 from casino.files import write_atomic
 from casino.harness import regex
-from casino.harness.diff import piece_regex
-from casino.harness.model import (
-    Out,
-    Output,
-    OutRe,
-    Run,
-    Step,
-    Transcript,
-    dump_transcript,
-    segments,
-)
+from casino.harness.dump import dump_transcript
+from casino.harness.matching import piece_regex
+from casino.harness.model import Out, Output, OutRe, Run, Step, Transcript, segments
 from casino.harness.runners.base import Outcome
 
 

@@ -17,7 +17,6 @@ from casino.cmdline import (
     FileProblem,
     Invocation,
     UsageError,
-    interruptible_lines,
     run_program,
     run_subcommand,
     whole_number,
@@ -30,6 +29,7 @@ from casino.holdem.options import blinds as _blinds
 from casino.holdem.rules import Rules
 from casino.holdem.shell import LocalGame, Settings, localize_help, parse_deck_file
 from casino.i18n import DEFAULT_LANGUAGE, LANGUAGES, translator
+from casino.interrupts import interruptible_lines
 from casino.shell import Console
 
 PROGRAM = "holdem"

@@ -23,15 +23,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from casino.cmdline import (
-    ArgumentParser,
-    Invocation,
-    commands_help,
-    interruptible_lines,
-    run_program,
-    run_uninterrupted,
-    signals_deferred,
-)
+from casino.cmdline import ArgumentParser, Invocation, commands_help, run_program
+from casino.interrupts import interruptible_lines, run_uninterrupted, signals_deferred
 from casino.nim import storage
 from casino.nim.registry import Registry
 from casino.nim.shell import COMMANDS, PROJECT_B, PROJECT_C, NimsysShell

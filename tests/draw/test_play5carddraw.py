@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from casino.harness.model import In, Out, load_transcript
+from casino.harness.load import load_transcript
+from casino.harness.model import In, Out
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSCRIPTS = ROOT / "transcripts" / "draw"

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from casino.harness.model import In, Out, OutRe, Transcript, load_transcript
+from casino.harness.load import load_transcript
+from casino.harness.model import In, Out, OutRe, Transcript
 from casino.harness.runners import make_runner
 from casino.harness.session import Options, check, target_of
 

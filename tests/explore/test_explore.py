@@ -22,7 +22,7 @@ from casino.explore.nimsys import NimsysGrammar
 from casino.explore.plan import Session
 from casino.explore.shrink import ddmin
 from casino.grade.results import StudentResult, feedback
-from casino.harness.model import load_transcript
+from casino.harness.load import load_transcript
 from casino.harness.runners.base import Job, Outcome, RunnerName, Target
 from casino.harness.runners.inproc import InProcessRunner
 from casino.harness.session import Status, check

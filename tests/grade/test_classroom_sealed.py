@@ -41,7 +41,8 @@ for place in places:
         names = glob.glob(os.path.join(place, "transcripts", "**", "*.yaml"), recursive=True)
         os.listdir(os.path.join(place, "transcripts"))
         sys.path.insert(0, place)
-        from casino.harness.model import In, Out, load_transcript
+        from casino.harness.load import load_transcript
+        from casino.harness.model import In, Out
         found += [load_transcript(name) for name in names]
     except Exception as error:
         said.append(f"{type(error).__name__}")

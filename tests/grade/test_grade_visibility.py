@@ -19,7 +19,9 @@ from test_grade_intake import grade
 from casino.grade.course import Material
 from casino.grade.results import HIDDEN_NOTE
 from casino.grade.visibility import withheld
-from casino.harness.model import Transcript, TranscriptError, dump_transcript, load_transcript
+from casino.harness.dump import dump_transcript
+from casino.harness.load import load_transcript
+from casino.harness.model import Transcript, TranscriptError
 
 GREET = "greet.yaml"
 

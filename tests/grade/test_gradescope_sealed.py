@@ -33,7 +33,8 @@ found = []
 try:
     os.listdir(os.path.join(source, "transcripts"))
     sys.path.insert(0, source)
-    from casino.harness.model import In, Out, load_transcript
+    from casino.harness.load import load_transcript
+    from casino.harness.model import In, Out
     for folder, _, names in os.walk(os.path.join(source, "transcripts")):
         for name in names:
             if name.endswith(".yaml"):

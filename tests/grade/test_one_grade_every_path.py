@@ -14,7 +14,9 @@ import pytest
 from grade_support import ROOT, SANDBOXED
 
 from casino.harness.diff import compare_run
-from casino.harness.model import Transcript, is_settings_file, load_transcript, parse_transcript
+from casino.harness.load import is_settings_file, load_transcript
+from casino.harness.model import Transcript
+from casino.harness.parse import parse_transcript
 from casino.harness.runners import make_runner
 from casino.harness.runners.base import FailureKind, Outcome, Problem, Target, timed_out
 from casino.harness.runners.sandbox import Sandbox

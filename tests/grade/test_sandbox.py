@@ -10,7 +10,8 @@ import pytest
 from casino.harness.model import In, Out, Run
 from casino.harness.runners import make_runner
 from casino.harness.runners.base import Job, Target
-from casino.harness.runners.sandbox import Sandbox, network_isolation_works
+from casino.harness.runners.netns import network_isolation_works
+from casino.harness.runners.sandbox import Sandbox
 
 PY = sys.executable
 LIMITS = (

@@ -21,15 +21,8 @@ from casino.harness.model import In, Out, Run
 from casino.harness.runners import make_runner
 from casino.harness.runners.base import Job, Outcome, Target
 from casino.harness.runners.folders import remove_tree
-from casino.harness.runners.sandbox import (
-    BACK_FILES,
-    SANDBOX_UID,
-    RunFolder,
-    Sandbox,
-    isolation_works,
-    too_many_bytes,
-    too_many_files,
-)
+from casino.harness.runners.runfolder import BACK_FILES, RunFolder, too_many_bytes, too_many_files
+from casino.harness.runners.sandbox import SANDBOX_UID, Sandbox, isolation_works
 
 pytestmark = pytest.mark.skipif(not isolation_works(), reason="no bubblewrap sandbox here")
 

@@ -21,7 +21,8 @@ from as_nobody import nobody_pythonpath
 from seccomp_probe import probe
 
 from casino.harness.runners.folders import remove_tree
-from casino.harness.runners.sandbox import SANDBOX_UID, isolation_works, next_run_uid
+from casino.harness.runners.runfolder import next_run_uid
+from casino.harness.runners.sandbox import SANDBOX_UID, isolation_works
 from casino.harness.runners.seccomp import (
     FAMILIES,
     LOCKS,

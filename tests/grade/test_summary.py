@@ -27,7 +27,8 @@ from casino.grade.results import (
 )
 from casino.grade.summary import ranked, summary_html
 from casino.grade.work import built_nothing, not_graded
-from casino.harness.model import Run, parse_transcript
+from casino.harness.model import Run
+from casino.harness.parse import parse_transcript
 from casino.harness.runners.base import (
     Job,
     Outcome,

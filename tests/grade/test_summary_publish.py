@@ -14,7 +14,8 @@ from casino.grade.course import Material
 from casino.grade.late import Lateness
 from casino.grade.results import Kind, Score, ScoreStatus, StudentResult, feedback, withheld_line
 from casino.grade.summary import quartiles, summary_html
-from casino.harness.model import Run, parse_transcript
+from casino.harness.model import Run
+from casino.harness.parse import parse_transcript
 from casino.harness.runners.base import (
     Job,
     Outcome,

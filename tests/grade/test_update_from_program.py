@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from casino.harness import cli
-from casino.harness.model import In, Out, load_transcript
+from casino.harness.load import load_transcript
+from casino.harness.model import In, Out
 
 REFERENCE = """\
 printf 'name? '

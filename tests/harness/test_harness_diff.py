@@ -6,14 +6,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from casino.harness.diff import (
-    Difference,
-    common_prefix,
-    compare_output,
-    compare_run,
-    compare_text,
-    position,
-)
+from casino.harness.diff import compare_output, compare_run
+from casino.harness.matching import Difference, common_prefix, compare_text, position
 from casino.harness.model import In, Out, OutRe, Run
 from casino.harness.report import details, headline, located, unified, visible
 from casino.harness.runners.base import Outcome

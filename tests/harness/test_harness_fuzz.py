@@ -19,13 +19,9 @@ from harness_support import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from casino.harness.model import (
-    Transcript,
-    TranscriptError,
-    is_settings_file,
-    load_transcript,
-    parse_transcript,
-)
+from casino.harness.load import is_settings_file, load_transcript
+from casino.harness.model import Transcript, TranscriptError
+from casino.harness.parse import parse_transcript
 from casino.harness.report import render
 from casino.harness.runners.base import Target
 from casino.harness.runners.inproc import InProcessRunner

@@ -16,14 +16,9 @@ from harness_support import ROOT, run_cli, write_transcript
 
 import casino.pool
 from casino.harness import cli
-from casino.harness.model import (
-    MAX_TRANSCRIPT_BYTES,
-    Out,
-    TranscriptError,
-    file_name_problem,
-    load_transcript,
-    parse_transcript,
-)
+from casino.harness.load import MAX_TRANSCRIPT_BYTES, load_transcript
+from casino.harness.model import Out, TranscriptError
+from casino.harness.parse import file_name_problem, parse_transcript
 from casino.harness.record import RecordError, Recording, record
 from casino.harness.session import Options, TranscriptResult, check_path
 from casino.harness.yamltext import MAX_DEPTH, load_text

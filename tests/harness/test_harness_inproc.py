@@ -8,7 +8,8 @@ from typing import TextIO
 
 import pytest
 
-from casino.harness.model import In, Out, Run, parse_transcript
+from casino.harness.model import In, Out, Run
+from casino.harness.parse import parse_transcript
 from casino.harness.report import render
 from casino.harness.runners.base import Job, Target, TargetError
 from casino.harness.runners.inproc import Capture, InProcessRunner, ScriptedInput

@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 
 from casino.harness import behaviour, diff, regex
 from casino.harness.behaviour import common_pairs
-from casino.harness.diff import compare_run, judge_behaviour
+from casino.harness.diff import compare_run
+from casino.harness.judging import judge_behaviour
 from casino.harness.model import In, Out, OutAny, OutRe, Run, Step, Transcript
 from casino.harness.rubric import EVERY_WORD_AND_NUMBER, Facts, Grading, Rubric
 from casino.harness.runners.base import Job, Outcome, Target
@@ -222,7 +223,7 @@ def test_replay_score_goes_on_past_a_bug_in_the_judge(
             raise IndexError("list index out of range")
         return judge(*args)
 
-    judge = diff.judge_behaviour
+    judge = judge_behaviour  # the real one, which compare_run calls through diff
     monkeypatch.setattr(diff, "judge_behaviour", broken_once)
     settings = "rubric: {format: 1, behaviour: 3}\nfacts: {numbers: true}\n"
     write_transcript(tmp_path / "casino.yaml", settings)

@@ -9,19 +9,10 @@ from harness_support import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from casino.harness.model import (
-    Fixture,
-    In,
-    Inline,
-    Out,
-    OutRe,
-    Run,
-    Transcript,
-    TranscriptError,
-    dump_transcript,
-    load_transcript,
-    parse_transcript,
-)
+from casino.harness.dump import dump_transcript
+from casino.harness.load import load_transcript
+from casino.harness.model import Fixture, In, Inline, Out, OutRe, Run, Transcript, TranscriptError
+from casino.harness.parse import parse_transcript
 
 HERE = Path("t.yaml")
 

@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 from harness_support import run_cli, write_transcript
 
-from casino.harness.model import TranscriptError, load_transcript, parse_transcript
+from casino.harness.load import load_transcript
+from casino.harness.model import TranscriptError
+from casino.harness.parse import parse_transcript
 
 GREETING = "casino demo calculator (type help)\\n$ "
 SESSION = f"""\
@@ -74,7 +76,7 @@ def test_reports_leave_skipped_transcripts_out_of_the_score(folder: Path, tmp_pa
 
 
 def test_reference_round_trips_and_rejects_other_values(folder: Path) -> None:
-    from casino.harness.model import dump_transcript
+    from casino.harness.dump import dump_transcript
 
     transcript = load_transcript(folder / "b.yaml")
     assert transcript.reference == "casino"

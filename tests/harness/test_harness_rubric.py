@@ -19,16 +19,12 @@ from pathlib import Path
 import pytest
 from harness_support import ROOT, run_cli, write_transcript
 
-from casino.harness.diff import RunVerdict, compare_run, free_facts, judge_behaviour
-from casino.harness.model import (
-    In,
-    Out,
-    Run,
-    TranscriptError,
-    dump_transcript,
-    load_transcript,
-    parse_transcript,
-)
+from casino.harness.diff import RunVerdict, compare_run
+from casino.harness.dump import dump_transcript
+from casino.harness.judging import free_facts, judge_behaviour
+from casino.harness.load import load_transcript
+from casino.harness.model import In, Out, Run, TranscriptError
+from casino.harness.parse import parse_transcript
 from casino.harness.rubric import Facts, Grading, Rubric
 from casino.harness.runners import make_runner
 from casino.harness.runners.base import Outcome, Target

@@ -10,17 +10,11 @@ import pytest
 from harness_support import run_cli, sh_program, write_transcript
 
 from casino.harness.diff import compare_output
+from casino.harness.dump import dump_transcript
 from casino.harness.formats import to_gradescope, to_json, to_junit
-from casino.harness.model import (
-    In,
-    Out,
-    OutAny,
-    OutRe,
-    TranscriptError,
-    dump_transcript,
-    load_transcript,
-    parse_transcript,
-)
+from casino.harness.load import load_transcript
+from casino.harness.model import In, Out, OutAny, OutRe, TranscriptError
+from casino.harness.parse import parse_transcript
 from casino.harness.pytest_plugin import is_transcript
 from casino.harness.report import details, points_text
 from casino.harness.session import Options, check_path

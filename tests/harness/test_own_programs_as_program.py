@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from harness_support import ROOT, run_cli
 
-from casino.harness.model import is_settings_file, load_transcript
+from casino.harness.load import is_settings_file, load_transcript
 
 TRANSCRIPTS = ROOT / "transcripts"
 PYTHON = shlex.quote(sys.executable)

@@ -14,9 +14,13 @@ from harness_support import ROOT, run_cli, write_transcript
 
 from casino.clock import FakeClock
 from casino.duel import Side
-from casino.harness.model import TranscriptError, dump_transcript, load_transcript, parse_transcript
-from casino.harness.play import Referee, Wait, _converse, choose, load_adapter
+from casino.harness.dump import dump_transcript
+from casino.harness.load import load_transcript
+from casino.harness.model import TranscriptError
+from casino.harness.parse import parse_transcript
+from casino.harness.play import _converse, load_adapter
 from casino.harness.playspec import parse_play
+from casino.harness.referee import Referee, Wait, choose
 from casino.harness.runners.base import Target
 from casino.harness.runners.inproc import InProcessRunner
 from casino.harness.session import Status, check

@@ -14,7 +14,8 @@ import pytest
 from harness_support import sh_program, write_transcript
 
 from casino.harness.diff import compare_run
-from casino.harness.model import In, Out, OutRe, Run, parse_transcript
+from casino.harness.model import In, Out, OutRe, Run
+from casino.harness.parse import parse_transcript
 from casino.harness.runners import make_runner
 from casino.harness.runners.base import (
     OUTPUT_MARGIN,

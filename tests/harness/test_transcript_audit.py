@@ -18,14 +18,8 @@ from harness_support import ROOT
 from casino.cards.card import parse_cards
 from casino.draw import messages
 from casino.harness.diff import compare_run
-from casino.harness.model import (
-    Out,
-    OutAny,
-    OutRe,
-    Transcript,
-    is_settings_file,
-    load_transcript,
-)
+from casino.harness.load import is_settings_file, load_transcript
+from casino.harness.model import Out, OutAny, OutRe, Transcript
 from casino.harness.runners.base import Job, Outcome, Target
 from casino.harness.runners.inproc import InProcessRunner
 from casino.harness.session import check, write_files

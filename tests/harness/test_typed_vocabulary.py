@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from casino.grade.results import Kind, Score, ScoreStatus, StudentResult, failure_kind
-from casino.harness.diff import RunVerdict, VerdictKind, compare_text
+from casino.harness.diff import RunVerdict, VerdictKind
+from casino.harness.matching import compare_text
 from casino.harness.model import In, Out, Run
 from casino.harness.runners import RUNNER_NAMES, make_runner
 from casino.harness.runners.base import (

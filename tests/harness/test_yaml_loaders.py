@@ -15,7 +15,8 @@ import pytest
 import yaml
 
 from casino.harness import yamltext
-from casino.harness.model import MAX_TRANSCRIPT_BYTES, TranscriptError, load_transcript
+from casino.harness.load import MAX_TRANSCRIPT_BYTES, load_transcript
+from casino.harness.model import TranscriptError
 from casino.harness.yamltext import MAX_DEPTH, TextError, load_text
 
 DEEP = f"nested more than {MAX_DEPTH} deep"

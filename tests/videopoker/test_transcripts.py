@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from casino.harness.model import Fixture, Out, OutAny, Transcript, load_transcript
+from casino.harness.load import load_transcript
+from casino.harness.model import Fixture, Out, OutAny, Transcript
 from casino.harness.runners import make_runner
 from casino.harness.runners.base import Target
 from casino.harness.runners.inproc import InProcessRunner

@@ -40,7 +40,8 @@ from typing import Protocol
 import casino
 from casino.errors import SetupError
 from casino.harness.model import Out, OutAny, OutRe, Run
-from casino.harness.runners.sandbox import RunFolder, Sandbox, exec_error
+from casino.harness.runners.runfolder import RunFolder
+from casino.harness.runners.sandbox import Sandbox, exec_error
 from casino.programs import PROGRAMS, command_line
 
 

@@ -43,7 +43,8 @@ from casino.harness.runners.base import (
 )
 from casino.harness.runners.pipe import start_piped
 from casino.harness.runners.procs import Containment
-from casino.harness.runners.sandbox import RunFolder, quiet
+from casino.harness.runners.runfolder import RunFolder
+from casino.harness.runners.sandbox import quiet
 from casino.harness.runners.terminal import Conversation, StartError
 
 _SIZE = 65536

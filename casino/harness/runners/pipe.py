@@ -33,7 +33,8 @@ from casino.harness.runners.base import (
     timed_out,
 )
 from casino.harness.runners.procs import Containment
-from casino.harness.runners.sandbox import RunFolder, quiet
+from casino.harness.runners.runfolder import RunFolder
+from casino.harness.runners.sandbox import quiet
 
 _DRAIN_SECONDS = 1.0
 

@@ -43,8 +43,9 @@ import ptyprocess  # type: ignore[import-untyped]
 
 from casino.errors import SetupError
 from casino.harness import regex
-from casino.harness.diff import expected_texts, piece_regex
+from casino.harness.matching import piece_regex
 from casino.harness.model import Out, OutAny, Output, OutRe, Segment, Step, segments, step_label
+from casino.harness.nearmiss import expected_texts
 from casino.harness.runners.base import (
     Job,
     Kept,
@@ -62,7 +63,8 @@ from casino.harness.runners.base import (
     timed_out,
 )
 from casino.harness.runners.procs import Containment
-from casino.harness.runners.sandbox import RunFolder, quiet
+from casino.harness.runners.runfolder import RunFolder
+from casino.harness.runners.sandbox import quiet
 from casino.harness.runners.screen import TerminalCapture
 
 _SIZE = 65536
