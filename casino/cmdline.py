@@ -119,7 +119,8 @@ class FileProblem(CasinoError):
 
 
 class HelpShown(Exception):
-    """``--help`` (or ``--version``) has been printed; the program should end with 0."""
+    """Control flow, not an error: ``--help`` (or ``--version``) has been printed; the
+    program should end with 0."""
 
 
 # ------------------------------------------------------------------------ the invoked name

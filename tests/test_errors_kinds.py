@@ -16,9 +16,9 @@ CONTROL_FLOW = {
     "casino/cmdline.py:HelpShown",
     "casino/domino/shell.py:_Quit",
     "casino/explore/engine.py:OutOfBudget",
-    "casino/explore/nimsys.py:Unpinned",
+    "casino/explore/nimsys_model.py:Unpinned",
     "casino/explore/videopoker.py:_Unpinned",
-    "casino/harness/model.py:_Invalid",
+    "casino/harness/parse.py:_Invalid",
     "casino/harness/regex.py:PatternTimeout",
     "casino/harness/yamltext.py:_LibraryLimit",
     "casino/holdem/shell.py:Quit",
@@ -37,17 +37,8 @@ SYSTEM = {
 INTERNAL = {"casino/stopping.py:TaskFailed"}
 """A bug in casino (a server's task that failed): the contract's status 70, not a user's."""
 
-PENDING = {
-    "casino/grade/intake.py:IntakeError",
-    "casino/grade/sheet.py:MarksError",
-    "casino/harness/model.py:TooLarge",
-    "casino/web/store.py:StoreError",
-    "casino/web/store.py:StoreUnavailable",
-}
-"""Errors a user is shown whose modules are being split: to be given their kind, and this
-set emptied."""
 
-NOT_ERRORS = CONTROL_FLOW | SYSTEM | INTERNAL | PENDING
+NOT_ERRORS = CONTROL_FLOW | SYSTEM | INTERNAL
 
 BUILTIN_EXCEPTIONS = {
     name
@@ -119,9 +110,4 @@ def test_the_reading_finds_each_kind_through_its_bases() -> None:
 def test_each_control_flow_exception_says_so() -> None:
     for key in CONTROL_FLOW:
         doc = ast.get_docstring(CLASSES[key]) or ""
-        if key.split(":")[0] not in {
-            "casino/cmdline.py",
-            "casino/harness/model.py",
-            "casino/explore/nimsys.py",
-        }:  # pending: those modules are being split
-            assert doc.startswith("Control flow, not an error"), key
+        assert doc.startswith("Control flow, not an error"), key

@@ -80,7 +80,8 @@ PROJECT_C = (*PROJECT_B, "addaiplayer", "startadvancedgame")
 
 
 class Unpinned(Exception):
-    """A line whose answer the assignment leaves open (the message says why)."""
+    """Control flow, not an error: a line whose answer the assignment leaves open (the
+    message says why)."""
 
 
 @dataclass

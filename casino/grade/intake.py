@@ -34,6 +34,7 @@ from datetime import datetime
 from functools import partial
 from pathlib import Path, PurePosixPath
 
+from casino.errors import SetupError
 from casino.grade.course import Student, find_students, shown_name
 from casino.grade.platforms import PLATFORMS, Entry, Identity, Platform, find_platform
 
@@ -45,7 +46,7 @@ CLONE_SECONDS = 300
 """How long one ``git clone`` may take."""
 
 
-class IntakeError(Exception):
+class IntakeError(SetupError):
     """SUBMISSIONS cannot be read at all (one line)."""
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from casino.errors import CasinoError
 from casino.files import write_atomic
 from casino.grade.books import RUBRIC_COLUMNS, text_cell, with_rubric_csv, with_rubric_json
 from casino.grade.late import parse_rule
@@ -21,7 +22,7 @@ from casino.grade.platforms import GradeRow, Identity, find_platform
 from casino.harness.report import points_text
 
 
-class MarksError(Exception):
+class MarksError(CasinoError):
     """A filled sheet that cannot be merged (one line)."""
 
 

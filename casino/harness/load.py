@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from casino.errors import OverLimit
 from casino.harness.model import VISIBILITIES, Transcript, TranscriptError
 from casino.harness.parse import match_kinds, parse_transcript
 from casino.harness.rubric import (
@@ -34,7 +35,7 @@ MAX_FIXTURE_BYTES = 16 << 20
 """A transcript's fixtures together are at most 16 MiB."""
 
 
-class TooLarge(ValueError):
+class TooLarge(OverLimit, ValueError):
     """A file over the size :func:`read_capped` was allowed to read."""
 
 

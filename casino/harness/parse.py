@@ -56,7 +56,8 @@ Where = tuple[int, int] | None
 
 
 class _Invalid(Exception):
-    """A validation problem, before the file name (and where) is put in front of it."""
+    """Control flow, not an error: a validation problem, before the file name (and where)
+    is put in front of it."""
 
     def __init__(self, problem: str, where: Where = None) -> None:
         super().__init__(problem)

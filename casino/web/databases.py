@@ -7,11 +7,12 @@ import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
+from casino.errors import SetupError
 from casino.web.schema import POSTGRES, SQLITE, Connection
 from casino.web.store import Store
 
 
-class StoreUnavailable(Exception):
+class StoreUnavailable(SetupError):
     """The database cannot be reached or opened (one line for the operator)."""
 
 

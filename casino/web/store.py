@@ -48,6 +48,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from casino.errors import CasinoError
 from casino.web import schema
 from casino.web.passwords import ScryptCost, default_cost, password_hash, read_hash
 from casino.web.schema import POSTGRES, SQLITE, Connection, Dialect
@@ -60,7 +61,7 @@ NAME_LENGTH = 24
 PASSWORD_LENGTH = (8, 256)
 
 
-class StoreError(Exception):
+class StoreError(CasinoError):
     """What the member asked cannot be done (a name taken, a wrong password, no money): a
     message for the member. ``template`` (a message id of the ``web`` catalog) and ``values``
     let a page say it in the member's language."""
