@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TextIO
 
 from casino.cmdline import ArgumentParser, UsageError, seconds, whole_number
+from casino.explore.coverage import Coverage
 from casino.explore.engine import Budget, CannotRun, Explorer, Found
 from casino.explore.grammars import GRAMMARS, grammar_of
 from casino.explore.judge import Program
@@ -47,6 +48,9 @@ A difference in an optional part (Project C's bonus) is reported once on its own
 the rest is explored without it. --every goes on after a difference and shrinks the first
 of each part of the assignment it touches (commands, rankings, games, the AI, files, the
 bonus), each written beside FILE (FILE-2.yaml …).
+Sessions are tried sixteen at a time in the order that reaches new reference code soonest
+(the reference traced line by line in this process, until three windows in a row reach
+nothing new); the reference coverage reached is said at the end (--coverage: by module).
 --out DIR writes the first --sessions sessions as transcripts (a fixed suite for casino
 grade) and runs nothing. Progress goes to stderr. Ctrl-C keeps what was found.
 exit status: 0 no difference (or the suite written), 1 a difference, 2 usage error.
@@ -95,6 +99,11 @@ def _parser(out: TextIO) -> ArgumentParser:
         help="go on after a difference: one shrunk difference per part of the assignment",
     )
     add("--out", metavar="DIR", help="write the sessions as a suite of transcripts instead")
+    add(
+        "--coverage",
+        action="store_true",
+        help="also say, module by module, which of the reference's lines were reached",
+    )
     return parser
 
 
@@ -117,16 +126,11 @@ def explore(argv: list[str], streams: Streams) -> int:
         Budget(args.budget_runs, args.budget_seconds),
         progress=streams.error,
         name=f"explored: {grammar.name}, seed {args.seed}",
+        coverage=Coverage(),
     )
     output = Path(args.output or f"explore-{grammar.name}.yaml")
     try:
-        if args.every:
-            founds = explorer.explore(args.seed, args.sessions)
-        else:
-            found = explorer.find(args.seed, args.sessions)
-            founds = ([found] if found is not None else []) + explorer.optional
-        for each in founds:
-            explorer.shrink(each)
+        founds = _found(explorer, args)
     except CannotRun as error:
         streams.error(f"casino explore: {error}")
         return 1
@@ -134,6 +138,7 @@ def explore(argv: list[str], streams: Streams) -> int:
         if explorer.best is not None:
             _report(explorer.best, output, args, streams)
         raise
+    _report_coverage(explorer, args.coverage, streams)
     for index, part_found in enumerate(explorer.optional, 1):
         _report_part(part_found, output.with_stem(f"{output.stem}-optional-{index}"), args, streams)
     main = [each for each in founds if each.part is None]
@@ -148,6 +153,29 @@ def explore(argv: list[str], streams: Streams) -> int:
         _report_group(each, output.with_stem(f"{output.stem}-{index}"), args, streams)
     _report(main[0], output, args, streams)
     return 1
+
+
+def _found(explorer: Explorer, args: argparse.Namespace) -> list[Found]:
+    """Every difference ``--every`` asks for, or the first (and the optional parts'), shrunk."""
+    if args.every:
+        founds = explorer.explore(args.seed, args.sessions)
+    else:
+        found = explorer.find(args.seed, args.sessions)
+        founds = ([found] if found is not None else []) + explorer.optional
+    for each in founds:
+        explorer.shrink(each)
+    return founds
+
+
+def _report_coverage(explorer: Explorer, by_module: bool, streams: Streams) -> None:
+    """The reference coverage the guidance reached (stderr), module by module if asked."""
+    if explorer.coverage is None or not explorer.coverage.arcs:
+        return  # a reference outside this process (--grammar): nothing traced
+    report = explorer.coverage.report()
+    streams.error(f"casino explore: {report.summary()}")
+    if by_module:
+        for name, reached, total in report.files:
+            streams.error(f"  {name}: {reached} of {total} lines")
 
 
 def _grammar(args: argparse.Namespace) -> Grammar:

@@ -12,12 +12,14 @@ budget in seconds cuts it short.
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from casino.errors import SetupError
+from casino.explore.coverage import Coverage
 from casino.explore.judge import Program, differs, judge, reference_transcript
 from casino.explore.plan import Grammar, OptionalPart, Rendered, Session
 from casino.explore.shrink import shrink
@@ -30,6 +32,14 @@ MAX_SIZE = 24
 PART_PROBES = 30
 """After the first difference, how many more sessions holding an optional part not yet
 reported are tried (to report that part once)."""
+WINDOW = 16
+"""Coverage guidance orders the sessions of each window of this many: greedily, the one that
+reaches the most reference code not reached yet first (on the mutation benchmark, greedy
+found the median bug in 5 runs where the plain order takes 7; a stable split of new-code
+sessions first, in 7)."""
+SATURATED = 3
+"""Coverage guidance stops (and the tracing with it) after this many windows in a row reached
+no new reference code: the grammar's reach is then covered, and the order is the plain one."""
 
 
 class OutOfBudget(Exception):
@@ -108,6 +118,12 @@ class Explorer:
     optional: list[Found] = field(default_factory=list)
     """Differences that lie in an optional part (one each): that part is left out of the
     sessions after it."""
+    coverage: Coverage | None = None
+    """Where given, the reference runs traced and the sessions of each :data:`WINDOW` are
+    tried in the order that reaches new reference code soonest (what reached is kept here:
+    its report is the reference coverage explore reached)."""
+    _recorded: dict[Session, Transcript | None] = field(default_factory=dict)
+    """Recordings the coverage guidance made, used once by :meth:`_try`."""
 
     def __post_init__(self) -> None:
         self.started = self.clock()
@@ -155,9 +171,7 @@ class Explorer:
         last_note = self.clock()
         main: Found | None = None
         probes = 0
-        for number, generated in enumerate(sessions(self.grammar, seed), 1):
-            if number > count:
-                break
+        for number, generated in self._numbered(seed, count):
             if main is not None:
                 reported = {found.part for found in self.optional}
                 if not any(p.has(generated) for p in self.parts if p not in reported):
@@ -183,9 +197,48 @@ class Explorer:
                 self._note(f"{self.tried} sessions, no difference yet")
         return main
 
+    def _numbered(self, seed: int, count: int) -> Iterator[tuple[int, Session]]:
+        """The first ``count`` sessions with their numbers: in their order, or, with
+        :attr:`coverage`, each window's in the order that reaches new code soonest."""
+        numbered = enumerate(itertools.islice(sessions(self.grammar, seed), count), 1)
+        if self.coverage is None or getattr(self.grammar, "record", None) is not None:
+            yield from numbered  # no guidance asked, or a reference outside this process
+            return
+        quiet = 0
+        while quiet < SATURATED and (window := list(itertools.islice(numbered, WINDOW))):
+            reached = len(self.coverage.arcs)
+            yield from self._by_coverage(window, self.coverage)
+            quiet = quiet + 1 if len(self.coverage.arcs) == reached else 0
+        yield from numbered
+
+    def _by_coverage(
+        self, window: list[tuple[int, Session]], coverage: Coverage
+    ) -> Iterator[tuple[int, Session]]:
+        """``window``'s sessions recorded under the tracer, then greedily: the one reaching
+        the most code not reached yet (the first of equals), and so on; then those reaching
+        nothing new, in their order."""
+        ran = {}
+        self._recorded.clear()  # the last window's, never tried (a budget, a break)
+        for number, session in window:
+            scoped = self._scoped(session)
+            with coverage.tracing() as arcs:
+                self._recorded[scoped] = reference_transcript(self.grammar, scoped, self.name)
+            ran[number] = arcs
+        left = list(window)
+        while left:
+            best = max(left, key=lambda each: len(ran[each[0]] - coverage.arcs))
+            if not coverage.add(ran[best[0]]):
+                break  # no session left reaches new code
+            left.remove(best)
+            yield best
+        yield from left
+
     def _try(self, number: int, session: Session) -> Found | None:
         """The session judged: a :class:`Found` if the program differs on it."""
-        transcript = reference_transcript(self.grammar, session, self.name)
+        if session in self._recorded:
+            transcript = self._recorded.pop(session)
+        else:
+            transcript = reference_transcript(self.grammar, session, self.name)
         if transcript is None:
             return None
         result = self._judge(transcript)
@@ -279,9 +332,7 @@ class Explorer:
         in a group already found is passed over."""
         found: list[Found] = []
         groups: set[str] = set()
-        for number, generated in enumerate(sessions(self.grammar, seed), 1):
-            if number > count:
-                break
+        for number, generated in self._numbered(seed, count):
             try:
                 each = self._try(number, self._scoped(generated))
             except OutOfBudget:
