@@ -65,8 +65,11 @@ def test_guidance_reorders_within_windows_and_tries_the_same_sessions() -> None:
     for start in range(0, count, engine.WINDOW):
         window = guided_order[start : start + engine.WINDOW]
         assert sorted(window) == list(range(start + 1, start + engine.WINDOW + 1))
-    again = Explorer(C, HONEST, Budget(runs=2000), coverage=Coverage())
-    assert [number for number, _ in again._numbered(0, count)] == guided_order  # seeded
+    orders = [
+        [number for number, _ in explorer._numbered(0, count)]
+        for explorer in (Explorer(C, HONEST, coverage=Coverage()) for _ in range(2))
+    ]
+    assert orders[0] == orders[1]  # seeded (once what is cached, the Kayles table, is warm)
 
 
 def test_guidance_stops_once_windows_reach_nothing_new() -> None:
