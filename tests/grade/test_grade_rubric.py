@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from grade_support import ROOT, UNSANDBOXED
 
 from casino.grade.books import RUBRIC_COLUMNS
 from casino.grade.cli import main
@@ -37,6 +36,7 @@ from casino.grade.sheet import (
     sheet_rows,
     write_books,
 )
+from grade.grade_support import ROOT, UNSANDBOXED
 
 pytest.importorskip("pycodestyle")
 

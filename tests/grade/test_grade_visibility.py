@@ -12,14 +12,14 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from grade_support import ROOT, RUN, UNSANDBOXED, write_course
-from test_grade_export import autograder, scores
-from test_grade_intake import grade
 
 from casino.grade.course import Material
 from casino.grade.results import HIDDEN_NOTE
 from casino.grade.visibility import withheld
 from casino.harness.model import Transcript, TranscriptError, dump_transcript, load_transcript
+from grade.grade_support import ROOT, RUN, UNSANDBOXED, write_course
+from grade.test_grade_export import autograder, scores
+from grade.test_grade_intake import grade
 
 GREET = "greet.yaml"
 

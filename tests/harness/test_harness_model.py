@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from harness_support import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,6 +21,7 @@ from casino.harness.model import (
     load_transcript,
     parse_transcript,
 )
+from harness.harness_support import ROOT
 
 HERE = Path("t.yaml")
 

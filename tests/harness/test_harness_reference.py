@@ -9,9 +9,9 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from harness_support import run_cli, write_transcript
 
 from casino.harness.model import TranscriptError, load_transcript, parse_transcript
+from harness.harness_support import run_cli, write_transcript
 
 GREETING = "casino demo calculator (type help)\\n$ "
 SESSION = f"""\

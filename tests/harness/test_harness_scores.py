@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 import pytest
-from harness_support import run_cli, sh_program, write_transcript
 
 from casino.harness.diff import compare_output
 from casino.harness.formats import to_gradescope, to_json, to_junit
@@ -24,6 +23,7 @@ from casino.harness.model import (
 from casino.harness.pytest_plugin import is_transcript
 from casino.harness.report import details, points_text
 from casino.harness.session import Options, check_path
+from harness.harness_support import run_cli, sh_program, write_transcript
 
 GREETING = "casino demo calculator (type help)\\n$ "
 
