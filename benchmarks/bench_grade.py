@@ -196,8 +196,8 @@ def plain_loop(submissions: Path, made: list[Transcript]) -> tuple[float, float,
 @contextmanager
 def cluster() -> Iterator[str]:
     """A two-node Ray cluster on this machine (the tests' own), its address."""
-    sys.path.insert(0, str(ROOT / "tests" / "grade"))
-    from ray_cluster import two_nodes
+    sys.path.insert(0, str(ROOT / "tests"))  # the tests' folders are packages, as pytest sees them
+    from grade.ray_cluster import two_nodes
 
     with two_nodes(head_cpus=1, second_cpus=1) as running:
         yield running.address

@@ -13,7 +13,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from mutants import MUTANTS, PROGRAM_OF, Mutant, mutant_main
 
 from casino.cards import parse_cards
 from casino.explore.engine import Budget, Explorer, Found
@@ -28,6 +27,7 @@ from casino.harness.runners.base import Target
 from casino.harness.runners.inproc import InProcessRunner
 from casino.harness.session import Status, check
 from casino.videopoker.paytable import PayLine, classify
+from explore.benchmark import MUTANTS, PROGRAM_OF, Mutant, mutant_main
 
 ROOT = Path(__file__).resolve().parents[2]
 C, B, A = NimsysGrammar("c"), NimsysGrammar("b"), NimsysGrammar("a")

@@ -25,11 +25,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from grade_support import ROOT
 
 from casino import cache
 from casino.cards import evaluator
 from casino.videopoker import handtable
+from grade.grade_support import ROOT
 
 SYSTEM_PYTHON = "/usr/bin/python3"
 PYTHON = SYSTEM_PYTHON if os.access(SYSTEM_PYTHON, os.X_OK) else "python3"

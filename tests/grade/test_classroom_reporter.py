@@ -29,10 +29,10 @@ from typing import Any
 
 import pytest
 import yaml
-from grade_support import BUILD, RUN, grade, write_course
 
 from casino.grade import classroom
 from casino.grade.classroom import MAX_ARG_STRLEN, encoded, fold, step_result
+from grade.grade_support import BUILD, RUN, grade, write_course
 
 RUNNERS_PATTERN = re.compile(r"^([a-zA-Z0-9]+,)*[a-zA-Z0-9]+$")
 """``src/main.js``: the ``runners`` input it accepts when it explains an error."""

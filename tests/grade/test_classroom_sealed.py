@@ -20,13 +20,13 @@ from pathlib import Path
 
 import pytest
 import yaml
-from as_nobody import nobody_pythonpath
-from grade_support import ROOT, RUN, write_course
-from student_python import SYSTEM_PYTHON
-from test_classroom_reporter import reporter, run_workflow
 
 from casino.grade.sealed import NOT_SEALED
 from casino.harness.runners.sandbox import isolation_works
+from grade.as_nobody import nobody_pythonpath
+from grade.grade_support import ROOT, RUN, write_course
+from grade.student_python import SYSTEM_PYTHON
+from grade.test_classroom_reporter import reporter, run_workflow
 
 CHEATER = """\
 import glob, os, sys

@@ -14,8 +14,6 @@ import zipfile
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from grade_support import BUILD, RUN, UNSANDBOXED, write_course
-
 from casino.grade import cli
 from casino.grade.course import Student
 from casino.grade.intake import ODD_NAME, Intake, open_submissions
@@ -25,6 +23,7 @@ from casino.grade.platforms import PLATFORMS, GradeRow, Identity, find_platform
 from casino.grade.platforms.blackboard import ATTEMPT_TIME, BLACKBOARD
 from casino.grade.results import Score, ScoreStatus, StudentResult
 from casino.grade.submitted import NO_TIME, download_times
+from grade.grade_support import BUILD, RUN, UNSANDBOXED, write_course
 
 ASSIGNMENT = "Project_C"
 """The assignment's name as Blackboard prefixes it (an underscore in it too)."""

@@ -9,10 +9,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from grade_support import TRANSCRIPTS, UNSANDBOXED
 
 import casino.grade.course
 from casino.grade import cli
+from grade.grade_support import TRANSCRIPTS, UNSANDBOXED
 
 PROGRAM = 'import sys\nprint(len(sys.argv) - 1, "args")\n'
 

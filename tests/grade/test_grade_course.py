@@ -20,7 +20,9 @@ import os
 from pathlib import Path
 
 import pytest
-from grade_support import (
+
+from casino.harness.runners import cgroup
+from grade.grade_support import (
     COLUMNS,
     JAVAC,
     MAX,
@@ -33,9 +35,7 @@ from grade_support import (
     witnessed,
     write_course,
 )
-from student_python import quick_runs
-
-from casino.harness.runners import cgroup
+from grade.student_python import quick_runs
 
 COUNTS = {
     "correct": 2 if JAVAC else 3,

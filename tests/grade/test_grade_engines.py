@@ -5,8 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from grade_support import grade, witnessed, write_course
-from student_python import quick_runs
+
+from grade.grade_support import grade, witnessed, write_course
+from grade.student_python import quick_runs
 
 SMALL = {"correct": 2, "wrong_space": 1, "crash": 1, "memory": 1, "compile_fail": 1}
 FORCED = {"correct": 1, "wrong_space": 1}

@@ -22,9 +22,9 @@ from typing import Any
 
 import pytest
 import yaml
-from grade_support import BUILD, JAVAC, ROOT, RUN, write_course
 
 from casino.grade import cli
+from grade.grade_support import BUILD, JAVAC, ROOT, RUN, write_course
 
 VISIBILITIES = {"hidden", "after_due_date", "after_published", "visible"}
 

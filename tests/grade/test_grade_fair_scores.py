@@ -24,8 +24,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from grade_support import ROOT
-from student_python import GAMES_RUN, copy_games
+
+from grade.grade_support import ROOT
+from grade.student_python import GAMES_RUN, copy_games
 
 TRANSCRIPTS = ROOT / "transcripts"
 

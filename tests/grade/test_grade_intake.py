@@ -14,10 +14,10 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from grade_support import BUILD, RUN, write_course
 
 from casino.grade import cli
 from casino.grade.intake import IntakeError, open_submissions
+from grade.grade_support import BUILD, RUN, write_course
 
 GIT = shutil.which("git") is not None
 

@@ -10,10 +10,9 @@ import unicodedata
 import zipfile
 from pathlib import Path
 
-from grade_support import write_course
-from test_grade_intake import grade
-
 from casino.grade.intake import LINKED, ODD_FILE, ODD_NAME, open_submissions
+from grade.grade_support import write_course
+from grade.test_grade_intake import grade
 
 JOSE_NFC = unicodedata.normalize("NFC", "José")
 JOSE_NFD = unicodedata.normalize("NFD", "José")

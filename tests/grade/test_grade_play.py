@@ -12,8 +12,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from grade_support import ROOT, UNSANDBOXED
-from student_python import GAMES_RUN, copy_games
+
+from grade.grade_support import ROOT, UNSANDBOXED
+from grade.student_python import GAMES_RUN, copy_games
 
 BONUS = sorted((ROOT / "transcripts" / "nimsys" / "project-c").glob("ai-bonus-*.yaml"))
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from grade_support import grade, write_course
+
+from grade.grade_support import grade, write_course
 
 pytest.importorskip("ray")
 

@@ -14,11 +14,12 @@ import time
 from pathlib import Path
 
 import pytest
-from grade_support import BUILD, ROOT, RUN, write_course
+
+from grade.grade_support import BUILD, ROOT, RUN, write_course
 
 pytest.importorskip("ray")
 
-from ray_cluster import ENV, two_nodes
+from grade.ray_cluster import ENV, two_nodes
 
 COURSE = {"correct": 2, "wrong_space": 1, "crash": 1, "flood": 1, "compile_fail": 1}
 FILES = ["gradebook.csv", "gradebook.json", "summary.html"]

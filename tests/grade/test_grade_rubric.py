@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from grade_support import ROOT, UNSANDBOXED
 
 from casino.grade.books import RUBRIC_COLUMNS
 from casino.grade.cli import main
@@ -30,6 +29,7 @@ from casino.grade.lines import (
 from casino.grade.results import StudentResult
 from casino.grade.rubricbook import MarksError, write_books
 from casino.grade.sheet import earlier_runs, page, read_sheet, sheet_csv, sheet_rows
+from grade.grade_support import ROOT, UNSANDBOXED
 
 pytest.importorskip("pycodestyle")
 

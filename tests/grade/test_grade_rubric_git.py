@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from grade_support import ROOT, UNSANDBOXED
+from grade.grade_support import ROOT, UNSANDBOXED
 
 RUBRIC = """\
 lines:

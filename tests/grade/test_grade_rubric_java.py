@@ -11,7 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from grade_support import JAVAC, ROOT, UNSANDBOXED
+
+from grade.grade_support import JAVAC, ROOT, UNSANDBOXED
 
 pytestmark = pytest.mark.skipif(not JAVAC, reason="needs javac and java")
 

@@ -16,12 +16,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from as_nobody import nobody_pythonpath
-from grade_support import BUILD, PYTHON_RUN, RUN, SANDBOXED, Graded, write_course
 
 from casino.grade import cli
 from casino.grade.dryrun import exposure, missing, refusal, unreachable
 from casino.harness.runners.folders import remove_tree
+from grade.as_nobody import nobody_pythonpath
+from grade.grade_support import BUILD, PYTHON_RUN, RUN, SANDBOXED, Graded, write_course
 
 pytestmark = pytest.mark.skipif(not SANDBOXED, reason="no bubblewrap sandbox here")
 

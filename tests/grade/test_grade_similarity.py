@@ -17,8 +17,6 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from grade_support import ROOT, RUN, UNSANDBOXED, write_course
-from test_grade_intake import grade
 
 from casino.grade import cli, similarity
 from casino.grade.course import MAX_SUBMISSION_FILES
@@ -36,6 +34,8 @@ from casino.grade.similarity import (
     write_similarity,
 )
 from casino.harness.runners.folders import make_folders, remove_tree
+from grade.grade_support import ROOT, RUN, UNSANDBOXED, write_course
+from grade.test_grade_intake import grade
 
 pytest.importorskip("copydetect")
 

@@ -15,10 +15,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from grade_support import BUILD, RUN, UNSANDBOXED, write_course
 
 from casino.grade import cli
 from casino.grade.late import parse_when, read_extensions
+from grade.grade_support import BUILD, RUN, UNSANDBOXED, write_course
 
 GIT = shutil.which("git") is not None
 DUE = "2019-05-31T15:00+10:00"

@@ -12,9 +12,6 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from grade_support import ROOT, RUN, UNSANDBOXED, write_course
-from test_grade_export import autograder, scores
-from test_grade_intake import grade
 
 from casino.grade.course import Material
 from casino.grade.results import HIDDEN_NOTE
@@ -22,6 +19,9 @@ from casino.grade.visibility import withheld
 from casino.harness.dump import dump_transcript
 from casino.harness.load import load_transcript
 from casino.harness.model import Transcript, TranscriptError
+from grade.grade_support import ROOT, RUN, UNSANDBOXED, write_course
+from grade.test_grade_export import autograder, scores
+from grade.test_grade_intake import grade
 
 GREET = "greet.yaml"
 

@@ -19,12 +19,12 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from grade_support import ROOT, write_course
-from test_grade_export import Exported, autograder, export, scores
 
 from casino.grade.autograder import NOT_SEALED
 from casino.grade.export import JDK_PACKAGES, Settings, apt_packages, needs_java
 from casino.harness.runners.sandbox import isolation_works
+from grade.grade_support import ROOT, write_course
+from grade.test_grade_export import Exported, autograder, export, scores
 
 CHEATER = """\
 import os, sys

@@ -25,11 +25,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from as_nobody import nobody_pythonpath
 
 from casino.harness.runners.folders import remove_tree
 from casino.harness.runners.sandbox import isolation_works
 from casino.harness.runners.seccomp import native_abi
+from grade.as_nobody import nobody_pythonpath
 
 pytestmark = pytest.mark.skipif(
     not isolation_works() or native_abi() is None, reason="no bubblewrap sandbox with a filter"

@@ -22,10 +22,10 @@ from pathlib import Path
 
 import pytest
 import yaml
-from grade_support import RUN, TRANSCRIPTS, UNSANDBOXED
-from test_grade_export import autograder
 
 from casino.__main__ import main as casino_main
+from grade.grade_support import RUN, TRANSCRIPTS, UNSANDBOXED
+from grade.test_grade_export import autograder
 
 PROGRAM = """\
 case "$1" in

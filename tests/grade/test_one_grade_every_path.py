@@ -11,7 +11,6 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from grade_support import ROOT, SANDBOXED
 
 from casino.harness.diff import compare_run
 from casino.harness.load import is_settings_file, load_transcript
@@ -22,6 +21,7 @@ from casino.harness.runners.base import FailureKind, Outcome, Problem, Target, t
 from casino.harness.runners.sandbox import Sandbox
 from casino.harness.session import TranscriptResult, check
 from casino.programs import PROGRAMS
+from grade.grade_support import ROOT, SANDBOXED
 
 SYSTEM_PYTHON = "/usr/bin/python3"
 """A Python the sandbox can see (it shows only ``/usr`` of the machine)."""

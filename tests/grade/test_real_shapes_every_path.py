@@ -25,18 +25,16 @@ from __future__ import annotations
 import csv
 import json
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
-from grade_support import ROOT, UNSANDBOXED
-from test_classroom_reporter import reporter, run_workflow
-from test_grade_export import autograder
-from test_one_course_every_way import casino
+from harness.test_harness_aligned_scores import BANNER_ONLY, REWRITE, VARIANTS
+from harness.test_play import _reworded
 
-sys.path.insert(0, str(ROOT / "tests" / "harness"))
-from test_harness_aligned_scores import BANNER_ONLY, REWRITE, VARIANTS
-from test_play import _reworded
+from grade.grade_support import ROOT, UNSANDBOXED
+from grade.test_classroom_reporter import reporter, run_workflow
+from grade.test_grade_export import autograder
+from grade.test_one_course_every_way import casino
 
 RUN = "sh run.sh"
 POKER = ("course-example-with-rebet", "difficult-hands-1-40", "paytable-bet-5")

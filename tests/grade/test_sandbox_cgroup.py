@@ -10,10 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from grade_support import PYTHON_RUN, ROOT, python_program, write_course
 
 from casino.harness.runners import cgroup
 from casino.harness.runners.sandbox import Sandbox, isolation_works
+from grade.grade_support import PYTHON_RUN, ROOT, python_program, write_course
 
 HIERARCHY = cgroup.hierarchy()
 needs_cgroup = pytest.mark.skipif(HIERARCHY is None, reason="no writable memory cgroup here")

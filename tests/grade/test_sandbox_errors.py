@@ -10,11 +10,11 @@ import stat
 from pathlib import Path
 
 import pytest
-from grade_support import TRANSCRIPTS
 
 import casino.grade.cli
 import casino.grade.course
 import casino.grade.work
+from grade.grade_support import TRANSCRIPTS
 
 PROGRAM = 'import sys\nprint(len(sys.argv) - 1, "args")\n'
 

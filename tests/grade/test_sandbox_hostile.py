@@ -32,11 +32,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from as_nobody import nobody_pythonpath
-from grade_support import PYTHON_RUN, ROOT, python_program, write_course
 
 from casino.harness.runners.folders import make_folders, remove_tree
 from casino.harness.runners.sandbox import isolation_works
+from grade.as_nobody import nobody_pythonpath
+from grade.grade_support import PYTHON_RUN, ROOT, python_program, write_course
 
 pytestmark = pytest.mark.skipif(not isolation_works(), reason="no bubblewrap sandbox here")
 

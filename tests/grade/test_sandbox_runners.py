@@ -13,13 +13,13 @@ from functools import partial
 from pathlib import Path
 
 import pytest
-from grade_support import ROOT
 
 from casino.harness import regex
 from casino.harness.diff import compare_output
 from casino.harness.model import Out, OutRe, Run
 from casino.harness.runners import make_runner
 from casino.harness.runners.base import Job, Outcome, Target
+from grade.grade_support import ROOT
 
 HIDE = """\
 import os, sys, time

@@ -17,8 +17,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from as_nobody import nobody_pythonpath
-from seccomp_probe import probe
 
 from casino.harness.runners.folders import remove_tree
 from casino.harness.runners.runfolder import next_run_uid
@@ -36,6 +34,8 @@ from casino.harness.runners.seccomp import (
     native_abi,
     program,
 )
+from grade.as_nobody import nobody_pythonpath
+from grade.seccomp_probe import probe
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -14,7 +14,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from grade_support import SANDBOXED, UNSANDBOXED
 
 from casino.__main__ import main as casino_main
 from casino.grade import cli
@@ -23,6 +22,7 @@ from casino.grade.course import copy_submission, file_stem, shown_name, submissi
 from casino.harness.report import escaped_controls, visible
 from casino.harness.runners import cgroup
 from casino.harness.runners.sandbox import Sandbox, confine
+from grade.grade_support import SANDBOXED, UNSANDBOXED
 
 CSI, ESC = "\u009b", "\x1b"
 HOSTILE_OUTPUT = f"""\

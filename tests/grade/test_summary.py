@@ -11,7 +11,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from grade_support import TRANSCRIPTS
 
 from casino.grade import cli
 from casino.grade.course import Course, Material
@@ -40,6 +39,7 @@ from casino.harness.runners.base import (
     timed_out,
 )
 from casino.harness.session import Status, TranscriptResult, check
+from grade.grade_support import TRANSCRIPTS
 
 ONE_RUN = 'name: greets\nsteps:\n  - out: "hello\\n"\n'
 CHAIN = """\

@@ -17,7 +17,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from harness_support import ROOT, run_cli
+
+from harness.harness_support import ROOT, run_cli
 
 PYTHON = shlex.quote(sys.executable)
 VIDEOPOKER = ROOT / "transcripts" / "videopoker" / "double-bonus"

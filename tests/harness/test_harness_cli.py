@@ -8,10 +8,10 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from harness_support import ROOT, run_cli, sh_program, write_transcript
 
 from casino.__main__ import main as casino_main
 from casino.programs import PROGRAMS
+from harness.harness_support import ROOT, run_cli, sh_program, write_transcript
 
 DEMO = ROOT / "transcripts" / "demo"
 GREETING = "casino demo calculator (type help)\\n$ "

@@ -13,12 +13,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from harness_support import ROOT, write_transcript
 
 from casino.harness.model import In, Out, Run
 from casino.harness.runners import make_runner, procs
 from casino.harness.runners.base import Job, Target
 from casino.harness.runners.procs import Containment, become_subreaper, children
+from harness.harness_support import ROOT, write_transcript
 
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="containment relies on Linux's /proc and prctl"

@@ -6,7 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-from harness_support import run_cli, write_transcript
+
+from harness.harness_support import run_cli, write_transcript
 
 TRANSCRIPT = """\
 name: files that look like modules

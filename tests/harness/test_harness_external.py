@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from harness_support import run_cli, sh_program, write_transcript
+
+from harness.harness_support import run_cli, sh_program, write_transcript
 
 GREETER = """\
 printf 'name? '

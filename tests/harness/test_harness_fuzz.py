@@ -15,7 +15,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from harness_support import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -26,6 +25,7 @@ from casino.harness.report import render
 from casino.harness.runners.base import Target
 from casino.harness.runners.inproc import InProcessRunner
 from casino.harness.session import Status, check
+from harness.harness_support import ROOT
 
 OWN = sorted(p for p in (ROOT / "transcripts").rglob("*.yaml") if not is_settings_file(p))
 MUTANTS = 400

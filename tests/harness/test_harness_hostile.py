@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
-from harness_support import ROOT, run_cli, write_transcript
 
 import casino.pool
 from casino.harness import cli
@@ -22,6 +21,7 @@ from casino.harness.parse import file_name_problem, parse_transcript
 from casino.harness.record import RecordError, Recording, record
 from casino.harness.session import Options, TranscriptResult, check_path
 from casino.harness.yamltext import MAX_DEPTH, load_text
+from harness.harness_support import ROOT, run_cli, write_transcript
 
 HEAD = "name: x\nprogram: demo\n"
 GOOD = ROOT / "transcripts" / "demo" / "basics.yaml"

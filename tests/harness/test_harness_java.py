@@ -9,7 +9,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from harness_support import run_cli, write_transcript
+
+from harness.harness_support import run_cli, write_transcript
 
 needs_jdk = pytest.mark.skipif(
     shutil.which("javac") is None or shutil.which("java") is None,

@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harness_support import run_cli, write_transcript
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -28,6 +27,7 @@ from casino.harness.model import In, Out, OutAny, OutRe, Run, Step, Transcript
 from casino.harness.rubric import EVERY_WORD_AND_NUMBER, Facts, Grading, Rubric
 from casino.harness.runners.base import Job, Outcome, Target
 from casino.harness.session import Status, check
+from harness.harness_support import run_cli, write_transcript
 
 ALPHABET = "ab1 2.\n$:"
 TEXT = st.text(ALPHABET, max_size=12)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from harness_support import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -13,6 +12,7 @@ from casino.harness.dump import dump_transcript
 from casino.harness.load import load_transcript
 from casino.harness.model import Fixture, In, Inline, Out, OutRe, Run, Transcript, TranscriptError
 from casino.harness.parse import parse_transcript
+from harness.harness_support import ROOT
 
 HERE = Path("t.yaml")
 

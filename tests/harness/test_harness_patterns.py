@@ -8,10 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from harness_support import ROOT, run_cli
 
 from casino.cmdline import UsageError
 from casino.harness.command import find_transcripts
+from harness.harness_support import ROOT, run_cli
 
 TRANSCRIPTS = ROOT / "transcripts"
 

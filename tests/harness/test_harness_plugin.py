@@ -7,9 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from harness_support import write_transcript
-
 from casino.harness.pytest_plugin import is_transcript
+from harness.harness_support import write_transcript
 
 PASSING = """\
 name: adds

@@ -7,9 +7,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from harness_support import run_cli, write_transcript
 
 from casino.harness.runners.base import resolve_command
+from harness.harness_support import run_cli, write_transcript
 
 HOME = Path("/home/ada/nimsys")
 THERE = {"nimsys.sh", "nimsys.py", "build", "lib", "players.dat"}

@@ -9,11 +9,11 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from harness_support import run_cli, write_transcript
 
 from casino.harness.load import load_transcript
 from casino.harness.model import TranscriptError
 from casino.harness.parse import parse_transcript
+from harness.harness_support import run_cli, write_transcript
 
 GREETING = "casino demo calculator (type help)\\n$ "
 SESSION = f"""\

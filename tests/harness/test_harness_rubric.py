@@ -17,7 +17,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from harness_support import ROOT, run_cli, write_transcript
 
 from casino.harness.diff import RunVerdict, compare_run
 from casino.harness.dump import dump_transcript
@@ -29,6 +28,7 @@ from casino.harness.rubric import Facts, Grading, Rubric
 from casino.harness.runners import make_runner
 from casino.harness.runners.base import Outcome, Target
 from casino.harness.session import TranscriptResult, check
+from harness.harness_support import ROOT, run_cli, write_transcript
 
 PYTHON = shlex.quote(sys.executable)
 VIDEOPOKER = ROOT / "transcripts" / "videopoker" / "double-bonus"

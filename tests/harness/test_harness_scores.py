@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 import pytest
-from harness_support import run_cli, sh_program, write_transcript
 
 from casino.harness.diff import compare_output
 from casino.harness.dump import dump_transcript
@@ -18,6 +17,7 @@ from casino.harness.parse import parse_transcript
 from casino.harness.pytest_plugin import is_transcript
 from casino.harness.report import details, points_text
 from casino.harness.session import Options, check_path
+from harness.harness_support import run_cli, sh_program, write_transcript
 
 GREETING = "casino demo calculator (type help)\\n$ "
 

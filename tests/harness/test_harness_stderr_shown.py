@@ -8,9 +8,9 @@ import json
 from pathlib import Path
 
 import pytest
-from harness_support import run_cli, sh_program, write_transcript
 
 from casino.harness.report import STDERR_SHOWN, stderr_shown
+from harness.harness_support import run_cli, sh_program, write_transcript
 
 CRASHER = """\
 printf '$ '

@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from harness_support import ROOT, run_cli
 
 from casino.harness.load import is_settings_file, load_transcript
+from harness.harness_support import ROOT, run_cli
 
 TRANSCRIPTS = ROOT / "transcripts"
 PYTHON = shlex.quote(sys.executable)

@@ -10,7 +10,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from harness_support import ROOT, run_cli, write_transcript
 
 from casino.clock import FakeClock
 from casino.duel import Side
@@ -26,6 +25,7 @@ from casino.harness.runners.inproc import InProcessRunner
 from casino.harness.session import Status, check
 from casino.nim import ai, play, shell
 from casino.nim.duel import value
+from harness.harness_support import ROOT, run_cli, write_transcript
 
 BONUS = sorted((ROOT / "transcripts" / "nimsys" / "project-c").glob("ai-bonus-*.yaml"))
 PYTHON = shlex.quote(sys.executable)

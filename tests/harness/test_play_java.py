@@ -10,7 +10,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from harness_support import ROOT, run_cli
+
+from harness.harness_support import ROOT, run_cli
 
 needs_jdk = pytest.mark.skipif(
     shutil.which("javac") is None or shutil.which("java") is None,

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import TextIO
 
 import pytest
-from harness_support import sh_program, write_transcript
 
 from casino.harness.diff import compare_run
 from casino.harness.model import In, Out, OutRe, Run
@@ -28,6 +27,7 @@ from casino.harness.runners.base import (
     output_limit,
 )
 from casino.harness.runners.inproc import InProcessRunner
+from harness.harness_support import sh_program, write_transcript
 
 MENU = """\
 name: menu

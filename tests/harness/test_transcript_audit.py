@@ -13,7 +13,6 @@ from functools import reduce
 from pathlib import Path
 
 import pytest
-from harness_support import ROOT
 
 from casino.cards.card import parse_cards
 from casino.draw import messages
@@ -28,6 +27,7 @@ from casino.nim.kayles import KaylesGame
 from casino.nim.strategy import grundy, nim_removal
 from casino.videopoker.analyzer import hold_values
 from casino.videopoker.paytable import DOUBLE_BONUS_10_7
+from harness.harness_support import ROOT
 
 TRANSCRIPTS = ROOT / "transcripts"
 DOCS, _, PINS = (
