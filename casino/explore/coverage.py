@@ -79,8 +79,8 @@ class Coverage:
                 if event == "line":
                     ran.add((filename, last, frame.f_lineno))
                     last = frame.f_lineno
-                elif event == "return":
-                    ran.add((filename, last, -frame.f_code.co_firstlineno))
+                elif event == "return" and last > 0:  # a line ran (not a generator closed
+                    ran.add((filename, last, -frame.f_code.co_firstlineno))  # whenever it is)
                 return on_line
 
             return on_line

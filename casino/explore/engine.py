@@ -219,6 +219,8 @@ class Explorer:
         nothing new, in their order."""
         ran = {}
         self._recorded.clear()  # the last window's, never tried (a budget, a break)
+        if not coverage.arcs:  # a warm-up: what runs once a process (lazy imports) not counted
+            reference_transcript(self.grammar, self._scoped(window[0][1]), self.name)
         for number, session in window:
             scoped = self._scoped(session)
             with coverage.tracing() as arcs:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import contextlib
 import io
 import itertools
+import subprocess
+import sys
 from pathlib import Path
 
 from casino.__main__ import main as casino_main
@@ -65,11 +67,33 @@ def test_guidance_reorders_within_windows_and_tries_the_same_sessions() -> None:
     for start in range(0, count, engine.WINDOW):
         window = guided_order[start : start + engine.WINDOW]
         assert sorted(window) == list(range(start + 1, start + engine.WINDOW + 1))
-    orders = [
-        [number for number, _ in explorer._numbered(0, count)]
-        for explorer in (Explorer(C, HONEST, coverage=Coverage()) for _ in range(2))
-    ]
-    assert orders[0] == orders[1]  # seeded (once what is cached, the Kayles table, is warm)
+    again = Explorer(C, HONEST, coverage=Coverage())
+    assert [number for number, _ in again._numbered(0, count)] == guided_order  # seeded
+    assert _order_in_a_fresh_process(count) == guided_order  # whatever ran before
+
+
+ORDER = """
+from casino.explore.coverage import Coverage
+from casino.explore.engine import Explorer
+from casino.explore.judge import Program
+from casino.explore.nimsys import NimsysGrammar
+from casino.harness.runners.base import Target
+from casino.harness.runners.inproc import InProcessRunner
+explorer = Explorer(NimsysGrammar("c"), Program(InProcessRunner(), Target("nimsys")),
+                    coverage=Coverage())
+print(" ".join(str(number) for number, _ in explorer._numbered(0, {count})))
+"""
+
+
+def _order_in_a_fresh_process(count: int) -> list[int]:
+    done = subprocess.run(
+        [sys.executable, "-c", ORDER.format(count=count)],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
+    )
+    return [int(word) for word in done.stdout.split()]
 
 
 def test_guidance_stops_once_windows_reach_nothing_new() -> None:
