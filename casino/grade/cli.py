@@ -139,10 +139,7 @@ def grade(argv: list[str], streams: Streams) -> int:
             rule = None if term is None else term.rule.text
             platform = (intake.layout, args.assignment)
             write_marking(out, marking, late, rule, intake.identities, platform)
-    except (LateError, SimilarityError) as error:
-        streams.error(f"casino grade: {error}")
-        return 1
-    except IntakeError as error:
+    except (LateError, SimilarityError, IntakeError) as error:
         streams.error(f"casino grade: {error}")
         return 1
     except OSError as error:  # a full disk, most likely: one line, not a traceback

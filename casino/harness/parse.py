@@ -10,7 +10,7 @@ when known, the line and column. The file itself is read by :mod:`casino.harness
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path, PurePosixPath
 from typing import Any, TypeVar
 
@@ -124,7 +124,7 @@ def _transcript(data: Any, path: Path) -> Transcript:
         name=name,
         runs=runs,
         program=_one_word(data, "program"),
-        reference=_reference(data),
+        reference=_one_of(data, "reference", REFERENCES),
         seed=_whole(data, "seed", SEED_RANGE),
         files=_files(data, data["files"]) if "files" in data else None,
         timeout=_number(data, "timeout", TIMEOUT_RANGE),
@@ -189,10 +189,15 @@ def match_kinds(value: Any, error: Callable[[str], Exception]) -> tuple[str, ...
 
 def _visibility(data: dict[str, Any]) -> str | None:
     """``visibility: visible | hidden | after-due``."""
-    value = _text(data, "visibility")
-    if value is not None and value not in VISIBILITIES:
-        problem = f"'visibility' must be one of {', '.join(VISIBILITIES)}, not {value!r}"
-        raise _Invalid(problem, _at(data, "visibility"))
+    return _one_of(data, "visibility", VISIBILITIES)
+
+
+def _one_of(data: dict[str, Any], key: str, choices: Sequence[str]) -> str | None:
+    """``data[key]``, a text among ``choices``, if stated."""
+    value = _text(data, key)
+    if value is not None and value not in choices:
+        problem = f"'{key}' must be one of {', '.join(choices)}, not {value!r}"
+        raise _Invalid(problem, _at(data, key))
     return value
 
 
@@ -203,14 +208,6 @@ def _stated(
     if key not in data:
         return None
     return parse(data[key], lambda problem: _Invalid(problem, _at(data, key)))
-
-
-def _reference(data: dict[str, Any]) -> str | None:
-    value = _text(data, "reference")
-    if value is not None and value not in REFERENCES:
-        problem = f"'reference' must be one of {', '.join(REFERENCES)}, not {value!r}"
-        raise _Invalid(problem, _at(data, "reference"))
-    return value
 
 
 def _at(container: Any, key: Any) -> Where:

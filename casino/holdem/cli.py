@@ -23,10 +23,7 @@ from casino.cmdline import (
 )
 from casino.errors import ParseError
 from casino.holdem.bots import STYLES
-from casino.holdem.options import MOST_CHIPS
-from casino.holdem.options import ante as _ante
-from casino.holdem.options import blinds as _blinds
-from casino.holdem.rules import Rules
+from casino.holdem.options import MOST_CHIPS, add_rules_options, rules_of
 from casino.holdem.shell import LocalGame, Settings, localize_help, parse_deck_file
 from casino.i18n import DEFAULT_LANGUAGE, LANGUAGES, translator
 from casino.interrupts import interruptible_lines
@@ -58,10 +55,7 @@ def _common(parser: ArgumentParser) -> None:
         metavar="CHIPS",
         help="chips each (1000), or per seat: 1000,300,150",
     )
-    parser.add_argument(
-        "--blinds", type=_blinds, default=(5, 10), metavar="SMALL/BIG", help="blinds (5/10)"
-    )
-    parser.add_argument("--ante", type=_ante, default=0, help="every player's ante (0: none)")
+    add_rules_options(parser)
     parser.add_seed_option("seed the deals and the computer players with N")
     parser.add_argument(
         "--lang", choices=LANGUAGES, default=DEFAULT_LANGUAGE, help="es (default) or en"
@@ -132,7 +126,7 @@ def _play(invocation: Invocation) -> int:
         players=options.players,
         stack=stacks[0],
         stacks=stacks if len(stacks) > 1 else (),
-        rules=Rules.of(options.blinds).with_ante(options.ante),
+        rules=rules_of(options),
         seed=options.seed,
         decks=decks,
         humans=options.humans,

@@ -8,6 +8,7 @@ import argparse
 
 from casino.cmdline import seconds as seconds_option
 from casino.cmdline import whole_number
+from casino.holdem.rules import Rules
 
 MOST_CHIPS = 10**12
 """The most chips a stack (or a blind) may hold."""
@@ -33,3 +34,19 @@ def blinds(text: str) -> tuple[int, int]:
     if not 0 < values[0] <= values[1] <= 10**9:
         raise argparse.ArgumentTypeError(f"blinds are SMALL/BIG, 0 < SMALL <= BIG: {text[:40]!r}")
     return values
+
+
+def add_rules_options(
+    parser: argparse.ArgumentParser, blinds_help: str | None = "blinds (5/10)"
+) -> None:
+    """``--blinds`` and ``--ante``, the rules every Hold'em command line states (read back
+    with :func:`rules_of`)."""
+    parser.add_argument(
+        "--blinds", type=blinds, default=(5, 10), metavar="SMALL/BIG", help=blinds_help
+    )
+    parser.add_argument("--ante", type=ante, default=0, help="every player's ante (0: none)")
+
+
+def rules_of(options: argparse.Namespace) -> Rules:
+    """The rules the options of :func:`add_rules_options` state."""
+    return Rules.of(options.blinds).with_ante(options.ante)

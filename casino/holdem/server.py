@@ -64,11 +64,9 @@ from casino.errors import ParseError
 from casino.files import resolve_target, write_atomic
 from casino.holdem.bots import STYLES
 from casino.holdem.commands import BadCommand, Verb, parse_command
-from casino.holdem.options import ante as _ante
-from casino.holdem.options import blinds as _blinds
+from casino.holdem.options import add_rules_options, rules_of
 from casino.holdem.options import seconds as _seconds
 from casino.holdem.room import Member, Room, ServerSettings
-from casino.holdem.rules import Rules
 from casino.holdem.shell import HELP, localize_help
 from casino.holdem.table import Table
 from casino.i18n import DEFAULT_LANGUAGE, LANGUAGES, translator
@@ -377,10 +375,7 @@ def _parser(invocation: Invocation) -> ArgumentParser:
         default=1000,
         help="chips each player sits with (1000)",
     )
-    parser.add_argument(
-        "--blinds", type=_blinds, default=(5, 10), metavar="SMALL/BIG", help="blinds (5/10)"
-    )
-    parser.add_argument("--ante", type=_ante, default=0, help="every player's ante (0: none)")
+    add_rules_options(parser)
     parser.add_seed_option("seed the deals and the computer players with N")
     parser.add_argument(
         "--timeout",
@@ -435,7 +430,7 @@ def serve_body(invocation: Invocation) -> int:
         seats=options.seats,
         tables=options.tables,
         stack=options.stack,
-        rules=Rules.of(options.blinds).with_ante(options.ante),
+        rules=rules_of(options),
         seed=options.seed,
         timeout=options.timeout,
         lang=options.lang,

@@ -43,7 +43,7 @@ from typing import TypeVar
 from casino.clock import Clock, MonotonicClock, WaitClock
 from casino.net.errors import ConnectionClosed
 from casino.net.guard import Limits, WarningLog
-from casino.net.javautf import FrameDecoder, FrameError, encode_frame
+from casino.net.javautf import FrameDecoder, FrameError, FramePoster
 from casino.net.listener import address_text
 
 T = TypeVar("T")
@@ -54,7 +54,7 @@ _ABORT = struct.pack("ii", 1, 0)
 """``SO_LINGER`` on, 0 seconds: closing sends a reset (the connection is aborted)."""
 
 
-class SocketPeer:
+class SocketPeer(FramePoster):
     """One client of a frame server, on its own non-blocking socket (see the module)."""
 
     def __init__(
@@ -77,7 +77,6 @@ class SocketPeer:
             self.name = "?"
         self._decoder = FrameDecoder()
         self._ready: deque[str] = deque()
-        self._posted = bytearray()
         self._queue = bytearray()
         self._stalled_since = 0.0
         self._held: tuple[WaitClock, float] | None = None
@@ -94,19 +93,10 @@ class SocketPeer:
 
     # ------------------------------------------------------------ sending
 
-    def post(self, text: str) -> None:
-        """Queue ``text`` (a message that takes no reply) to go out with the next :meth:`send`:
-        one packet instead of two, and the peer wakes once."""
-        self._posted += encode_frame(text)
-
     async def send(self, text: str) -> None:
         """Send what :meth:`post` queued and ``text`` (never waits: see the module);
         :class:`ConnectionClosed` if the peer is gone or was just dropped."""
-        data = encode_frame(text)
-        if self._posted:
-            data = bytes(self._posted) + data
-            self._posted.clear()
-        self.put(data)
+        self.put(self.with_posted(text))
 
     def put(self, data: bytes) -> None:
         """Hand ``data`` to the system, queueing what it does not take (see the module)."""

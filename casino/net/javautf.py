@@ -108,3 +108,21 @@ class FrameDecoder:
     def pending(self) -> int:
         """How many bytes of an incomplete frame are waiting."""
         return len(self._buffer)
+
+
+class FramePoster:
+    """What a frame connection's ``post`` queues: frames that take no reply, to go out in one
+    packet with the next frame it sends (so the peer wakes once)."""
+
+    _posted = b""
+
+    def post(self, text: str) -> None:
+        """Queue ``text`` to go out with the next :meth:`with_posted`."""
+        self._posted += encode_frame(text)
+
+    def with_posted(self, text: str) -> bytes:
+        """The frames :meth:`post` queued (no longer queued) and then ``text``'s frame."""
+        data = encode_frame(text)
+        if self._posted:
+            data, self._posted = self._posted + data, b""
+        return data

@@ -19,7 +19,7 @@ from casino.clock import Clock
 from casino.errors import ParseError
 from casino.net.guard import MAX_LINE, FloodGuard, Flooding, Limits, RateLimited, WarningLog
 from casino.net.listener import Listener, listen
-from casino.net.stream import LOOPBACK, ConnectionClosed, Peer
+from casino.net.stream import LOOPBACK, ConnectionClosed, Peer, serving
 
 
 class LineTooLong(ParseError):
@@ -103,17 +103,12 @@ async def serve_lines(
     cap is sent before it is closed)."""
     bounds = limits or Limits()
 
-    async def accept(conn: socket.socket) -> None:
+    async def opened(conn: socket.socket) -> LineStream:
         reader, writer = await asyncio.open_connection(sock=conn, limit=bounds.max_line + 2)
-        stream = LineStream(reader, writer, bounds, clock, FloodGuard(bounds), log)
-        try:
-            await handler(stream)
-        except asyncio.CancelledError:  # the loop is shutting down: hang up quietly
-            writer.transport.abort()
-            raise
+        return LineStream(reader, writer, bounds, clock, FloodGuard(bounds), log)
 
     refused = (refusal + "\n").encode("utf-8") if refusal else b""
-    return await listen(accept, port, host, bounds, log, refused)
+    return await listen(serving(opened, handler), port, host, bounds, log, refused)
 
 
 async def connect_lines(host: str, port: int) -> LineStream:

@@ -13,12 +13,12 @@ import asyncio
 import contextlib
 import socket
 from collections.abc import Awaitable, Callable
-from typing import NoReturn
+from typing import NoReturn, TypeVar
 
 from casino.clock import Clock
 from casino.net.errors import ConnectionClosed
 from casino.net.guard import FloodGuard, Flooding, Limits, Outbox, WarningLog
-from casino.net.javautf import FrameError, decode_text, encode_frame
+from casino.net.javautf import FrameError, FramePoster, decode_text, encode_frame
 from casino.net.listener import Listener, address_text, listen
 
 LOOPBACK = "127.0.0.1"
@@ -82,34 +82,18 @@ class Peer:
             await self.writer.wait_closed()
 
 
-class FrameStream(Peer):
-    """One connection that speaks Java ``writeUTF`` frames."""
+PeerT = TypeVar("PeerT", bound=Peer)
+"""A kind of :class:`Peer` (frame or line stream)."""
 
-    def __init__(
-        self,
-        reader: asyncio.StreamReader,
-        writer: asyncio.StreamWriter,
-        limits: Limits | None = None,
-        clock: Clock | None = None,
-        guard: FloodGuard | None = None,
-        log: WarningLog | None = None,
-    ) -> None:
-        super().__init__(reader, writer, limits, clock, guard, log)
-        self._posted = bytearray()
 
-    def post(self, text: str) -> None:
-        """Queue ``text`` (a message that takes no reply) to go out with the next :meth:`send`:
-        one packet instead of two, and the peer wakes once."""
-        self._posted += encode_frame(text)
+class FrameStream(FramePoster, Peer):
+    """One connection that speaks Java ``writeUTF`` frames (:meth:`post` queues a frame for
+    the next :meth:`send`)."""
 
     async def send(self, text: str) -> None:
         """Queue what :meth:`post` queued and ``text``, as frames (never waits: see
         :class:`~casino.net.guard.Outbox`); :class:`ConnectionClosed` if the peer is gone."""
-        data = encode_frame(text)
-        if self._posted:
-            data = bytes(self._posted) + data
-            self._posted.clear()
-        self.outbox.put(data)
+        self.outbox.put(self.with_posted(text))
 
     async def receive(self) -> str:
         """The next frame's text; :class:`ConnectionClosed` at end of stream or on bad bytes.
@@ -172,17 +156,30 @@ async def serve(
     must come within the server's reply time-out."""
     bounds = limits or Limits()
 
-    async def accept(conn: socket.socket) -> None:
+    async def opened(conn: socket.socket) -> FrameStream:
         reader, writer = await asyncio.open_connection(sock=conn)
-        stream = FrameStream(reader, writer, bounds, clock, None, log)
-        try:
-            await handler(stream)
-        except asyncio.CancelledError:  # the loop is shutting down: hang up quietly
-            writer.transport.abort()
-            raise
+        return FrameStream(reader, writer, bounds, clock, None, log)
 
     refused = encode_frame(refusal) if refusal else b""
-    return await listen(accept, port, host, bounds, log, refused)
+    return await listen(serving(opened, handler), port, host, bounds, log, refused)
+
+
+def serving(
+    opened: Callable[[socket.socket], Awaitable[PeerT]],
+    handler: Callable[[PeerT], Awaitable[None]],
+) -> Callable[[socket.socket], Awaitable[None]]:
+    """What a server runs for each accepted socket: the stream ``opened`` makes of it, handed
+    to ``handler``; when the loop shuts down (the task is cancelled) it hangs up quietly."""
+
+    async def accept(conn: socket.socket) -> None:
+        stream = await opened(conn)
+        try:
+            await handler(stream)
+        except asyncio.CancelledError:
+            stream.writer.transport.abort()
+            raise
+
+    return accept
 
 
 def bound_port(server: Listener | asyncio.Server) -> int:
@@ -200,4 +197,5 @@ __all__ = [
     "bound_port",
     "connect",
     "serve",
+    "serving",
 ]

@@ -32,7 +32,7 @@ from casino.errors import CasinoError, ParseError
 from casino.files import write_atomic
 from casino.net.client import FrameSocket
 from casino.net.stream import LOOPBACK
-from casino.programs import MainFunction, python_module
+from casino.programs import MainFunction
 from casino.stud import protocol as wire
 from casino.stud.bots import BASELINES, STRATEGIES
 from casino.stud.dealer import (
@@ -45,7 +45,7 @@ from casino.stud.dealer import (
 )
 from casino.stud.player import PlayerSession, play
 from casino.stud.screen import HistoryWriter, LiveScreen, LogObserver, Observers
-from casino.stud.tournament import run_tournament
+from casino.stud.tournament import run_tournament, strategy_command
 
 ClassDay = Callable[[argparse.Namespace, TextIO, "Observer | None"], int]
 """A class's Casino Day (the grading side's, :mod:`casino.grade.studcli`): the parsed
@@ -326,16 +326,7 @@ def check_one(args: argparse.Namespace, out: TextIO) -> int:
 def check_command(spec: str) -> list[str]:
     """The command of a ``--bot``: a shipped strategy's player, or the line as typed."""
     if spec in STRATEGIES:
-        return [
-            *python_module("casino.stud"),
-            "player",
-            "{host}",
-            "{port}",
-            "--strategy",
-            spec,
-            "--seed",
-            "1",
-        ]
+        return strategy_command(spec, "--seed", "1")
     command = shlex.split(spec)
     if not command:
         raise CasinoError("--bot is empty")

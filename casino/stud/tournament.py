@@ -43,23 +43,26 @@ def bot_command(spec: str, port: int, index: int) -> list[str]:
     ]
 
 
+def strategy_command(spec: str, *options: str) -> list[str]:
+    """The command that plays shipped strategy ``spec`` (a key of ``STRATEGIES``) with
+    ``options`` after it, ``{host}`` and ``{port}`` in it."""
+    return [
+        *python_module("casino.stud"),
+        "player",
+        "{host}",
+        "{port}",
+        "--strategy",
+        spec,
+        *options,
+    ]
+
+
 def bot_template(spec: str, index: int) -> list[str]:
     """The command of bot ``spec`` (the ``index``-th), ``{host}`` and ``{port}`` in it."""
     if spec in STRATEGIES:
-        return [
-            *python_module("casino.stud"),
-            "player",
-            "{host}",
-            "{port}",
-            "--strategy",
-            spec,
-            "--id",
-            f"bot{index}",
-            "--avatar",
-            f"{spec}-{index}",
-            "--seed",
-            str(index),
-        ]
+        return strategy_command(
+            spec, "--id", f"bot{index}", "--avatar", f"{spec}-{index}", "--seed", str(index)
+        )
     return shlex.split(spec)
 
 

@@ -24,10 +24,8 @@ from casino.cmdline import (
     seconds,
     whole_number,
 )
-from casino.holdem.options import ante as _ante
-from casino.holdem.options import blinds as _blinds
+from casino.holdem.options import add_rules_options, rules_of
 from casino.holdem.options import seconds as _seconds
-from casino.holdem.rules import Rules
 from casino.net.stream import LOOPBACK
 from casino.shell import Streams
 
@@ -58,8 +56,7 @@ def _parser(invocation: Invocation) -> ArgumentParser:
     parser.add_argument("--port", type=whole_number(0, 65535), default=8000, help="0: any free")
     parser.add_argument("--tables", type=whole_number(1, 50), default=2, help="Hold'em tables")
     parser.add_argument("--seats", type=whole_number(2, 9), default=4, help="seats per table")
-    parser.add_argument("--blinds", type=_blinds, default=(5, 10), metavar="SMALL/BIG")
-    parser.add_argument("--ante", type=_ante, default=0, help="every player's ante (0: none)")
+    add_rules_options(parser, blinds_help=None)
     parser.add_argument("--timeout", type=_seconds, default=30.0, help="seconds per action")
     parser.add_argument("--pause", type=_seconds, default=2.0, help="seconds between hands")
     parser.add_argument(
@@ -140,7 +137,7 @@ def _body(invocation: Invocation) -> int:
 
     settings = TableSettings(
         seats=options.seats,
-        rules=Rules.of(options.blinds).with_ante(options.ante),
+        rules=rules_of(options),
         timeout=options.timeout,
         pause=options.pause,
         bot_delay=options.think,
