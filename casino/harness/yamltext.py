@@ -115,7 +115,9 @@ class _LibraryLimit(Exception):
 def _load(text: str) -> Any:
     import yaml
 
-    kind: type[yaml.BaseLoader] = _EventLoader or getattr(yaml, "CBaseLoader", yaml.BaseLoader)
+    kind = _EventLoader
+    if kind is None:
+        kind = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
     loader = kind(text)
     try:
         return _build(loader.get_event)
