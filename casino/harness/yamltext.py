@@ -42,8 +42,13 @@ _EventLoader: type[yaml.BaseLoader] | None = None
 MAX_DEPTH = 16
 """How deep collections may nest (a transcript needs 5: itself, runs, a run, steps, a step)."""
 
-_NOT_YAML = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-"""A character YAML does not allow in a stream (NUL, ESC and the other control characters)."""
+
+
+@functools.cache
+def _not_yaml() -> re.Pattern[str]:
+    """A character YAML does not allow in a stream (NUL, ESC and the other control characters);
+    compiled on first use (the ranges cost milliseconds that a command reading no YAML saves)."""
+    return re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
 class TextError(ParseError):
@@ -153,7 +158,7 @@ def _too_deep(text: str, mark: Any) -> TextError:
 
 
 def _check_characters(text: str) -> None:
-    found = _NOT_YAML.search(text)
+    found = _not_yaml().search(text)
     if found is None:
         return
     at = found.start()
