@@ -43,7 +43,6 @@ MAX_DEPTH = 16
 """How deep collections may nest (a transcript needs 5: itself, runs, a run, steps, a step)."""
 
 
-
 @functools.cache
 def _not_yaml() -> re.Pattern[str]:
     """A character YAML does not allow in a stream (NUL, ESC and the other control characters);
