@@ -21,7 +21,6 @@ from casino.harness.model import (
     Transcript,
     TranscriptError,
 )
-from casino.harness.play import play_games
 from casino.harness.runners import make_runner
 from casino.harness.runners.base import Job, Outcome, Runner, Target, TargetError
 from casino.interrupts import scratch_directory
@@ -194,6 +193,8 @@ def check(
     verdicts: tuple[RunVerdict, ...] = ()
     try:
         if transcript.play is not None:
+            from casino.harness.play import play_games  # a played game's referee: only here
+
             with scratch_directory("casino-") as cwd:
                 write_files(transcript, cwd)
                 played = play_games(transcript, runner, target, cwd, sandbox)
