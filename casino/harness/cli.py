@@ -27,7 +27,6 @@ from casino.harness.report import plural, render, summary
 from casino.harness.runners import RUNNER_NAMES, make_runner
 from casino.harness.runners.base import Runner, TargetError, check_program
 from casino.harness.runners.inproc import InProcessRunner
-from casino.harness.runners.procs import Containment
 from casino.harness.session import Options, Status, TranscriptResult, check, check_path, target_of
 from casino.shell import Streams
 from casino.stopping import check_stop, worker_task
@@ -272,6 +271,7 @@ def results_in_order(
 
 def _pooled(paths: list[Path], options: Options, workers: int) -> Iterator[TranscriptResult]:
     """``check_path`` over ``paths`` in a pool of ``workers`` processes, in order."""
+    from casino.harness.runners.procs import Containment
     from casino.pool import worker_pool
 
     chunk = max(1, len(paths) // (workers * 8))

@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from time import monotonic
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from casino.duel import GameAdapter, Side
 from casino.harness.diff import RunVerdict
@@ -62,8 +62,10 @@ from casino.harness.runners.base import (
     timed_out,
 )
 from casino.harness.runners.inproc import Capture, InProcessRunner, call_main
-from casino.harness.runners.live import CannotStart, LiveConsole, start
-from casino.harness.runners.sandbox import Sandbox
+
+if TYPE_CHECKING:  # a live console (pexpect's terminal) and the sandbox: when a game runs
+    from casino.harness.runners.live import LiveConsole
+    from casino.harness.runners.sandbox import Sandbox
 
 GAME_OUTPUT_BASE = 4096
 """Bytes every game may print, whatever its size."""
@@ -231,6 +233,8 @@ def _in_process(runner: Runner, job: Job, referee: Referee, limits: Limits) -> O
 
 def _live(name: RunnerName, job: Job, referee: Referee, limits: Limits) -> Outcome:
     """A separate program on a live pipe or terminal."""
+    from casino.harness.runners.live import CannotStart, start
+
     try:
         console = start(name, job, limits)
     except CannotStart as error:

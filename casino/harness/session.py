@@ -9,6 +9,7 @@ import time
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from casino.harness.diff import RunVerdict, VerdictKind, compare_run
 from casino.harness.load import MAX_FIXTURE_BYTES, TooLarge, load_transcript, read_capped
@@ -20,11 +21,12 @@ from casino.harness.model import (
     Transcript,
     TranscriptError,
 )
-from casino.harness.play import play_games
 from casino.harness.runners import make_runner
 from casino.harness.runners.base import Job, Outcome, Runner, Target, TargetError
-from casino.harness.runners.sandbox import Sandbox
 from casino.interrupts import scratch_directory
+
+if TYPE_CHECKING:  # the sandbox's modules (ctypes, cgroups) are imported by a run that uses one
+    from casino.harness.runners.sandbox import Sandbox
 
 
 class Status(Enum):
@@ -191,6 +193,8 @@ def check(
     verdicts: tuple[RunVerdict, ...] = ()
     try:
         if transcript.play is not None:
+            from casino.harness.play import play_games  # a played game's referee: only here
+
             with scratch_directory("casino-") as cwd:
                 write_files(transcript, cwd)
                 played = play_games(transcript, runner, target, cwd, sandbox)

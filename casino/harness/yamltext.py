@@ -25,20 +25,29 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Any
-
-import yaml
+from typing import TYPE_CHECKING, Any
 
 from casino.errors import ParseError
 
+if TYPE_CHECKING:
+    import yaml
+
+# PyYAML is imported on the first load or dump, not with this module: a command that reads no
+# transcript (``casino replay`` of an empty folder, every game) never pays for it.
+
 _STR_TAG = "tag:yaml.org,2002:str"
-_EventLoader: type[yaml.BaseLoader] = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
+_EventLoader: type[yaml.BaseLoader] | None = None
+"""The loader that reads events (``None``: libyaml's when PyYAML has it, else its own)."""
 
 MAX_DEPTH = 16
 """How deep collections may nest (a transcript needs 5: itself, runs, a run, steps, a step)."""
 
-_NOT_YAML = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-"""A character YAML does not allow in a stream (NUL, ESC and the other control characters)."""
+
+@functools.cache
+def _not_yaml() -> re.Pattern[str]:
+    """A character YAML does not allow in a stream (NUL, ESC and the other control characters);
+    compiled on first use (the ranges cost milliseconds that a command reading no YAML saves)."""
+    return re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
 class TextError(ParseError):
@@ -108,7 +117,12 @@ class _LibraryLimit(Exception):
 
 
 def _load(text: str) -> Any:
-    loader = _EventLoader(text)
+    import yaml
+
+    kind = _EventLoader
+    if kind is None:
+        kind = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
+    loader = kind(text)
     try:
         return _build(loader.get_event)
     except yaml.MarkedYAMLError as error:
@@ -143,7 +157,7 @@ def _too_deep(text: str, mark: Any) -> TextError:
 
 
 def _check_characters(text: str) -> None:
-    found = _NOT_YAML.search(text)
+    found = _not_yaml().search(text)
     if found is None:
         return
     at = found.start()
@@ -163,8 +177,6 @@ def _place(mark: Any) -> tuple[int, int] | tuple[()]:
 
 
 _NO_KEY = object()
-_STARTS = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
-_ENDS = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
 
 
 def _build(next_event: Any) -> Any:
@@ -173,6 +185,18 @@ def _build(next_event: Any) -> Any:
     One loop with the innermost collection and its pending key in local variables: this is
     the load path of every transcript, so it is kept as fast as PyYAML's own composer.
     """
+    from yaml import (
+        AliasEvent,
+        DocumentStartEvent,
+        MappingEndEvent,
+        MappingStartEvent,
+        ScalarEvent,
+        SequenceEndEvent,
+        SequenceStartEvent,
+        StreamEndEvent,
+    )
+
+    starts, ends = (MappingStartEvent, SequenceStartEvent), (MappingEndEvent, SequenceEndEvent)
     root = MarkedList()
     container: Any = root
     key: Any = _NO_KEY
@@ -182,25 +206,25 @@ def _build(next_event: Any) -> Any:
     while True:
         event = next_event()
         kind = type(event)
-        if kind is yaml.ScalarEvent:
+        if kind is ScalarEvent:
             if event.tag is not None or event.anchor is not None:
                 _refuse_decorations(event)
             value: Any = event.value
-        elif kind in _STARTS:
+        elif kind in starts:
             _refuse_decorations(event)
             if len(stack) > MAX_DEPTH:
                 raise _refused(f"nested more than {MAX_DEPTH} deep", event)
-            value = MarkedMap() if kind is yaml.MappingStartEvent else MarkedList()
-        elif kind in _ENDS:
+            value = MarkedMap() if kind is MappingStartEvent else MarkedList()
+        elif kind in ends:
             stack.pop()
             container, key = stack[-1], keys.pop()
             continue
-        elif kind is yaml.AliasEvent:
+        elif kind is AliasEvent:
             raise _refused(f"an alias (*{event.anchor}): a transcript has none", event)
-        elif kind is yaml.StreamEndEvent:
+        elif kind is StreamEndEvent:
             return root[0] if root else None
         else:
-            documents += kind is yaml.DocumentStartEvent
+            documents += kind is DocumentStartEvent
             if documents > 1:
                 raise _refused("a second document: a transcript is one document", event)
             continue
@@ -217,7 +241,7 @@ def _build(next_event: Any) -> Any:
         else:
             container.marks[value] = event.start_mark
             key = value
-        if kind is not yaml.ScalarEvent:
+        if kind is not ScalarEvent:
             stack.append(value)
             keys.append(key)
             container, key = value, _NO_KEY
@@ -235,13 +259,6 @@ def _refused(problem: str, event: Any) -> TextError:
     return TextError(problem, *_place(event.start_mark))
 
 
-class _Dumper(yaml.SafeDumper):
-    """Block style, sequences indented under their key, strings in their exact style."""
-
-    def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
-        super().increase_indent(flow, False)
-
-
 def _multi_line(text: str) -> bool:
     return sum(1 for line in text.split("\n") if line) >= 2
 
@@ -249,7 +266,9 @@ def _multi_line(text: str) -> bool:
 @functools.lru_cache(maxsize=4096)
 def _literal_is_exact(text: str) -> bool:
     """Whether ``text`` as a literal block reads back as exactly ``text``."""
-    probe = yaml.dump([text], Dumper=_LiteralProbe, allow_unicode=True, width=1 << 30)
+    import yaml
+
+    probe = yaml.dump([text], Dumper=_dumpers()[1], allow_unicode=True, width=1 << 30)
     if not probe.startswith("- |"):
         return False
     try:
@@ -270,6 +289,8 @@ def _represent_str(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
 
 def _plain_is_exact(dumper: yaml.SafeDumper, text: str) -> bool:
     """Plain only if standard YAML would also read it as this string (not 7, not true)."""
+    import yaml
+
     if "\n" in text:
         return False
     tag = dumper.resolve(yaml.ScalarNode, text, (True, False))  # type: ignore[no-untyped-call]
@@ -288,20 +309,33 @@ def _represent_flow(dumper: yaml.SafeDumper, items: FlowList) -> yaml.SequenceNo
     return node
 
 
-class _LiteralProbe(yaml.SafeDumper):
-    """Dumps one string as a literal block, if PyYAML allows one at all."""
+@functools.cache
+def _dumpers() -> tuple[type[yaml.SafeDumper], type[yaml.SafeDumper]]:
+    """casino's dumper (block style, sequences indented under their key, strings in their
+    exact style) and the probe that dumps one string as a literal block if PyYAML allows one
+    at all; made on the first dump, so that importing this module does not import PyYAML."""
+    import yaml
 
+    class Dumper(yaml.SafeDumper):
+        def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
+            super().increase_indent(flow, False)
 
-_LiteralProbe.add_representer(str, lambda d, s: d.represent_scalar(_STR_TAG, s, style="|"))
-_Dumper.add_representer(str, _represent_str)
-_Dumper.add_representer(FlowList, _represent_flow)
+    class LiteralProbe(yaml.SafeDumper):
+        pass
+
+    LiteralProbe.add_representer(str, lambda d, s: d.represent_scalar(_STR_TAG, s, style="|"))
+    Dumper.add_representer(str, _represent_str)
+    Dumper.add_representer(FlowList, _represent_flow)
+    return Dumper, LiteralProbe
 
 
 def dump_text(data: Any) -> str:
     """``data`` (dicts, lists, strings, ints, floats) as YAML, keys in the order given."""
+    import yaml
+
     result: str = yaml.dump(
         data,
-        Dumper=_Dumper,
+        Dumper=_dumpers()[0],
         sort_keys=False,
         allow_unicode=True,
         default_flow_style=False,

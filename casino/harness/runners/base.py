@@ -35,14 +35,16 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import casino
 from casino.errors import SetupError
 from casino.harness.model import Out, OutAny, OutRe, Run
-from casino.harness.runners.runfolder import RunFolder
-from casino.harness.runners.sandbox import Sandbox, exec_error
 from casino.programs import PROGRAMS, command_line
+
+if TYPE_CHECKING:  # the sandbox (ctypes, cgroups, seccomp) is imported when a run uses one
+    from casino.harness.runners.runfolder import RunFolder
+    from casino.harness.runners.sandbox import Sandbox
 
 
 @dataclass(frozen=True)
@@ -85,6 +87,8 @@ class Job:
         isolated = self.sandbox is not None and self.sandbox.isolate
         if self.sandbox is None or not isolated:
             return None
+        from casino.harness.runners.runfolder import RunFolder
+
         return RunFolder(
             self.cwd, self.sandbox.disk_bytes, self.sandbox.back_files, self.sandbox.memory
         )
@@ -392,6 +396,8 @@ def process_command(job: Job, back: RunFolder | None = None) -> tuple[list[str],
         if job.seed is not None:
             env["CASINO_SEED"] = str(job.seed)
         if job.sandbox is not None:  # in a sandbox of its own, if the sandbox isolates
+            from casino.harness.runners.sandbox import exec_error
+
             folders = (directory, job.cwd)
             if job.sandbox.isolate and (error := exec_error(argv[0], folders, job.sandbox)):
                 raise error  # as the exec would fail inside, said before (cannot start)

@@ -1,0 +1,78 @@
+"""Starting a command imports only what starting needs (issue 45, step 1).
+
+Each entry point is imported in a fresh ``python -X importtime``; the test fails with the list
+of modules it imported that only running something needs: PyYAML (a transcript read or
+written), pexpect (a terminal run), ctypes and the sandbox (a sandboxed run), a process pool.
+A list, not a timing: what a command costs at start is what it imports.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from casino.programs import MAINS, PROGRAMS
+
+NOT_AT_START = (
+    "yaml",
+    "pexpect",
+    "ptyprocess",
+    "ctypes",
+    "secrets",
+    "multiprocessing",
+    "concurrent.futures.process",
+    "casino.harness.runners.sandbox",
+    "casino.harness.runners.runfolder",
+    "casino.harness.runners.cgroup",
+    "casino.harness.runners.seccomp",
+    "casino.harness.runners.netns",
+    "casino.harness.runners.terminal",
+    "casino.harness.runners.live",
+)
+"""Modules no command imports before it runs something."""
+
+NETWORKED = {"stud", "web"}
+"""Programs that are servers and clients (asyncio is what they run on)."""
+
+ENTRY_POINTS = ["casino.__main__", *(MAINS.get(name, module) for name, module in PROGRAMS.items())]
+
+
+def imported_by(module: str) -> set[str]:
+    """Every module a fresh Python imports to import ``module`` (from ``-X importtime``)."""
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", f"import {module}"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    lines = [line for line in done.stderr.splitlines() if line.startswith("import time:")]
+    return {line.rsplit("|", 1)[1].strip() for line in lines[1:]}
+
+
+def forbidden(module: str, program: str) -> list[str]:
+    """What ``module`` imports that it should not at start."""
+    names = imported_by(module)
+    extra = () if program in NETWORKED else ("asyncio",)
+    return sorted(name for name in (*NOT_AT_START, *extra) if name in names)
+
+
+@pytest.mark.parametrize("module", ENTRY_POINTS)
+def test_an_entry_point_imports_nothing_only_a_run_needs(module: str) -> None:
+    """``casino``'s dispatcher and each program's ``main`` module."""
+    program = next((name for name, mod in PROGRAMS.items() if MAINS.get(name, mod) == module), "")
+    assert forbidden(module, program) == []
+
+
+def test_the_harness_commands_import_no_yaml_runner_or_sandbox_before_a_run() -> None:
+    """``casino replay``/``record``: PyYAML, pexpect, ctypes, the sandbox wait for a run."""
+    assert forbidden("casino.harness.cli", "") == []
+
+
+def test_the_list_is_read_from_importtime() -> None:
+    """The check can fail: the sandbox's own imports are seen, ctypes among them."""
+    assert forbidden("casino.harness.runners.sandbox", "")[:2] == [
+        "casino.harness.runners.cgroup",
+        "casino.harness.runners.netns",
+    ]
