@@ -28,6 +28,7 @@ from casino.holdem.options import add_rules_options, rules_of
 from casino.holdem.options import seconds as _seconds
 from casino.net.stream import LOOPBACK
 from casino.shell import Streams
+from casino.web.passwords import ScryptCost, parse_cost
 
 if TYPE_CHECKING:
     from casino.web.app import WebServer
@@ -46,6 +47,13 @@ def _instance(text: str) -> str:
     if text and not (text.isascii() and text.replace("-", "").isalnum() and len(text) <= 20):
         raise argparse.ArgumentTypeError(f"not a name (letters, digits, -): {text[:40]!r}")
     return text
+
+
+def _cost(text: str) -> ScryptCost:
+    try:
+        return parse_cost(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _parser(invocation: Invocation) -> ArgumentParser:
@@ -80,6 +88,13 @@ def _parser(invocation: Invocation) -> ArgumentParser:
         default=1000,
         metavar="DOLLARS",
         help="the dollars a new member starts with (1000)",
+    )
+    parser.add_argument(
+        "--password-cost",
+        type=_cost,
+        metavar="N",
+        help="scrypt's N for new and renewed password hashes, 2^14 to 2^20, r=8 and p=1 "
+        "(default 2^17: OWASP's; kept hashes are checked at their own cost)",
     )
     parser.add_argument(
         "--instance",
@@ -145,12 +160,11 @@ def _body(invocation: Invocation) -> int:
         wait=min(options.wait, options.seats),
         fill_after=options.fill_after,
     )
-    store = _store(options.database, options.starting_bankroll)
     from casino.web.app import WebServer
 
     place = (options.host, options.port)
     settings.move_seconds = options.move_seconds
-    store = _store(options.database, options.starting_bankroll)
+    store = _store(options.database, options.starting_bankroll, options.password_cost)
     try:
         server = WebServer(
             settings, options.tables, options.seed, store=store, instance=options.instance
@@ -160,14 +174,15 @@ def _body(invocation: Invocation) -> int:
         store.close()
 
 
-def _store(where: str, starting_bankroll: int) -> Store:
-    """The members' store ``--database`` names; :class:`FileProblem` if it cannot be opened."""
+def _store(where: str, starting_bankroll: int, cost: ScryptCost | None) -> Store:
+    """The members' store ``--database`` names, hashing new passwords at ``cost`` (default:
+    :func:`casino.web.passwords.default_cost`); :class:`FileProblem` if it cannot be opened."""
     import sqlite3
 
     from casino.web.databases import StoreUnavailable, open_store
 
     try:
-        return open_store(where, starting_bankroll=starting_bankroll)
+        return open_store(where, starting_bankroll=starting_bankroll, cost=cost)
     except StoreUnavailable as error:
         raise FileProblem(str(error)) from None
     except sqlite3.Error as error:

@@ -13,6 +13,7 @@ from casino.i18n import DEFAULT_LANGUAGE, LANGUAGES
 from casino.web import pages
 from casino.web.guard import LOG
 from casino.web.holdem import WebTable
+from casino.web.passwords import Busy
 from casino.web.serving import ServerCore, said
 from casino.web.sessions import (
     COOKIE,
@@ -127,7 +128,15 @@ class PageServer(ServerCore):
             if problem is not None:
                 raise StoreError(problem)
             call = self.store.register if action == "register" else self.store.login
-            member = await self.bank.call(call, name, password)
+            async with self.gate.permit():
+                member = await self.bank.call(call, name, password)
+        except Busy as busy:
+            LOG.warning("%s from %s: %s", action, request.remote, busy)
+            self.uncount_join(str(request.remote))
+            raise web.HTTPServiceUnavailable(
+                text=f"the casino is busy: try again in {busy.seconds} s",
+                headers={"Retry-After": str(busy.seconds)},
+            ) from None
         except StoreError as error:
             LOG.warning("%s refused from %s: %s", action, request.remote, error)
             why = pages.tr_of(lang).gettext(error.template).format(**error.values)
@@ -235,8 +244,9 @@ class PageServer(ServerCore):
         else:
             message = "The casino cannot do that: go back to the lobby."
         response = self._page(request, error.status, error.reason, message)
-        if "Allow" in error.headers:
-            response.headers["Allow"] = error.headers["Allow"]
+        for kept in ("Allow", "Retry-After"):  # what to do next: another method, a later time
+            if kept in error.headers:
+                response.headers[kept] = error.headers[kept]
         return response
 
     def _page(self, request: web.Request, status: int, reason: str, message: str) -> web.Response:

@@ -71,9 +71,11 @@ START_SECONDS = 60.0
 STOPPED = "casino web: stopped by SIGTERM"
 """What the server says on its stderr when the load test stops it."""
 STOP_SECONDS = 30.0
+"""How long the server may take to stop after SIGTERM (then it is killed)."""
 LOG_SHOWN = 10
 """The server's log lines the report shows (the first ones)."""
-"""How long the server may take to stop after SIGTERM (then it is killed)."""
+REGISTER_TRIES = 100
+"""How many times a member registers when told the casino is busy (503)."""
 
 
 @dataclass
@@ -160,6 +162,10 @@ class Report:
     """The seconds the members played (``seconds``, or more while tables finished their
     ``hands``)."""
     messages: int = 0
+    joined: float = 0.0
+    """The seconds from the start until every member had registered."""
+    busy: int = 0
+    """The registrations answered "busy, try again in N s" (503), then tried again."""
     latencies: list[float] = field(default_factory=list)
     lost: int = 0
     books: Books = field(default_factory=Books)
@@ -193,6 +199,8 @@ class Report:
             f"payouts not matching stakes: {books.unbalanced})",
             f"books: {books.members} members' wallets + the house = {books.wallets}, "
             f"issued {books.issued}: {'conserved' if self.conserved else 'NOT conserved'}",
+            f"registered: {self.members} in {self.joined:.1f} s "
+            f"({self.busy} told busy and tried again)",
             f"messages: {self.messages} ({self.messages / max(self.played, 1e-9):.0f}/s "
             f"over {self.played:.0f} s of play)",
             f"action to every member's update: p50 {1000 * self.percentile(0.5):.1f} ms, "
@@ -219,6 +227,8 @@ class Bookkeeping:
     """(table, member) → (seq, time received) of each view."""
     messages: int = 0
     registered: int = 0
+    busy: int = 0
+    """The registrations answered "busy, try again" (503)."""
     go: asyncio.Event = field(default_factory=asyncio.Event)
     """Set once every member has registered: the run's time starts then."""
     start: float = 0.0
@@ -241,12 +251,7 @@ async def member(
     connector = TCPConnector(local_addr=(address, 0))
     jar = CookieJar(unsafe=True)  # an IP host
     async with ClientSession(connector=connector, cookie_jar=jar) as session:
-        async with session.get(url + "register") as lobby:
-            found = re.search(r'name="csrf" value="([^"]+)"', await lobby.text())
-        token = found.group(1) if found else ""
-        form = {"name": name, "password": f"{name}-password", "lang": "en", "csrf": token}
-        async with session.post(url + "register", data=form) as joined:
-            joined.raise_for_status()
+        await register(session, url, name, book)
         book.registered += 1
         if book.registered == count:
             book.start = time.monotonic()
@@ -255,6 +260,24 @@ async def member(
         await book.go.wait()
         async with session.ws_connect(url.replace("http", "ws") + "ws/holdem") as ws:
             await _play(ws, name, rng, book)
+
+
+async def register(session: ClientSession, url: str, name: str, book: Bookkeeping) -> None:
+    """Register ``name`` as a person would: told the casino is busy (503), try again after
+    its ``Retry-After``, at most :data:`REGISTER_TRIES` times."""
+    for _ in range(REGISTER_TRIES):
+        async with session.get(url + "register") as lobby:
+            found = re.search(r'name="csrf" value="([^"]+)"', await lobby.text())
+        token = found.group(1) if found else ""
+        form = {"name": name, "password": f"{name}-password", "lang": "en", "csrf": token}
+        async with session.post(url + "register", data=form) as joined:
+            if joined.status != 503:
+                joined.raise_for_status()
+                return
+            book.busy += 1
+            wait = float(joined.headers.get("Retry-After", "1"))
+        await asyncio.sleep(wait)
+    raise ConnectionError(f"{name}: the casino was still busy after {REGISTER_TRIES} tries")
 
 
 async def _play(ws: Any, name: str, rng: random.Random, book: Bookkeeping) -> None:
@@ -481,7 +504,9 @@ async def run_load(
             command = server_command(where, members, tables, seed)
             async with serving(command, log) as (url, process):
                 book = Bookkeeping(stop=seconds, hands=hands)
+                began = time.monotonic()
                 await _members(url, process.pid, book, report, seed, every)
+            report.joined, report.busy = book.start - began, book.busy
             report.status = process.returncode
         said = log_path.read_text("utf-8", "replace").splitlines()
         report.log = [line for line in said if line != STOPPED]

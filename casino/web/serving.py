@@ -21,6 +21,7 @@ from casino.web.domino import DominoGame
 from casino.web.guard import LOG, Bucket, Limits, Outbox, QuietLog
 from casino.web.holdem import WebTable
 from casino.web.holdemseats import TableSettings
+from casino.web.passwords import HashGate, hash_permits
 from casino.web.sessions import (
     COOKIE,
     FORM_COOKIE,
@@ -53,6 +54,8 @@ class ServerCore:
         self.prefix = f"{instance}/" if instance else ""
         """What this server's games' names start with in the store (``--instance``)."""
         self.bank = Bank(store)
+        self.gate = HashGate(hash_permits(store.cost))
+        """The permits to hash a password (registrations and log-ins)."""
         self.clock: Clock = clock or MonotonicClock()
         self.limits = limits or Limits()
         self.sessions = Sessions(secret, self.clock, self.limits)
@@ -171,6 +174,12 @@ class ServerCore:
         if not bucket.take():
             LOG.warning("too many joins from %s", address)
             raise web.HTTPTooManyRequests(text="too many joins from your address: wait a minute")
+
+    def uncount_join(self, address: str) -> None:
+        """Give back a join the casino could not serve (told busy: it is not the address's)."""
+        bucket = self.joins.get(address)
+        if bucket is not None:
+            bucket.tokens = min(float(bucket.burst), bucket.tokens + 1)
 
 
 def said(lang: str, message: str) -> str:
