@@ -193,26 +193,3 @@ def test_a_member_arriving_mid_hand_is_told_they_play_from_the_next_hand() -> No
         assert "last" not in table.view(zoe)["seats"][bo.seat]  # theirs: the computer's hand
 
     _at_a_table(body)
-
-
-def test_after_a_hand_that_held_the_whole_wallet_the_member_is_not_told_it_is_empty() -> None:
-    from .forms import PASSWORD
-
-    async def body(table: Any, store: Any) -> None:
-        zoe = table.sit(store.register("Zoe", PASSWORD).id, "Zoe", "en")
-        table.go.set()
-        hand = asyncio.create_task(table.play_staked())  # her whole $810 staked
-        while not hand.done():
-            if table.dealing and zoe.wallet != 0:
-                zoe.wallet = await table.bank.balance(zoe.account)  # her page opened meanwhile
-                assert zoe.wallet == 0  # (the hand holds it all)
-            if table.waiting == zoe.seat and table.deadline is not None:  # away: on time
-                table.clock.advance(max(0.0, table.deadline - table.clock.now()))
-                zoe.inbox.put_nowait(None)
-            await asyncio.sleep(0)
-        await hand
-        wallet = await table.bank.balance(zoe.account)
-        assert wallet > 0 and zoe.wallet == wallet  # read again once settled
-        assert table.notice(zoe) is None and table.view(zoe)["seats"][zoe.seat]["chips"] == wallet
-
-    _at_a_table(body)
