@@ -33,7 +33,6 @@ TABLE = {
 HOLDEM = {
     **TABLE,
     "title": "Texas Hold'em",
-    "table": "Table {number}",
     "board": "Community cards",
     "pot": "Pot",
     "seat": "Seat {number}",

@@ -42,7 +42,6 @@ return {hand: Number(document.body.dataset.hand || 0),
   chips: document.querySelectorAll('#chips .chip').length,
   seats: document.querySelectorAll('#seats .seat').length,
   lang: document.documentElement.lang,
-  heading: document.querySelector('h1').textContent,
   log: [...document.querySelectorAll('#log li')].map((li) => li.textContent)};
 """
 DOMINO = """

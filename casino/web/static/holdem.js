@@ -219,9 +219,6 @@ function drawSitOut(view) {
 
 function draw(view) {
   useWords(view);
-  // Which table this is: its number as the lobby lists it (on a phone only the number).
-  document.querySelector("h1").replaceChildren(element("span", `${words.title} · `, "wide"),
-    say("table", { number: view.table }));
   drawSitOut(view);
   document.body.dataset.hand = view.hand;
   document.body.dataset.over = String(view.actor === null);
