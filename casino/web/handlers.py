@@ -30,8 +30,6 @@ STATIC = resources.files("casino.web") / "static"
 STATIC_CACHE = "public, max-age=300"
 
 SORRY = "Something went wrong in the casino. Try again."
-NOT_EMPTY = "a refill is for an empty wallet"
-""":meth:`Store.refill`'s refusal of a wallet that is not empty."""
 
 
 class PageServer(ServerCore):
@@ -79,17 +77,13 @@ class PageServer(ServerCore):
 
     async def refill(self, request: web.Request) -> web.StreamResponse:
         """The house's refill of the member's empty wallet (its rule: :meth:`Store.refill`);
-        back to the lobby, or the page saying why not. A wallet no longer empty (refilled
-        from another tab, or by a second click) is no error: the lobby shows it."""
+        back to the lobby, or the page saying why not."""
         profile = self.sessions.profile_of(request.cookies.get(COOKIE))
         if profile is None:
             raise web.HTTPSeeOther("/login")
         try:
             amount = await self.bank.call(self.store.refill, profile.member)
         except StoreError as error:
-            if error.template == NOT_EMPTY:
-                LOG.info("refill of %r: the wallet is not empty", profile.name)
-                raise web.HTTPSeeOther("/") from None
             LOG.warning("refill refused to %r: %s", profile.name, error)
             raise web.HTTPBadRequest(text=error.template) from None
         LOG.info("%r refilled with %d", profile.name, amount)

@@ -129,7 +129,6 @@ class WebTable(ShownTable):
             await self.bank.settle(game, payouts)
         except StoreError as error:  # voided meanwhile (another server's start): logged
             LOG.warning("table %d: hand %d not settled: %s", self.number, game, error)
-        await self.read_wallets()  # what each member has now, back from the table
         await self.show_all()
 
     async def play_hand(self) -> None:

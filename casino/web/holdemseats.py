@@ -251,12 +251,13 @@ class SeatedTable:
         """Between hands: each member's seat takes their wallet (at most ``stack``), each
         computer player's seat without chips gets ``stack``; the stakes (account → chips)."""
         stakes: dict[int, int] = {self.bank.house: 0}
-        await self.read_wallets()
+        wallets = await self.bank.balances([m.account for m in self.members.values()])
         for index, seat in enumerate(self.table.seats):
             member = self.members.get(index)
             self.owners[index] = None if member is None else member.account
             if member is not None:
-                wallet = 0 if member.sitting_out else member.wallet or 0
+                member.wallet = wallets.get(member.account, 0)
+                wallet = 0 if member.sitting_out else member.wallet
                 seat.chips = min(wallet, self.settings.stack)
                 if seat.chips:
                     stakes[member.account] = seat.chips
@@ -264,15 +265,6 @@ class SeatedTable:
                 seat.chips = seat.chips or self.settings.stack
                 stakes[self.bank.house] += seat.chips
         return stakes
-
-    async def read_wallets(self) -> None:
-        """Read every seated member's wallet again (:attr:`Member.wallet`: before a hand, and
-        after one is settled, so that what a seat shows and a member is told is their money
-        now)."""
-        everyone = self.everyone
-        wallets = await self.bank.balances([m.account for m in everyone])
-        for member in everyone:
-            member.wallet = wallets.get(member.account, 0)
 
     async def wait_for_start(self) -> None:
         """Until enough members have sat down, one presses start, or the fill time passes."""

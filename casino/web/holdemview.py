@@ -71,7 +71,6 @@ class ShownTable(SeatedTable):
         shown = set(hand.shown) if hand is not None and hand.over else set()
         for index, seat in enumerate(self.table.seats):
             entry: dict[str, Any] = {"name": seat.name, "chips": self._chips(index), "seat": index}
-            entry.update(self._out(index, member))
             if hand is not None and hand.starting[index]:
                 cards = hand.hole[index]
                 visible = self.owners[index] == member.account or index in shown
@@ -83,7 +82,7 @@ class ShownTable(SeatedTable):
                     turn=index == hand.to_act and not hand.over,
                     cards=[_card(c) for c in cards] if visible else [None] * len(cards),
                 )
-                if index in said.last and "last" not in entry:
+                if index in said.last:
                     entry["last"] = said.last[index]
             entry["human"] = index in self.members
             entry["mine"] = index == member.seat
@@ -105,7 +104,7 @@ class ShownTable(SeatedTable):
             "clock": None,
             "winners": said.winners,
             "notice": self.notice(member),
-            "can_start": self._can_start(member),
+            "can_start": not self.go.is_set() and member.seat in self.members,
             "sitting_out": member.sitting_out,
         }
         if self.waiting is not None and self.deadline is not None:
@@ -125,36 +124,13 @@ class ShownTable(SeatedTable):
 
     def _chips(self, index: int) -> int:
         """The chips seat ``index`` shows out of a hand: a member's, what their wallet lets
-        them sit with (never a computer player's stack they were seated over, nor the
-        nothing staked for a member who sat the hand out)."""
+        them sit with (never a computer player's stack they were seated over)."""
         member = self.members.get(index) or self.arriving.get(index)
-        chips = self.table.seats[index].chips
-        if member is None or (self.owners[index] == member.account and chips):
-            return chips
-        if member.wallet is None:  # (not read yet: none shown)
+        if member is None or self.owners[index] == member.account:
+            return self.table.seats[index].chips
+        if member.sitting_out or member.wallet is None:  # (not read yet: none shown)
             return 0
         return min(member.wallet, self.settings.stack)
-
-    def _out(self, index: int, viewer: Member) -> dict[str, str]:
-        """What seat ``index`` says instead of a last action (``{"last": ...}``) when its
-        member is not in the hand: that they sit out (to everyone), or, to the member who
-        arrived during it, that they play from the next hand; else nothing."""
-        web = translator("web", viewer.lang)
-        arriving = self.arriving.get(index)
-        if arriving is not None and arriving is viewer:
-            return {"last": web.gettext("you play from the next hand")}
-        member = self.members.get(index)
-        hand = self.table.hand
-        dealt = hand is not None and not hand.over and hand.starting[index] > 0
-        if member is not None and member.sitting_out and not dealt:
-            return {"last": web.gettext("sitting out")}
-        return {}
-
-    def _can_start(self, member: Member) -> bool:
-        """Whether the member may start the waiting table: seated, with chips to play."""
-        if self.go.is_set() or member.seat not in self.members or member.sitting_out:
-            return False
-        return member.wallet is None or member.wallet > 0
 
     def said(self, tr: gettext.NullTranslations, lang: str) -> Said:
         """The parts of a view in ``lang`` that are the same for every member: worked out
@@ -189,8 +165,6 @@ class ShownTable(SeatedTable):
         web = translator("web", member.lang)
         if member.seat in self.arriving:
             return web.gettext("You are seated for the next hand.")
-        if member.wallet == 0 and not self.dealing:  # (read before and after each hand)
-            return web.gettext("Your wallet is empty: you sit out.")
         if not self.go.is_set():
             return fill(
                 web.gettext("Waiting for players: {seated} of {wait} seated."),
@@ -200,6 +174,8 @@ class ShownTable(SeatedTable):
             )
         if member.sitting_out:
             return web.gettext("You sit out from the next hand.")
+        if self.table.seats[member.seat].chips == 0 and not self.dealing:
+            return web.gettext("Your wallet is empty: you sit out.")
         return None
 
 

@@ -4,10 +4,8 @@ translated, each page under 100 KB of HTML, CSS and JavaScript."""
 
 from __future__ import annotations
 
-import asyncio
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -116,80 +114,3 @@ def test_the_lobby_and_the_member_page_show_what_is_at_a_table() -> None:
     assert page.lower().count("at a table") == 2  # the member's own line, the leaderboard's
     ended = pages.lobby("en", "t", None, ended=True)
     assert 'id="ended"' in ended and "Your chips are safe." in ended
-
-
-def _at_a_table(body: Any, bankroll: int = 810) -> None:
-    """``body(table, store)`` with a table of three seats (a stack of 1000) that waits for
-    three members and deals nothing by itself (its hands are dealt by the test), on a
-    temporary store."""
-    pytest.importorskip("aiohttp", reason="the web extra (aiohttp) is not installed")
-    from casino.clock import FakeClock
-    from casino.web.bank import Bank
-    from casino.web.holdem import WebTable
-    from casino.web.holdemseats import TableSettings
-
-    from .forms import temporary_store
-
-    settings = TableSettings(seats=3, stack=1000, pause=0, bot_delay=0, samples=10, wait=3)
-    with temporary_store(starting_bankroll=bankroll) as store:
-        table = WebTable(1, settings, FakeClock(), 7, Bank(store))
-        asyncio.run(body(table, store))
-
-
-def test_a_member_back_from_sitting_out_is_not_told_the_wallet_is_empty() -> None:
-    from casino.holdem.table import shuffled_deck
-
-    from .forms import PASSWORD
-
-    async def body(table: Any, store: Any) -> None:
-        zoe = table.sit(store.register("Zoe", PASSWORD).id, "Zoe", "es")
-        bo = table.sit(store.register("Bo", PASSWORD).id, "Bo", "en")
-        table.go.set()
-        zoe.sitting_out = True
-        await table.refill()  # the hand she sits out: nothing of hers staked
-        table.table.start_hand(shuffled_deck(table.rng))
-        seat = table.view(bo)["seats"][zoe.seat]
-        assert (seat["chips"], seat["last"], seat.get("cards")) == (810, "sitting out", None)
-        assert table.view(zoe)["seats"][zoe.seat]["last"] == "descansa"
-        zoe.sitting_out = False  # back for the next hand, her $810 in her wallet
-        assert table.view(zoe)["seats"][zoe.seat]["chips"] == 810
-        assert "last" not in table.view(bo)["seats"][zoe.seat]
-        table.table.hand = None  # between hands
-        assert table.notice(zoe) is None and table.view(zoe)["notice"] is None
-
-    _at_a_table(body)
-
-
-def test_a_busted_member_at_a_waiting_table_is_told_so_and_offered_no_start() -> None:
-    from .forms import PASSWORD
-
-    async def body(table: Any, store: Any) -> None:
-        zoe = table.sit(store.register("Zoe", PASSWORD).id, "Zoe", "en")
-        assert table.view(zoe)["can_start"]  # (her wallet not read yet: she may start)
-        await table.read_wallets()
-        view = table.view(zoe)
-        assert (view["can_start"], view["notice"]) == (False, "Your wallet is empty: you sit out.")
-        zoe.sitting_out, zoe.wallet = True, 50
-        assert not table.view(zoe)["can_start"]  # sitting out: nobody of hers to deal in
-        zoe.sitting_out = False
-        assert table.view(zoe)["can_start"] and table.view(zoe)["notice"].startswith("Waiting")
-
-    _at_a_table(body, bankroll=0)
-
-
-def test_a_member_arriving_mid_hand_is_told_they_play_from_the_next_hand() -> None:
-    from casino.holdem.table import shuffled_deck
-
-    from .forms import PASSWORD
-
-    async def body(table: Any, store: Any) -> None:
-        zoe = table.sit(store.register("Zoe", PASSWORD).id, "Zoe", "en")
-        await table.refill()
-        table.table.start_hand(shuffled_deck(table.rng))
-        bo = table.sit(store.register("Bo", PASSWORD).id, "Bo", "es")
-        assert bo.seat in table.arriving
-        mine = table.view(bo)["seats"][bo.seat]
-        assert mine["last"] == "juegas desde la próxima mano" and mine["cards"] == [None, None]
-        assert "last" not in table.view(zoe)["seats"][bo.seat]  # theirs: the computer's hand
-
-    _at_a_table(body)
