@@ -128,7 +128,7 @@ class PageServer(ServerCore):
             LOG.warning("%s from %s: %s", action, request.remote, busy)
             self.uncount_join(str(request.remote))
             raise web.HTTPServiceUnavailable(
-                text=f"the casino is busy: try again in {busy.seconds} s",
+                text="The casino is busy: try again in a moment.",  # when: Retry-After
                 headers={"Retry-After": str(busy.seconds)},
             ) from None
         except StoreError as error:
