@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from importlib import import_module
+from importlib.util import find_spec
 from types import ModuleType
 from typing import TextIO
 
@@ -88,6 +89,9 @@ def _harness_module(invocation: Invocation, command: str) -> ModuleType | None:
     """The module running harness ``command``; ``None``, said in one line, if it needs a
     dependency this Python does not have."""
     try:
+        for name in HARNESS_NEEDS:  # looked for, not imported: the commands import them lazily
+            if find_spec(name) is None:
+                raise ModuleNotFoundError(name=name)
         return import_module(HARNESS_MODULES[command])
     except ModuleNotFoundError as missing:
         if missing.name not in HARNESS_NEEDS:

@@ -24,6 +24,8 @@ from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
+from casino.errors import OverLimit
+
 
 @dataclass(frozen=True)
 class ScryptCost:
@@ -140,7 +142,7 @@ def hash_permits(cost: ScryptCost, cpus: int | None = None, memory: int | None =
     return max(1, min(cpus, memory // cost.memory))
 
 
-class Busy(Exception):
+class Busy(OverLimit):
     """Every permit to hash is taken and will be for a while: try again in ``seconds``."""
 
     def __init__(self, seconds: int) -> None:
