@@ -181,8 +181,8 @@ def _beat_chances(
     if not total:
         return [1.0] * len(mine)
     below, upto = _places(ways, mine)
-    twice = 2 * total
-    return [ties / twice for ties in map(operator.add, below(running), upto(running))]
+    ties = map(operator.add, below(running), upto(running))
+    return list(map(operator.truediv, ties, itertools.repeat(2 * total)))
 
 
 def hand_odds(request: BetRequest, seen_before: Sequence[Card] = ()) -> Odds:
@@ -219,23 +219,58 @@ def _win_chance(
         weights = [count / total for count in ranks if count]
         ours = tuple(itertools.compress(_outcomes(mine[0], mine[1]), ranks))
     keys = [tuple(shown) for shown in opponents]
-    factors = _factors(counts)
-    plain = {key: _beat_chances(key, False, ours, factors) for key in dict.fromkeys(keys)}
-    beats = map(math.prod, zip(*(plain[key] for key in keys), strict=True))  # per outcome
-    chance = 0.0
+    scores = _scores_for(counts, ours)
+    plain = [scores.plain(key) for key in keys]
+    beats = map(math.prod, zip(*plain, strict=True))  # per outcome
+    terms = map(operator.mul, weights, beats)  # the sum left to right, as ``+=`` takes it
     if not facing:
-        for weight, beat in zip(weights, beats, strict=True):
-            chance += weight * beat
-        return chance
-    ratios = {}
-    for key, plain_beats in plain.items():
-        strong = _beat_chances(key, True, ours, factors)
-        pairs = zip(strong, plain_beats, strict=True)
-        ratios[key] = [pair / beat if beat else 0.0 for pair, beat in pairs]
-    worst = map(min, zip(*(ratios[key] for key in keys), strict=True))
-    for weight, beat, ratio in zip(weights, beats, worst, strict=True):
-        chance += weight * beat * ratio
-    return chance
+        return functools.reduce(operator.add, terms, 0.0)
+    worst = map(min, zip(*[scores.ratios(key) for key in keys], strict=True))
+    return functools.reduce(operator.add, map(operator.mul, terms, worst), 0.0)
+
+
+class _Scores:
+    """Each opponent's beat chances (by the ranks it shows) against our outcomes, for one
+    set of unseen counts: each distinct opponent is scored once a decision, and a player
+    asked again in the same round (after a raise: the same cards seen) scores none again."""
+
+    def __init__(self, counts: tuple[int, ...], ours: tuple[int, ...]) -> None:
+        self.state = (counts, ours)
+        self._factors = _factors(list(counts))
+        self._plain: dict[tuple[int, ...], list[float]] = {}
+        self._ratios: dict[tuple[int, ...], list[float]] = {}
+
+    def plain(self, key: tuple[int, ...]) -> list[float]:
+        """The chance that each of our outcomes beats an opponent showing ``key``."""
+        found = self._plain.get(key)
+        if found is None:
+            ours = self.state[1]
+            found = self._plain[key] = _beat_chances(key, False, ours, self._factors)
+        return found
+
+    def ratios(self, key: tuple[int, ...]) -> list[float]:
+        """Each outcome's chance against that opponent holding a pair now, over its plain
+        chance (0 where the plain chance is 0)."""
+        found = self._ratios.get(key)
+        if found is None:
+            strong = _beat_chances(key, True, self.state[1], self._factors)
+            pairs = zip(strong, self.plain(key), strict=True)
+            found = self._ratios[key] = [pair / beat if beat else 0.0 for pair, beat in pairs]
+        return found
+
+
+_LAST_SCORES = [_Scores((), ())]
+"""The scores of the last decision (see :class:`_Scores`)."""
+
+
+def _scores_for(counts: list[int], ours: tuple[int, ...]) -> _Scores:
+    """The last decision's scores if they are for ``counts`` and ``ours``, else new ones
+    (kept for the next decision)."""
+    state = (tuple(counts), ours)
+    last = _LAST_SCORES[0]
+    if last.state != state:
+        last = _LAST_SCORES[0] = _Scores(*state)
+    return last
 
 
 @functools.cache
