@@ -267,6 +267,16 @@ def _checked_bet(text: str, round_: int) -> BetRequest:
 
 
 def _parse_status(text: str) -> Status:
+    parts = text.split(":")
+    if len(parts) == 5 and parts[1] in ("win", "lose"):  # as a dealer writes it: no checks
+        known = _STUD_CARDS
+        first, second, third = known.get(parts[2]), known.get(parts[3]), known.get(parts[4])
+        if first is not None and second is not None and third is not None:
+            return Status(parts[1] == "win", (first, second, third))
+    return _checked_status(text)
+
+
+def _checked_status(text: str) -> Status:
     names = ["command", "win or lose", "first card", "second card", "third card"]
     fields = _Fields(text, lambda index: names[index] if index < len(names) else "extra")
     if len(fields.parts) != 5:
