@@ -25,7 +25,7 @@ import functools
 import itertools
 import math
 import operator
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from casino.cards import FULL_DECK, Card, Suit
@@ -115,6 +115,9 @@ class _Ways:
     """Each way's first factor."""
     right: Getter
     """Each way's second factor."""
+    hidden: Getter | None = None
+    """Each way's count from the :func:`_hidden_counts` (which every opponent showing one
+    card shares), where they hold it."""
 
 
 @functools.cache
@@ -145,7 +148,28 @@ def _ways(shown: tuple[int, ...], strong: bool) -> _Ways:
         ]
     ways.sort()
     left, right = _getter([way[1] for way in ways]), _getter([way[2] for way in ways])
-    return _Ways([way[0] for way in ways], left, right)
+    hidden = None
+    if len(shown) == 1 and not strong:
+        hidden = _getter([_HIDDEN.index(way[1:]) for way in ways])
+    return _Ways([way[0] for way in ways], left, right, hidden)
+
+
+_HIDDEN = [
+    (_TWICE + first, second) if first < second else (_PAIR + first, _ONE)
+    for first in RANKS
+    for second in RANKS
+    if first <= second
+]
+"""The factors of every way an opponent's two unknown cards can be (a hole card and a next
+up card, either order), the same for each card it shows."""
+_HIDDEN_LEFT = _getter([pair[0] for pair in _HIDDEN])
+_HIDDEN_RIGHT = _getter([pair[1] for pair in _HIDDEN])
+
+
+def _hidden_counts(factors: list[int]) -> list[int]:
+    """The count of each of :data:`_HIDDEN`, given the :func:`_factors` of the unseen cards
+    (worked out once a decision for all the opponents showing one card)."""
+    return list(map(operator.mul, _HIDDEN_LEFT(factors), _HIDDEN_RIGHT(factors)))
 
 
 def _two(rank: int) -> tuple[int, int]:
@@ -153,10 +177,14 @@ def _two(rank: int) -> tuple[int, int]:
     return _PAIR + rank, _ONE
 
 
-def _running_counts(ways: _Ways, factors: list[int]) -> list[int]:
+def _running_counts(ways: _Ways, factors: list[int], hidden: list[int] | None = None) -> list[int]:
     """How many ways finish at each strength or below: a 0 first, then one running count per
-    way of ``ways``, given the :func:`_factors` of the unseen cards."""
-    weights = map(operator.mul, ways.left(factors), ways.right(factors))
+    way of ``ways``, given the :func:`_factors` of the unseen cards (and their
+    :func:`_hidden_counts`, if worked out)."""
+    if hidden is not None and ways.hidden is not None:
+        weights: Iterable[int] = ways.hidden(hidden)
+    else:
+        weights = map(operator.mul, ways.left(factors), ways.right(factors))
     return list(itertools.accumulate(weights, initial=0))
 
 
@@ -171,12 +199,17 @@ def _places(ways: _Ways, mine: tuple[int, ...]) -> tuple[Getter, Getter]:
 
 
 def _beat_chances(
-    shown: tuple[int, ...], strong: bool, mine: tuple[int, ...], factors: list[int]
+    shown: tuple[int, ...],
+    strong: bool,
+    mine: tuple[int, ...],
+    factors: list[int],
+    hidden: list[int] | None = None,
 ) -> list[float]:
     """The chance that each of ``mine`` beats an opponent showing ``shown`` (``strong``: that
-    holds a pair now), a tie counting half, given the :func:`_factors` of the unseen cards."""
+    holds a pair now), a tie counting half, given the :func:`_factors` of the unseen cards
+    (and their :func:`_hidden_counts`, if worked out)."""
     ways = _ways(shown, strong)
-    running = _running_counts(ways, factors)
+    running = _running_counts(ways, factors, hidden)
     total = running[-1]
     if not total:
         return [1.0] * len(mine)
@@ -237,6 +270,7 @@ class _Scores:
     def __init__(self, counts: tuple[int, ...], ours: tuple[int, ...]) -> None:
         self.state = (counts, ours)
         self._factors = _factors(list(counts))
+        self._hidden: list[int] | None = None
         self._plain: dict[tuple[int, ...], list[float]] = {}
         self._ratios: dict[tuple[int, ...], list[float]] = {}
 
@@ -244,8 +278,10 @@ class _Scores:
         """The chance that each of our outcomes beats an opponent showing ``key``."""
         found = self._plain.get(key)
         if found is None:
-            ours = self.state[1]
-            found = self._plain[key] = _beat_chances(key, False, ours, self._factors)
+            if len(key) == 1 and self._hidden is None:
+                self._hidden = _hidden_counts(self._factors)
+            ours, factors = self.state[1], self._factors
+            found = self._plain[key] = _beat_chances(key, False, ours, factors, self._hidden)
         return found
 
     def ratios(self, key: tuple[int, ...]) -> list[float]:
