@@ -1,5 +1,5 @@
 """Judging ahead: the program's runs on the sessions explore will try next, in a pool of
-threads, while the explore loop goes on in order (``casino explore --jobs N``).
+processes, while the explore loop goes on in order (``casino explore --jobs N``).
 
 What explore reports must not depend on ``--jobs``: the loop still takes each verdict in
 the order ``--jobs 1`` would (the first difference is the lowest-numbered, the shrinker keeps
@@ -52,7 +52,7 @@ class Ahead:
 
     @property
     def busy(self) -> int:
-        """Transcripts being judged or waiting for a thread."""
+        """Transcripts being judged or waiting for a worker."""
         return sum(not future.done() for future in self._pending.values())
 
     def submit(self, transcripts: Iterable[Transcript]) -> None:

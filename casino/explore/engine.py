@@ -128,7 +128,7 @@ class Explorer:
     """Recordings the coverage guidance made, used once by :meth:`_try`."""
     jobs: int = 1
     """How many of the program's runs may go at once (``--jobs``): with more than one, the
-    sessions and shrinking candidates to be tried next are judged ahead in threads
+    sessions and shrinking candidates to be tried next are judged ahead in worker processes
     (:mod:`casino.explore.ahead`); what is found is the same."""
     _ahead: Ahead | None = None
     _queue: deque[tuple[int, Session]] = field(default_factory=deque)
@@ -360,7 +360,7 @@ class Explorer:
 
     def _judge_ahead(self, first: list[Transcript], then: Iterable[Session]) -> None:
         """``first``, then the recordings of ``then`` the reference accepts (made here, on
-        the main thread, and kept for :meth:`_reference`) judged ahead while threads are free."""
+        the main thread, and kept for :meth:`_reference`) judged ahead while workers are free."""
         assert self._ahead is not None
         transcripts = list(first)
         for session in then:
