@@ -62,13 +62,21 @@ def ddmin(
     return current
 
 
-def shortest_prefix(items: Sequence[T], fails: Callable[[list[T]], bool]) -> list[T]:
+def shortest_prefix(
+    items: Sequence[T],
+    fails: Callable[[list[T]], bool],
+    ahead: Callable[[list[list[T]]], None] | None = None,
+) -> list[T]:
     """The shortest prefix of ``items`` on which ``fails`` holds, by binary search (it holds
     on ``items``; a difference seen after k commands is mostly seen after more, and where
-    not, a longer prefix is kept, never a wrong one)."""
+    not, a longer prefix is kept, never a wrong one). ``ahead`` is told, before each test,
+    that prefix and the two the search may test next."""
     low, high = 0, len(items)
     while low < high:
         middle = (low + high) // 2
+        if ahead is not None:
+            after = ((low + middle) // 2, (middle + 1 + high) // 2)
+            ahead([list(items[:end]) for end in (middle, *after)])
         if fails(list(items[:middle])):
             high = middle
         else:
@@ -136,8 +144,9 @@ def _units(session: Session, fails: Test, ahead: Ahead | None = None) -> Session
         def without(units: list[Unit]) -> bool:
             return fails(make(units))
 
-        prefix = shortest_prefix(runs[index], without)
-        runs[index] = tuple(ddmin(prefix, without, _told(ahead, make)))
+        told = _told(ahead, make)
+        prefix = shortest_prefix(runs[index], without, told)
+        runs[index] = tuple(ddmin(prefix, without, told))
     return session.with_runs(tuple(runs))
 
 
