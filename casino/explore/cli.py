@@ -10,6 +10,7 @@ Exit status: 0 when no difference was found (or the suite was written), 1 when o
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
 from collections.abc import Sequence
 from dataclasses import replace
@@ -51,8 +52,11 @@ bonus), each written beside FILE (FILE-2.yaml …).
 Sessions are tried sixteen at a time in the order that reaches new reference code soonest
 (the reference traced line by line in this process, until three windows in a row reach
 nothing new); the reference coverage reached is said at the end (--coverage: by module).
---out DIR writes the first --sessions sessions as transcripts (a fixed suite for casino
-grade) and runs nothing. Progress goes to stderr. Ctrl-C keeps what was found.
+--jobs N runs up to N of the program's runs at once (default: all cores): the sessions and
+shrinking candidates to be tried next are judged ahead, and what is found, shrunk and
+written is what --jobs 1 finds, one run at a time. --out DIR writes the first --sessions
+sessions as transcripts (a fixed suite for casino grade) and runs nothing. Progress goes to
+stderr. Ctrl-C keeps what was found.
 exit status: 0 no difference (or the suite written), 1 a difference, 2 usage error.
 """
 
@@ -89,6 +93,12 @@ def _parser(out: TextIO) -> ArgumentParser:
     add("--program-dir", metavar="DIR", help="CMD's folder (default: this one)")
     add("--sessions", type=whole_number(1), default=300, metavar="N", help="sessions (300)")
     add("--seed", type=whole_number(0), default=0, metavar="S", help="seed (0)")
+    add(
+        "--jobs",
+        type=whole_number(1),
+        metavar="N",
+        help="the program's runs at once (default: all cores; 1: one at a time)",
+    )
     add("--runner", choices=("pipe", "pty"), default="pipe", help="how to run it (pipe)")
     add("--budget-runs", type=whole_number(1), default=3000, metavar="N", help="runs (3000)")
     add("--budget-seconds", type=seconds(), default=600.0, metavar="S", help="seconds (600)")
@@ -127,6 +137,7 @@ def explore(argv: list[str], streams: Streams) -> int:
         progress=streams.error,
         name=f"explored: {grammar.name}, seed {args.seed}",
         coverage=Coverage(),
+        jobs=args.jobs or os.cpu_count() or 1,
     )
     output = Path(args.output or f"explore-{grammar.name}.yaml")
     try:
@@ -135,9 +146,12 @@ def explore(argv: list[str], streams: Streams) -> int:
         streams.error(f"casino explore: {error}")
         return 1
     except KeyboardInterrupt:
+        explorer.close(stopped=True)
         if explorer.best is not None:
             _report(explorer.best, output, args, streams)
         raise
+    finally:
+        explorer.close()
     _report_coverage(explorer, args.coverage, streams)
     for index, part_found in enumerate(explorer.optional, 1):
         _report_part(part_found, output.with_stem(f"{output.stem}-optional-{index}"), args, streams)

@@ -15,10 +15,12 @@ from __future__ import annotations
 import itertools
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from casino.errors import SetupError
+from casino.explore.ahead import Ahead
 from casino.explore.coverage import Coverage
 from casino.explore.judge import Program, differs, judge, reference_transcript
 from casino.explore.plan import Grammar, OptionalPart, Rendered, Session
@@ -124,9 +126,25 @@ class Explorer:
     its report is the reference coverage explore reached)."""
     _recorded: dict[Session, Transcript | None] = field(default_factory=dict)
     """Recordings the coverage guidance made, used once by :meth:`_try`."""
+    jobs: int = 1
+    """How many of the program's runs may go at once (``--jobs``): with more than one, the
+    sessions and shrinking candidates to be tried next are judged ahead in worker processes
+    (:mod:`casino.explore.ahead`); what is found is the same."""
+    _ahead: Ahead | None = None
+    _queue: deque[tuple[int, Session]] = field(default_factory=deque)
+    """The numbered sessions :meth:`_numbered` yields next, as far as known."""
+    _made: dict[Session, Transcript | None] = field(default_factory=dict)
+    """Reference recordings made ahead (for judging ahead), used once."""
 
     def __post_init__(self) -> None:
         self.started = self.clock()
+        self._ahead = Ahead.of(self.program, self.jobs)
+
+    def close(self, *, stopped: bool = False) -> None:
+        """Stop judging ahead (what waits for a worker is dropped; ``stopped``: by a stop)."""
+        if self._ahead is not None:
+            self._ahead.close(stopped=stopped)
+            self._ahead = None
 
     @property
     def parts(self) -> tuple[OptionalPart, ...]:
@@ -154,7 +172,10 @@ class Explorer:
 
     def _judge(self, transcript: Transcript) -> TranscriptResult:
         self._spend(len(transcript.runs))
-        result = judge(transcript, self.program)
+        if self._ahead is None:
+            result = judge(transcript, self.program)
+        else:
+            result = self._ahead.take(transcript)
         if result.status is Status.ERROR:
             raise CannotRun(result.error or "the program cannot be run")
         for verdict in result.verdicts:
@@ -182,7 +203,7 @@ class Explorer:
                 if probes > PART_PROBES:
                     break
             try:
-                found = self._try(number, self._scoped(generated))
+                found = self._try(number, self._scoped(generated), ahead=main is None)
             except OutOfBudget:
                 break
             if found is not None and found.part is not None:
@@ -201,15 +222,27 @@ class Explorer:
         """The first ``count`` sessions with their numbers: in their order, or, with
         :attr:`coverage`, each window's in the order that reaches new code soonest."""
         numbered = enumerate(itertools.islice(sessions(self.grammar, seed), count), 1)
+        self._queue.clear()
         if self.coverage is None or getattr(self.grammar, "record", None) is not None:
-            yield from numbered  # no guidance asked, or a reference outside this process
+            yield from self._queued(numbered)  # no guidance, or a reference outside this process
             return
         quiet = 0
         while quiet < SATURATED and (window := list(itertools.islice(numbered, WINDOW))):
             reached = len(self.coverage.arcs)
             yield from self._by_coverage(window, self.coverage)
             quiet = quiet + 1 if len(self.coverage.arcs) == reached else 0
-        yield from numbered
+        yield from self._queued(numbered)
+
+    def _queued(self, numbered: Iterator[tuple[int, Session]]) -> Iterator[tuple[int, Session]]:
+        """``numbered`` in its order, the next ones drawn ahead into :attr:`_queue` (drawing
+        is deterministic and touches nothing else) so that they can be judged ahead."""
+        wanted = 1 if self._ahead is None else 2 * self._ahead.jobs
+        while True:
+            while len(self._queue) < wanted and (item := next(numbered, None)) is not None:
+                self._queue.append(item)
+            if not self._queue:
+                return
+            yield self._queue.popleft()
 
     def _by_coverage(
         self, window: list[tuple[int, Session]], coverage: Coverage
@@ -226,25 +259,36 @@ class Explorer:
             with coverage.tracing() as arcs:
                 self._recorded[scoped] = reference_transcript(self.grammar, scoped, self.name)
             ran[number] = arcs
-        left = list(window)
+        reached, left, new = set(coverage.arcs), list(window), []
         while left:
-            best = max(left, key=lambda each: len(ran[each[0]] - coverage.arcs))
-            if not coverage.add(ran[best[0]]):
+            best = max(left, key=lambda each: len(ran[each[0]] - reached))
+            if not ran[best[0]] - reached:
                 break  # no session left reaches new code
+            reached |= ran[best[0]]
             left.remove(best)
-            yield best
-        yield from left
+            new.append(best)
+        self._queue.extend(new + left)  # the whole order known: it can be judged ahead
+        for index in range(len(window)):
+            each = self._queue.popleft()
+            if index < len(new):  # counted as reached when tried (a break leaves the rest out)
+                coverage.add(ran[each[0]])
+            yield each
 
-    def _try(self, number: int, session: Session) -> Found | None:
-        """The session judged: a :class:`Found` if the program differs on it."""
+    def _try(self, number: int, session: Session, *, ahead: bool = False) -> Found | None:
+        """The session judged: a :class:`Found` if the program differs on it (with
+        ``ahead``, the sessions queued after it judged ahead meanwhile)."""
         if session in self._recorded:
             transcript = self._recorded.pop(session)
         else:
-            transcript = reference_transcript(self.grammar, session, self.name)
+            transcript = self._reference(session)
         if transcript is None:
             return None
+        if ahead and self._ahead is not None:
+            self._judge_ahead([transcript], (self._scoped(each) for _, each in self._queue))
         result = self._judge(transcript)
         self.tried += 1
+        key = self.grammar.render(session)
+        self._cache.setdefault(key, (transcript, result) if differs(result) else None)
         if not differs(result):
             return None
         found = Found(session, transcript, result, number, self.runs, self.seconds)
@@ -293,8 +337,13 @@ class Explorer:
             found.session, found.transcript, found.result = candidate, transcript, result
             return True
 
+        def ahead(candidates: list[Session]) -> None:
+            if found.part is not None:
+                candidates = [each for each in candidates if found.part.has(each)]
+            self._judge_ahead([], candidates)
+
         try:
-            shrink(self.grammar, found.session, still_fails)
+            shrink(self.grammar, found.session, still_fails, ahead if self._ahead else None)
             found.shrunk = True
         except OutOfBudget:
             self._note("the budget ran out while shrinking: the smallest session so far is kept")
@@ -303,11 +352,37 @@ class Explorer:
             found.shrink_seconds = self.seconds - started
         return found
 
+    def _reference(self, session: Session) -> Transcript | None:
+        """The reference's recording of ``session`` (made now, or ahead)."""
+        if session in self._made:
+            return self._made.pop(session)
+        return reference_transcript(self.grammar, session, self.name)
+
+    def _judge_ahead(self, first: list[Transcript], then: Iterable[Session]) -> None:
+        """``first``, then the recordings of ``then`` the reference accepts (made here, on
+        the main thread, and kept for :meth:`_reference`) judged ahead while workers are free."""
+        assert self._ahead is not None
+        transcripts = list(first)
+        for session in then:
+            if len(transcripts) >= 2 * self._ahead.jobs or self._ahead.busy >= self._ahead.jobs:
+                break
+            if session in self._recorded:
+                transcript = self._recorded[session]
+            elif self.grammar.render(session) in self._cache:
+                continue  # its verdict is known
+            else:
+                if session not in self._made:
+                    self._made[session] = reference_transcript(self.grammar, session, self.name)
+                transcript = self._made[session]
+            if transcript is not None:
+                transcripts.append(transcript)
+        self._ahead.submit(transcripts)
+
     def _differs_on(self, session: Session) -> tuple[Transcript, TranscriptResult] | None:
         """The transcript and verdict where the program differs on ``session`` (cached)."""
         key = self.grammar.render(session)
         if key not in self._cache:
-            transcript = reference_transcript(self.grammar, session, self.name)
+            transcript = self._reference(session)
             judged = None
             if transcript is not None:
                 result = self._judge(transcript)
@@ -336,7 +411,7 @@ class Explorer:
         groups: set[str] = set()
         for number, generated in self._numbered(seed, count):
             try:
-                each = self._try(number, self._scoped(generated))
+                each = self._try(number, self._scoped(generated), ahead=True)
             except OutOfBudget:
                 break
             if each is None:

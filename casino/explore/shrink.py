@@ -21,7 +21,7 @@ which the program still differs, and each accepted step makes the session strict
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
 from casino.explore.plan import Grammar, Session, Unit
@@ -30,17 +30,27 @@ T = TypeVar("T")
 Test = Callable[[Session], bool]
 """Whether a candidate still shows the difference (accepted by the reference, and the
 program differs on it)."""
+Ahead = Callable[[list[Session]], None]
+"""Told the candidates about to be tested, in order (to judge them ahead, in parallel);
+the test is still asked of each in that order, and the first that holds is kept."""
 
 
-def ddmin(items: Sequence[T], fails: Callable[[list[T]], bool]) -> list[T]:
+def ddmin(
+    items: Sequence[T],
+    fails: Callable[[list[T]], bool],
+    ahead: Callable[[list[list[T]]], None] | None = None,
+) -> list[T]:
     """A 1-minimal sublist of ``items`` on which ``fails`` holds (it holds on ``items``):
-    remove chunks, halving their size when no chunk can go (Zeller and Hildebrandt, 2002)."""
+    remove chunks, halving their size when no chunk can go (Zeller and Hildebrandt, 2002).
+    ``ahead`` is told, before each test, the candidates from that one on."""
     current = list(items)
     parts = 2
     while current:
         size = max(1, -(-len(current) // parts))
-        for start in range(0, len(current), size):
-            candidate = current[:start] + current[start + size :]
+        candidates = [current[:s] + current[s + size :] for s in range(0, len(current), size)]
+        for index, candidate in enumerate(candidates):
+            if ahead is not None:
+                ahead(candidates[index:])
             if fails(candidate):
                 current = candidate
                 parts = max(parts - 1, 2)
@@ -52,13 +62,21 @@ def ddmin(items: Sequence[T], fails: Callable[[list[T]], bool]) -> list[T]:
     return current
 
 
-def shortest_prefix(items: Sequence[T], fails: Callable[[list[T]], bool]) -> list[T]:
+def shortest_prefix(
+    items: Sequence[T],
+    fails: Callable[[list[T]], bool],
+    ahead: Callable[[list[list[T]]], None] | None = None,
+) -> list[T]:
     """The shortest prefix of ``items`` on which ``fails`` holds, by binary search (it holds
     on ``items``; a difference seen after k commands is mostly seen after more, and where
-    not, a longer prefix is kept, never a wrong one)."""
+    not, a longer prefix is kept, never a wrong one). ``ahead`` is told, before each test,
+    that prefix and the two the search may test next."""
     low, high = 0, len(items)
     while low < high:
         middle = (low + high) // 2
+        if ahead is not None:
+            after = ((low + middle) // 2, (middle + 1 + high) // 2)
+            ahead([list(items[:end]) for end in (middle, *after)])
         if fails(list(items[:middle])):
             high = middle
         else:
@@ -66,55 +84,89 @@ def shortest_prefix(items: Sequence[T], fails: Callable[[list[T]], bool]) -> lis
     return list(items[:high])
 
 
-def shrink(grammar: Grammar, session: Session, still_fails: Test) -> Session:
-    """The smallest session found from ``session`` on which ``still_fails`` holds.
+def shrink(
+    grammar: Grammar, session: Session, still_fails: Test, ahead: Ahead | None = None
+) -> Session:
+    """The smallest session found from ``session`` on which ``still_fails`` holds
+    (``ahead``, if given, told the candidates about to be tested).
 
     Rounds of runs, commands, lines and values; another round only when the last one took
     lines away after its commands were cut (else removing commands again cannot help)."""
     current = session
     while True:
         before = current.size
-        current = _runs(current, still_fails)
-        current = _units(current, still_fails)
+        current = _runs(current, still_fails, ahead)
+        current = _units(current, still_fails, ahead)
         cut = current.size
-        current = _lines(current, still_fails)
-        current = _values(grammar, current, still_fails)
+        current = _lines(current, still_fails, ahead)
+        current = _values(grammar, current, still_fails, ahead)
         if current.size >= before or current.size[0] >= cut[0]:
             return current
 
 
-def _runs(session: Session, fails: Test) -> Session:
+def _told(
+    ahead: Ahead | None, make: Callable[[list[T]], Session | None]
+) -> Callable[[list[list[T]]], None] | None:
+    """``ahead`` told the sessions ``make`` builds of ddmin's candidates (``None``: none)."""
+    if ahead is None:
+        return None
+    told = ahead
+
+    def tell(candidates: list[list[T]]) -> None:
+        told([s for s in map(make, candidates) if s is not None])
+
+    return tell
+
+
+def _runs(session: Session, fails: Test, ahead: Ahead | None = None) -> Session:
     if len(session.runs) < 2:
         return session
-    kept = ddmin(session.runs, lambda runs: bool(runs) and fails(session.with_runs(tuple(runs))))
+
+    def make(runs: list[tuple[Unit, ...]]) -> Session | None:
+        return session.with_runs(tuple(runs)) if runs else None
+
+    kept = ddmin(
+        session.runs,
+        lambda runs: bool(runs) and fails(session.with_runs(tuple(runs))),
+        _told(ahead, make),
+    )
     return session.with_runs(tuple(kept))
 
 
-def _units(session: Session, fails: Test) -> Session:
+def _units(session: Session, fails: Test, ahead: Ahead | None = None) -> Session:
     runs = list(session.runs)
     data = session.data
     for index in range(len(runs)):
 
-        def without(units: list[Unit], index: int = index) -> bool:
-            return fails(Session((*runs[:index], tuple(units), *runs[index + 1 :]), data))
+        def make(units: list[Unit], index: int = index) -> Session:
+            return Session((*runs[:index], tuple(units), *runs[index + 1 :]), data)
 
-        runs[index] = tuple(ddmin(shortest_prefix(runs[index], without), without))
+        def without(units: list[Unit]) -> bool:
+            return fails(make(units))
+
+        told = _told(ahead, make)
+        prefix = shortest_prefix(runs[index], without, told)
+        runs[index] = tuple(ddmin(prefix, without, told))
     return session.with_runs(tuple(runs))
 
 
-def _lines(session: Session, fails: Test) -> Session:
+def _lines(session: Session, fails: Test, ahead: Ahead | None = None) -> Session:
     runs = [list(run) for run in session.runs]
     for r, run in enumerate(runs):
         for u in range(len(run)):
             if len(run[u]) < 2:
                 continue
 
-            def without(lines: list[str], r: int = r, u: int = u) -> bool:
+            def make(lines: list[str], r: int = r, u: int = u) -> Session | None:
                 trial = [list(each) for each in runs]
                 trial[r][u] = tuple(lines)
-                return bool(lines) and fails(_session_of(session, trial))
+                return _session_of(session, trial) if lines else None
 
-            run[u] = tuple(ddmin(run[u], without))
+            def without(lines: list[str]) -> bool:
+                made = make(lines)
+                return made is not None and fails(made)
+
+            run[u] = tuple(ddmin(run[u], without, _told(ahead, make)))
     return _session_of(session, runs)
 
 
@@ -122,7 +174,7 @@ def _session_of(session: Session, runs: list[list[Unit]]) -> Session:
     return session.with_runs(tuple(tuple(run) for run in runs))
 
 
-def _values(grammar: Grammar, session: Session, fails: Test) -> Session:
+def _values(grammar: Grammar, session: Session, fails: Test, ahead: Ahead | None = None) -> Session:
     """Simpler names and numbers, one at a time: after a simpler session is kept, the
     candidates of the new session are tried from the same place on (not from the first
     again, which would run the program on every one that already failed), until a pass
@@ -130,9 +182,15 @@ def _values(grammar: Grammar, session: Session, fails: Test) -> Session:
     start = 0
     while True:
         kept = False
-        for index, candidate in enumerate(grammar.simpler(session)):
+        candidates: Iterable[Session] = grammar.simpler(session)
+        if ahead is not None:
+            candidates = list(candidates)
+        for index, candidate in enumerate(candidates):
             if index < start:
                 continue
+            if ahead is not None:
+                assert isinstance(candidates, list)
+                ahead([c for c in candidates[index:] if c.size < session.size])
             if candidate.size < session.size and fails(candidate):
                 session, start, kept = candidate, index, True
                 break

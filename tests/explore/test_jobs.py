@@ -1,0 +1,90 @@
+"""``casino explore --jobs N``: the program's runs judged ahead in a pool of processes, and what
+is found, shrunk, written and said the same as with ``--jobs 1`` (but for the seconds)."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from casino.explore.ahead import Ahead
+from casino.explore.judge import Program
+from casino.harness.runners.base import Target
+from casino.harness.runners.inproc import InProcessRunner
+
+MUTANTS = Path(__file__).resolve().parents[2] / "benchmarks" / "mutants.py"
+SECONDS = re.compile(r"\d+\.\d s\b")
+
+
+def _explore(folder: Path, program: str, jobs: int, *more: str) -> tuple[int, str, bytes]:
+    """``casino explore`` of ``program`` in ``folder``: its status, its stdout with every
+    figure in seconds masked, and the bytes of the transcript it wrote (``b""``: none)."""
+    output = folder / f"jobs-{jobs}.yaml"
+    done = subprocess.run(
+        [sys.executable, "-m", "casino", "explore", "--reference", "nimsys", "--program", program,
+         "--jobs", str(jobs), "-o", str(output), *more],
+        capture_output=True, text=True, timeout=600, cwd=folder, check=False,
+    )  # fmt: skip
+    written = output.read_bytes() if output.exists() else b""
+    shown = SECONDS.sub("S s", done.stdout.replace(output.name, "FILE"))
+    return done.returncode, shown, written
+
+
+def test_two_jobs_find_and_shrink_a_mutant_byte_for_byte_as_one(tmp_path: Path) -> None:
+    program = f"{sys.executable} {MUTANTS} display-missing-silent"
+    one = _explore(tmp_path, program, 1)
+    two = _explore(tmp_path, program, 2)
+    assert one[0] == two[0] == 1
+    assert "differs" in one[1] and "shrunk to" in one[1]
+    assert two == one
+    assert b"displayplayer" in one[2]
+
+
+def test_two_jobs_say_no_difference_on_an_honest_program_as_one(tmp_path: Path) -> None:
+    program = f"{sys.executable} -m casino nimsys"
+    one = _explore(tmp_path, program, 1, "--sessions", "24")
+    two = _explore(tmp_path, program, 2, "--sessions", "24")
+    assert one == two
+    assert one[0] == 0 and one[2] == b""
+    assert one[1].startswith("no difference in 24 sessions (")
+
+
+def test_a_program_run_in_this_process_is_never_judged_ahead() -> None:
+    program = Program(InProcessRunner(), Target("nimsys"))
+    assert Ahead.of(program, 4) is None
+
+
+def test_ctrl_c_with_two_jobs_keeps_what_was_found(tmp_path: Path) -> None:
+    """Stopped while shrinking (a program that starts 0.2 s late, so shrinking lasts): the
+    smallest session so far is written and replays as a difference; status 130."""
+    wrapper = tmp_path / "slow.sh"
+    wrapper.write_text(
+        f'#!/bin/sh\nsleep 0.2\nexec "{sys.executable}" "{MUTANTS}" display-missing-silent "$@"\n'
+    )
+    wrapper.chmod(0o755)
+    explore = subprocess.Popen(
+        [sys.executable, "-m", "casino", "explore", "--reference", "nimsys", "--program",
+         str(wrapper), "--jobs", "2", "-o", "found.yaml"],
+        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert explore.stderr is not None
+    for line in explore.stderr:
+        if "shrinking" in line:
+            break
+    else:
+        pytest.fail("explore ended without shrinking")
+    os.kill(explore.pid, signal.SIGINT)
+    out, _ = explore.communicate(timeout=120)
+    assert explore.returncode == 130
+    assert "wrote found.yaml: replay it with" in out
+    assert "partly shrunk" in out
+    replay = subprocess.run(
+        [sys.executable, "-m", "casino", "replay", "--program", str(wrapper), "found.yaml"],
+        cwd=tmp_path, capture_output=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert replay.returncode == 1
