@@ -86,3 +86,23 @@ def test_a_slow_reply_at_a_crowded_table_is_found_and_shrunk_to_one_request() ->
     assert len(found.game.hands) == 1 and len(requests) == 1
     request = wire.parse_command(requests[0].removeprefix("dealer: "))
     assert isinstance(request, wire.BetRequest) and len(request.table) > 6
+
+
+def test_the_command_line_writes_the_dealers_script(tmp_path: Path) -> None:
+    import io
+    import shlex
+
+    from casino.explore.cli import main
+
+    out = tmp_path / "script.txt"
+    stdout = io.StringIO()
+    program = shlex.join(misbehaving("over-stack-7th"))
+    argv = ["explore", "--reference", "stud-player", "--program", program, "--sessions", "20"]
+    status = main([*argv, "-o", str(out)], stdout=stdout, stderr=io.StringIO())
+    assert status == 1
+    first, second = stdout.getvalue().splitlines()
+    assert first.startswith("game 8 breaks the rules (legal): 'bet:1' to 'bet1:0:")
+    assert second.endswith(f"the dealer's script: {out}")
+    assert out.read_text(encoding="utf-8").splitlines()[0] == (
+        "# casino explore --reference stud-player, seed 0, game 8"
+    )
