@@ -24,7 +24,7 @@ from casino.clock import Clock
 from casino.explore.shrink import ddmin
 from casino.net.stream import ConnectionClosed, FrameStream, bound_port, serve
 from casino.stud import protocol as wire
-from casino.stud.check import Limits, _arrival
+from casino.stud.check import Limits, arrival
 from casino.stud.launch import Launch
 
 ANTE = 1
@@ -230,7 +230,7 @@ async def play_game(launch: Launch, game: Game, clock: Clock, limits: Limits) ->
     try:
         process = await launch.start(bound_port(server), asyncio.subprocess.DEVNULL)
         try:
-            stream = await _arrival(arrived, process, limits)
+            stream = await arrival(arrived, process, limits)
             if isinstance(stream, str):
                 played.breach, played.rule = stream, "connects"
                 return played
