@@ -166,10 +166,10 @@ def _explore_by_rules(args: argparse.Namespace, streams: Streams) -> int:
     if args.program is None or args.out is not None:
         raise UsageError("--reference stud-player explores a --program CMD ({host} {port} in it)")
     found, runs = explore_player(
-        shlex.split(args.program), MonotonicClock(), args.seed, args.sessions
+        shlex.split(args.program), MonotonicClock(), args.seed, min(args.sessions, args.budget_runs)
     )
     if found is None:
-        streams.stdout.write(f"no breach in {args.sessions} games ({runs} runs)\n")
+        streams.stdout.write(f"no breach in {runs} games\n")
         return 0
     output = Path(args.output or "explore-stud-player.txt")
     write_atomic(output, script(found, args.seed))
