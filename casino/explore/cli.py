@@ -20,7 +20,7 @@ from typing import TextIO
 from casino.cmdline import ArgumentParser, UsageError, seconds, whole_number
 from casino.explore.coverage import Coverage
 from casino.explore.engine import Budget, CannotRun, Explorer, Found
-from casino.explore.grammars import GRAMMARS, grammar_of
+from casino.explore.grammars import GRAMMARS, RULES, grammar_of
 from casino.explore.judge import Program
 from casino.explore.plan import Grammar
 from casino.explore.suite import write_suite
@@ -75,6 +75,7 @@ def main(
 def _parser(out: TextIO) -> ArgumentParser:
     width = max(map(len, GRAMMARS)) + 2
     grammars = "\n".join(f"  {name:<{width}}{g.about}" for name, g in GRAMMARS.items())
+    grammars += "".join(f"\n  {name:<{width}}{about}" for name, about in RULES.items())
     parser = ArgumentParser(
         out=out,
         prog="casino explore",
@@ -120,6 +121,8 @@ def _parser(out: TextIO) -> ArgumentParser:
 def explore(argv: list[str], streams: Streams) -> int:
     """``casino explore``."""
     args = _parser(streams.stdout).parse_args(argv)
+    if args.reference in RULES:
+        return _explore_by_rules(args, streams)
     grammar = _grammar(args)
     if args.out is not None:
         if args.program or args.output:
@@ -166,6 +169,28 @@ def explore(argv: list[str], streams: Streams) -> int:
     for index, each in enumerate(main[1:], 2):
         _report_group(each, output.with_stem(f"{output.stem}-{index}"), args, streams)
     _report(main[0], output, args, streams)
+    return 1
+
+
+def _explore_by_rules(args: argparse.Namespace, streams: Streams) -> int:
+    """``--reference stud-player``: a three-card stud player judged by the seed's rules."""
+    from casino.clock import MonotonicClock
+    from casino.explore.stud import explore_player, script
+
+    if args.program is None or args.out is not None:
+        raise UsageError("--reference stud-player explores a --program CMD ({host} {port} in it)")
+    found, runs = explore_player(
+        shlex.split(args.program), MonotonicClock(), args.seed, min(args.sessions, args.budget_runs)
+    )
+    if found is None:
+        streams.stdout.write(f"no breach in {runs} games\n")
+        return 0
+    output = Path(args.output or "explore-stud-player.txt")
+    write_atomic(output, script(found, args.seed))
+    streams.stdout.write(
+        f"game {found.number} breaks the rules ({found.played.rule}): {found.played.breach}\n"
+        f"shrunk to {len(found.game.hands)} hand(s) in {runs} runs; the dealer's script: {output}\n"
+    )
     return 1
 
 

@@ -22,6 +22,11 @@ GRAMMARS: dict[str, Grammar] = {
 }
 """``--reference`` name → its grammar."""
 
+RULES: dict[str, str] = {
+    "stud-player": "three-card stud's player, judged by the seed's rules (explore is the dealer)",
+}
+"""``--reference`` names judged by rules instead of a reference (:mod:`casino.explore.stud`)."""
+
 
 def grammar_of(name: str) -> Grammar:
     """The grammar called ``name``; ``KeyError`` naming the known ones if there is none."""

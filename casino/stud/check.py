@@ -335,7 +335,7 @@ async def _session(
     start = clock.now()
     closed = False
     try:
-        stream = await _arrival(arrived, process, limits)
+        stream = await arrival(arrived, process, limits)
         if isinstance(stream, str):
             log.note = stream
             log.lost = set(group.lines)
@@ -368,7 +368,7 @@ async def _read_stderr(pipe: asyncio.StreamReader, log: SessionLog) -> None:
         return
 
 
-async def _arrival(
+async def arrival(
     arrived: asyncio.Queue[FrameStream], process: asyncio.subprocess.Process, limits: Limits
 ) -> FrameStream | str:
     """The player's connection, or why it never came (it exited, or took too long)."""

@@ -1,0 +1,108 @@
+"""``casino explore --reference stud-player``: casino's own bots break no rule; mutant players
+(an illegal amount, a slow reply, a socket left open) are found and shrunk to a short game."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from casino.clock import MonotonicClock
+from casino.explore.stud import StudExplorer, draw_game, explore_player, script
+from casino.stud import protocol as wire
+from casino.stud.check import Limits
+from casino.stud.launch import Launch
+
+STUD = Path(__file__).resolve().parents[1] / "stud"
+
+
+def misbehaving(fault: str) -> list[str]:
+    return [sys.executable, str(STUD / "misbehaving.py"), "{host}", "{port}", fault]
+
+
+def shipped(strategy: str) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "casino",
+        "stud",
+        "player",
+        "{host}",
+        "{port}",
+        "--strategy",
+        strategy,
+        "--seed",
+        "1",
+    ]
+
+
+def test_games_are_drawn_from_the_seed_and_every_request_is_well_formed() -> None:
+    import random
+
+    first = [draw_game(random.Random(5), 4) for _ in range(2)]
+    assert first[0] == first[1]
+    for hand in first[0].hands:
+        assert len(set(hand.cards)) == len(hand.cards)
+        assert all(to_match >= 1 for to_match in (*hand.first[1:], *hand.second[1:]))
+
+
+@pytest.mark.parametrize("strategy", ["ours", "random-legal", "pair-or-fold"])
+def test_casinos_own_players_break_no_rule(strategy: str) -> None:
+    found, runs = explore_player(shipped(strategy), MonotonicClock(), 0, 4)
+    assert found is None
+    assert runs == 4
+
+
+def test_an_illegal_amount_is_found_and_shrunk_to_the_seventh_request() -> None:
+    found, _ = explore_player(misbehaving("over-stack-7th"), MonotonicClock(), 0, 20)
+    assert found is not None and found.played.rule == "legal"
+    lines = found.played.lines
+    requests = [line for line in lines if line.startswith(("dealer: bet1", "dealer: bet2"))]
+    assert len(requests) == 7  # the fault is at the 7th request: no shorter game shows it
+    last = wire.parse_command(requests[-1].removeprefix("dealer: "))
+    assert isinstance(last, wire.BetRequest)
+    assert lines[-1] == f"player: bet:{last.stack + 1}"
+    text = script(found, 0)
+    assert text.splitlines()[3:5] == ["dealer: login", "player: bad:Bad"]
+    assert text.endswith(f"breach (legal): {found.played.breach}\n")
+
+
+def test_a_socket_left_open_after_done_is_found_in_one_hand() -> None:
+    explorer = StudExplorer(
+        Launch(tuple(misbehaving("never-close"))), MonotonicClock(), Limits(patience=1.5, close=0.5)
+    )
+    found = explorer.find(0, 3)
+    assert found is not None and found.number == 1 and found.played.rule == "closes"
+    shrunk = explorer.shrink(found)
+    assert len(shrunk.game.hands) == 1
+    assert shrunk.played.lines[-1].startswith("dealer: done:")
+
+
+def test_a_slow_reply_at_a_crowded_table_is_found_and_shrunk_to_one_request() -> None:
+    found, _ = explore_player(misbehaving("slow-crowd"), MonotonicClock(), 0, 30)
+    assert found is not None and found.played.rule == "timely"
+    requests = [line for line in found.played.lines if line.startswith("dealer: bet")]
+    assert len(found.game.hands) == 1 and len(requests) == 1
+    request = wire.parse_command(requests[0].removeprefix("dealer: "))
+    assert isinstance(request, wire.BetRequest) and len(request.table) > 6
+
+
+def test_the_command_line_writes_the_dealers_script(tmp_path: Path) -> None:
+    import io
+    import shlex
+
+    from casino.explore.cli import main
+
+    out = tmp_path / "script.txt"
+    stdout = io.StringIO()
+    program = shlex.join(misbehaving("over-stack-7th"))
+    argv = ["explore", "--reference", "stud-player", "--program", program, "--sessions", "20"]
+    status = main([*argv, "-o", str(out)], stdout=stdout, stderr=io.StringIO())
+    assert status == 1
+    first, second = stdout.getvalue().splitlines()
+    assert first.startswith("game 8 breaks the rules (legal): 'bet:1' to 'bet1:0:")
+    assert second.endswith(f"the dealer's script: {out}")
+    assert out.read_text(encoding="utf-8").splitlines()[0] == (
+        "# casino explore --reference stud-player, seed 0, game 8"
+    )
