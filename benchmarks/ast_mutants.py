@@ -81,13 +81,8 @@ class Site:
 
 
 def _is_docstring(parent: ast.AST, node: ast.AST) -> bool:
-    body = getattr(parent, "body", None)
-    return (
-        isinstance(body, list)
-        and bool(body)
-        and isinstance(body[0], ast.Expr)
-        and body[0].value is node
-    )
+    """Whether ``node`` is a bare string statement (a docstring: never printed)."""
+    return isinstance(parent, ast.Expr) and parent.value is node
 
 
 def _message(node: ast.Constant) -> bool:
