@@ -1,0 +1,373 @@
+"""Tool-made mutants of the Nimsys and video poker references: an AST mutator of casino's own.
+
+Run: ``python benchmarks/ast_mutants.py [--count N] [--seed S] [--sessions N] [--search K]``.
+
+Each mutant is one change to one function or method of a reference module (stdlib
+:mod:`ast`): a comparison swapped (``<``/``<=``, ``>``/``>=``, ``==``/``!=``), an int
+constant moved by one, ``and``/``or`` swapped, a message's first letter's case changed, a
+statement dropped from an ``if``/``else`` arm, an ``if`` test negated. The mutated module is
+compiled (never executed) and the mutated function's code object swapped into the live
+function only while the mutant runs, so that the reference, in the same process, stays
+itself (as :mod:`mutants` does with its hand-written patches). Which mutants: every site of
+every module in :data:`MODULES`, in source order, sampled by ``random.Random(seed)``.
+
+For each mutant: killed by the shipped transcripts? by explore (seed 0, ``--sessions``)?
+by a longer random search (explore with seeds 1..``--search``, same sessions each)? The
+mutants nothing kills are presumed equivalent and left out of the rates. Figures are
+printed, never asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import contextlib
+import importlib
+import importlib.util
+import os
+import random
+import statistics
+import types
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+OPERATORS = ("compare", "int", "boolop", "string", "drop", "not")
+"""The mutation operators, in the order a site's candidates are listed."""
+
+MODULES = {
+    "casino.nim.ranking": "nimsys",
+    "casino.nim.players": "nimsys",
+    "casino.nim.registry": "nimsys",
+    "casino.nim.nim_game": "nimsys",
+    "casino.nim.kayles": "nimsys",
+    "casino.nim.shell": "nimsys",
+    "casino.nim.storage": "nimsys",
+    "casino.nim.ai": "nimsys",
+    "casino.nim.stage_a": "nimsys-a",
+    "casino.videopoker.commands": "videopoker",
+    "casino.videopoker.game": "videopoker",
+    "casino.videopoker.paytable": "videopoker",
+}
+"""Each mutated module and the explore grammar (``--reference``) of its program."""
+
+_SWAPS: dict[type[ast.cmpop], type[ast.cmpop]] = {
+    ast.Lt: ast.LtE,
+    ast.LtE: ast.Lt,
+    ast.Gt: ast.GtE,
+    ast.GtE: ast.Gt,
+    ast.Eq: ast.NotEq,
+    ast.NotEq: ast.Eq,
+}
+
+
+@dataclass(frozen=True)
+class Site:
+    """One mutation: in ``module``, the ``index``-th candidate of ``operator``."""
+
+    module: str
+    operator: str
+    index: int
+    function: str
+    """The qualified name of the top-level function or method that holds it."""
+    line: int
+    change: str
+
+    @property
+    def name(self) -> str:
+        """A stable name: module, operator, index."""
+        return f"{self.module.rpartition('.')[2]}:{self.operator}:{self.index}"
+
+
+def _is_docstring(parent: ast.AST, node: ast.AST) -> bool:
+    """Whether ``node`` is a bare string statement (a docstring: never printed)."""
+    return isinstance(parent, ast.Expr) and parent.value is node
+
+
+def _message(node: ast.Constant) -> bool:
+    text = node.value
+    return isinstance(text, str) and " " in text and any(c.isalpha() for c in text)
+
+
+def _candidates(tree: ast.AST, operator: str) -> Iterator[tuple[ast.AST, Callable[[], str]]]:
+    """The nodes ``operator`` can change, in a deterministic walk, each with its change (a
+    function that makes it in place and says what it did)."""
+    for parent in ast.walk(tree):
+        for node in ast.iter_child_nodes(parent):
+            yield from _of_node(parent, node, operator)
+
+
+def _of_node(
+    parent: ast.AST, node: ast.AST, operator: str
+) -> Iterator[tuple[ast.AST, Callable[[], str]]]:
+    if operator == "compare" and isinstance(node, ast.Compare) and type(node.ops[0]) in _SWAPS:
+        cmp = node
+
+        def swap() -> str:
+            old = type(cmp.ops[0])
+            cmp.ops[0] = _SWAPS[old]()
+            return f"{old.__name__} -> {_SWAPS[old].__name__}"
+
+        yield node, swap
+    elif operator == "int" and isinstance(node, ast.Constant) and type(node.value) is int:
+        const = node
+        for step in (1, -1):
+
+            def move(step: int = step) -> str:
+                old = const.value
+                assert isinstance(old, int)
+                const.value = old + step
+                return f"{old} -> {old + step}"
+
+            yield node, move
+    elif operator == "boolop" and isinstance(node, ast.BoolOp):
+        boolop = node
+
+        def flip() -> str:
+            boolop.op = ast.Or() if isinstance(boolop.op, ast.And) else ast.And()
+            return f"-> {type(boolop.op).__name__.lower()}"
+
+        yield node, flip
+    elif operator == "string" and isinstance(node, ast.Constant) and _message(node):
+        if not _is_docstring(parent, node):
+            yield node, _recase(node)
+    elif operator == "drop" and isinstance(node, ast.If):
+        for arm in ("body", "orelse"):
+            for position in range(len(getattr(node, arm))):
+                yield node, _dropper(node, arm, position)
+    elif operator == "not" and isinstance(node, ast.If):
+        branch = node
+
+        def negate() -> str:
+            branch.test = ast.UnaryOp(op=ast.Not(), operand=branch.test)
+            return "if X -> if not X"
+
+        yield node, negate
+
+
+def _recase(node: ast.Constant) -> Callable[[], str]:
+    def change() -> str:
+        text = str(node.value)
+        at = next(i for i, c in enumerate(text) if c.isalpha())
+        node.value = text[:at] + text[at].swapcase() + text[at + 1 :]
+        return f"{text[:20]!r} -> {node.value[:20]!r}"
+
+    return change
+
+
+def _dropper(node: ast.If, arm: str, position: int) -> Callable[[], str]:
+    def drop() -> str:
+        statements: list[ast.stmt] = getattr(node, arm)
+        gone = statements.pop(position)
+        if not statements and arm == "body":
+            statements.append(ast.Pass())
+        return f"drop {arm} statement at line {gone.lineno}"
+
+    return drop
+
+
+def _functions(tree: ast.Module) -> Iterator[tuple[str, ast.AST]]:
+    """Each top-level function and method, by qualified name (not the class bodies)."""
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            yield node.name, node
+        elif isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
+                    yield f"{node.name}.{item.name}", item
+
+
+def _source(module: str) -> tuple[str, str]:
+    spec = importlib.util.find_spec(module)
+    assert spec is not None and spec.origin is not None
+    return spec.origin, Path(spec.origin).read_text(encoding="utf-8")
+
+
+def _sites_in(tree: ast.Module, module: str) -> Iterator[tuple[Site, Callable[[], str]]]:
+    """Every site of ``tree`` (outside ``while`` tests, which could loop forever)."""
+    for operator in OPERATORS:
+        index = 0
+        for qualname, function in _functions(tree):
+            loops = {
+                id(n)
+                for w in ast.walk(function)
+                if isinstance(w, ast.While)
+                for n in ast.walk(w.test)
+            }
+            for node, change in _candidates(function, operator):
+                if id(node) in loops:
+                    continue
+                line = getattr(node, "lineno", 0)
+                yield Site(module, operator, index, qualname, line, ""), change
+                index += 1
+
+
+def sites(module: str) -> list[Site]:
+    """Every mutation site of ``module``, in a fixed order."""
+    _, text = _source(module)
+    return [site for site, _ in _sites_in(ast.parse(text), module)]
+
+
+def mutated_tree(site: Site) -> tuple[ast.Module, str]:
+    """The module's tree with ``site``'s one change made, and what the change was."""
+    _, text = _source(site.module)
+    tree = ast.parse(text)
+    for candidate, change in _sites_in(tree, site.module):
+        if (candidate.operator, candidate.index) == (site.operator, site.index):
+            said = change()
+            return ast.fix_missing_locations(tree), said
+    raise LookupError(site.name)
+
+
+def _code_named(code: types.CodeType, qualname: str) -> types.CodeType | None:
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            if const.co_qualname == qualname:
+                return const
+            found = _code_named(const, qualname)
+            if found is not None:
+                return found
+    return None
+
+
+def _live_function(module: types.ModuleType, qualname: str) -> types.FunctionType:
+    target: Any = module
+    for part in qualname.split("."):
+        target = inspect_attr(target, part)
+    for unwrap in ("fget", "__func__", "__wrapped__"):
+        target = getattr(target, unwrap, target)
+    assert isinstance(target, types.FunctionType), qualname
+    return target
+
+
+def inspect_attr(owner: Any, name: str) -> Any:
+    """``owner``'s own attribute ``name`` (a class's raw descriptor, not what it binds)."""
+    return owner.__dict__[name] if isinstance(owner, type) else getattr(owner, name)
+
+
+@dataclass(frozen=True)
+class AstMutant:
+    """A site made into a runnable change: the live function and its mutated code."""
+
+    site: Site
+    change: str
+    function: types.FunctionType
+    code: types.CodeType
+
+    @contextlib.contextmanager
+    def applied(self) -> Iterator[None]:
+        """The mutated code in place while the block runs."""
+        original = self.function.__code__
+        self.function.__code__ = self.code
+        try:
+            yield
+        finally:
+            self.function.__code__ = original
+
+
+def make(site: Site) -> AstMutant | None:
+    """``site`` compiled into a mutant (``None``: its code cannot replace the live one)."""
+    tree, change = mutated_tree(site)
+    origin, _ = _source(site.module)
+    code = _code_named(compile(tree, origin, "exec"), site.function)
+    function = _live_function(importlib.import_module(site.module), site.function)
+    if code is None or code.co_freevars != function.__code__.co_freevars:
+        return None
+    return AstMutant(site, change, function, code)
+
+
+def sample(count: int, seed: int) -> list[Site]:
+    """``count`` sites of the modules of :data:`MODULES`, as many of each operator
+    (``count // len(OPERATORS)``), chosen by ``seed``."""
+    every = [site for module in MODULES for site in sites(module)]
+    chooser, chosen = random.Random(seed), []
+    for operator in OPERATORS:
+        of = [site for site in every if site.operator == operator]
+        chosen += chooser.sample(of, min(len(of), count // len(OPERATORS)))
+    return sorted(chosen, key=lambda s: s.name)
+
+
+def as_mutant(mutant: AstMutant) -> Any:
+    """The AST mutant as a :class:`mutants.Mutant` (what bench_explore runs)."""
+    from mutants import Mutant
+
+    def patch(stack: contextlib.ExitStack) -> None:
+        stack.enter_context(mutant.applied())
+
+    return Mutant(mutant.site.name, MODULES[mutant.site.module], mutant.change, patch)
+
+
+def _killed_by_search(mutant: Any, sessions: int, seeds: int) -> bool:
+    from bench_explore import in_process
+
+    from casino.explore.engine import Budget, Explorer
+    from casino.explore.grammars import grammar_of
+
+    for seed in range(1, seeds + 1):
+        explorer = Explorer(grammar_of(mutant.reference), in_process(mutant), Budget(runs=20_000))
+        if explorer.find(seed, sessions) is not None or explorer.optional:
+            return True
+    return False
+
+
+def study(count: int, seed: int, sessions: int, seeds: int) -> None:
+    """The table and the rates under it."""
+    from bench_explore import explore, in_process, shipped_kills
+    from machine import describe
+
+    print(describe())
+    print(f"load average: {os.getloadavg()[0]:.2f}; {count} mutants, seed {seed}")
+    rows: list[tuple[bool, bool, bool, int | None]] = []
+    for site in sample(count, seed):
+        made = make(site)
+        if made is None:
+            print(f"{site.name:<24} (its code cannot be swapped in)")
+            continue
+        mutant = as_mutant(made)
+        try:
+            found = explore(mutant, in_process(mutant), sessions)
+            shipped = shipped_kills(mutant)
+            search = found is not None or _killed_by_search(mutant, sessions, seeds)
+        except RecursionError:
+            found, shipped, search = None, True, True
+        lines = None if found is None else found.lines
+        rows.append((shipped, found is not None, search, lines))
+        print(
+            f"{site.name:<24} {site.function:<32} {made.change[:36]:<36} shipped"
+            f" {'y' if shipped else 'n'} explore {lines if lines is not None else '-'}"
+            f" search {'y' if search else 'n'}",
+            flush=True,
+        )
+    _rates(rows)
+
+
+def _rates(rows: list[tuple[bool, bool, bool, int | None]]) -> None:
+    killed = [r for r in rows if r[0] or r[1] or r[2]]
+    print(
+        f"\nmutants run: {len(rows)}; killed by anything: {len(killed)};"
+        f" presumed equivalent: {len(rows) - len(killed)}"
+    )
+    if not killed:
+        return
+    for what, column in (("explore (seed 0)", 1), ("the shipped transcripts", 0)):
+        hits = sum(1 for r in killed if r[column])
+        print(f"killed by {what + ':':<26} {hits} ({100 * hits / len(killed):.0f} %)")
+    lines = [r[3] for r in killed if r[3] is not None]
+    if lines:
+        print(f"median shrunk session: {statistics.median(lines)} input lines")
+
+
+def main() -> None:
+    """Parse the options and run the study."""
+    parser = argparse.ArgumentParser(description=__doc__.partition("\n")[0])
+    parser.add_argument("--count", type=int, default=60)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--sessions", type=int, default=100)
+    parser.add_argument("--search", type=int, default=3, help="more explore seeds for the search")
+    args = parser.parse_args()
+    study(args.count, args.seed, args.sessions, args.search)
+
+
+if __name__ == "__main__":
+    main()
