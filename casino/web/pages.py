@@ -204,8 +204,9 @@ def _tables(lang: str, csrf: str, tables: Sequence[TableRow]) -> str:
     _ = tr_of(lang).gettext
     heads = "".join(
         f'<th scope="col">{escape(h)}</th>'
-        for h in (_("Table"), _("Blinds"), _("Seats taken"), _("Sit down with up to"), "")
-    )
+        for h in (_("Table"), _("Blinds"), _("Seats taken"), _("Sit down with up to"))
+    )  # the buttons' column has no heading: an empty cell, not an empty <th> (axe)
+    heads += "<td></td>"
     rows = "".join(_table_row(lang, row) for row in tables)
     title = escape(_("Hold'em tables"))
     return (

@@ -34,6 +34,7 @@ HOLDEM = {
     **TABLE,
     "title": "Texas Hold'em",
     "board": "Community cards",
+    "actions": "Your actions",
     "pot": "Pot",
     "seat": "Seat {number}",
     "stack": "{amount} chips",
