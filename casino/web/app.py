@@ -111,11 +111,15 @@ class WebServer(PageServer):
         the table the member chose in the lobby)."""
         text = request.query.get("table", "")
         asked = int(text) if text.isdigit() and len(text) < 4 else None
+        watch = request.query.get("watch") == "1"
 
         async def serve(
             socket: web.WebSocketResponse, outbox: Outbox, key: str, profile: Profile
         ) -> None:
-            await self._holdem(socket, outbox, key, profile, asked)
+            if watch:
+                await self._watch(socket, outbox, key, profile, asked)
+            else:
+                await self._holdem(socket, outbox, key, profile, asked)
 
         return await self._socket(request, serve)
 
@@ -280,6 +284,31 @@ class WebServer(PageServer):
             table.leave(member, send)
             if flooded and member.send is None:  # dropped for flooding: not waited for
                 table.depart(member, grace=False)
+
+    async def _watch(
+        self,
+        socket: web.WebSocketResponse,
+        outbox: Outbox,
+        key: str,
+        profile: Profile,
+        asked: int | None,
+    ) -> None:
+        """A member watches table ``asked`` (``?watch=1``): its views without hole cards,
+        counted while the socket is open; no money moves (no seat, no stake)."""
+        if asked is None or not 1 <= asked <= len(self.tables):
+            outbox.post({"type": "error", "reason": said(profile.lang, "no such table")})
+            return
+        table = self.tables[asked - 1]
+        watcher = table.watch(profile.member, profile.name, profile.lang)
+
+        async def send(data: dict[str, Any]) -> None:
+            outbox.post(data)
+
+        try:
+            await table.open_watch(watcher, send)
+            await self._flood_checked(socket, outbox, key, lambda data: table.hear(watcher, data))
+        finally:
+            await table.close_watch(watcher)
 
 
 def _same_origin(request: web.Request) -> None:
