@@ -73,6 +73,7 @@ CLOSE_SECONDS = 2.0
 """Real seconds to wait for a closing socket's peer (then its connection is aborted)."""
 
 Handle = Callable[[Any], Awaitable[None]]
+TOO_MANY = "too many are watching this table: try again later"
 
 
 class WebServer(PageServer):
@@ -299,6 +300,10 @@ class WebServer(PageServer):
             outbox.post({"type": "error", "reason": said(profile.lang, "no such table")})
             return
         table = self.tables[asked - 1]
+        if len(table.watchers) >= table.settings.watchers:
+            LOG.warning("table %d: watch refused to %r: full", table.number, profile.name)
+            outbox.post({"type": "error", "reason": said(profile.lang, TOO_MANY)})
+            return
         watcher = table.watch(profile.member, profile.name, profile.lang)
 
         async def send(data: dict[str, Any]) -> None:

@@ -49,6 +49,8 @@ class TableSettings:
     """The dominoes move clock."""
     seat_timeout: float = 120.0
     """Seconds a member may be away (no page open) before their seat is freed."""
+    watchers: int = 100
+    """Pages that may watch one table at once (each is sent every view of it)."""
     wait: int = 1
     """Members seated before a table starts dealing (or a member presses start)."""
     fill_after: float | None = None

@@ -86,6 +86,8 @@ class TableRow:
     """The members seated (the other seats are computer players')."""
     stake: int
     """The most a member sits down with (their wallet, up to this)."""
+    watchers: int = 0
+    """The pages watching the table now."""
 
 
 @dataclass(frozen=True)
@@ -225,6 +227,8 @@ def _table_row(lang: str, row: TableRow) -> str:
     small, big = (escape(number(blind, lang)) for blind in row.blinds)
     taken = escape(fill(_("{taken} of {seats}"), lang, taken=len(row.members), seats=row.seats))
     who = (": " + escape(", ".join(row.members))) if row.members else ""
+    if row.watchers:
+        who += " · " + escape(fill(_("{n} watching"), lang, n=row.watchers))
     full = " disabled" if len(row.members) >= row.seats else ""
     return (
         f'<tr data-table="{row.number}"><th scope="row">{row.number}</th>'

@@ -9,6 +9,7 @@ Every table here runs on a :class:`FakeClock` (see :mod:`tests.web.test_server`)
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 from typing import Any
 
@@ -119,9 +120,12 @@ def test_the_watchers_are_counted_for_everybody_up_and_down_also_on_a_dropped_so
             "Estás mirando la mesa 1: las cartas tapadas no se muestran hasta el final de la mano."
         )
         assert mine["words"]["watchers"] == "{n} mirando"
-        second = await watching(client, await register(client, "Ida"))
+        ida = await register(client, "Ida")
+        second = await watching(client, ida)
         await until(zoe, counting(2))
         await until(first, counting(2))
+        lobby = await client.get("/?lang=en", headers={"Cookie": f"{COOKIE}={ida}"})
+        assert "<td>1 of 3: Zoe · 2 watching</td>" in await lobby.text()
         await first.close()  # the page left
         await until(zoe, counting(1))
         await until(second, counting(1))
@@ -216,7 +220,20 @@ def test_a_full_table_can_be_watched_but_not_sat_at() -> None:
         assert error["reason"] == "no free seat"
         nowhere = await watching(client, cookie, table=9)
         assert (await until(nowhere, lambda d: True))["reason"] == "no such table"
-        for ws in [*seated, wes, refused, nowhere]:
+        table = server.tables[0]
+        table.settings = dataclasses.replace(table.settings, watchers=1)
+        crowd = await watching(client, cookie)  # one more than the table lets watch
+        assert (await until(crowd, lambda d: True))["reason"] == (
+            "too many are watching this table: try again later"
+        )
+        visitor = await client.ws_connect("/ws/holdem?table=1&watch=1")  # no session
+        assert (await until(visitor, lambda d: True))["reason"] == (
+            "no hay sesión: entra desde el vestíbulo"
+        )
+        assert len(table.watchers) == 1
+        away = await client.get("/holdem?table=1&watch=1", allow_redirects=False)
+        assert (away.status, away.headers["Location"]) == (303, "/")  # members only
+        for ws in [*seated, wes, refused, nowhere, crowd, visitor]:
             await ws.close()
 
     serve(body)
