@@ -13,8 +13,10 @@ route                  what
 ``POST /join``         a logged-in member goes to a game (``game=holdem|domino``; ``table=N``:
                        the Hold'em table chosen in the lobby's list)
 ``POST /refill``       the house's refill of an empty wallet (once a day, written to the ledger)
-``GET /holdem``        the Hold'em page (back to the lobby without a session)
+``GET /holdem``        the Hold'em page (back to the lobby without a session); ``?table=N``:
+                       that table; ``&watch=1``: watching it (no seat, no hole cards)
 ``GET /ws/holdem``     the table's WebSocket: JSON views out, ``{"type": "act", …}`` in
+                       (``?table=N&watch=1``: a watcher's, views out only)
 ``GET /domino``        the dominoes page (the member against the computer)
 ``GET /ws/domino``     the match's WebSocket: views out, ``play``/``draw``/``pass``/``next`` in
 ``GET /static/…``      the page's CSS and JavaScript, from the package

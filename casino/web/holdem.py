@@ -18,6 +18,10 @@ players' from the house) and the final stacks settled back in one transaction. A
 wallet is empty sits out. A member who sits down during a hand is seated for the next one
 (told so); until then the seat's computer player plays it, under its own name.
 
+**Watchers.** A member may watch a table (:meth:`SeatedTable.watch`): their page is sent
+every view with no hole cards but those shown at a showdown, stakes nothing and is asked
+nothing; every view counts the watchers. A watcher sits down the lobby's way.
+
 **Waiting for people.** A table that has no member deals nothing. It starts dealing when
 ``wait`` members have sat down, when a seated member presses start, or ``fill_after``
 seconds after its first member sat down (``None``: never by time); then the seats no member
