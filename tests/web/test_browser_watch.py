@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .browser import PHONE, casino_web, click_when, emulate, join, register
-from .tables import LIMIT, POLL, wait_for
+from .tables import LIMIT, POLL, audit, wait_for
 
 PAGE = """
 return {hand: Number(document.body.dataset.hand || 0),
@@ -40,6 +40,7 @@ def test_a_member_watches_from_the_lobby_sees_no_hole_card_then_takes_a_seat(
         click_when(wes, "#watch-1")
         first = wait_for(wes, PAGE, lambda v: v["hand"] >= 1 and bool(v["take"]))
         assert first["turn"].startswith("Estás mirando la mesa 1") and not first["sitout"]
+        assert audit(wes) == []  # the watch page: its take-a-seat link, its count
         assert wait_for(zoe, PAGE, lambda v: bool(v["watchers"]))["watchers"] == "1 watching"
         end = time.monotonic() + LIMIT
         looks = 0
