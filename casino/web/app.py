@@ -13,8 +13,10 @@ route                  what
 ``POST /join``         a logged-in member goes to a game (``game=holdem|domino``; ``table=N``:
                        the Hold'em table chosen in the lobby's list)
 ``POST /refill``       the house's refill of an empty wallet (once a day, written to the ledger)
-``GET /holdem``        the Hold'em page (back to the lobby without a session)
+``GET /holdem``        the Hold'em page (back to the lobby without a session); ``?table=N``:
+                       that table; ``&watch=1``: watching it (no seat, no hole cards)
 ``GET /ws/holdem``     the table's WebSocket: JSON views out, ``{"type": "act", …}`` in
+                       (``?table=N&watch=1``: a watcher's, views out only)
 ``GET /domino``        the dominoes page (the member against the computer)
 ``GET /ws/domino``     the match's WebSocket: views out, ``play``/``draw``/``pass``/``next`` in
 ``GET /static/…``      the page's CSS and JavaScript, from the package
@@ -73,6 +75,7 @@ CLOSE_SECONDS = 2.0
 """Real seconds to wait for a closing socket's peer (then its connection is aborted)."""
 
 Handle = Callable[[Any], Awaitable[None]]
+TOO_MANY = "too many are watching this table: try again later"
 
 
 class WebServer(PageServer):
@@ -111,11 +114,15 @@ class WebServer(PageServer):
         the table the member chose in the lobby)."""
         text = request.query.get("table", "")
         asked = int(text) if text.isdigit() and len(text) < 4 else None
+        watch = request.query.get("watch") == "1"
 
         async def serve(
             socket: web.WebSocketResponse, outbox: Outbox, key: str, profile: Profile
         ) -> None:
-            await self._holdem(socket, outbox, key, profile, asked)
+            if watch:
+                await self._watch(socket, outbox, key, profile, asked)
+            else:
+                await self._holdem(socket, outbox, key, profile, asked)
 
         return await self._socket(request, serve)
 
@@ -280,6 +287,35 @@ class WebServer(PageServer):
             table.leave(member, send)
             if flooded and member.send is None:  # dropped for flooding: not waited for
                 table.depart(member, grace=False)
+
+    async def _watch(
+        self,
+        socket: web.WebSocketResponse,
+        outbox: Outbox,
+        key: str,
+        profile: Profile,
+        asked: int | None,
+    ) -> None:
+        """A member watches table ``asked`` (``?watch=1``): its views without hole cards,
+        counted while the socket is open; no money moves (no seat, no stake)."""
+        if asked is None or not 1 <= asked <= len(self.tables):
+            outbox.post({"type": "error", "reason": said(profile.lang, "no such table")})
+            return
+        table = self.tables[asked - 1]
+        if len(table.watchers) >= table.settings.watchers:
+            LOG.warning("table %d: watch refused to %r: full", table.number, profile.name)
+            outbox.post({"type": "error", "reason": said(profile.lang, TOO_MANY)})
+            return
+        watcher = table.watch(profile.member, profile.name, profile.lang)
+
+        async def send(data: dict[str, Any]) -> None:
+            outbox.post(data)
+
+        try:
+            await table.open_watch(watcher, send)
+            await self._flood_checked(socket, outbox, key, lambda data: table.hear(watcher, data))
+        finally:
+            await table.close_watch(watcher)
 
 
 def _same_origin(request: web.Request) -> None:

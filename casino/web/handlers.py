@@ -72,7 +72,12 @@ class PageServer(ServerCore):
         settings = table.settings
         names = tuple(m.name for m in table.everyone if not m.leaving)
         return pages.TableRow(
-            table.number, settings.rules.blinds, settings.seats, names, settings.stack
+            table.number,
+            settings.rules.blinds,
+            settings.seats,
+            names,
+            settings.stack,
+            len(table.watchers),
         )
 
     async def refill(self, request: web.Request) -> web.StreamResponse:

@@ -18,6 +18,10 @@ players' from the house) and the final stacks settled back in one transaction. A
 wallet is empty sits out. A member who sits down during a hand is seated for the next one
 (told so); until then the seat's computer player plays it, under its own name.
 
+**Watchers.** A member may watch a table (:meth:`SeatedTable.watch`): their page is sent
+every view with no hole cards but those shown at a showdown, stakes nothing and is asked
+nothing; every view counts the watchers. A watcher sits down the lobby's way.
+
 **Waiting for people.** A table that has no member deals nothing. It starts dealing when
 ``wait`` members have sat down, when a seated member presses start, or ``fill_after``
 seconds after its first member sat down (``None``: never by time); then the seats no member
@@ -35,6 +39,7 @@ from casino.holdem.table import shuffled_deck
 from casino.holdem.view import (
     blind_posts,
 )
+from casino.i18n import translator
 from casino.web.guard import LOG
 from casino.web.holdemlog import STARTS
 from casino.web.holdemseats import DEALT_KEPT, LEAVE_GRACE, Member, Send
@@ -42,6 +47,7 @@ from casino.web.holdemview import ShownTable
 from casino.web.store import StoreError
 
 __all__ = ["WebTable"]
+WATCHING = "You are watching: take a free seat to play."
 VERBS = {
     "check": Verb.CHECK,
     "call": Verb.CALL,
@@ -85,6 +91,28 @@ class WebTable(ShownTable):
             await self.refuse(member, "Not your turn.", message)
         else:
             member.inbox.put_nowait(message)
+
+    # --- watchers ---------------------------------------------------------------------
+
+    async def open_watch(self, watcher: Member, send: Send) -> None:
+        """A watching page is open (:meth:`watch`): it is sent the table, everybody the count."""
+        watcher.send = send
+        await self.show_all()
+
+    async def close_watch(self, watcher: Member) -> None:
+        """A watching page closed or dropped: everybody is shown the count one less."""
+        if self.unwatch(watcher):
+            await self.show_all()
+
+    async def hear(self, watcher: Member, message: Any) -> None:
+        """A message from a watching page: a play is refused (a watcher takes a seat through
+        the lobby's way, ``/holdem?table=N``); its page leaving says nothing."""
+        if isinstance(message, dict) and message.get("type") == "leave":
+            return
+        self.refused += 1
+        LOG.warning("table %d: refused from watcher %r: %.200r", self.number, watcher.name, message)
+        reason = translator("web", watcher.lang).gettext(WATCHING)
+        await self.tell(watcher, {"type": "refused", "reason": reason})
 
     # --- play -------------------------------------------------------------------------
 

@@ -49,6 +49,8 @@ class TableSettings:
     """The dominoes move clock."""
     seat_timeout: float = 120.0
     """Seconds a member may be away (no page open) before their seat is freed."""
+    watchers: int = 100
+    """Pages that may watch one table at once (each is sent every view of it)."""
     wait: int = 1
     """Members seated before a table starts dealing (or a member presses start)."""
     fill_after: float | None = None
@@ -75,6 +77,9 @@ class Member:
     wallet: int | None = None
     """Their wallet as last read (the chips their seat shows until they are dealt in)."""
     inbox: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+    watching: bool = False
+    """A watcher (:meth:`SeatedTable.watch`): seatless (``seat`` -1), shown no hole cards
+    but the ones shown at a showdown, never asked to act, staking nothing."""
 
     @property
     def tr(self) -> gettext.NullTranslations:
@@ -112,6 +117,8 @@ class SeatedTable:
         """The members who play their seat (seat → member)."""
         self.arriving: dict[int, Member] = {}
         """Members seated during a hand: they play from the next one."""
+        self.watchers: list[Member] = []
+        """The pages watching the table (one per page; seatless, see :meth:`watch`)."""
         self.owners: list[int | None] = [None] * settings.seats
         """Whose chips each seat plays in this hand (a member's account; ``None``: the house)."""
         self.go = asyncio.Event()
@@ -170,6 +177,23 @@ class SeatedTable:
             self.go.set()
         self.joined.set()
         return member
+
+    def watch(self, account: int, name: str, lang: str) -> Member:
+        """A page that watches the table: shown every view (no hole cards but the shown
+        ones), asked nothing, staking nothing; counted in every view's ``watchers``."""
+        watcher = Member(account, name, -1, lang, watching=True)
+        self.watchers.append(watcher)
+        LOG.info("table %d: %r watches (%d)", self.number, name, len(self.watchers))
+        return watcher
+
+    def unwatch(self, watcher: Member) -> bool:
+        """The watching page closed (or its connection dropped); whether it was watching."""
+        if not any(w is watcher for w in self.watchers):
+            return False
+        self.watchers = [w for w in self.watchers if w is not watcher]
+        watcher.send = None
+        LOG.info("table %d: %r stops watching (%d)", self.number, watcher.name, len(self.watchers))
+        return True
 
     def seat_arrivals(self) -> None:
         """Before a hand: the members who arrived during the last one take their seats."""

@@ -20,6 +20,9 @@ from casino.web.holdemlog import LOG_LINES, LogLine, Said, amount_of
 from casino.web.holdemseats import Member, SeatedTable
 from casino.web.words import fill, page_words
 
+WATCH_NOTICE = "You are watching table {number}: no hole cards are shown before the showdown."
+"""What a watcher is told (``notice``)."""
+
 
 class ShownTable(SeatedTable):
     """A table as its members see it: their views, the log, what each is told."""
@@ -43,13 +46,16 @@ class ShownTable(SeatedTable):
         try:
             await send(data)
         except (ConnectionError, RuntimeError):
-            self.leave(member, send)
+            if member.watching:
+                self.unwatch(member)
+            else:
+                self.leave(member, send)
 
     async def show_all(self, but: Member | None = None) -> None:
-        """Every member's view (``but``: one who is asked to act next, and shown the table
-        with their options at once). One after the other: a send only queues the view
-        (:class:`casino.web.guard.Outbox`), it never waits for the member."""
-        for member in self.everyone:
+        """Every member's view, and every watcher's (``but``: one who is asked to act next,
+        and shown the table with their options at once). One after the other: a send only
+        queues the view (:class:`casino.web.guard.Outbox`), it never waits for the member."""
+        for member in [*self.everyone, *self.watchers]:
             if member is not but:
                 await self.show(member)
 
@@ -63,7 +69,8 @@ class ShownTable(SeatedTable):
         self.seq += 1
 
     def view(self, member: Member) -> dict[str, Any]:
-        """What ``member`` may see: their own hole cards, the board, stacks, their options."""
+        """What ``member`` may see: their own hole cards, the board, stacks, their options (a
+        watcher: no hole cards but those shown at the showdown, no options)."""
         tr = member.tr
         hand = self.table.hand
         said = self.said(tr, member.lang)
@@ -73,7 +80,8 @@ class ShownTable(SeatedTable):
             entry: dict[str, Any] = {"name": seat.name, "chips": self._chips(index), "seat": index}
             if hand is not None and hand.starting[index]:
                 cards = hand.hole[index]
-                visible = self.owners[index] == member.account or index in shown
+                mine = self.owners[index] == member.account and not member.watching
+                visible = mine or index in shown  # a watcher: the showdown's cards only
                 entry.update(
                     chips=hand.stacks[index],
                     bet=hand.bets[index],
@@ -90,7 +98,10 @@ class ShownTable(SeatedTable):
         data: dict[str, Any] = {
             "type": "state",
             "table": self.number,
-            "you": member.seat,
+            "you": None if member.watching else member.seat,
+            "watching": member.watching,
+            "watchers": len(self.watchers),
+            "free": self.free_seat() is not None,
             "hand": self.table.number,
             "seq": self.seq,
             "seats": seats,
@@ -163,6 +174,12 @@ class ShownTable(SeatedTable):
     def notice(self, member: Member) -> str | None:
         """What the member is waiting for, in their language (``None``: nothing)."""
         web = translator("web", member.lang)
+        if member.watching:
+            return fill(
+                web.gettext(WATCH_NOTICE),
+                member.lang,
+                number=self.number,
+            )
         if member.seat in self.arriving:
             return web.gettext("You are seated for the next hand.")
         if not self.go.is_set():

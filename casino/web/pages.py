@@ -86,6 +86,8 @@ class TableRow:
     """The members seated (the other seats are computer players')."""
     stake: int
     """The most a member sits down with (their wallet, up to this)."""
+    watchers: int = 0
+    """The pages watching the table now."""
 
 
 @dataclass(frozen=True)
@@ -219,18 +221,23 @@ def _tables(lang: str, csrf: str, tables: Sequence[TableRow]) -> str:
 
 
 def _table_row(lang: str, row: TableRow) -> str:
-    """One table of the lobby's list, and its button to sit there (none when it is full)."""
+    """One table of the lobby's list, its button to sit there (disabled when it is full) and
+    its link to watch it (a full one too)."""
     _ = tr_of(lang).gettext
     small, big = (escape(number(blind, lang)) for blind in row.blinds)
     taken = escape(fill(_("{taken} of {seats}"), lang, taken=len(row.members), seats=row.seats))
     who = (": " + escape(", ".join(row.members))) if row.members else ""
+    if row.watchers:
+        who += " · " + escape(fill(_("{n} watching"), lang, n=row.watchers))
     full = " disabled" if len(row.members) >= row.seats else ""
     return (
         f'<tr data-table="{row.number}"><th scope="row">{row.number}</th>'
         f'<td class="amount">{small}/{big}</td><td>{taken}{who}</td>'
         f'<td class="amount">{escape(money(row.stake, lang))}</td>'
         f'<td><button type="submit" name="table" value="{row.number}" '
-        f'id="table-{row.number}" class="quiet"{full}>{escape(_("Sit here"))}</button></td></tr>\n'
+        f'id="table-{row.number}" class="quiet"{full}>{escape(_("Sit here"))}</button> '
+        f'<a href="/holdem?table={row.number}&amp;watch=1" id="watch-{row.number}" '
+        f'class="button quiet">{escape(_("Watch"))}</a></td></tr>\n'
     )
 
 

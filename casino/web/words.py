@@ -73,6 +73,8 @@ HOLDEM = {
     "hide_history": "Hide the hand history",
     "sit_out": "Sit out next hand",
     "sit_short": "Sit out",
+    "watchers": "{n} watching",
+    "take_seat": "Take a seat",
 }
 """The Hold'em page's words."""
 

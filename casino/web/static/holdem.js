@@ -40,7 +40,7 @@ function drawSeats(view) {
   const five = winning(view);
   const chips = [];
   fill("seats", view.seats.map((seat) => {
-    const k = (seat.seat - view.you + n) % n;
+    const k = (seat.seat - (view.you === null ? 0 : view.you) + n) % n; // a watcher: seat 0 below
     const row = spot(element("li", undefined, "seat"), k, n, 50);
     row.dataset.seat = seat.seat;
     if (seat.seat === view.you) row.classList.add("you");
@@ -148,7 +148,17 @@ function drawActions(view) {
   let turn = view.notice || words.waiting;
   if (legal) turn = words.your_turn;
   else if (actor) turn = say("their_turn", { name: actor.name });
+  if (view.watching) turn = view.notice;
   document.getElementById("turn").textContent = turn;
+  if (view.watching) {
+    // A watcher takes a free seat the lobby's way (the server seats them, or says why not).
+    document.getElementById("raise").hidden = true;
+    const take = element("a", words.take_seat, "button");
+    take.id = "take-seat";
+    take.href = `/holdem?table=${view.table}`;
+    fill("buttons", view.free ? [take] : []);
+    return;
+  }
   if (!legal) {
     // A table waiting for players: any seated member may start it.
     document.getElementById("raise").hidden = true;
@@ -217,9 +227,18 @@ function drawSitOut(view) {
   out.setAttribute("aria-pressed", String(sittingOut));
 }
 
+function drawWatchers(view) {
+  // How many watch the table, shown to everybody there (nothing while nobody watches).
+  document.getElementById("sit-out").hidden = Boolean(view.watching);
+  const watchers = document.getElementById("watchers");
+  watchers.hidden = !view.watchers;
+  watchers.textContent = view.watchers ? say("watchers", { n: view.watchers }) : "";
+}
+
 function draw(view) {
   useWords(view);
   drawSitOut(view);
+  drawWatchers(view);
   document.body.dataset.hand = view.hand;
   document.body.dataset.over = String(view.actor === null);
   document.getElementById("refused").textContent = "";
