@@ -164,15 +164,16 @@ def _chat(lang: str, lines: Sequence[Line]) -> str:
     draws the same box on the tables' pages, from the socket)."""
     _ = tr_of(lang).gettext
     items = "".join(
-        f'<li data-id="{line.id}" data-member="{line.member}"><b class="speaker">'
-        f'{escape(line.name)}</b> <span class="said">{escape(line.text)}</span></li>\n'
+        f'\n<li data-id="{line.id}" data-member="{line.member}"><b class="speaker">'
+        f'{escape(line.name)}</b> <span class="said">{escape(line.text)}</span></li>'
         for line in lines
     )
     say = escape(_("Say something"))
     return (
         '<section id="chat" class="chat" aria-labelledby="chat-title">\n'
         f'<h2 id="chat-title" data-chat-word="chat">{escape(_("Chat"))}</h2>\n'
-        f'<ol id="chat-lines" class="chat-lines" aria-live="polite">\n{items}</ol>\n'
+        f'<ol id="chat-lines" class="chat-lines" aria-live="polite" '
+        f'data-empty="{escape(_("Nobody has said anything yet."))}">{items}</ol>\n'
         '<p id="chat-muted" class="chat-muted" hidden></p>\n<form id="chat-form" class="chat-form">'
         f'<input id="chat-text" maxlength="200" autocomplete="off" aria-label="{say}" '
         f'placeholder="{say}"><button type="submit" data-chat-word="send">'

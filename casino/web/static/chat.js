@@ -60,6 +60,7 @@ function chatView(data) {
     const text = document.getElementById("chat-text");
     text.placeholder = chatSay("say");
     text.setAttribute("aria-label", chatSay("say"));
+    list.dataset.empty = chatSay("empty");
     document.getElementById("chat-form").hidden = !chatMember;
     list.replaceChildren(...data.lines.map(chatLine));
     chatMuted(data.muted);
