@@ -26,6 +26,7 @@ language (``{"type": "chat", "reset": true, …}``); then each new line
 from __future__ import annotations
 
 import contextlib
+import unicodedata
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -144,12 +145,19 @@ class ChatStore:
 
 def _line(row: Any) -> Line:
     game = None if row[6] is None else int(row[6])
-    return Line(int(row[0]), str(row[1]), int(row[2]), str(row[3]), str(row[4]), row[5], game)
+    at = float(row[5])
+    return Line(int(row[0]), str(row[1]), int(row[2]), str(row[3]), str(row[4]), at, game)
+
+
+BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""The direction overrides and isolates: a line may not turn the next ones' text around."""
 
 
 def tidy(text: str) -> str:
-    """A line as kept: its spaces (line breaks, tabs, control characters) collapsed to one."""
-    return " ".join("".join(" " if not c.isprintable() else c for c in text).split())
+    """A line as kept: its spaces, line breaks, control characters and direction overrides
+    collapsed to one space (joiners stay: an emoji made of several is one)."""
+    kept = (" " if unicodedata.category(c) in ("Cc", "Zl", "Zp") or c in BIDI else c for c in text)
+    return " ".join("".join(kept).split())
 
 
 class Chat:
@@ -211,7 +219,7 @@ class Chat:
             self._refuse(viewer, post, "chat_long", count=self.limits.chat_length)
             return
         if self.quota.admit(member) is None:
-            LOG.info("chat: %d chats too fast in %s", member, room)
+            LOG.info("chat: member %d over the chat's rate in %s", member, room)
             self._refuse(
                 viewer,
                 post,
@@ -238,6 +246,7 @@ class Chat:
                 "type": "chat",
                 "reset": True,
                 "member": viewer.member is not None,
+                "length": self.limits.chat_length,
                 "lines": [_shown(line, viewer) for line in lines],
                 "muted": [{"member": k, "name": v} for k, v in muted.items()],
                 "words": words(CHAT, viewer.lang),

@@ -22,7 +22,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from casino.clock import FakeClock
 from casino.web.app import WebServer
-from casino.web.chat import DOMINOES, LOBBY, Chat, ChatStore, Viewer, holdem_room
+from casino.web.chat import DOMINOES, LOBBY, Chat, ChatStore, Viewer, holdem_room, tidy
 from casino.web.databases import open_store
 from casino.web.guard import Limits
 from casino.web.holdemseats import TableSettings
@@ -105,7 +105,7 @@ def test_members_see_each_others_lines_as_typed_and_the_lobby_escapes_them(where
     async def body(client: TestClient[Any, Any], server: WebServer) -> None:
         zoe, bo = await register(client, "Zoe"), await register(client, "Bo", "es")
         zoe_ws, empty = await chat(client, zoe)
-        assert empty["lines"] == [] and empty["member"] is True
+        assert empty["lines"] == [] and empty["member"] is True and empty["length"] == 200
         assert empty["words"] == words(CHAT, "en") and empty["muted"] == []
         bo_ws, _ = await chat(client, bo)
         await say(zoe_ws, "  hola\n  a   todos ")
@@ -283,6 +283,13 @@ def test_a_line_at_a_table_is_kept_with_the_hand_it_was_said_in(sqlite: str) -> 
         await ws.send_json({"type": "leave"})
 
     serve(sqlite, body)
+
+
+def test_a_line_is_kept_on_one_line_and_cannot_turn_the_next_ones_around() -> None:
+    assert tidy(" a\tb\r\nc\u2028d\x00e  ") == "a b c d e"
+    assert tidy("\u202eevil\u2066") == "evil"
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"  # one emoji, joined
+    assert tidy(f"{family} ñandú <b>") == f"{family} ñandú <b>"
 
 
 def test_every_chat_word_is_in_spanish_with_its_fields() -> None:

@@ -59,6 +59,7 @@ function chatView(data) {
     }
     const text = document.getElementById("chat-text");
     text.placeholder = chatSay("say");
+    text.maxLength = data.length;
     text.setAttribute("aria-label", chatSay("say"));
     list.dataset.empty = chatSay("empty");
     document.getElementById("chat-form").hidden = !chatMember;
