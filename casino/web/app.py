@@ -19,6 +19,8 @@ route                  what
                        (``?table=N&watch=1``: a watcher's, views out only)
 ``GET /domino``        the dominoes page (the member against the computer)
 ``GET /ws/domino``     the match's WebSocket: views out, ``play``/``draw``/``pass``/``next`` in
+``GET /ws/lobby``      the lobby's WebSocket: its chat (:mod:`casino.web.chat`; the tables'
+                       sockets carry their room's chat too: ``{"type": "chat", …}``)
 ``GET /static/…``      the page's CSS and JavaScript, from the package
 =====================  ===================================================================
 
@@ -47,6 +49,7 @@ from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
+from casino.web.chat import DOMINOES, LOBBY, Viewer, holdem_room
 from casino.web.domino import DominoGame
 from casino.web.guard import LOG, Bucket, Flooding, Outbox
 from casino.web.handlers import PageServer
@@ -97,6 +100,7 @@ class WebServer(PageServer):
         app.router.add_get("/ws/holdem", self.holdem_socket)
         app.router.add_get("/domino", self.domino_page)
         app.router.add_get("/ws/domino", self.domino_socket)
+        app.router.add_get("/ws/lobby", self.lobby_socket)
         app.router.add_get("/static/{name}", self.static)
         app.on_response_prepare.append(_headers)
         app.on_startup.append(self._start)
@@ -125,6 +129,43 @@ class WebServer(PageServer):
                 await self._holdem(socket, outbox, key, profile, asked)
 
         return await self._socket(request, serve)
+
+    async def lobby_socket(self, request: web.Request) -> web.StreamResponse:
+        """The lobby page's WebSocket: the lobby's chat."""
+
+        async def serve(
+            socket: web.WebSocketResponse, outbox: Outbox, key: str, profile: Profile
+        ) -> None:
+            await self._chatting(socket, outbox, key, profile, LOBBY, _ignored)
+
+        return await self._socket(request, serve)
+
+    async def _chatting(
+        self,
+        socket: web.WebSocketResponse,
+        outbox: Outbox,
+        key: str,
+        profile: Profile,
+        room: str,
+        handle: Handle,
+        game: Callable[[], int | None] = lambda: None,
+    ) -> bool:
+        """Serve the socket's messages, in ``room``'s chat too: a ``chat`` message is the
+        chat's (said in the hand ``game()`` names), any other ``handle``'s; whether the socket
+        was dropped for flooding."""
+        post = outbox.post
+        await self.chat.join(room, Viewer(profile.member, profile.lang), post)
+
+        async def routed(data: Any) -> None:
+            if isinstance(data, dict) and data.get("type") == "chat":
+                await self.chat.receive(room, post, data, game())
+            else:
+                await handle(data)
+
+        try:
+            return await self._flood_checked(socket, outbox, key, routed)
+        finally:
+            self.chat.leave(room, post)
 
     async def _socket(
         self,
@@ -205,7 +246,9 @@ class WebServer(PageServer):
         game.send = send
         await game.show()
         try:
-            await self._flood_checked(socket, outbox, key, game.receive)
+            await self._chatting(
+                socket, outbox, key, profile, DOMINOES, game.receive, lambda: game.game
+            )
         finally:
             if game.send is send:
                 game.send = None
@@ -280,8 +323,14 @@ class WebServer(PageServer):
             await table.show(member)
         flooded = False
         try:
-            flooded = await self._flood_checked(
-                socket, outbox, key, lambda data: table.receive(member, data)
+            flooded = await self._chatting(
+                socket,
+                outbox,
+                key,
+                profile,
+                holdem_room(table.number),
+                lambda data: table.receive(member, data),
+                lambda: table.game,
             )
         finally:
             table.leave(member, send)
@@ -334,6 +383,10 @@ def _small_buffer(transport: asyncio.Transport, size: int) -> None:
     if sock is not None:
         with contextlib.suppress(OSError):
             sock.setsockopt(SOL_SOCKET, SO_SNDBUF, size)
+
+
+async def _ignored(data: Any) -> None:
+    """What the lobby's socket does with anything but chat: nothing."""
 
 
 def _decoded(text: str) -> Any:

@@ -98,6 +98,8 @@ class DominoGame:
         """Why no hand can start (a key of the page's words: ``broke``, ``held``), if so."""
         self.left = False
         """Whether the member left (:meth:`leave`): their turns time out at once."""
+        self.game: int | None = None
+        """The store's game of the hand under way (``None`` between hands)."""
 
     # --- messages ---------------------------------------------------------------------
 
@@ -266,7 +268,11 @@ class DominoGame:
         except StoreError:
             await self.show()  # the wallet was spent at a table meanwhile: the page says so
             return
-        state = await self.play_hand()
+        self.game = game
+        try:
+            state = await self.play_hand()
+        finally:
+            self.game = None
         assert state.result is not None
         winner = state.result.winner
         if winner is None:

@@ -75,6 +75,12 @@ class Limits(guard.Limits):
     under ``sessions``: one address alone cannot fill the casino)..."""
     join_burst: int = 60
     """...and at once; over it: 429."""
+    chat_length: int = 200
+    """Characters a chat line may have (a longer one is refused, saying so)."""
+    chat_lines: int = 5
+    """Chat lines one member may say per ``chat_period`` (every room together)..."""
+    chat_period: float = 10.0
+    """...seconds of the clock (over it: refused, saying so)."""
 
     @property
     def rate(self) -> float:

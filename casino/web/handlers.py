@@ -11,6 +11,7 @@ from aiohttp import web
 
 from casino.i18n import DEFAULT_LANGUAGE, LANGUAGES
 from casino.web import pages
+from casino.web.chat import LOBBY
 from casino.web.guard import LOG
 from casino.web.holdem import WebTable
 from casino.web.passwords import Busy
@@ -48,11 +49,12 @@ class PageServer(ServerCore):
                 request, lambda lang, csrf: pages.lobby(lang, csrf, None, ended=ended)
             )
         cash, leaders = await self.bank.call(self._money, member)
+        chat = await self.bank.call(self.chat.book.recent, LOBBY, member.id)
         tables = [self._row(table) for table in self.tables]
         return self.respond(
             request,
             lambda lang, csrf: pages.lobby(
-                lang, csrf, member, money_of=cash, tables=tables, leaders=leaders
+                lang, csrf, member, money_of=cash, tables=tables, leaders=leaders, chat=chat
             ),
         )
 

@@ -147,7 +147,11 @@ class WebTable(ShownTable):
         except StoreError as error:  # a wallet spent elsewhere meanwhile: next time
             LOG.warning("table %d: hand not dealt: %s", self.number, error)
             return
-        await self.play_hand()
+        self.game = game
+        try:
+            await self.play_hand()
+        finally:
+            self.game = None
         payouts: dict[int, int] = {}
         for owner, seat in zip(self.owners, self.table.seats, strict=True):
             account = self.bank.house if owner is None else owner

@@ -138,6 +138,8 @@ class SeatedTable:
         self.said_state: tuple[int, int, int, bool] | None = None
         self.said_in: dict[str, Said] = {}
         """The views' common parts for ``said_state``, in each language (see :meth:`said`)."""
+        self.game: int | None = None
+        """The store's game of the hand under way (``None`` between hands)."""
         self.on_hand: Callable[[SeatedTable, int, int], None] | None = None
         """Called after each hand with the chips before and after (for the load test)."""
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from html import escape
 
 from casino.i18n import LANGUAGES, translator
+from casino.web.chat import Line
 from casino.web.store import HistoryEntry, Member
 from casino.web.words import fill, money, number
 
@@ -52,10 +53,12 @@ HOLDEM_ICON = (
 """A pair of aces, the Hold'em button's picture."""
 
 
-def document(lang: str, title: str, body: str, *, wide: bool = False) -> str:
+def document(
+    lang: str, title: str, body: str, *, wide: bool = False, scripts: Sequence[str] = ()
+) -> str:
     """A whole page: the bar of every page (the casino, back to the lobby; the other
     language), a felt card fanned with four cards, its ``title`` and ``body`` (``wide``: a
-    card as wide as a table of games needs)."""
+    card as wide as a table of games needs; ``scripts``: the static files it runs)."""
     _ = tr_of(lang).gettext
     languages = " · ".join(
         f'<a href="?lang={code}" hreflang="{code}" lang="{code}">{LANGUAGE_NAMES[code]}</a>'
@@ -66,7 +69,9 @@ def document(lang: str, title: str, body: str, *, wide: bool = False) -> str:
         f'<!doctype html>\n<html lang="{lang}">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{escape(title)} · CASINO-ROYAL</title>\n"
-        '<link rel="stylesheet" href="/static/casino.css">\n</head>\n<body class="members">\n'
+        '<link rel="stylesheet" href="/static/casino.css">\n'
+        + "".join(f'<script src="/static/{name}" defer></script>\n' for name in scripts)
+        + '</head>\n<body class="members">\n'
         f'<header class="bar"><a href="/" class="brand">CASINO-ROYAL</a>\n'
         f'<nav class="languages" aria-label="{escape(_("Language"))}">{languages}</nav></header>\n'
         f'<main class="lobby{" wide" if wide else ""}">\n'
@@ -115,10 +120,11 @@ def lobby(
     tables: Sequence[TableRow] = (),
     leaders: Sequence[tuple[Member, int]] = (),
     ended: bool = False,
+    chat: Sequence[Line] = (),
 ) -> str:
     """The lobby: who is logged in, their money (to spend, at a table), the tables to choose
-    from and the games, the members' wallets; or the way to log in or register (``ended``:
-    saying that the last session ended)."""
+    from and the games, the members' wallets, the lobby's chat (its last lines ``chat``);
+    or the way to log in or register (``ended``: saying that the last session ended)."""
     _ = tr_of(lang).gettext
     if member is None:
         notice = f'<p id="ended" role="status">{escape(_(SESSION_ENDED))}</p>\n' if ended else ""
@@ -145,13 +151,37 @@ def lobby(
         "<span>Texas Hold'em</span></button>\n"
         f'<button type="submit" id="dominoes" name="game" value="domino">{DOMINO_ICON}'
         f"<span>{escape(_('Dominoes'))}</span></button>\n</form>\n"
-        f"{_tables(lang, csrf, tables)}{_wallets(lang, member, leaders)}"
+        f"{_tables(lang, csrf, tables)}{_wallets(lang, member, leaders)}{_chat(lang, chat)}"
         f'<p><a href="/member" id="member">{escape(_("Your page: bankroll, history"))}</a></p>\n'
         f'<form method="post" action="/logout">\n{_csrf(csrf)}'
         f'<button type="submit" id="logout" class="quiet">{escape(_("Log out"))}</button>\n'
         "</form>\n"
     )
-    return document(lang, "CASINO-ROYAL", body, wide=bool(tables))
+    scripts = ("page.js", "chat.js", "lobby.js")
+    return document(lang, "CASINO-ROYAL", body, wide=bool(tables), scripts=scripts)
+
+
+def _chat(lang: str, lines: Sequence[Line]) -> str:
+    """The lobby's chat box with its last lines (each name and text escaped; ``chat.js``
+    draws the same box on the tables' pages, from the socket)."""
+    _ = tr_of(lang).gettext
+    items = "".join(
+        f'\n<li data-id="{line.id}" data-member="{line.member}"><b class="speaker">'
+        f'{escape(line.name)}</b> <span class="said">{escape(line.text)}</span></li>'
+        for line in lines
+    )
+    say = escape(_("Say something"))
+    return (
+        '<section id="chat" class="chat" aria-labelledby="chat-title">\n'
+        f'<h2 id="chat-title" data-chat-word="chat">{escape(_("Chat"))}</h2>\n'
+        f'<ol id="chat-lines" class="chat-lines" aria-live="polite" '
+        f'data-empty="{escape(_("Nobody has said anything yet."))}">{items}</ol>\n'
+        '<p id="chat-muted" class="chat-muted" hidden></p>\n<form id="chat-form" class="chat-form">'
+        f'<input id="chat-text" maxlength="200" autocomplete="off" aria-label="{say}" '
+        f'placeholder="{say}"><button type="submit" data-chat-word="send">'
+        f"{escape(_('Send'))}</button></form>\n"
+        '<p id="chat-refused" class="refused" role="alert"></p>\n</section>\n'
+    )
 
 
 SESSION_ENDED = (

@@ -66,6 +66,20 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             amount BIGINT NOT NULL CHECK (amount > 0))""",
         "CREATE INDEX refills_account ON refills (account, at)",
     ),
+    (  # 3: chat: the lines said in each room (the hand they were said in), and the mutes
+        """CREATE TABLE chat_lines (
+            id {serial} PRIMARY KEY,
+            room TEXT NOT NULL,
+            member BIGINT NOT NULL REFERENCES accounts (id),
+            text TEXT NOT NULL,
+            at DOUBLE PRECISION NOT NULL,
+            game BIGINT REFERENCES games (id))""",
+        "CREATE INDEX chat_lines_room ON chat_lines (room, id)",
+        """CREATE TABLE chat_mutes (
+            member BIGINT NOT NULL REFERENCES accounts (id),
+            muted BIGINT NOT NULL REFERENCES accounts (id),
+            PRIMARY KEY (member, muted))""",
+    ),
 )
 
 

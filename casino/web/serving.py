@@ -17,6 +17,7 @@ from casino.i18n import DEFAULT_LANGUAGE, LANGUAGES
 from casino.stopping import TaskFailed, failure_of
 from casino.web import pages
 from casino.web.bank import Bank
+from casino.web.chat import Chat
 from casino.web.domino import DominoGame
 from casino.web.guard import LOG, Bucket, Limits, Outbox, QuietLog
 from casino.web.holdem import WebTable
@@ -77,6 +78,8 @@ class ServerCore:
         """The open sockets of each session."""
         self.seeds = random.Random(master.getrandbits(64))
         self.quiet = QuietLog(self.clock, self.limits)
+        self.chat = Chat(self.bank, self.clock, self.limits)
+        """The chat rooms: the lobby's and each table's."""
 
     async def _start(self, app: web.Application) -> None:
         LOG.addFilter(self.quiet)

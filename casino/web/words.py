@@ -117,6 +117,20 @@ DOMINO = {
 """The dominoes page's words."""
 
 
+CHAT = {
+    "chat": "Chat",
+    "say": "Say something",
+    "send": "Send",
+    "mute": "Mute {name}",
+    "unmute": "Unmute {name}",
+    "muted": "Muted",
+    "empty": "Nobody has said anything yet.",
+    "chat_long": "A chat line has at most {count} characters.",
+    "chat_fast": "Too many lines: at most {lines} every {seconds} seconds.",
+    "members_only": "Only members can chat: log in.",
+}
+"""The chat's words (every page with a chat: :mod:`casino.web.chat` sends them)."""
+
 PAGES = {"holdem": HOLDEM, "domino": DOMINO}
 
 

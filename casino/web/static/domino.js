@@ -275,6 +275,7 @@ addEventListener("resize", () => { if (last) chain(last.line || []); });
 
 document.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.target.closest && event.target.closest("#chat")) return; // typing a chat line
   if (event.key === "Escape" && chosen) { chosen = null; drawHand(last); return; }
   if (event.key === "n" && !document.getElementById("overlay").hidden) {
     event.preventDefault(); document.getElementById("next").click(); return;
@@ -285,3 +286,4 @@ document.addEventListener("keydown", (event) => {
 });
 
 socket = socketTo("/ws/domino", draw);
+chatWith(socket);

@@ -274,6 +274,7 @@ wide.addEventListener("change", () => { if (history().hidden === wide.matches) t
 
 document.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.target.closest && event.target.closest("#chat")) return; // typing a chat line
   if (event.key === "h" || (event.key === "Escape" && !history().hidden && !wide.matches)) {
     event.preventDefault(); toggleHistory(); return;
   }
@@ -290,3 +291,4 @@ document.addEventListener("keydown", (event) => {
 
 socket = socketTo("/ws/holdem", draw);
 leaveWith(socket);
+chatWith(socket);

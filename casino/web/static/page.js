@@ -80,9 +80,12 @@ function socketTo(path, onView) {
         ended = true;
         const banner = document.getElementById("connection");
         if (banner) { banner.hidden = false; banner.textContent = data.reason; }
-        document.getElementById("refused").textContent = data.reason;
+        const refused = document.getElementById("refused");
+        if (refused) refused.textContent = data.reason;
       } else if (data.type === "refused") {
         document.getElementById("refused").textContent = data.reason;
+      } else if (data.type === "chat") {
+        if (typeof chatView === "function") chatView(data); // chat.js
       } else onView(data);
     });
     socket.addEventListener("close", () => {
