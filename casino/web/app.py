@@ -149,12 +149,16 @@ class WebServer(PageServer):
         room: str,
         handle: Handle,
         game: Callable[[], int | None] = lambda: None,
+        *,
+        reads_only: bool = False,
     ) -> bool:
         """Serve the socket's messages, in ``room``'s chat too: a ``chat`` message is the
         chat's (said in the hand ``game()`` names), any other ``handle``'s; whether the socket
-        was dropped for flooding."""
+        was dropped for flooding. ``reads_only``: the socket's member sees the room's lines
+        and may not post (a watcher of a table)."""
         post = outbox.post
-        await self.chat.join(room, Viewer(profile.member, profile.lang), post)
+        member = None if reads_only else profile.member
+        await self.chat.join(room, Viewer(member, profile.lang), post)
 
         async def routed(data: Any) -> None:
             if isinstance(data, dict) and data.get("type") == "chat":
@@ -362,7 +366,15 @@ class WebServer(PageServer):
 
         try:
             await table.open_watch(watcher, send)
-            await self._flood_checked(socket, outbox, key, lambda data: table.hear(watcher, data))
+            await self._chatting(
+                socket,
+                outbox,
+                key,
+                profile,
+                holdem_room(table.number),
+                lambda data: table.hear(watcher, data),
+                reads_only=True,
+            )
         finally:
             await table.close_watch(watcher)
 

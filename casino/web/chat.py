@@ -198,7 +198,7 @@ class Chat:
         if viewer is None:
             return
         if viewer.member is None:
-            self._refuse(viewer, post, "members_only")
+            self._refuse(viewer, post, "readers_only")
         elif "text" in message:
             await self._say(room, viewer.member, viewer, post, message["text"], game)
         elif "mute" in message or "unmute" in message:

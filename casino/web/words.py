@@ -127,7 +127,7 @@ CHAT = {
     "empty": "Nobody has said anything yet.",
     "chat_long": "A chat line has at most {count} characters.",
     "chat_fast": "Too many lines: at most {lines} every {seconds} seconds.",
-    "members_only": "Only members can chat: log in.",
+    "readers_only": "Watching, you read the chat: take a seat to say something.",
 }
 """The chat's words (every page with a chat: :mod:`casino.web.chat` sends them)."""
 

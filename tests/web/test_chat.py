@@ -30,7 +30,7 @@ from casino.web.sessions import COOKIE
 from casino.web.store import Store
 from casino.web.words import CHAT, words
 
-from .forms import register, temporary_store
+from .forms import join, register, temporary_store
 
 SETTINGS = TableSettings(seats=3, stack=500, pause=0, bot_delay=0, samples=10)
 NOW = 1_800_000_000.0
@@ -139,7 +139,10 @@ def test_a_visitor_has_no_chat_and_a_watcher_may_only_read(sqlite: str) -> None:
         await server.chat.join(LOBBY, Viewer(None, "en"), sent.append)
         await server.chat.receive(LOBBY, sent.append, {"type": "chat", "text": "hi"})
         assert sent[0]["member"] is False
-        assert sent[1] == {"type": "chat", "refused": "Only members can chat: log in."}
+        assert sent[1] == {
+            "type": "chat",
+            "refused": "Watching, you read the chat: take a seat to say something.",
+        }
         assert server.chat.book.lines(LOBBY) == []
 
     serve(sqlite, body)
@@ -327,3 +330,23 @@ def test_smaller_limits_are_kept_to() -> None:
         "Too many lines: at most 2 every 60 seconds.",
         "yes",
     ]
+
+
+def test_a_watcher_of_a_table_reads_its_chat_and_cannot_post(sqlite: str) -> None:
+    async def body(client: TestClient[Any, Any], server: WebServer) -> None:
+        zoe_ws, _ = await chat(client, await join(client, "Zoe"), "/ws/holdem?table=1")
+        wes_ws, joined = await chat(
+            client, await register(client, "Wes"), "/ws/holdem?table=1&watch=1"
+        )
+        assert joined["member"] is False  # no form: a watcher reads
+        await say(zoe_ws, "nice hand")
+        assert texts(await heard(wes_ws)) == [("Zoe", "nice hand")]
+        await say(wes_ws, "fold now, Zoe")
+        assert (await heard(wes_ws, lambda data: "refused" in data))["refused"] == (
+            "Watching, you read the chat: take a seat to say something."
+        )
+        assert [line.text for line in server.chat.book.lines(holdem_room(1))] == ["nice hand"]
+        for ws in (zoe_ws, wes_ws):
+            await ws.close()
+
+    serve(sqlite, body)
