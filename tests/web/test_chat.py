@@ -253,7 +253,7 @@ def test_a_line_at_a_table_is_kept_with_the_hand_it_was_said_in(sqlite: str) -> 
     async def body(client: TestClient[Any, Any], server: WebServer) -> None:
         zoe = await register(client, "Zoe")
         ws = await client.ws_connect("/ws/holdem", headers={"Cookie": f"{COOKIE}={zoe}"})
-        seen = set()
+        seen: set[str] = set()
         while seen != {"reset", "turn"}:  # the hand is dealt: its game is open in the store
             view = json.loads(await ws.receive_str())
             if view.get("reset"):

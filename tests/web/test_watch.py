@@ -37,7 +37,7 @@ async def watching(
 
 
 def state(data: dict[str, Any]) -> bool:
-    return data["type"] == "state"
+    return bool(data["type"] == "state")
 
 
 def counting(n: int) -> Any:
