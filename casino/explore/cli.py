@@ -47,8 +47,9 @@ differs, and written to -o FILE (default explore-NAME.yaml), an ordinary transcr
 casino's own reference is explored (it must never differ from itself).
 A difference in an optional part (Project C's bonus) is reported once on its own line and
 the rest is explored without it. --every goes on after a difference and shrinks the first
-of each part of the assignment it touches (commands, rankings, games, the AI, files, the
-bonus), each written beside FILE (FILE-2.yaml …).
+of each part of the assignment it touches (Nimsys: commands, rankings, games, the AI,
+files, the bonus; video poker: commands, hands, pay lines, advice; five-card draw: players,
+bet or fold, bets, exchanges, results), each written beside FILE (FILE-2.yaml …).
 Sessions are tried sixteen at a time in the order that reaches new reference code soonest
 (the reference traced line by line in this process, until three windows in a row reach
 nothing new); the reference coverage reached is said at the end (--coverage: by module).

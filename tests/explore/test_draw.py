@@ -8,7 +8,6 @@ from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
-from mutants import MUTANTS, PROGRAM_OF, mutant_main
 
 from casino.cards import FULL_DECK
 from casino.explore.draw import DrawGrammar
@@ -20,6 +19,7 @@ from casino.harness.model import In, Inline, OutRe
 from casino.harness.runners.base import Target
 from casino.harness.runners.inproc import InProcessRunner
 from casino.harness.session import Status, check
+from explore.benchmark import MUTANTS, PROGRAM_OF, mutant_main
 
 DRAW, CHOOSE = DrawGrammar(), DrawGrammar(choose=True)
 REFERENCE = Program(InProcessRunner(), Target("draw"))

@@ -83,7 +83,7 @@ def test_the_grammar_plays_the_advanced_ai_often_and_from_split_rows() -> None:
 def _inside(move: str, size: int) -> bool:
     """Whether ``move`` takes stones from inside a row of ``size`` (leaving two rows)."""
     position, count = map(int, move.split(" "))
-    return 1 < position and position + count - 1 < size
+    return position > 1 and position + count - 1 < size
 
 
 def _row_blind(available: Sequence[bool], last_move: str = "") -> str:
