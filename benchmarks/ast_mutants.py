@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 OPERATORS = ("compare", "int", "boolop", "string", "drop", "not")
 """The mutation operators, in the order a site's candidates are listed."""
@@ -51,6 +52,14 @@ MODULES = {
     "casino.videopoker.paytable": "videopoker",
 }
 """Each mutated module and the explore grammar (``--reference``) of its program."""
+
+JUDGES = {"casino.nim.kayles": ("casino.nim.duel",)}
+"""Modules of casino's *judging* code that import a mutated module's names: the live rival of
+the shipped ``play:`` transcripts (:mod:`casino.harness.referee`) picks its moves with
+``casino.nim.duel``, which calls ``KaylesGame.legal_moves``. The reference program itself
+never calls it. While a mutant runs, each judge module sees a fresh, unmutated copy of the
+mutated module (:func:`judge_untouched`), so a mutant is killed only by what the *program*
+does, never by a rival or referee that the mutation broke."""
 
 _SWAPS: dict[type[ast.cmpop], type[ast.cmpop]] = {
     ast.Lt: ast.LtE,
@@ -257,13 +266,36 @@ class AstMutant:
 
     @contextlib.contextmanager
     def applied(self) -> Iterator[None]:
-        """The mutated code in place while the block runs."""
+        """The mutated code in place while the block runs (casino's judges untouched)."""
         original = self.function.__code__
-        self.function.__code__ = self.code
-        try:
-            yield
-        finally:
-            self.function.__code__ = original
+        with judge_untouched(self.site.module):
+            self.function.__code__ = self.code
+            try:
+                yield
+            finally:
+                self.function.__code__ = original
+
+
+@contextlib.contextmanager
+def judge_untouched(module: str) -> Iterator[None]:
+    """While the block runs, every module of :data:`JUDGES` ``[module]`` uses a fresh copy of
+    ``module`` (loaded anew from its source) for each name it imported from it."""
+    judges = JUDGES.get(module, ())
+    if not judges:
+        yield
+        return
+    live = importlib.import_module(module)
+    spec = importlib.util.find_spec(module)
+    assert spec is not None and spec.loader is not None
+    fresh = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fresh)
+    with contextlib.ExitStack() as stack:
+        for judge in judges:
+            held = importlib.import_module(judge)
+            for name, value in list(vars(held).items()):
+                if getattr(live, name, None) is value and hasattr(fresh, name):
+                    stack.enter_context(mock.patch.object(held, name, getattr(fresh, name)))
+        yield
 
 
 def make(site: Site) -> AstMutant | None:

@@ -47,8 +47,9 @@ differs, and written to -o FILE (default explore-NAME.yaml), an ordinary transcr
 casino's own reference is explored (it must never differ from itself).
 A difference in an optional part (Project C's bonus) is reported once on its own line and
 the rest is explored without it. --every goes on after a difference and shrinks the first
-of each part of the assignment it touches (commands, rankings, games, the AI, files, the
-bonus), each written beside FILE (FILE-2.yaml …).
+of each part of the assignment it touches (Nimsys: commands, rankings, games, the AI,
+files, the bonus; video poker: commands, hands, pay lines, advice; five-card draw: players,
+bet or fold, bets, exchanges, results), each written beside FILE (FILE-2.yaml …).
 Sessions are tried sixteen at a time in the order that reaches new reference code soonest
 (the reference traced line by line in this process, until three windows in a row reach
 nothing new); the reference coverage reached is said at the end (--coverage: by module).
@@ -111,6 +112,11 @@ def _parser(out: TextIO) -> ArgumentParser:
     )
     add("--out", metavar="DIR", help="write the sessions as a suite of transcripts instead")
     add(
+        "--replay",
+        metavar="SCRIPT",
+        help="--reference stud-player: deal a dealer's script's game again to --program",
+    )
+    add(
         "--coverage",
         action="store_true",
         help="also say, module by module, which of the reference's lines were reached",
@@ -123,6 +129,8 @@ def explore(argv: list[str], streams: Streams) -> int:
     args = _parser(streams.stdout).parse_args(argv)
     if args.reference in RULES:
         return _explore_by_rules(args, streams)
+    if args.replay is not None:
+        raise UsageError("--replay SCRIPT is for --reference stud-player")
     grammar = _grammar(args)
     if args.out is not None:
         if args.program or args.output:
@@ -179,6 +187,8 @@ def _explore_by_rules(args: argparse.Namespace, streams: Streams) -> int:
 
     if args.program is None or args.out is not None:
         raise UsageError("--reference stud-player explores a --program CMD ({host} {port} in it)")
+    if args.replay is not None:
+        return _replay_script(args, streams)
     found, runs = explore_player(
         shlex.split(args.program), MonotonicClock(), args.seed, min(args.sessions, args.budget_runs)
     )
@@ -190,6 +200,30 @@ def _explore_by_rules(args: argparse.Namespace, streams: Streams) -> int:
     streams.stdout.write(
         f"game {found.number} breaks the rules ({found.played.rule}): {found.played.breach}\n"
         f"shrunk to {len(found.game.hands)} hand(s) in {runs} runs; the dealer's script: {output}\n"
+        f"replay it with: casino explore --reference stud-player --program"
+        f" {shlex.quote(args.program)} --replay {shlex.quote(str(output))}\n"
+    )
+    return 1
+
+
+def _replay_script(args: argparse.Namespace, streams: Streams) -> int:
+    """``--replay SCRIPT``: the script's game dealt again to the player; 1 on a breach."""
+    from casino.clock import MonotonicClock
+    from casino.explore.stud import ScriptError, replay_script
+
+    try:
+        text = Path(args.replay).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise UsageError(f"--replay {args.replay}: cannot read it ({error})") from None
+    try:
+        played = replay_script(shlex.split(args.program), MonotonicClock(), text)
+    except ScriptError as error:
+        raise UsageError(f"--replay {args.replay}: {error}") from None
+    if played.breach is None:
+        streams.stdout.write(f"replayed {args.replay}: no breach\n")
+        return 0
+    streams.stdout.write(
+        f"replayed {args.replay}: breaks the rules ({played.rule}): {played.breach}\n"
     )
     return 1
 

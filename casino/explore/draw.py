@@ -119,6 +119,20 @@ class DrawGrammar:
         args = ("--deck-file", DECK_FILE, *(("--choose",) if self.choose else ()))
         return Rendered((RunInput(args, lines),), ((DECK_FILE, " ".join(session.data) + "\n"),))
 
+    def group(self, session: Session, run: int, unit: int | None) -> str:
+        """The question whose answers' output holds a difference (``--every``): ``players``
+        (how many), ``bet or fold``, ``bets`` (the amount), ``exchanges`` (``--choose``), or
+        ``results`` (what is printed before the first question or after the last answer)."""
+        units = session.runs[run]
+        if unit is None:
+            return "results"
+        if unit == 0:
+            return "players"
+        last = units[unit][-1]
+        if last in ("b", "B", "f", "F"):
+            return "bet or fold"
+        return "bets" if units[unit - 1][-1] in ("b", "B") else "exchanges"
+
     def unpinned(self, session: Session) -> str | None:
         """Why the session leaves what the seed pins (``None``: it does not), from the game
         played on casino's rules."""

@@ -396,6 +396,11 @@ class Explorer:
         without one)."""
         if found.part is not None:
             return found.part.name
+        by_line = getattr(self.grammar, "group_of_line", None)
+        line = blamed_output_line(found.transcript, found.result)
+        if by_line is not None and line is not None:
+            named: str = by_line(line)
+            return named
         grouping = getattr(self.grammar, "group", None)
         where = blamed_index(found)
         if grouping is None or where is None:
@@ -449,6 +454,24 @@ def blamed_line(transcript: Transcript, result: TranscriptResult) -> tuple[int, 
                 if printed > difference.offset:
                     return index, typed
         return index, typed
+    return None
+
+
+def blamed_output_line(transcript: Transcript, result: TranscriptResult) -> str | None:
+    """The line of the expected output (the reference's) where the first difference is
+    (``None``: no run's output differs)."""
+    for index, verdict in enumerate(result.verdicts):
+        difference = verdict.output.difference
+        if difference is None:
+            continue
+        expected = "".join(
+            step.text if isinstance(step, Out) else step.texts[0]
+            for step in transcript.runs[index].steps
+            if isinstance(step, Out | OutAny)
+        )
+        start = expected.rfind("\n", 0, difference.offset) + 1
+        end = expected.find("\n", difference.offset)
+        return expected[start : end if end >= 0 else len(expected)]
     return None
 
 

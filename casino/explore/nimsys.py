@@ -26,6 +26,7 @@ from casino.explore.nimsys_model import (
     Model,
     ModelA,
     Unpinned,
+    pinned_ai_move,
 )
 from casino.explore.plan import OptionalPart, Rendered, RunInput, Session, Unit, smaller_numbers
 from casino.nim.kayles import KaylesGame
@@ -138,6 +139,7 @@ class NimsysGrammar:
     def simpler(self, session: Session) -> Iterator[Session]:
         """Games made the shortest with either winner, ``rankings`` without its order,
         names shorter (everywhere at once), then numbers smaller (one at a time)."""
+        yield from _without_extras(session, self.stage)
         yield from _shorter_games(session)
         lines = [line for run in session.runs for unit in run for line in unit]
         if self.stage == "a":  # the names are typed first; later words answer play again
@@ -211,6 +213,45 @@ def _shorter_games(session: Session) -> Iterator[Session]:
                     yield candidate
 
 
+def _without_extras(session: Session, stage: str) -> Iterator[Session]:
+    """The extra arguments (Project C ignores them) dropped: from every line at once, then
+    from one line at a time."""
+    if stage == "a":
+        return
+
+    def trimmed(line: str) -> str:
+        found = IDLE_LINE.fullmatch(line)
+        if found is None or found.group(2) is None or found.group(1) not in NEEDED:
+            return line
+        fields = found.group(2).split(",")
+        keep = NEEDED[found.group(1)] or 1
+        return f"{found.group(1)} {','.join(fields[:keep])}" if len(fields) > keep else line
+
+    places = [
+        (r, u)
+        for r, run in enumerate(session.runs)
+        for u, unit in enumerate(run)
+        if trimmed(unit[0]) != unit[0]
+    ]
+    if not places:
+        return
+
+    def without(chosen: set[tuple[int, int]]) -> Session:
+        runs = tuple(
+            tuple(
+                (trimmed(unit[0]), *unit[1:]) if (r, u) in chosen else unit
+                for u, unit in enumerate(run)
+            )
+            for r, run in enumerate(session.runs)
+        )
+        return session.with_runs(runs)
+
+    yield without(set(places))
+    if len(places) > 1:
+        for place in places:
+            yield without({place})
+
+
 def _all_renamed(session: Session, names: list[str]) -> Session:
     """Every name at once made one letter, in the order they first appear (``a``, ``b``, …
     for usernames, ``A``, ``B``, … for names): one try that mostly works."""
@@ -273,6 +314,15 @@ def _run(rng: random.Random, model: Model, size: int, *, crowd: bool) -> tuple[U
     if crowd and rng.random() < 0.06:  # two ratios that round alike: the exact order
         for line in _near_tie(rng, model):
             _try_unit(rng, model, units, functools.partial(str, line))
+    if crowd and model.stage == "c" and rng.random() < 0.3:  # the advanced AI, many sizes
+        ai = [p.username for p in model.registry.sorted() if p.kind is PlayerKind.AI]
+        if not ai:
+            _try_unit(rng, model, units, lambda: f"addaiplayer {_username(rng)},AI,Bot")
+            ai = [p.username for p in model.registry.sorted() if p.kind is PlayerKind.AI]
+        if len(model.registry.sorted()) < 2:
+            _try_unit(rng, model, units, lambda: _add(rng, model, fresh=True))
+        for _ in range(rng.randint(1, 3) if ai else 0):
+            _try_unit(rng, model, units, lambda: _against_ai(rng, model, ai[0]))
     for _ in range(rng.randint(1, size)):
         removed = list(model.removed)
         _try_unit(rng, model, units, lambda: _any_command(rng, model))
@@ -366,9 +416,18 @@ def _move(rng: random.Random, model: Model) -> str:
     game = model.human_to_move()
     if isinstance(game, KaylesGame):
         legal = game.legal_moves()
+        if model.ai_moves_next():  # leave the AI a position where its move is pinned
+            legal = [
+                move
+                for move in legal
+                if game.take(move).over or pinned_ai_move(game.take(move)) is not None
+            ]
         if rng.random() < 0.8 and legal:
             return str(rng.choice(legal))
-        return f"{rng.randint(0, len(game.stones) + 1)} {rng.choice((0, 1, 2, 3))}"
+        size = len(game.stones)
+        if rng.random() < 0.5:  # just outside the row: before the first, past the last pin
+            return rng.choice(("0 1", f"{size + 1} 1", f"{size} 2", "0 2"))
+        return f"{rng.randint(0, size + 1)} {rng.choice((0, 1, 2, 3))}"
     assert isinstance(game, NimGame)
     roll = rng.random()
     if roll < 0.8:
@@ -418,6 +477,9 @@ def _a_command(rng: random.Random, model: Model) -> str:
     if pick < 0.45:
         return _startgame(rng, model)
     if pick < 0.52 and model.stage == "c":
+        ai = [p.username for p in model.registry.sorted() if p.kind is PlayerKind.AI]
+        if ai and rng.random() < 0.6:
+            return _against_ai(rng, model, rng.choice(ai))
         first, second = _existing(rng, model), _existing(rng, model)
         return f"startadvancedgame {rng.randint(1, MAX_ADVANCED_STONES)},{first},{second}"
     if pick < 0.6:
@@ -434,6 +496,17 @@ def _a_command(rng: random.Random, model: Model) -> str:
         return rng.choice(("createplayer a,B,C", "play", "list", "quit"))
     word = rng.choice(("addplayer", "editplayer", "startgame", "startadvancedgame"))
     return f"{word} {who}" if rng.random() < 0.7 else word
+
+
+def _against_ai(rng: random.Random, model: Model, ai: str) -> str:
+    """An advanced game of the AI player ``ai`` against another player (a new human when
+    there is none), from any size, either moving first: where the AI's move is pinned
+    (:func:`casino.explore.nimsys_model.pinned_ai_move`) the model keeps it."""
+    others = [p.username for p in model.registry.sorted() if p.username != ai]
+    other = rng.choice(others) if others else ai
+    seats = [ai, other]
+    rng.shuffle(seats)
+    return f"startadvancedgame {rng.randint(1, MAX_ADVANCED_STONES)},{','.join(seats)}"
 
 
 def _startgame(rng: random.Random, model: Model) -> str:

@@ -16,9 +16,10 @@ program prints:
   games per player (the assignment's formatting bound); an AI seat only where each of its
   moves is the one the assignment's strategy allows (it must leave ``k(M+1)+1`` stones;
   where it cannot win, only a forced move is pinned);
-- ``startadvancedgame`` (Project C) between two human players, at most 11 stones; moves
-  ``position count`` (the advanced AI is graded by the course's ``Testable`` harness, not by
-  its transcript);
+- ``startadvancedgame`` (Project C), at most 11 stones; moves ``position count``; an AI seat
+  only where each of its moves is pinned (:func:`pinned_ai_move`: its one legal move, or its
+  one move that leaves a lost position, the only move a "victory guaranteed" AI may make
+  against the course's oracle); the generator steers the human's moves towards such positions;
 - moves in ordinary Nim: a whole number (any, ``Invalid move. …`` outside the range) or a
   word or decimal (invalid, a whole one such as ``2.0`` too); ``y`` or ``n`` after ``(y/n)``;
 - a removed player may be added again (starting from no games), and two players may be
@@ -45,6 +46,7 @@ from casino.nim.nim_game import NimGame
 from casino.nim.players import Player, PlayerKind
 from casino.nim.ranking import Order, ranked
 from casino.nim.registry import Registry
+from casino.nim.strategy import grundy
 
 MAX_PLAYERS = 100
 """The assignment's bound on players."""
@@ -253,10 +255,9 @@ class Model:
         stones = _whole(fields[0], 1, MAX_ADVANCED_STONES)
         if not self._players(fields[1], fields[2]):
             return
-        if any(self.registry.get(name).kind is PlayerKind.AI for name in fields[1:]):
-            raise Unpinned("an AI player in the advanced game (graded by Testable, not output)")
         self.play = Play(True, None, KaylesGame.start(stones), (fields[1], fields[2]))
         self.mode = "game"
+        self._computer_moves()
 
     def _move(self, line: str) -> None:
         play = self.play
@@ -296,23 +297,61 @@ class Model:
     def _computer_moves(self) -> None:
         """Play the AI's turns, each the one move the assignment allows (else Unpinned)."""
         play = self.play
-        if play is None or play.nim is None:
+        if play is None or not self.ai_to_move():
             return
-        name = play.seats[play.turn]
-        if self.registry.get(name).kind is not PlayerKind.AI:
+        if play.kayles is not None:
+            move = pinned_ai_move(play.kayles)
+            if move is None:
+                raise Unpinned("the advanced AI has more than one right move here")
+            play.kayles = play.kayles.take(move)
+            self._moved()
             return
         game = play.nim
+        assert game is not None
         take = (game.remaining - 1) % (game.upper_bound + 1)
         if take == 0 and game.most > 1:
             raise Unpinned("the AI cannot win here, and any move is allowed")
         play.nim = game.take(take or 1)
         self._moved()
 
+    def ai_to_move(self) -> bool:
+        """Whether a game is under way and an AI player is to move."""
+        play = self.play
+        if self.mode != "game" or play is None:
+            return False
+        return self.registry.get(play.seats[play.turn]).kind is PlayerKind.AI
+
+    def ai_moves_next(self) -> bool:
+        """Whether the player after the one to move is an AI player."""
+        play = self.play
+        if self.mode != "game" or play is None:
+            return False
+        return self.registry.get(play.seats[1 - play.turn]).kind is PlayerKind.AI
+
     def human_to_move(self) -> NimGame | KaylesGame | None:
         """The game position when a human is to move (for the generator)."""
         if self.mode != "game" or self.play is None:
             return None
         return self.play.nim if self.play.nim is not None else self.play.kayles
+
+
+def kayles_value(game: KaylesGame) -> int:
+    """The XOR of the Grundy values of the rows of adjacent stones (0: a lost position)."""
+    rows = "".join("*" if stone else " " for stone in game.stones).split()
+    total = 0
+    for row in rows:
+        total ^= grundy(len(row))
+    return total
+
+
+def pinned_ai_move(game: KaylesGame) -> KaylesMove | None:
+    """The one move the assignment allows the advanced AI at ``game``: its only legal move,
+    or its only move that leaves a lost position (``None``: more than one move is right)."""
+    legal = game.legal_moves()
+    if len(legal) == 1:
+        return legal[0]
+    winning = [move for move in legal if kayles_value(game.take(move)) == 0]
+    return winning[0] if len(winning) == 1 else None
 
 
 def _whole(text: str, least: int, most: int) -> int:

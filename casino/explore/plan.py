@@ -66,11 +66,14 @@ class Rendered:
 class Grammar(Protocol):
     """An assignment's sessions: how to generate, render, check and simplify them.
 
-    Three attributes are optional (looked up with ``getattr``; the grammars without them
+    Four attributes are optional (looked up with ``getattr``; the grammars without them
     work as before): ``optional``, a tuple of :class:`OptionalPart` (Nimsys Project C's
     bonus); ``loosen(session, transcript)``, the recorded transcript with ``out_any`` where
-    several outputs are right (video poker's advice); and ``group(session, run, unit)``, the
-    part of the assignment the output of a unit touches (``casino explore --every``)."""
+    several outputs are right (video poker's advice); ``group(session, run, unit)``, the
+    part of the assignment the output of a unit touches (``casino explore --every``); and
+    ``group_of_line(line)``, the part a line of the reference's output belongs to, for a
+    program that reads its commands from a file (video poker's debug mode), where no typed
+    line holds the difference."""
 
     @property
     def name(self) -> str:

@@ -8,19 +8,22 @@ starting chips, then hands (cards, the amount to match in each betting request, 
 player is the last one in after ``bet1``); the dealer plays it adaptively (the player's
 stack and the pot follow its own replies, as a dealer's do). On a breach the game is shrunk
 by delta debugging over its hands, then to fewer chips, and written as the *dealer's script*:
-the messages sent, the replies got, and the breach (a text a student reads and replays by
-hand, or by ``casino explore --reference stud-player`` with the same seed).
+the messages sent, the replies got, the breach, and the game itself on a ``# game:`` line
+(JSON), which ``casino explore --reference stud-player --program CMD --replay SCRIPT``
+deals again to any player (:func:`replay_script`) and judges the same way.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from casino.cards import FULL_DECK, Card
 from casino.clock import Clock
+from casino.errors import SetupError
 from casino.explore.shrink import ddmin
 from casino.net.stream import ConnectionClosed, FrameStream, bound_port, serve
 from casino.stud import protocol as wire
@@ -313,14 +316,71 @@ class StudExplorer:
         return StudFound(game, played, found.number, self.runs)
 
 
+GAME_MARK = "# game: "
+"""The script's line that holds the game itself (JSON), which ``--replay`` deals again."""
+
+
+def game_text(game: Game) -> str:
+    """``game`` as one line of JSON: the chips, and each hand's cards (as the protocol
+    writes them) and amounts to match."""
+    hands = [
+        {"cards": [wire.card_text(c) for c in h.cards], "first": h.first, "second": h.second}
+        for h in game.hands
+    ]
+    return json.dumps({"chips": game.chips, "hands": hands}, separators=(",", ":"))
+
+
+def game_of_script(text: str) -> Game:
+    """The game a dealer's script was written from (its ``# game:`` line);
+    :class:`ScriptError` if there is none or it is not one."""
+    line = next((line for line in text.splitlines() if line.startswith(GAME_MARK)), None)
+    if line is None:
+        raise ScriptError("no '# game:' line: not a dealer's script casino explore wrote")
+    cards = {wire.card_text(card): card for card in FULL_DECK}
+    try:
+        data = json.loads(line.removeprefix(GAME_MARK))
+        hands = tuple(
+            Hand(
+                tuple(cards[text] for text in hand["cards"]),
+                tuple(_amount(n) for n in hand["first"]),
+                tuple(_amount(n) for n in hand["second"]),
+            )
+            for hand in data["hands"]
+        )
+        game = Game(_amount(data["chips"]), hands)
+    except (ValueError, KeyError, TypeError) as error:
+        raise ScriptError(f"the '# game:' line is not a game ({error})") from None
+    if any(len(hand.cards) < 5 or len(hand.cards) % 2 == 0 or not hand.first for hand in hands):
+        raise ScriptError("the '# game:' line is not a game (a hand's cards or requests)")
+    return game
+
+
+def _amount(value: object) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise ValueError(f"{value!r} is not an amount")
+    return value
+
+
+class ScriptError(SetupError):
+    """A file given to ``--replay`` that is not a dealer's script."""
+
+
+def replay_script(command: Sequence[str], clock: Clock, text: str) -> Played:
+    """Deal the game of a dealer's script again to ``command`` (``{host}``/``{port}``
+    replaced), judged as explore judged it: what happened, its breach if any."""
+    return StudExplorer(Launch(tuple(command)), clock).run(game_of_script(text))
+
+
 def script(found: StudFound, seed: int) -> str:
     """The dealer's script of a shrunk game: what the dealer sent and the player replied,
-    then the breach (the file explore writes)."""
+    then the breach (the file explore writes; its ``# game:`` line is what ``--replay``
+    deals again)."""
     game = found.game
     head = [
         f"# casino explore --reference stud-player, seed {seed}, game {found.number}",
         f"# shrunk to {len(game.hands)} hand(s), the player starting with {game.chips} chips",
         "# the dealer's script: each line the dealer sent, and the player's reply",
+        GAME_MARK + game_text(game),
     ]
     return "\n".join(
         [*head, *found.played.lines, f"breach ({found.played.rule}): {found.played.breach}", ""]

@@ -93,6 +93,18 @@ class VideoPokerGrammar:
         )
         return Rendered((RunInput(args, ()),), files)
 
+    def group_of_line(self, line: str) -> str:
+        """The part of the assignment a line of the reference's output shows (``--every``):
+        ``advice`` (``a``), ``pay lines`` (a hand's result and credit), ``hands`` (the cards
+        shown), or ``commands`` (bets, ``$``, the illegal ones)."""
+        if "should hold" in line or "should discard" in line or line == "-cmd a":
+            return "advice"
+        if " wins with " in line or " loses and " in line:
+            return "pay lines"
+        if line.startswith("player's hand"):
+            return "hands"
+        return "commands"
+
     def unpinned(self, session: Session) -> str | None:
         """Why the session leaves what the assignment fixes (``None``: it does not)."""
         try:

@@ -67,3 +67,30 @@ def test_a_comparison_swap_changes_what_the_reference_does() -> None:
     with mutant.applied(), pytest.raises(IllegalAction):
         NimGame(10, 3).take(1)
     assert NimGame(10, 3).take(1) == NimGame(9, 3)
+
+
+def test_casinos_rival_keeps_the_unmutated_rules_while_a_mutant_runs() -> None:
+    """A mutant of ``KaylesGame.legal_moves`` (the reference program never calls it) breaks
+    the program's class only: the shipped ``play:`` transcripts' rival (``casino.nim.duel``)
+    still lists the legal moves right, so it cannot kill the mutant by failing itself."""
+    from casino.nim import duel, kayles
+
+    site = next(
+        s
+        for s in ast_mutants.sites("casino.nim.kayles")
+        if s.function == "KaylesGame.legal_moves" and s.operator == "boolop"
+    )
+    mutant = ast_mutants.make(site)
+    assert mutant is not None
+    full = (True, True, True)
+    with mutant.applied():
+        with pytest.raises(IndexError):  # `and` made `or`: the last stone reads past the end
+            kayles.KaylesGame(full).legal_moves()
+        assert [str(move) for move in duel.KaylesGame(full).legal_moves()] == [
+            "1 1",
+            "1 2",
+            "2 1",
+            "2 2",
+            "3 1",
+        ]
+    assert duel.KaylesGame is kayles.KaylesGame

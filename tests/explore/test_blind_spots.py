@@ -207,7 +207,7 @@ def test_every_group_gets_its_own_shrunk_difference() -> None:
     three = Mutant("three-bugs", "nimsys", "three bugs at once", patch)
     program = Program(InProcessRunner({"nimsys": mutant_main(three)}), Target("nimsys"))
     explorer = Explorer(C, program, Budget(runs=1500))
-    founds = explorer.explore(0, 30)
+    founds = explorer.explore(0, 40)
     assert [f.group for f in founds] == [BONUS.name, "rankings", "files (players.dat)"]
     for found in founds:
         explorer.shrink(found)

@@ -78,7 +78,10 @@ MUTANT = Program(InProcessRunner({"nimsys": missing_unsaid}), Target("nimsys"))
         (("rankings up",), "only asc and desc"),
         (("addplayer a,B,C", "addplayer b,D,E,"), "empty arguments"),
         (("addaiplayer a,B,C", "addplayer b,D,E", "startgame 5,2,b,a", "1"), "AI cannot win"),
-        (("addaiplayer a,B,C", "addplayer b,D,E", "startadvancedgame 3,b,a"), "AI player"),
+        (
+            ("addaiplayer a,B,C", "addplayer b,D,E", "startadvancedgame 6,a,b"),
+            "more than one right",
+        ),
     ],
 )
 def test_the_model_refuses_what_the_assignment_leaves_open(

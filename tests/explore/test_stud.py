@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from casino.clock import MonotonicClock
-from casino.explore.stud import StudExplorer, draw_game, explore_player, script
+from casino.explore.stud import Played, StudExplorer, draw_game, explore_player, script
 from casino.stud import protocol as wire
 from casino.stud.check import Limits
 from casino.stud.launch import Launch
@@ -64,7 +64,7 @@ def test_an_illegal_amount_is_found_and_shrunk_to_the_seventh_request() -> None:
     assert isinstance(last, wire.BetRequest)
     assert lines[-1] == f"player: bet:{last.stack + 1}"
     text = script(found, 0)
-    assert text.splitlines()[3:5] == ["dealer: login", "player: bad:Bad"]
+    assert text.splitlines()[4:6] == ["dealer: login", "player: bad:Bad"]
     assert text.endswith(f"breach (legal): {found.played.breach}\n")
 
 
@@ -100,9 +100,37 @@ def test_the_command_line_writes_the_dealers_script(tmp_path: Path) -> None:
     argv = ["explore", "--reference", "stud-player", "--program", program, "--sessions", "20"]
     status = main([*argv, "-o", str(out)], stdout=stdout, stderr=io.StringIO())
     assert status == 1
-    first, second = stdout.getvalue().splitlines()
+    first, second, third = stdout.getvalue().splitlines()
     assert first.startswith("game 8 breaks the rules (legal): 'bet:1' to 'bet1:0:")
     assert second.endswith(f"the dealer's script: {out}")
     assert out.read_text(encoding="utf-8").splitlines()[0] == (
         "# casino explore --reference stud-player, seed 0, game 8"
     )
+    assert third == (
+        f"replay it with: casino explore --reference stud-player --program"
+        f" {shlex.quote(program)} --replay {shlex.quote(str(out))}"
+    )
+    # the script's game dealt again: the same breach by the same player, none by casino's own
+    stdout = io.StringIO()
+    replay = ["explore", "--reference", "stud-player", "--replay", str(out)]
+    assert main([*replay, "--program", program], stdout=stdout, stderr=io.StringIO()) == 1
+    assert stdout.getvalue() == (
+        f"replayed {out}: breaks the rules (legal): {first.partition('(legal): ')[2]}\n"
+    )
+    stdout = io.StringIO()
+    ours = shlex.join(shipped("ours"))
+    assert main([*replay, "--program", ours], stdout=stdout, stderr=io.StringIO()) == 0
+    assert stdout.getvalue() == f"replayed {out}: no breach\n"
+
+
+def test_a_script_round_trips_its_game_and_a_bad_one_is_one_clear_error(tmp_path: Path) -> None:
+    import random
+
+    from casino.explore.stud import ScriptError, StudFound, game_of_script
+
+    game = draw_game(random.Random(3), 5)
+    text = script(StudFound(game, Played(["dealer: login"], "x", "legal"), 1), 0)
+    assert game_of_script(text) == game
+    for bad in ("# nothing here\n", '# game: {"chips":5}\n', '# game: {"chips":-1,"hands":[]}\n'):
+        with pytest.raises(ScriptError):
+            game_of_script(bad)
