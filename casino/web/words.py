@@ -73,6 +73,10 @@ HOLDEM = {
     "hide_history": "Hide the hand history",
     "sit_out": "Sit out next hand",
     "sit_short": "Sit out",
+    "show": "Show",
+    "muck": "Muck",
+    "choose_show": "Show your cards?",
+    "bank": "time bank {n} s",
 }
 """The Hold'em page's words."""
 
