@@ -66,11 +66,15 @@ def seat(table: WebTable, account: int, name: str) -> tuple[Member, list[dict[st
     return member, views
 
 
-def play(table: WebTable, moves: dict[int, Move]) -> None:
-    """One hand: at each member's turn (their action or their show-or-muck) ``moves[seat]``
-    is asked with the member's view until it answers."""
+def play(table: WebTable, moves: dict[int, Move], hands: int = 1) -> None:
+    """``hands`` hands: at each member's turn (their action or their show-or-muck)
+    ``moves[seat]`` is asked with the member's view until it answers."""
 
     async def run() -> None:
+        for _ in range(hands):
+            await one()
+
+    async def one() -> None:
         task = asyncio.ensure_future(table.play_hand())
         asked: set[tuple[int, int, int]] = set()
         while not task.done():
@@ -93,4 +97,4 @@ def play(table: WebTable, moves: dict[int, Move]) -> None:
                 await table.receive(member, message)
         await task
 
-    asyncio.run(asyncio.wait_for(run(), 30))
+    asyncio.run(asyncio.wait_for(run(), 60))
