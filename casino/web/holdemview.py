@@ -217,11 +217,15 @@ def _presets(hand: Hand, legal: Legal) -> dict[str, int]:
     return presets
 
 
-def _winners(hand: Hand, tr: gettext.NullTranslations, shown: set[int]) -> list[dict[str, Any]]:
+def _winners(
+    hand: Hand, tr: gettext.NullTranslations, shown: set[int] | None = None
+) -> list[dict[str, Any]]:
     """Who won what at the end of ``hand``: each winner of a pot, the chips, and at a
-    showdown (``shown``: the seats shown) the winning five cards and the hand's name in
-    ``tr``'s language (an uncontested winner who shows: their cards, no hand named)."""
+    showdown (``shown``: the seats shown, by default every live hand) the winning five cards
+    and the hand's name in ``tr``'s language (an uncontested winner: no hand named)."""
     winners = []
+    if shown is None:
+        shown = set(hand.shown)
     if len(hand.live) < 2:
         shown = set()
     for award in hand.awards:

@@ -52,6 +52,14 @@ def test_a_bad_duration_is_one_line_and_status_2(bad: str) -> None:
     assert done.err.count("\n") == 1
 
 
+@pytest.mark.parametrize("bad", ["-1", "nan", "x", "3601"])
+def test_a_bad_time_bank_is_one_line_and_status_2(bad: str) -> None:
+    done = run_captured(load_main("web"), ["--port", "0", "--time-bank", bad], "")
+    assert (done.status, done.out) == (2, "")
+    assert done.err.startswith("web: argument --time-bank: not a number of seconds")
+    assert done.err.count("\n") == 1
+
+
 @pytest.mark.parametrize("bad", ["0", "-5", "x", "3601"])
 def test_a_bad_seat_timeout_is_one_line_and_status_2(bad: str) -> None:
     done = run_captured(load_main("web"), ["--port", "0", "--seat-timeout", bad], "")
