@@ -150,6 +150,7 @@ function drawChoice(view) {
     const node = element("button", label);
     node.type = "button";
     node.dataset.verb = verb;
+    node.setAttribute("aria-keyshortcuts", verb[0]);
     node.addEventListener("click", () => socket.send(JSON.stringify({ type: "choice", show })));
     return node;
   };
@@ -258,7 +259,8 @@ function draw(view) {
   const log = document.getElementById("log");
   log.replaceChildren(...view.log.map((line) => element("li", line)));
   log.parentElement.scrollTop = log.parentElement.scrollHeight;
-  announce(view.legal ? [...view.log, words.your_turn] : view.log);
+  const asked = view.legal ? words.your_turn : view.choice && words.choose_show;
+  announce(asked ? [...view.log, asked] : view.log);
 }
 
 function history() { return document.getElementById("history"); }
@@ -284,7 +286,7 @@ document.addEventListener("keydown", (event) => {
   if (event.key === "h" || (event.key === "Escape" && !history().hidden && !wide.matches)) {
     event.preventDefault(); toggleHistory(); return;
   }
-  const keys = { k: "check", c: "call", f: "fold" };
+  const keys = { k: "check", c: "call", f: "fold", s: "show", m: "muck" };
   let node = document.querySelector(`#buttons button[data-verb="${keys[event.key]}"]`);
   const slider = document.getElementById("amount");
   if (event.key === "a" && !slider.closest("[hidden]")) slider.value = slider.max;
