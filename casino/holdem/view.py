@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from casino.cards.card import Card
 from casino.holdem.engine import Action, Award, Hand, Kind, Legal
 from casino.holdem.names import hand_name
+from casino.holdem.showmuck import Choice, Reveal
 from casino.holdem.table import Table
 
 Amount = Callable[[int], str]
@@ -181,13 +182,28 @@ def showdown_text(
     *,
     you: int | None = None,
     amount: Amount = str,
+    reveals: Sequence[Reveal] | None = None,
 ) -> list[str]:
     """The shown hands, named, and who wins which pot (said to seat ``you``, the player at
-    this keyboard, in the second person); ``amount`` writes the chips."""
+    this keyboard, in the second person); ``amount`` writes the chips. With ``reveals`` (a
+    :class:`~casino.holdem.showmuck.Showdown`'s choices) each seat shows or mucks as it chose,
+    in that order; without, every hand at a showdown is shown (the terminal's tables)."""
     _ = tr.gettext
     lines = []
-    for seat in hand.shown:
-        values = {"cards": cards_text(hand.hole[seat]), "hand": hand_name(hand.strength(seat), tr)}
+    if reveals is None:
+        reveals = [Reveal(seat, Choice.SHOW, tuple(hand.hole[seat]), True) for seat in hand.shown]
+    contested = len(hand.live) > 1
+    for reveal in reveals:
+        seat = reveal.seat
+        if reveal.choice is Choice.MUCK:
+            lines.append(_("{name}: mucks").format(name=names[seat]))
+            continue
+        if not contested:  # an uncontested winner's board may not be complete: no hand name
+            lines.append(
+                _("{name}: shows {cards}").format(name=names[seat], cards=cards_text(reveal.cards))
+            )
+            continue
+        values = {"cards": cards_text(reveal.cards), "hand": hand_name(hand.strength(seat), tr)}
         if seat == you:
             lines.append(_("You show {cards}, {hand}").format(**values))
         else:

@@ -68,6 +68,17 @@ def _parser(invocation: Invocation) -> ArgumentParser:
     parser.add_argument("--timeout", type=_seconds, default=30.0, help="seconds per action")
     parser.add_argument("--pause", type=_seconds, default=2.0, help="seconds between hands")
     parser.add_argument(
+        "--time-bank",
+        type=seconds(3600, zero=True),
+        default=30.0,
+        help="extra seconds per member once their clock runs out, 1 back per hand (30; 0: none)",
+    )
+    parser.add_argument(
+        "--show-muck",
+        action="store_true",
+        help="members choose to show or muck at the end of a hand (off: all shown)",
+    )
+    parser.add_argument(
         "--move-seconds", type=_seconds, default=15.0, help="the dominoes move clock"
     )
     parser.add_argument(
@@ -159,6 +170,8 @@ def _body(invocation: Invocation) -> int:
         seat_timeout=options.seat_timeout,
         wait=min(options.wait, options.seats),
         fill_after=options.fill_after,
+        show_muck=options.show_muck,
+        time_bank=options.time_bank,
     )
     from casino.web.app import WebServer
 

@@ -35,6 +35,7 @@ from typing import Any
 from casino.errors import IllegalAction, ParseError
 from casino.holdem.commands import Intent, Verb, perform
 from casino.holdem.engine import Action, Hand, Refused
+from casino.holdem.showmuck import Showdown
 from casino.holdem.table import shuffled_deck
 from casino.holdem.view import (
     blind_posts,
@@ -85,6 +86,12 @@ class WebTable(ShownTable):
         elif isinstance(message, dict) and message.get("type") == "sitout":
             member.sitting_out = bool(message.get("out"))
             await self.show(member)
+        elif isinstance(message, dict) and message.get("type") == "choice":
+            showdown = self.showdown
+            if showdown is None or self.waiting != member.seat or showdown.over:
+                await self.refuse(member, "Not your turn.", message)
+            else:
+                member.inbox.put_nowait(message)
         elif not isinstance(message, dict) or message.get("type") != "act":
             await self.refuse(member, "not a play", message)
         elif self.waiting != member.seat:
@@ -166,6 +173,7 @@ class WebTable(ShownTable):
     async def play_hand(self) -> None:
         """One hand, from the deal to the settle."""
         before = sum(seat.chips for seat in self.table.seats)
+        self.showdown = None
         hand = self.table.start_hand(shuffled_deck(self.rng))
         number = self.table.number
         self.dealt[number] = {seat: list(cards) for seat, cards in enumerate(hand.hole) if cards}
@@ -190,9 +198,16 @@ class WebTable(ShownTable):
                     self.say("STREET", tuple(hand.board), size)
             self.start_clock(hand)
             await self.show_all()
-        self.say("SHOWDOWN", hand, tuple(names))
+        if self.settings.show_muck:
+            showdown = await self.reveal(hand)
+            self.say("REVEALED", hand, tuple(names), tuple(showdown.reveals))
+        else:
+            self.say("SHOWDOWN", hand, tuple(names))
         self.table.settle()
         self.hands_done += 1
+        for seat, member in self.members.items():  # the time bank: refilled per hand dealt in
+            if hand.starting[seat] and self.owners[seat] == member.account:
+                member.bank = min(self.settings.time_bank, member.bank + self.settings.bank_refill)
         if self.on_hand is not None:
             self.on_hand(self, before, sum(seat.chips for seat in self.table.seats))
         await self.show_all()
@@ -201,21 +216,26 @@ class WebTable(ShownTable):
         """If a member is to act, their turn's clock starts now, before every member is shown
         the table (so that everybody sees the seconds left to whoever must act)."""
         self.waiting = self.deadline = None
+        self.banked = 0.0
         if not hand.over and hand.to_act in self.members:
             self.waiting = hand.to_act
             self.deadline = self.clock.now() + self.settings.timeout
+            member = self.members[hand.to_act]
+            self.banked = 0.0 if member.leaving else member.bank
 
     async def ask(self, member: Member, hand: Hand) -> Action:
         """The member's action from their page. Away (a page closed or a connection lost),
         their turn waits for them to the end of its clock (then a check, or a fold); left
         (:meth:`depart`), they fold once :data:`LEAVE_GRACE` seconds have passed without a
-        page of theirs coming back."""
+        page of theirs coming back. Once the clock has run out their time bank is spent (what
+        they take of it is gone); only when it is empty too do they get the default."""
         while not member.inbox.empty():
             member.inbox.get_nowait()
         if self.waiting != member.seat or self.deadline is None:
             self.start_clock(hand)
-        deadline = self.deadline
-        assert deadline is not None
+        assert self.deadline is not None
+        main = self.deadline
+        deadline = main + self.banked  # the time bank follows the clock
         try:
             while True:
                 now = self.clock.now()
@@ -231,16 +251,69 @@ class WebTable(ShownTable):
                 try:
                     message = await self.clock.within(member.inbox.get(), wait)
                 except TimeoutError:
-                    if self.clock.now() >= deadline:
-                        return _default(hand)
-                    continue
+                    continue  # out of time (the loop says so), or a wait cut by a leave
                 if message is None:  # they left: look again
                     continue
                 action = await self._try(member, hand, message)
                 if action is not None:
                     return action
         finally:
+            if self.banked:
+                spent = min(self.banked, max(0.0, self.clock.now() - main))
+                member.bank = max(0.0, member.bank - spent)
             self.waiting = self.deadline = None
+            self.banked = 0.0
+
+    async def reveal(self, hand: Hand) -> Showdown:
+        """The end of ``hand``: each seat with a choice shows or mucks, in the rules' order
+        (:class:`~casino.holdem.showmuck.Showdown`). A member chooses within their clock (no
+        time bank) and gets the default when it runs out or their page is closed; computer
+        players take the default (never show an uncontested win, muck when allowed)."""
+        showdown = self.showdown = Showdown(hand)
+        while (seat := showdown.to_choose) is not None:
+            member = self.members.get(seat)
+            if member is None or member.send is None or self.owners[seat] != member.account:
+                showdown.default()
+                continue
+            await self.choose(member, showdown)
+        return showdown
+
+    async def choose(self, member: Member, showdown: Showdown) -> None:
+        """The member's show or muck (``{"type": "choice", "show": true}``), or the default."""
+        while not member.inbox.empty():
+            member.inbox.get_nowait()
+        self.waiting = member.seat
+        deadline = self.deadline = self.clock.now() + self.settings.timeout
+        await self.show_all()
+        try:
+            while True:
+                now = self.clock.now()
+                if (
+                    now >= deadline
+                    or member.send is None
+                    or self.members.get(member.seat) is not member
+                ):
+                    showdown.default()
+                    return
+                try:
+                    message = await self.clock.within(member.inbox.get(), deadline - now)
+                except TimeoutError:
+                    showdown.default()
+                    return
+                if message is None:  # their page closed or they left: look again
+                    continue
+                show = message.get("show")
+                if show is True:
+                    showdown.show()
+                    return
+                if show is False and showdown.can_muck():
+                    showdown.muck()
+                    return
+                template = "cannot muck: your hand must be shown" if show is False else "not a play"
+                await self.refuse(member, template, message)
+        finally:
+            self.waiting = self.deadline = None
+            await self.show_all()
 
     async def _try(self, member: Member, hand: Hand, message: dict[str, Any]) -> Action | None:
         verb = VERBS.get(str(message.get("verb")))

@@ -64,6 +64,9 @@ def line_text(
         return street_text(values[0], values[1], tr)
     if template == "SHOWDOWN":
         return "\n".join(showdown_text(values[0], values[1], tr, amount=amount_of(lang)))
+    if template == "REVEALED":  # show or muck: the seats' choices, then the pots
+        lines = showdown_text(values[0], values[1], tr, amount=amount_of(lang), reveals=values[2])
+        return "\n".join(lines)
     if template == STARTS:
         tr = translator("web", lang)
     return tr.gettext(template).format(*values, number=values[0], name=values[-1])

@@ -15,6 +15,7 @@ from casino.clock import Clock
 from casino.holdem.bots import Player, player_of
 from casino.holdem.rules import Rules
 from casino.holdem.shell import BOT_NAMES, STYLE_CYCLE
+from casino.holdem.showmuck import Showdown
 from casino.holdem.table import Seat, Table
 from casino.i18n import translator
 from casino.web.bank import Bank
@@ -55,6 +56,15 @@ class TableSettings:
     """Members seated before a table starts dealing (or a member presses start)."""
     fill_after: float | None = None
     """Seconds after its first member sits down that a table starts anyway (``None``: never)."""
+    show_muck: bool = False
+    """Whether members choose to show or muck at the end of a hand (``--show-muck``; off:
+    every hand at a showdown is shown, as at the terminal's tables)."""
+    time_bank: float = 0.0
+    """Extra seconds each member has per session, spent only once their action clock has run
+    out (``--time-bank``, 30 at ``casino web``; 0: none)."""
+    bank_refill: float = 1.0
+    """Seconds given back to a member's time bank for each hand they are dealt in (up to
+    ``time_bank``)."""
 
 
 @dataclass
@@ -76,6 +86,8 @@ class Member:
     """The member sits out from the next hand (dealt nothing, their wallet untouched)."""
     wallet: int | None = None
     """Their wallet as last read (the chips their seat shows until they are dealt in)."""
+    bank: float = 0.0
+    """The seconds left in the member's time bank (this session at this table)."""
     inbox: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
     watching: bool = False
     """A watcher (:meth:`SeatedTable.watch`): seatless (``seat`` -1), shown no hole cards
@@ -125,7 +137,11 @@ class SeatedTable:
         """Set once the table may deal (enough members, a start, or the fill time)."""
         self.waiting: int | None = None
         self.deadline: float | None = None
-        """When (the clock) the waiting member's time runs out."""
+        """When (the clock) the waiting member's time runs out (their time bank then starts)."""
+        self.banked = 0.0
+        """The seconds of time bank the waiting member has for this turn (0: none)."""
+        self.showdown: Showdown | None = None
+        """The show-or-muck choices of the hand just ended (``show_muck`` only)."""
         self.log: list[LogLine] = []
         self.joined = asyncio.Event()
         """Set while a member is seated (the table deals), clear while none is (it waits)."""
@@ -135,7 +151,7 @@ class SeatedTable:
         self.refused = 0
         self.dealt: dict[int, dict[int, list[int]]] = {}
         """The hole cards of the last :data:`DEALT_KEPT` hands (hand number → seat → cards)."""
-        self.said_state: tuple[int, int, int, bool] | None = None
+        self.said_state: tuple[int, int, int, bool, int] | None = None
         self.said_in: dict[str, Said] = {}
         """The views' common parts for ``said_state``, in each language (see :meth:`said`)."""
         self.game: int | None = None
@@ -170,6 +186,7 @@ class SeatedTable:
         if seat is None:
             return None
         member = Member(account, name, seat, lang, away=self.clock.now())
+        member.bank = self.settings.time_bank
         if self.dealing:
             self.arriving[seat] = member
         else:

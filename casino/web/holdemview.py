@@ -75,7 +75,7 @@ class ShownTable(SeatedTable):
         hand = self.table.hand
         said = self.said(tr, member.lang)
         seats = []
-        shown = set(hand.shown) if hand is not None and hand.over else set()
+        shown = self.shown_seats()
         for index, seat in enumerate(self.table.seats):
             entry: dict[str, Any] = {"name": seat.name, "chips": self._chips(index), "seat": index}
             if hand is not None and hand.starting[index]:
@@ -119,8 +119,18 @@ class ShownTable(SeatedTable):
             "sitting_out": member.sitting_out,
         }
         if self.waiting is not None and self.deadline is not None:
-            left = max(0.0, self.deadline - self.clock.now())
-            data["clock"] = {"seat": self.waiting, "seconds": left, "total": self.settings.timeout}
+            late = self.clock.now() - self.deadline  # over 0: the time bank is being spent
+            data["clock"] = {
+                "seat": self.waiting,
+                "seconds": max(0.0, -late),
+                "total": self.settings.timeout,
+                "bank": max(0.0, self.banked - max(0.0, late)),
+                "banking": late >= 0 and self.banked > 0,
+            }
+        showdown = self.showdown
+        data["choice"] = None
+        if showdown is not None and self.waiting == member.seat == showdown.to_choose:
+            data["choice"] = {"muck": showdown.can_muck(), "deadline": self.settings.timeout}
         if hand is not None and not hand.over and self.waiting == member.seat:
             legal = hand.legal()
             data["legal"] = {
@@ -132,6 +142,16 @@ class ShownTable(SeatedTable):
                 "presets": _presets(hand, legal),
             }
         return data
+
+    def shown_seats(self) -> set[int]:
+        """The seats whose cards everybody sees: after a showdown, every live hand, or with
+        show or muck (:attr:`showdown`) the hands shown so far."""
+        hand = self.table.hand
+        if hand is None or not hand.over:
+            return set()
+        if self.showdown is not None and self.showdown.hand is hand:
+            return set(self.showdown.shown)
+        return set(hand.shown)
 
     def _chips(self, index: int) -> int:
         """The chips seat ``index`` shows out of a hand: a member's, what their wallet lets
@@ -153,6 +173,7 @@ class ShownTable(SeatedTable):
             self.table.number,
             -1 if hand is None else len(hand.actions),
             hand is not None and hand.over,
+            -1 if self.showdown is None else len(self.showdown.reveals),
         )
         if state != self.said_state:
             self.said_state, self.said_in = state, {}
@@ -162,7 +183,7 @@ class ShownTable(SeatedTable):
             said = self.said_in[lang] = Said(
                 [line.text(tr, lang) for line in self.log],
                 {seat: self._last_said(action, tr, lang) for seat, action in last.items()},
-                [] if hand is None or not hand.over else _winners(hand, tr),
+                [] if hand is None or not hand.over else _winners(hand, tr, self.shown_seats()),
             )
         return said
 
@@ -213,11 +234,17 @@ def _presets(hand: Hand, legal: Legal) -> dict[str, int]:
     return presets
 
 
-def _winners(hand: Hand, tr: gettext.NullTranslations) -> list[dict[str, Any]]:
+def _winners(
+    hand: Hand, tr: gettext.NullTranslations, shown: set[int] | None = None
+) -> list[dict[str, Any]]:
     """Who won what at the end of ``hand``: each winner of a pot, the chips, and at a
-    showdown the winning five cards and the hand's name in ``tr``'s language."""
+    showdown (``shown``: the seats shown, by default every live hand) the winning five cards
+    and the hand's name in ``tr``'s language (an uncontested winner: no hand named)."""
     winners = []
-    shown = set(hand.shown)
+    if shown is None:
+        shown = set(hand.shown)
+    if len(hand.live) < 2:
+        shown = set()
     for award in hand.awards:
         for seat, share in zip(award.winners, award.shares, strict=True):
             entry: dict[str, Any] = {"seat": seat, "amount": share, "pot": award.pot}

@@ -75,6 +75,10 @@ HOLDEM = {
     "sit_short": "Sit out",
     "watchers": "{n} watching",
     "take_seat": "Take a seat",
+    "show": "Show",
+    "muck": "Muck",
+    "choose_show": "Show your cards?",
+    "bank": "time bank {n} s",
 }
 """The Hold'em page's words."""
 

@@ -52,11 +52,15 @@ def test_a_bad_duration_is_one_line_and_status_2(bad: str) -> None:
     assert done.err.count("\n") == 1
 
 
-@pytest.mark.parametrize("bad", ["0", "-5", "x", "3601"])
-def test_a_bad_seat_timeout_is_one_line_and_status_2(bad: str) -> None:
-    done = run_captured(load_main("web"), ["--port", "0", "--seat-timeout", bad], "")
+@pytest.mark.parametrize(
+    ("option", "bad"),
+    [("--seat-timeout", bad) for bad in ("0", "-5", "x", "3601")]
+    + [("--time-bank", bad) for bad in ("-1", "nan", "x", "3601")],  # 0 is allowed: no bank
+)
+def test_a_bad_seat_timeout_or_time_bank_is_one_line_and_status_2(option: str, bad: str) -> None:
+    done = run_captured(load_main("web"), ["--port", "0", option, bad], "")
     assert (done.status, done.out) == (2, "")
-    assert done.err.startswith("web: argument --seat-timeout: not a number of seconds")
+    assert done.err.startswith(f"web: argument {option}: not a number of seconds")
     assert done.err.count("\n") == 1
 
 

@@ -142,8 +142,27 @@ function drawRaise(legal, nodes) {
   nodes.push(raise);
 }
 
+function drawChoice(view) {
+  // Show or muck at the end of a hand: the engine says whether a muck is allowed.
+  document.getElementById("turn").textContent = words.choose_show;
+  document.getElementById("raise").hidden = true;
+  const choose = (label, verb, show) => {
+    const node = element("button", label);
+    node.type = "button";
+    node.dataset.verb = verb;
+    node.setAttribute("aria-keyshortcuts", verb[0]);
+    node.addEventListener("click", () => socket.send(JSON.stringify({ type: "choice", show })));
+    return node;
+  };
+  const nodes = [choose(words.show, "show", true)];
+  if (view.choice.muck) nodes.unshift(choose(words.muck, "muck", false));
+  fill("buttons", nodes);
+  nodes[nodes.length - 1].focus();
+}
+
 function drawActions(view) {
   const legal = view.legal;
+  if (view.choice) { drawChoice(view); return; }
   const actor = view.seats.find((seat) => seat.seat === view.actor);
   let turn = view.notice || words.waiting;
   if (legal) turn = words.your_turn;
@@ -203,16 +222,24 @@ function clock(view) {
   const node = document.querySelector(`.seat[data-seat="${view.clock.seat}"]`);
   if (!node) return;
   const seconds = node.querySelector(".seconds");
+  // Once the clock runs out the member's time bank is spent, shown next to the clock.
   const end = performance.now() + view.clock.seconds * 1000;
+  const bank = view.clock.bank || 0;
   const tick = () => {
-    const left = Math.max(0, (end - performance.now()) / 1000);
+    const now = performance.now();
+    const left = Math.max(0, (end - now) / 1000);
+    const banked = Math.max(0, bank - Math.max(0, (now - end) / 1000));
     node.style.setProperty("--left", String(left / Math.max(view.clock.total, 0.001)));
     node.classList.toggle("late", left <= 5);
+    node.classList.toggle("banking", left <= 0 && bank > 0);
     if (seconds) {
-      seconds.textContent = say("seconds", { n: Math.ceil(left) });
+      let text = say("seconds", { n: Math.ceil(left) });
+      if (left <= 0 && bank > 0) text += ` · ${say("bank", { n: Math.ceil(banked) })}`;
+      seconds.textContent = text;
       seconds.dataset.left = String(Math.ceil(left));
+      seconds.dataset.bank = String(Math.ceil(banked));
     }
-    if (left <= 0) clearInterval(ticker);
+    if (left <= 0 && banked <= 0) clearInterval(ticker);
   };
   tick();
   ticker = setInterval(tick, 250);
@@ -251,7 +278,8 @@ function draw(view) {
   const log = document.getElementById("log");
   log.replaceChildren(...view.log.map((line) => element("li", line)));
   log.parentElement.scrollTop = log.parentElement.scrollHeight;
-  announce(view.legal ? [...view.log, words.your_turn] : view.log);
+  const asked = view.legal ? words.your_turn : view.choice && words.choose_show;
+  announce(asked ? [...view.log, asked] : view.log);
 }
 
 function history() { return document.getElementById("history"); }
@@ -278,7 +306,7 @@ document.addEventListener("keydown", (event) => {
   if (event.key === "h" || (event.key === "Escape" && !history().hidden && !wide.matches)) {
     event.preventDefault(); toggleHistory(); return;
   }
-  const keys = { k: "check", c: "call", f: "fold" };
+  const keys = { k: "check", c: "call", f: "fold", s: "show", m: "muck" };
   let node = document.querySelector(`#buttons button[data-verb="${keys[event.key]}"]`);
   const slider = document.getElementById("amount");
   if (event.key === "a" && !slider.closest("[hidden]")) slider.value = slider.max;
