@@ -14,9 +14,10 @@ showdown); a member seated for the next hand sees none.
 deal each member's seat takes their wallet's balance, at most the table's ``stack``, and a
 computer player's seat keeps its chips (its ``stack`` again when it has none: a new computer
 player sits down); those stacks are staked (the members' from their wallets, the computer
-players' from the house) and the final stacks settled back in one transaction. A member whose
-wallet is empty sits out. A member who sits down during a hand is seated for the next one
-(told so); until then the seat's computer player plays it, under its own name.
+players' from the house) and the final stacks settled back in one transaction, with the
+hand's record (:class:`casino.holdem.record.HandRecord`: the member's page replays it). A
+member whose wallet is empty sits out. A member who sits down during a hand is seated for
+the next one (told so); until then the seat's computer player plays it, under its own name.
 
 **Waiting for people.** A table that has no member deals nothing. It starts dealing when
 ``wait`` members have sat down, when a seated member presses start, or ``fill_after``
@@ -31,6 +32,7 @@ from typing import Any
 from casino.errors import IllegalAction, ParseError
 from casino.holdem.commands import Intent, Verb, perform
 from casino.holdem.engine import Action, Hand, Refused
+from casino.holdem.record import HandRecord
 from casino.holdem.table import shuffled_deck
 from casino.holdem.view import (
     blind_posts,
@@ -119,20 +121,20 @@ class WebTable(ShownTable):
         except StoreError as error:  # a wallet spent elsewhere meanwhile: next time
             LOG.warning("table %d: hand not dealt: %s", self.number, error)
             return
-        await self.play_hand()
+        record = await self.play_hand()
         payouts: dict[int, int] = {}
         for owner, seat in zip(self.owners, self.table.seats, strict=True):
             account = self.bank.house if owner is None else owner
             if account in stakes:  # else it sat out, with no chips
                 payouts[account] = payouts.get(account, 0) + seat.chips
         try:
-            await self.bank.settle(game, payouts)
+            await self.bank.settle(game, payouts, record.dumps())
         except StoreError as error:  # voided meanwhile (another server's start): logged
             LOG.warning("table %d: hand %d not settled: %s", self.number, game, error)
         await self.show_all()
 
-    async def play_hand(self) -> None:
-        """One hand, from the deal to the settle."""
+    async def play_hand(self) -> HandRecord:
+        """One hand, from the deal to the settle; its record (kept with its money)."""
         before = sum(seat.chips for seat in self.table.seats)
         hand = self.table.start_hand(shuffled_deck(self.rng))
         number = self.table.number
@@ -164,6 +166,7 @@ class WebTable(ShownTable):
         if self.on_hand is not None:
             self.on_hand(self, before, sum(seat.chips for seat in self.table.seats))
         await self.show_all()
+        return HandRecord.of(hand, names)
 
     def start_clock(self, hand: Hand) -> None:
         """If a member is to act, their turn's clock starts now, before every member is shown
@@ -177,9 +180,8 @@ class WebTable(ShownTable):
         """The member's action from their page. Away (a page closed or a connection lost),
         their turn waits for them to the end of its clock (then a check, or a fold); left
         (:meth:`depart`), they fold once :data:`LEAVE_GRACE` seconds have passed without a
-        page of theirs coming back."""
-        while not member.inbox.empty():
-            member.inbox.get_nowait()
+        page of theirs coming back. A move sent as soon as their turn was shown (before this
+        is called) counts; what is left unplayed when the turn ends is dropped."""
         if self.waiting != member.seat or self.deadline is None:
             self.start_clock(hand)
         deadline = self.deadline
@@ -207,8 +209,10 @@ class WebTable(ShownTable):
                 action = await self._try(member, hand, message)
                 if action is not None:
                     return action
-        finally:
+        finally:  # what came in during this turn and was not played is not for the next
             self.waiting = self.deadline = None
+            while not member.inbox.empty():
+                member.inbox.get_nowait()
 
     async def _try(self, member: Member, hand: Hand, message: dict[str, Any]) -> Action | None:
         verb = VERBS.get(str(message.get("verb")))

@@ -66,6 +66,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             amount BIGINT NOT NULL CHECK (amount > 0))""",
         "CREATE INDEX refills_account ON refills (account, at)",
     ),
+    (  # 3: each settled Hold'em hand's record (casino.holdem.record), written with its payouts
+        """CREATE TABLE hands (
+            game BIGINT PRIMARY KEY REFERENCES games (id),
+            record TEXT NOT NULL)""",
+    ),
 )
 
 
