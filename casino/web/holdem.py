@@ -121,7 +121,11 @@ class WebTable(ShownTable):
         except StoreError as error:  # a wallet spent elsewhere meanwhile: next time
             LOG.warning("table %d: hand not dealt: %s", self.number, error)
             return
-        record = await self.play_hand()
+        players = [  # who plays each seat, as staked: a member, else its computer player
+            seat.name if owner is not None else self.bot_names[k]
+            for k, (owner, seat) in enumerate(zip(self.owners, self.table.seats, strict=True))
+        ]
+        record = await self.play_hand(players)
         payouts: dict[int, int] = {}
         for owner, seat in zip(self.owners, self.table.seats, strict=True):
             account = self.bank.house if owner is None else owner
@@ -133,8 +137,9 @@ class WebTable(ShownTable):
             LOG.warning("table %d: hand %d not settled: %s", self.number, game, error)
         await self.show_all()
 
-    async def play_hand(self) -> HandRecord:
-        """One hand, from the deal to the settle; its record (kept with its money)."""
+    async def play_hand(self, players: list[str] | None = None) -> HandRecord:
+        """One hand, from the deal to the settle; its record (kept with its money), its seats
+        named ``players`` (default: as the log names them)."""
         before = sum(seat.chips for seat in self.table.seats)
         hand = self.table.start_hand(shuffled_deck(self.rng))
         number = self.table.number
@@ -166,7 +171,7 @@ class WebTable(ShownTable):
         if self.on_hand is not None:
             self.on_hand(self, before, sum(seat.chips for seat in self.table.seats))
         await self.show_all()
-        return HandRecord.of(hand, names)
+        return HandRecord.of(hand, names if players is None else players)
 
     def start_clock(self, hand: Hand) -> None:
         """If a member is to act, their turn's clock starts now, before every member is shown
