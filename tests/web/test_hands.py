@@ -9,7 +9,6 @@ import json
 import os
 import random
 import re
-import sqlite3
 import warnings
 from typing import Any
 
@@ -32,7 +31,7 @@ from casino.web.holdemseats import TableSettings
 from casino.web.sessions import COOKIE
 from casino.web.store import Store
 
-from .forms import PASSWORD, join, register, temporary_store
+from .forms import join, register, temporary_store
 
 SETTINGS = TableSettings(seats=4, stack=400, pause=0, bot_delay=0, samples=10, rules=Rules(5, 10))
 HANDS = int(os.environ.get("CASINO_WEB_HANDS", "200"))
@@ -191,23 +190,3 @@ async def _pages(client: TestClient[Any, Any], ana: str, bo: str, game: int, tex
         refused = await client.get(f"/hand/{game}", headers={"Cookie": f"{COOKIE}={bo}"})
         assert refused.status == 404
     return True
-
-
-def test_the_record_is_kept_with_the_hands_money_or_not_at_all() -> None:
-    with temporary_store() as store:
-        ana, bo = store.register("Ana", PASSWORD), store.register("Bo", PASSWORD)
-        game = store.open_game("holdem", "table 1", {ana.id: 100, store.house: 100})
-        store.settle(game, {ana.id: 150, store.house: 50}, '{"a": 1}')
-        assert store.hand_record(game, ana.id) == '{"a": 1}'
-        assert store.hand_record(game, store.house) == '{"a": 1}'
-        assert store.hand_record(game, bo.id) is None  # not his hand
-        assert store.hand_record(game + 1, ana.id) is None
-        assert [e.recorded for e in store.history(ana.id)] == [True]
-        other = store.open_game("holdem", "table 1", {ana.id: 100, store.house: 100})
-        with store.transaction() as run:  # a record already there: the settle must fail whole
-            run("INSERT INTO hands (game, record) VALUES (?, ?)", other, "{}")
-        with pytest.raises(sqlite3.IntegrityError):
-            store.settle(other, {ana.id: 0, store.house: 200}, '{"b": 2}')
-        assert store.balances([ana.id])[ana.id] == 1050 - 100  # the stake still held
-        assert store.void_open_games() == [other]  # still open: no payout was written
-        assert store.audit()[0] == store.audit()[1]
