@@ -38,11 +38,14 @@ HANDS = int(os.environ.get("CASINO_WEB_HANDS", "200"))
 """Hands per session: the issue's 200 (``CASINO_WEB_HANDS`` to try more or fewer)."""
 
 
-def _move(rng: random.Random, legal: dict[str, Any]) -> dict[str, Any]:
-    """A seeded random legal move; a fold when a check is free now and then."""
+def _move(rng: random.Random, legal: dict[str, Any], free_folds: bool) -> dict[str, Any]:
+    """A seeded random legal move; with ``free_folds``, a fold when a check is free now and
+    then. One member only folds so: it takes two such folds to leave a side pot that nobody
+    may win, which pokerkit then loses (docs/holdem.md) while the engine gives it to the pot
+    below, and the computer players never fold when a check is free."""
     roll = rng.random()
-    if roll < 0.12:
-        return {"type": "act", "verb": "fold"}  # free when legal["call"] == 0: allowed
+    if roll < 0.12 and (free_folds or legal["call"]):
+        return {"type": "act", "verb": "fold"}
     if roll < 0.17 and legal["max_to"]:
         return {"type": "act", "verb": "allin"}
     if roll < 0.35 and legal["max_to"]:
@@ -54,8 +57,9 @@ def _move(rng: random.Random, legal: dict[str, Any]) -> dict[str, Any]:
 async def _member(
     client: TestClient[Any, Any], server: WebServer, cookie: str, seed: int, hands: int
 ) -> None:
-    """Play until the table has dealt ``hands`` hands. A refused move (a stale view) is
-    followed by a fold if it is still this member's turn, so that the table never waits."""
+    """Play until the table has dealt ``hands`` hands (seed 1 folds when a check is free too).
+    A refused move (a stale view) is followed by a check or a fold if it is still this
+    member's turn, so that the table never waits."""
     rng = random.Random(seed)
     table = server.tables[0]
     ws = await client.ws_connect("/ws/holdem", headers={"Cookie": f"{COOKIE}={cookie}"})
@@ -68,9 +72,11 @@ async def _member(
         if data["type"] == "state":
             you = data["you"]
             if data["legal"] is not None:
-                await ws.send_json(_move(rng, data["legal"]))
+                await ws.send_json(_move(rng, data["legal"], seed == 1))
         elif data["type"] == "refused" and you is not None and table.waiting == you:
-            await ws.send_json({"type": "act", "verb": "fold"})
+            hand = table.table.hand  # (what the timed-out default would do: never a free fold)
+            verb = "check" if hand is not None and hand.legal().can_check else "fold"
+            await ws.send_json({"type": "act", "verb": verb})
     await ws.close()
 
 
