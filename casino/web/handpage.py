@@ -63,10 +63,10 @@ def hand_page(lang: str, game: int, record: HandRecord, viewer: str, step: int) 
     body = (
         f'<p id="step">{escape(counter)}</p>\n'
         f'<p id="said" class="said">{_said(lang, record, states, step)}</p>\n'
-        f'<p id="board">{escape(_("Community cards"))}: {board}</p>\n'
-        f'<table id="seats" class="games-table">\n<thead><tr>{heads}</tr></thead>\n'
+        f'<p id="board" class="replayed">{escape(_("Community cards"))}: {board}</p>\n'
+        f'<table id="seats" class="games-table replayed">\n<thead><tr>{heads}</tr></thead>\n'
         f"<tbody>\n{rows}</tbody>\n</table>\n"
-        f'<nav class="steps" aria-label="{escape(_("Steps"))}">{" ".join(links)}</nav>\n'
+        f'<nav class="replayed-steps" aria-label="{escape(_("Steps"))}">{" ".join(links)}</nav>\n'
         f'<p><a href="/hand/{game}.phh" id="phh" class="button quiet" download>'
         f"{escape(_('Download (PHH)'))}</a> "
         f'<a href="/member" class="button quiet">{escape(_("Your page"))}</a></p>\n'
