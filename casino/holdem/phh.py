@@ -5,10 +5,14 @@ p1 is the big blind, as pokerkit seats it). Hole cards are dealt one ``d dh`` li
 the board as ``d db`` lines before the first action of its street (or at the end of an all-in
 run-out), and every player still in at a showdown shows (``sm``) in pokerkit's order: the
 river's last bettor first, else p1. A fold when a check is free (the seed allows it) is written
-``f``, which pokerkit refuses: such hands do not replay there. Standard library only.
+``f`` as well: pokerkit (0.7.4 and later, in the cash-game mode its ``HandHistory`` loads in)
+takes it with a warning. Hole cards a viewer never saw can be written ``????`` (``hidden``),
+which pokerkit replays as unknown cards. Standard library only.
 """
 
 from __future__ import annotations
+
+from collections.abc import Collection
 
 from casino.cards.card import Card
 from casino.holdem.engine import Action, Hand, Kind, Street
@@ -33,11 +37,15 @@ def _array(items: list[str]) -> str:
     return "[" + ", ".join(items) + "]"
 
 
-def phh_actions(hand: Hand) -> list[str]:
-    """The PHH action lines of ``hand`` (over)."""
+def phh_actions(hand: Hand, hidden: Collection[int] = ()) -> list[str]:
+    """The PHH action lines of ``hand`` (over); the hole cards of the ``hidden`` seats are
+    dealt as ``????`` (those shown at the showdown are still shown there)."""
     order = hand.order_from(hand.button)
     label = {seat: f"p{index + 1}" for index, seat in enumerate(order)}
-    lines = [f"d dh {label[seat]} {_cards(hand.hole[seat])}" for seat in order]
+    lines = [
+        f"d dh {label[seat]} {'????' if seat in hidden else _cards(hand.hole[seat])}"
+        for seat in order
+    ]
     streets = _action_streets(hand)
     dealt = Street.PREFLOP
     river_aggressor: int | None = None
@@ -75,7 +83,7 @@ def _verb(action: Action) -> str:
 def _action_streets(hand: Hand) -> list[Street]:
     """The street of each action: a new street starts when a round's bets restart at 0
     (``to`` falls, or a check/bet/fold follows a closed round); worked out by replaying."""
-    replay = Hand.deal(hand.starting, hand.button, hand.rules, _deck(hand))
+    replay = Hand.deal(hand.starting, hand.button, hand.rules, dealing_order(hand))
     streets = []
     for action in hand.actions:
         streets.append(replay.street)
@@ -83,7 +91,8 @@ def _action_streets(hand: Hand) -> list[Street]:
     return streets
 
 
-def _deck(hand: Hand) -> list[int]:
+def dealing_order(hand: Hand) -> list[int]:
+    """The whole deck ``hand`` was dealt from, top first (hole cards, board, the rest)."""
     order = hand.order_from((hand.button) % len(hand.starting))
     deck: list[int] = []
     for round_ in range(2):
@@ -102,8 +111,9 @@ def _apply(hand: Hand, action: Action) -> None:
         hand.bet_or_raise(action.to)
 
 
-def to_phh(hand: Hand, players: list[str] | None = None) -> str:
-    """``hand`` (over) as PHH TOML text; ``players`` names by seat (optional)."""
+def to_phh(hand: Hand, players: list[str] | None = None, hidden: Collection[int] = ()) -> str:
+    """``hand`` (over) as PHH TOML text; ``players`` names by seat (optional); the ``hidden``
+    seats' hole cards written ``????``."""
     order = hand.order_from(hand.button)
     blinds = [hand.small_blind, hand.big_blind] + [0] * (len(order) - 2)
     finishing = [hand.stacks[seat] for seat in order]
@@ -113,7 +123,7 @@ def to_phh(hand: Hand, players: list[str] | None = None) -> str:
         f"blinds_or_straddles = {_array([str(chips) for chips in blinds])}",
         f"min_bet = {hand.big_blind}",
         f"starting_stacks = {_array([str(hand.starting[seat]) for seat in order])}",
-        f"actions = {_array([_string(line) for line in phh_actions(hand)])}",
+        f"actions = {_array([_string(line) for line in phh_actions(hand, hidden)])}",
     ]
     if players is not None:
         lines.append(f"players = {_array([_string(players[seat]) for seat in order])}")

@@ -94,6 +94,8 @@ class WebServer(PageServer):
         app.router.add_post("/login", self.login)
         app.router.add_post("/logout", self.logout)
         app.router.add_get("/member", self.member_page)
+        app.router.add_get(r"/hand/{game:\d{1,18}}", self.hand_page)
+        app.router.add_get(r"/hand/{game:\d{1,18}}.phh", self.hand_phh)
         app.router.add_post("/join", self.join)
         app.router.add_post("/refill", self.refill)
         app.router.add_get("/holdem", self.holdem_page)

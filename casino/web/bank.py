@@ -51,9 +51,16 @@ class Bank:
         """Open a game with these stakes (account → amount); its id."""
         return await self.call(self.store.open_game, kind, table, dict(stakes))
 
-    async def settle(self, game: int, payouts: Mapping[int, int]) -> None:
-        """Pay the game out (account → amount) and close it, in one transaction."""
-        await self.call(self.store.settle, game, dict(payouts))
+    async def settle(
+        self, game: int, payouts: Mapping[int, int], record: str | None = None
+    ) -> None:
+        """Pay the game out (account → amount) and close it, keeping the hand's ``record``
+        (if any), in one transaction."""
+        await self.call(self.store.settle, game, dict(payouts), record)
+
+    async def hand_record(self, game: int, account: int) -> str | None:
+        """The record of hand ``game`` if ``account`` played in it, else ``None``."""
+        return await self.call(self.store.hand_record, game, account)
 
     async def history(self, member: int) -> list[HistoryEntry]:
         """The member's finished games, newest first."""

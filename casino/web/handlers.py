@@ -9,8 +9,10 @@ from typing import Any
 
 from aiohttp import web
 
+from casino.errors import ParseError
+from casino.holdem.record import HandRecord
 from casino.i18n import DEFAULT_LANGUAGE, LANGUAGES
-from casino.web import pages
+from casino.web import handpage, pages
 from casino.web.chat import LOBBY
 from casino.web.guard import LOG
 from casino.web.holdem import WebTable
@@ -31,6 +33,7 @@ STATIC = resources.files("casino.web") / "static"
 STATIC_CACHE = "public, max-age=300"
 
 SORRY = "Something went wrong in the casino. Try again."
+NO_HAND = "There is no such hand of yours."
 
 
 class PageServer(ServerCore):
@@ -181,6 +184,39 @@ class PageServer(ServerCore):
             request,
             lambda lang, _csrf: pages.member_page(lang, member, history, leaders, holdings),
         )
+
+    async def _hand(self, request: web.Request) -> tuple[int, HandRecord, str]:
+        """The hand ``/hand/GAME`` names, for the member who asks (a visitor: to log in):
+        its number, record and the member's name; 404 if there is no such hand or the member
+        did not play it (another member's hand is not theirs to see)."""
+        profile = self.sessions.profile_of(request.cookies.get(COOKIE))
+        member = None if profile is None else await self.bank.member(profile.member)
+        if profile is None or member is None:
+            raise web.HTTPSeeOther("/login")
+        game = int(request.match_info["game"])
+        text = await self.bank.hand_record(game, member.id)
+        if text is None:
+            raise web.HTTPNotFound(text=NO_HAND)
+        try:
+            return game, HandRecord.loads(text), member.name
+        except ParseError:
+            LOG.exception("hand %d: its record does not load", game)
+            raise web.HTTPNotFound(text=NO_HAND) from None
+
+    async def hand_page(self, request: web.Request) -> web.StreamResponse:
+        """One of the member's hands, replayed step by step (``?step=N``)."""
+        game, record, name = await self._hand(request)
+        step = handpage.step_of(request.query.get("step"), record)
+        return self.respond(
+            request, lambda lang, _csrf: handpage.hand_page(lang, game, record, name, step)
+        )
+
+    async def hand_phh(self, request: web.Request) -> web.StreamResponse:
+        """One of the member's hands as PHH text (the cards they never saw as ``????``)."""
+        game, record, name = await self._hand(request)
+        response = web.Response(text=record.phh(name), content_type="text/plain")
+        response.headers["Content-Disposition"] = f'attachment; filename="hand-{game}.phh"'
+        return response
 
     async def static(self, request: web.Request) -> web.StreamResponse:
         """A file of the page (CSS, JavaScript) from the package."""

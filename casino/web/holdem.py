@@ -14,9 +14,10 @@ showdown); a member seated for the next hand sees none.
 deal each member's seat takes their wallet's balance, at most the table's ``stack``, and a
 computer player's seat keeps its chips (its ``stack`` again when it has none: a new computer
 player sits down); those stacks are staked (the members' from their wallets, the computer
-players' from the house) and the final stacks settled back in one transaction. A member whose
-wallet is empty sits out. A member who sits down during a hand is seated for the next one
-(told so); until then the seat's computer player plays it, under its own name.
+players' from the house) and the final stacks settled back in one transaction, with the
+hand's record (:class:`casino.holdem.record.HandRecord`: the member's page replays it). A
+member whose wallet is empty sits out. A member who sits down during a hand is seated for
+the next one (told so); until then the seat's computer player plays it, under its own name.
 
 **Watchers.** A member may watch a table (:meth:`SeatedTable.watch`): their page is sent
 every view with no hole cards but those shown at a showdown, stakes nothing and is asked
@@ -35,6 +36,7 @@ from typing import Any
 from casino.errors import IllegalAction, ParseError
 from casino.holdem.commands import Intent, Verb, perform
 from casino.holdem.engine import Action, Hand, Refused
+from casino.holdem.record import HandRecord
 from casino.holdem.showmuck import Showdown
 from casino.holdem.table import shuffled_deck
 from casino.holdem.view import (
@@ -154,9 +156,13 @@ class WebTable(ShownTable):
         except StoreError as error:  # a wallet spent elsewhere meanwhile: next time
             LOG.warning("table %d: hand not dealt: %s", self.number, error)
             return
+        players = [  # who plays each seat, as staked: a member, else its computer player
+            seat.name if owner is not None else self.bot_names[k]
+            for k, (owner, seat) in enumerate(zip(self.owners, self.table.seats, strict=True))
+        ]
         self.game = game
         try:
-            await self.play_hand()
+            record = await self.play_hand(players)
         finally:
             self.game = None
         payouts: dict[int, int] = {}
@@ -165,13 +171,14 @@ class WebTable(ShownTable):
             if account in stakes:  # else it sat out, with no chips
                 payouts[account] = payouts.get(account, 0) + seat.chips
         try:
-            await self.bank.settle(game, payouts)
+            await self.bank.settle(game, payouts, record.dumps())
         except StoreError as error:  # voided meanwhile (another server's start): logged
             LOG.warning("table %d: hand %d not settled: %s", self.number, game, error)
         await self.show_all()
 
-    async def play_hand(self) -> None:
-        """One hand, from the deal to the settle."""
+    async def play_hand(self, players: list[str] | None = None) -> HandRecord:
+        """One hand, from the deal to the settle; its record (kept with its money), its seats
+        named ``players`` (default: as the log names them)."""
         before = sum(seat.chips for seat in self.table.seats)
         self.showdown = None
         hand = self.table.start_hand(shuffled_deck(self.rng))
@@ -211,6 +218,7 @@ class WebTable(ShownTable):
         if self.on_hand is not None:
             self.on_hand(self, before, sum(seat.chips for seat in self.table.seats))
         await self.show_all()
+        return HandRecord.of(hand, names if players is None else players)
 
     def start_clock(self, hand: Hand) -> None:
         """If a member is to act, their turn's clock starts now, before every member is shown
@@ -228,9 +236,9 @@ class WebTable(ShownTable):
         their turn waits for them to the end of its clock (then a check, or a fold); left
         (:meth:`depart`), they fold once :data:`LEAVE_GRACE` seconds have passed without a
         page of theirs coming back. Once the clock has run out their time bank is spent (what
-        they take of it is gone); only when it is empty too do they get the default."""
-        while not member.inbox.empty():
-            member.inbox.get_nowait()
+        they take of it is gone); only when it is empty too do they get the default. A move
+        sent as soon as their turn was shown (before this is called) counts; what is left
+        unplayed when the turn ends is dropped."""
         if self.waiting != member.seat or self.deadline is None:
             self.start_clock(hand)
         assert self.deadline is not None
@@ -257,12 +265,14 @@ class WebTable(ShownTable):
                 action = await self._try(member, hand, message)
                 if action is not None:
                     return action
-        finally:
+        finally:  # what came in during this turn and was not played is not for the next
             if self.banked:
                 spent = min(self.banked, max(0.0, self.clock.now() - main))
                 member.bank = max(0.0, member.bank - spent)
             self.waiting = self.deadline = None
             self.banked = 0.0
+            while not member.inbox.empty():
+                member.inbox.get_nowait()
 
     async def reveal(self, hand: Hand) -> Showdown:
         """The end of ``hand``: each seat with a choice shows or mucks, in the rules' order

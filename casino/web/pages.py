@@ -354,8 +354,9 @@ def member_page(
     leaders: Sequence[Member],
     holdings: Mapping[int, int] | None = None,
 ) -> str:
-    """The member's bankroll (and what is at a table now), their games with each result, and
-    the leaderboard (each wallet, and what is at a table: ``holdings``, account → chips)."""
+    """The member's bankroll (and what is at a table now), their games with each result (a
+    recorded Hold'em hand linked to its replay, ``/hand/GAME``), and the leaderboard (each
+    wallet, and what is at a table: ``holdings``, account → chips)."""
     held = holdings or {}
     tr = tr_of(lang)
     _ = tr.gettext
@@ -365,7 +366,8 @@ def member_page(
         f"<td>{escape(kinds.get(entry.kind, entry.kind))}</td>"
         f'<td class="amount">{escape(money(entry.stake, lang))}</td>'
         f'<td class="amount">{escape(money(entry.payout, lang))}</td>'
-        f'<td class="{_outcome(entry)}">{escape(_result(tr, entry, lang))}</td></tr>\n'
+        f'<td class="{_outcome(entry)}">{escape(_result(tr, entry, lang))}'
+        f"{_replay(lang, entry)}</td></tr>\n"
         for entry in history
     )
     heads = "".join(
@@ -417,6 +419,14 @@ def _outcome(entry: HistoryEntry) -> str:
     if entry.state == "void":
         return "void"
     return "won" if entry.net > 0 else "lost" if entry.net < 0 else "even"
+
+
+def _replay(lang: str, entry: HistoryEntry) -> str:
+    """The link to a recorded hand's page (step by step, and its PHH), or nothing."""
+    if not entry.recorded:
+        return ""
+    label = tr_of(lang).gettext("Replay")
+    return f' <a href="/hand/{entry.game}" class="replay">{escape(label)}</a>'
 
 
 def _balance(value: int, lang: str) -> str:

@@ -80,6 +80,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             muted BIGINT NOT NULL REFERENCES accounts (id),
             PRIMARY KEY (member, muted))""",
     ),
+    (  # 4: each settled Hold'em hand's record (casino.holdem.record), written with its payouts
+        """CREATE TABLE hands (
+            game BIGINT PRIMARY KEY REFERENCES games (id),
+            record TEXT NOT NULL)""",
+    ),
 )
 
 

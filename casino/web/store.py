@@ -93,6 +93,8 @@ class HistoryEntry:
     payout: int
     state: str
     """``settled``, or ``void`` (a game a stopped server left open: its stakes returned)."""
+    recorded: bool = False
+    """Whether the game's hand record is kept (a settled Hold'em hand: ``/hand/GAME``)."""
 
     @property
     def net(self) -> int:
@@ -416,9 +418,10 @@ class Store:
         """The member's finished games, newest first."""
         with self.transaction() as run:
             rows = run(
-                "SELECT g.id, g.kind, g.tablename, g.closed, h.amount, h.payout, g.state "
-                "FROM holds h JOIN games g ON g.id = h.game "
-                "WHERE h.account = ? AND g.state <> 'open' ORDER BY g.closed DESC, g.id DESC "
+                "SELECT g.id, g.kind, g.tablename, g.closed, h.amount, h.payout, g.state, "
+                "r.game IS NOT NULL FROM holds h JOIN games g ON g.id = h.game "
+                "LEFT JOIN hands r ON r.game = g.id WHERE h.account = ? AND g.state <> 'open' "
+                "ORDER BY g.closed DESC, g.id DESC "
                 "LIMIT ?",
                 member_id,
                 count,
@@ -432,6 +435,7 @@ class Store:
                 int(r[4]),
                 int(r[4] if r[5] is None else r[5]),
                 str(r[6]),
+                bool(r[7]),
             )
             for r in rows
         ]
@@ -476,10 +480,12 @@ class Store:
             -amount,
         )
 
-    def settle(self, game: int, payouts: Mapping[int, int]) -> None:
+    def settle(self, game: int, payouts: Mapping[int, int], record: str | None = None) -> None:
         """Pay the game out and close it, in one transaction: every account that staked gets
         its payout (0 if not named); the payouts must add up to the stakes. A game already
-        settled or voided is left alone (:class:`StoreError`)."""
+        settled or voided is left alone (:class:`StoreError`). ``record`` (a hand's record,
+        :mod:`casino.holdem.record`) is kept in the same transaction: never one without the
+        other."""
         with self.transaction() as run:
             closed = run(
                 "UPDATE games SET state = 'settled', closed = ? WHERE id = ? AND state = 'open'",
@@ -495,6 +501,19 @@ class Store:
                 raise StoreError("a payout is never negative")
             for account in sorted(holds):
                 self._pay(run, game, account, payouts.get(account, 0), "payout")
+            if record is not None:
+                run("INSERT INTO hands (game, record) VALUES (?, ?)", game, record)
+
+    def hand_record(self, game: int, account: int) -> str | None:
+        """The record of hand ``game`` if ``account`` played in it (staked), else ``None``."""
+        with self.transaction() as run:
+            row = run(
+                "SELECT r.record FROM hands r JOIN holds h ON h.game = r.game "
+                "WHERE r.game = ? AND h.account = ?",
+                game,
+                account,
+            ).fetchone()
+        return None if row is None else str(row[0])
 
     def _pay(
         self, run: Callable[..., Any], game: int, account: int, amount: int, kind: str

@@ -192,7 +192,9 @@ def test_the_member_page_the_lobby_logging_out_and_in_and_the_login_limit() -> N
         rows = re.findall(r"<tr><td>.*?</td><td>Texas Hold&#x27;em</td>(.*?)</tr>", mine)
         assert len(rows) == len(store.history(member.id)) >= 2
         for row, game in zip(rows, store.history(member.id), strict=True):
-            stake, paid, result = re.findall(r"<td[^>]*>([^<]*)</td>", row)
+            replay = f' <a href="/hand/{game.game}" class="replay">Replay</a>'
+            assert game.recorded and replay in row  # a settled hand links to its replay
+            stake, paid, result = re.findall(r"<td[^>]*>([^<]*)</td>", row.replace(replay, ""))
             assert (stake, paid) == (money(game.stake, "en"), money(game.payout, "en"))
             net = money(abs(game.net), "en")
             words = {1: f"won {net}", -1: f"lost {net}", 0: "even"}

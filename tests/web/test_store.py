@@ -8,6 +8,7 @@ import contextlib
 import os
 import random
 import signal
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -30,6 +31,13 @@ from casino.web.store import (
 
 ROOT = Path(__file__).resolve().parents[2]
 Factory = Callable[..., Store]
+INTEGRITY: tuple[type[Exception], ...] = (sqlite3.IntegrityError,)
+try:
+    import psycopg
+
+    INTEGRITY += (psycopg.IntegrityError,)
+except ImportError:  # (the PostgreSQL tests skip then)
+    pass
 
 
 class Now:
@@ -371,3 +379,25 @@ def test_an_empty_wallet_is_refilled_once_a_day_with_a_ledger_row(make: Factory)
     assert store.refill(ana.id) == 50
     issued, accounted = store.audit()
     assert issued == accounted == 150  # the registration and two refills
+
+
+def test_a_hands_record_is_kept_with_its_money_or_not_at_all(make: Factory) -> None:
+    """The record of a hand goes in with its payouts, in one transaction, or neither does; it
+    is read only by an account that staked in the hand."""
+    store = make(starting_bankroll=1000)
+    ana, bo = store.register("Ana", "password1"), store.register("Bo", "password2")
+    game = store.open_game("holdem", "table 1", {ana.id: 100, store.house: 100})
+    store.settle(game, {ana.id: 150, store.house: 50}, '{"a": 1}')
+    assert store.hand_record(game, ana.id) == '{"a": 1}'
+    assert store.hand_record(game, store.house) == '{"a": 1}'
+    assert store.hand_record(game, bo.id) is None  # not his hand
+    assert store.hand_record(game + 1, ana.id) is None
+    assert [e.recorded for e in store.history(ana.id)] == [True]
+    other = store.open_game("holdem", "table 1", {ana.id: 100, store.house: 100})
+    with store.transaction() as run:  # a record already there: the settle must fail whole
+        run("INSERT INTO hands (game, record) VALUES (?, ?)", other, "{}")
+    with pytest.raises(INTEGRITY):
+        store.settle(other, {ana.id: 0, store.house: 200}, '{"b": 2}')
+    assert store.balances([ana.id])[ana.id] == 1050 - 100  # the stake still held
+    assert store.void_open_games() == [other]  # still open: no payout was written
+    assert store.audit()[0] == store.audit()[1]
