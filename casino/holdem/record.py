@@ -43,10 +43,19 @@ class HandRecord:
     actions: tuple[tuple[int, str, int], ...]
     """``(seat, kind, to)``: the :class:`Kind` value and the seat's round bet after it."""
     finishing: tuple[int, ...]
+    revealed: tuple[int, ...] | None = None
+    """The seats shown at the end where the table let its players show or muck (the web's
+    ``--show-muck``), in the order shown; ``None``: every hand the rules show was shown."""
 
     @classmethod
-    def of(cls, hand: Hand, names: list[str] | tuple[str, ...]) -> HandRecord:
-        """The record of ``hand`` (over), its seats played by ``names``."""
+    def of(
+        cls,
+        hand: Hand,
+        names: list[str] | tuple[str, ...],
+        revealed: tuple[int, ...] | None = None,
+    ) -> HandRecord:
+        """The record of ``hand`` (over), its seats played by ``names``; ``revealed``: the
+        seats shown at a show-or-muck end (see :attr:`revealed`)."""
         if not hand.over:
             raise IllegalAction("the hand is not over")
         if len(names) != len(hand.starting):
@@ -60,6 +69,7 @@ class HandRecord:
             tuple(dealing_order(hand)),
             tuple((a.seat, a.kind.value, a.to) for a in hand.actions),
             tuple(hand.stacks),
+            revealed,
         )
 
     # --- saving ---------------------------------------------------------------------------
@@ -77,6 +87,8 @@ class HandRecord:
             "actions": [list(action) for action in self.actions],
             "finishing": list(self.finishing),
         }
+        if self.revealed is not None:
+            data["revealed"] = list(self.revealed)
         return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
     @classmethod
@@ -97,6 +109,7 @@ class HandRecord:
                 tuple(_whole(x) for x in data["deck"]),
                 tuple((_whole(s), _kind(k), _whole(t)) for s, k, t in data["actions"]),
                 tuple(_whole(x) for x in data["finishing"]),
+                _revealed(data.get("revealed")),
             )
         except (KeyError, TypeError, ValueError) as error:
             raise ParseError(f"not a hand record: {error}") from None
@@ -144,8 +157,14 @@ class HandRecord:
     def seen_by(self, seat: int | None) -> set[int]:
         """The seats whose hole cards the player at ``seat`` saw: their own, and those shown
         at the showdown (``None``: a viewer who played no seat sees only those)."""
-        final = self.replay()
-        return set(final.shown) | ({seat} if seat is not None else set())
+        return self.shown_seats() | ({seat} if seat is not None else set())
+
+    def shown_seats(self) -> set[int]:
+        """The seats whose cards everybody saw at the end: :attr:`revealed` where the players
+        chose, else those the rules show at the showdown."""
+        if self.revealed is not None:
+            return set(self.revealed)
+        return set(self.replay().shown)
 
     def phh(self, viewer: str | None = None) -> str:
         """The hand as PHH text for ``viewer`` (a name): the hole cards they never saw are
@@ -195,3 +214,12 @@ def _kind(value: Any) -> str:
     if value not in {kind.value for kind in Kind}:
         raise ValueError(f"{value!r} is not an action")
     return str(value)
+
+
+def _revealed(value: Any) -> tuple[int, ...] | None:
+    """A record's ``revealed`` seats as saved (absent: ``None``)."""
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        raise TypeError("revealed is a list of seats")
+    return tuple(_whole(x) for x in value)

@@ -205,9 +205,11 @@ class WebTable(ShownTable):
                     self.say("STREET", tuple(hand.board), size)
             self.start_clock(hand)
             await self.show_all()
+        revealed: tuple[int, ...] | None = None
         if self.settings.show_muck:
             showdown = await self.reveal(hand)
             self.say("REVEALED", hand, tuple(names), tuple(showdown.reveals))
+            revealed = tuple(showdown.shown)
         else:
             self.say("SHOWDOWN", hand, tuple(names))
         self.table.settle()
@@ -218,7 +220,7 @@ class WebTable(ShownTable):
         if self.on_hand is not None:
             self.on_hand(self, before, sum(seat.chips for seat in self.table.seats))
         await self.show_all()
-        return HandRecord.of(hand, names if players is None else players)
+        return HandRecord.of(hand, names if players is None else players, revealed)
 
     def start_clock(self, hand: Hand) -> None:
         """If a member is to act, their turn's clock starts now, before every member is shown

@@ -105,6 +105,26 @@ def test_seat_of_and_what_a_viewer_saw() -> None:
     assert "????" not in record.phh(None)
 
 
+def test_a_show_or_muck_end_keeps_the_seats_shown_and_hides_a_mucked_hand() -> None:
+    hand = Hand.deal([100, 100, 100], 0, (5, 10), list(range(52)))
+    while not hand.over:
+        hand.check() if hand.legal().can_check else hand.call()
+    assert set(hand.shown) == {0, 1, 2}  # the rules show all three hands
+    plain = HandRecord.of(hand, ["Ann", "Bo", "Cy"])
+    assert "revealed" not in json.loads(plain.dumps()) and plain.shown_seats() == {0, 1, 2}
+    first = hand.shown[0]
+    record = HandRecord.of(hand, ["Ann", "Bo", "Cy"], revealed=(first,))  # the others mucked
+    assert HandRecord.loads(record.dumps()) == record
+    assert json.loads(record.dumps())["revealed"] == [first]
+    assert record.shown_seats() == {first}
+    mucked = next(seat for seat in (0, 1, 2) if seat != first)
+    assert record.seen_by(mucked) == {first, mucked}
+    assert record.phh(record.names[mucked]).count("????") == 1  # the third's mucked cards
+    assert record.phh(record.names[first]).count("????") == 2
+    with pytest.raises(ParseError):
+        HandRecord.loads(json.dumps({**json.loads(record.dumps()), "revealed": "0"}))
+
+
 pokerkit = pytest.importorskip("pokerkit")
 
 
