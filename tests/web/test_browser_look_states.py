@@ -55,6 +55,7 @@ window.WebSocket = class extends EventTarget {
 };
 socket.socket.close();
 """
+EMPTY = "Tu cartera está vacía"
 OFFLINE = "Se perdió la conexión: reconectando…"
 KNOWN_WRONG = {
     "arriving: the member's seat is a computer player's": "Bruno (bot)",
@@ -138,13 +139,20 @@ def test_holdem_in_the_states_members_reach(browsers: Callable[[], Any]) -> None
             assert " ".join(line.split()) == f"{LONG}: 0 US$ (y 1000 US$ en una mesa)"
             assert bo.find_elements("id", "broke") == []  # Bo has his $1,000
             looks_right(bo, "the lobby while a member is at a table")
+            click_when(bo, "#member")  # Bo's page: the leaderboard, drawn by the same code
+            leaders = [
+                " ".join(li.text.split()) for li in bo.find_elements("css selector", "#leaders li")
+            ]
+            assert leaders == ["Bo: 1000 US$", f"{LONG}: 0 US$ (y 1000 US$ en una mesa)"]
+            looks_right(bo, "the member's page while a member is at a table")
+            bo.back()
 
             click_when(bo, "#sit")  # mid-hand: Ana has not acted yet
             mine = until(bo, SEATS, lambda s: any(seat["you"] for seat in s))
             you = next(seat for seat in mine if seat["you"])
             if you["name"] != "Bo":
                 wrong["arriving: the member's seat is a computer player's"] = you["name"]
-            assert texts(bo)["turn"] == f"{LONG} está pensando"
+            assert texts(bo)["turn"] == "Tienes asiento para la próxima mano."
             looks_right(bo, "a member arriving mid-hand")
 
             click_when(bo, "#sit-out")
@@ -158,7 +166,15 @@ def test_holdem_in_the_states_members_reach(browsers: Callable[[], Any]) -> None
             if resting[0]["stack"] == "0 fichas":
                 wrong["sitting out: the seat says 0 chips"] = resting[0]["stack"]
             looks_right(ana, "a member sitting out")
+            assert texts(bo)["turn"] == "Descansas desde la próxima mano."
             looks_right(bo, "sitting out, as the member sees it")
+            click_when(bo, "#sit-out")  # back in, with his $1,000
+            until(bo, pressed, lambda p: p == "false")
+            hand = state(ana, HOLDEM)["hand"]
+            click_when(ana, '#buttons [data-verb="fold"]')
+            until(bo, SEATS, lambda s: any(seat["you"] and seat["cards"] == 2 for seat in s))
+            assert EMPTY not in bo.find_element("tag name", "body").text
+            looks_right(bo, "back from sitting out")
 
             ana.execute_script(DEAD_SOCKETS)
             until(ana, TEXTS, lambda t: t["banner"] is not None)

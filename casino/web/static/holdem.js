@@ -168,8 +168,11 @@ function drawRaise(legal, nodes) {
 function drawActions(view) {
   const legal = view.legal;
   const actor = view.seats.find((seat) => seat.seat === view.actor);
-  let turn = view.notice || words.waiting;
+  // What concerns the member (seated for the next hand, sitting out, an empty wallet) comes
+  // before whose turn it is (the ring round that seat shows it too).
+  let turn = words.waiting;
   if (legal) turn = words.your_turn;
+  else if (view.notice) turn = view.notice;
   else if (actor) turn = say("their_turn", { name: actor.name });
   document.getElementById("turn").textContent = turn;
   if (!legal) {
