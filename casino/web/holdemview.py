@@ -155,11 +155,13 @@ class ShownTable(SeatedTable):
 
     def _chips(self, index: int) -> int:
         """The chips seat ``index`` shows out of a hand: a member's, what their wallet lets
-        them sit with (never a computer player's stack they were seated over)."""
+        them sit with (never a computer player's stack they were seated over, nor the nothing
+        staked for a member who sits the hand out: issue 44's ``0 chips``)."""
         member = self.members.get(index) or self.arriving.get(index)
-        if member is None or self.owners[index] == member.account:
-            return self.table.seats[index].chips
-        if member.sitting_out or member.wallet is None:  # (not read yet: none shown)
+        chips = self.table.seats[index].chips
+        if member is None or (self.owners[index] == member.account and not member.sitting_out):
+            return chips
+        if member.wallet is None:  # (not read yet: none shown)
             return 0
         return min(member.wallet, self.settings.stack)
 

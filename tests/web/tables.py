@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from .browser import ROOT
+from .browser import ROOT, click_when
 
 SHOTS = ROOT / "docs" / "screenshots"
 UPDATE = os.environ.get("CASINO_UPDATE_SCREENSHOTS") == "1"
@@ -200,3 +200,19 @@ def difference(shot: Path, baseline: Path) -> str | None:
 def changed(log: list[str], hand: int | None) -> Callable[[dict[str, Any]], bool]:
     """Whether a page's state moved on from ``log`` (another line, the hand over or another)."""
     return lambda v: v["log"] != log or v.get("overlay", False) or v.get("hand", hand) != hand
+
+
+def showdown(driver: Any) -> dict[str, Any]:
+    """Check or call at each of the member's turns until the hand's winner is shown; the
+    Hold'em page's state (:data:`HOLDEM`) then."""
+    while True:
+        view = wait_for(driver, HOLDEM, lambda v: bool(v["winner"] or v["buttons"]))
+        if view["winner"]:
+            return view
+        verb = "check" if "check" in view["buttons"] else "call"
+        click_when(
+            driver,
+            f'#buttons [data-verb="{verb}"]',
+            lambda: bool(state(driver, HOLDEM)["buttons"]),
+        )
+        wait_for(driver, HOLDEM, changed(view["log"], view["hand"]))

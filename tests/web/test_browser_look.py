@@ -28,7 +28,7 @@ from .browser import (
     register,
     shown,
 )
-from .tables import DOMINO, HOLDEM, audit, changed, compare, state, wait_for
+from .tables import DOMINO, HOLDEM, audit, compare, showdown, state, wait_for
 
 LAYOUT = """
 const cards = document.querySelector('.seat.you .cards').getBoundingClientRect();
@@ -196,17 +196,7 @@ def test_a_holdem_showdown(driver: Any, tmp_path: Path) -> None:
     hand named in Spanish (the table then rests: a long pause between hands)."""
     with casino_web("--seats", "3", "--seed", "5", "--think", "0.05", "--pause", "600") as url:
         join(driver, url, "Zoe", "es", "holdem")
-        while True:
-            view = wait_for(driver, HOLDEM, lambda v: bool(v["winner"] or v["buttons"]))
-            if view["winner"]:
-                break
-            verb = "check" if "check" in view["buttons"] else "call"
-            click_when(
-                driver,
-                f'#buttons [data-verb="{verb}"]',
-                lambda: bool(state(driver, HOLDEM)["buttons"]),
-            )
-            wait_for(driver, HOLDEM, changed(view["log"], view["hand"]))
+        view = showdown(driver)
         assert view["winner"] == "Carla (bot) gana 90 con Pareja de nueves"
         assert view["board"] == 5 and view["lifted"] == 5
         emulate(driver, SIZES["phone"])

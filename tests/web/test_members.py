@@ -236,3 +236,30 @@ def test_logging_in_over_another_members_session_starts_a_new_one() -> None:
         await match.close()
 
     serve(body)
+
+
+def test_a_member_sitting_out_shows_the_chips_they_would_sit_with() -> None:
+    """Sat out from the next hand, Bo is dealt nothing and his seat shows what his wallet lets
+    him sit with (the table's stack), never the nothing staked for him (issue 44: ``0 chips``
+    on a sitting-out seat)."""
+    waiting = TableSettings(seats=3, stack=500, pause=0, bot_delay=0, samples=10)
+
+    async def body(client: TestClient[Any, Any], server: WebServer, store: Store) -> None:
+        zoe = await socket(client, await join(client, "Zoe"))
+        bo = await socket(client, await join(client, "Bo"))
+        await bo.send_json({"type": "sitout", "out": True})
+        view = await state(bo)
+        while not view["sitting_out"]:
+            view = await state(bo)
+        hand = view["hand"] + 1  # (the hand being dealt as he asked may include him)
+        reading = asyncio.ensure_future(play(bo, "Bo", 1_000))  # his page reads on
+        views = await play(zoe, "Zoe", hand)
+        while views[-1]["hand"] <= hand or views[-1]["legal"] is None:
+            views.append(await state(zoe))
+        resting = next(s for s in views[-1]["seats"] if s["name"] == "Bo")
+        assert "cards" not in resting and resting["chips"] == 500, (views[-1]["hand"], resting)
+        reading.cancel()
+        await zoe.close()
+        await bo.close()
+
+    serve(body, waiting)

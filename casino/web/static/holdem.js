@@ -20,6 +20,28 @@ function spot(node, k, n, radius, turn, across) {
   return node;
 }
 
+function near(node, k, n) {
+  // A seat's bet chip, just clear of its seat towards the middle (--bet-x, --bet-y: see
+  // reach), whatever the felt's size: never over the seat's box.
+  const angle = Math.PI / 2 + (2 * Math.PI * k) / n;
+  const [x, y] = [Math.cos(angle), Math.sin(angle)];
+  node.style.left = `calc(${50 + 50 * x}% - ${x.toFixed(4)} * var(--bet-x))`;
+  node.style.top = `calc(${50 + 50 * y}% - ${y.toFixed(4)} * var(--bet-y))`;
+  return node;
+}
+
+function reach() {
+  // How far each bet chip sits from its seat's middle: half the seat's box and half the chip
+  // (measured: the seat's size depends on its name, its cards and the window), and a gap.
+  for (const chip of document.querySelectorAll("#chips .bet")) {
+    const seat = document.querySelector(`.seat[data-seat="${chip.dataset.seat}"]`);
+    if (!seat) continue;
+    chip.style.setProperty("--bet-x", `${(seat.offsetWidth + chip.offsetWidth) / 2 + 4}px`);
+    chip.style.setProperty("--bet-y", `${(seat.offsetHeight + chip.offsetHeight) / 2 + 4}px`);
+  }
+}
+addEventListener("resize", reach);
+
 function winning(view) {
   const five = new Set();
   for (const winner of view.winners) for (const code of winner.five || []) five.add(code);
@@ -58,16 +80,17 @@ function drawSeats(view) {
     box.append(name, stack, hand, last, seconds);
     row.append(box);
     if (seat.bet) {
-      const chip = spot(element("div", number(seat.bet), "chip bet"), k, n, 30, 0, 26);
+      const chip = near(element("div", number(seat.bet), "chip bet"), k, n);
+      chip.dataset.seat = seat.seat;
       chip.setAttribute("aria-label", `${seat.name}: ${say("bet", { amount: seat.bet })}`);
       if (bets[seat.seat] !== seat.bet) chip.classList.add("moved");
       chips.push(chip);
     }
-    if (seat.button) {
-      const dealer = spot(element("div", "D", "dealer"), k, n, 36, 0.45);
+    if (seat.button) { // off the seat box's top left corner: over no name, bet or clock
+      const dealer = element("div", "D", "dealer");
       dealer.setAttribute("role", "img");
       dealer.setAttribute("aria-label", `${words.dealer}: ${seat.name}`);
-      chips.push(dealer);
+      row.append(dealer);
     }
     return row;
   }));
@@ -164,8 +187,11 @@ function drawActions(view) {
   const legal = view.legal;
   if (view.choice) { drawChoice(view); return; }
   const actor = view.seats.find((seat) => seat.seat === view.actor);
-  let turn = view.notice || words.waiting;
+  // What concerns the member (seated for the next hand, sitting out, an empty wallet) comes
+  // before whose turn it is (the ring round that seat shows it too).
+  let turn = words.waiting;
   if (legal) turn = words.your_turn;
+  else if (view.notice) turn = view.notice;
   else if (actor) turn = say("their_turn", { name: actor.name });
   if (view.watching) turn = view.notice;
   document.getElementById("turn").textContent = turn;
@@ -275,6 +301,7 @@ function draw(view) {
   drawSeats(view);
   drawActions(view);
   clock(view);
+  reach(); // (the seats drawn, their clocks' seconds written)
   const log = document.getElementById("log");
   log.replaceChildren(...view.log.map((line) => element("li", line)));
   log.parentElement.scrollTop = log.parentElement.scrollHeight;

@@ -77,7 +77,13 @@ function socketTo(path, onView) {
     socket.addEventListener("message", (event) => {
       const data = JSON.parse(event.data);
       if (data.type === "error") {
-        ended = true;
+        ended = true; // (a restart voided the hand: nothing left to press)
+        document.body.classList.add("ended"); // (its clock hidden: see casino.css)
+        const turn = document.getElementById("turn");
+        if (turn) turn.textContent = "";
+        for (const node of document.querySelectorAll("#buttons button, #raise input, #raise button")) {
+          node.disabled = true;
+        }
         const banner = document.getElementById("connection");
         if (banner) { banner.hidden = false; banner.textContent = data.reason; }
         const refused = document.getElementById("refused");

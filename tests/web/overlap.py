@@ -1,0 +1,92 @@
+"""The overlap check of the look tests: in the page as it is now, every visible text-bearing
+element of a table (seat names, amounts, bet chips, the board, the pot, the winner line, the
+dealer button, clocks, the member's own cards, the action bar and its parts, the connection
+banner; the lobby's wallet lines) is measured, and :func:`overlaps` names the two elements of
+each pair whose boxes intersect, each element whose box is covered where its centre is (another
+element drawn over it: ``elementFromPoint``) and each text cut short (its text wider than its
+box)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+OVERLAPS = """
+const named = [];
+const add = (node, name) => {
+  if (!node) return;
+  const box = node.getBoundingClientRect();
+  const style = getComputedStyle(node);
+  if (box.width < 1 || box.height < 1 || style.visibility === 'hidden') return;
+  if (!node.textContent.trim() && !node.querySelector('.card, svg')) return;  // nothing in it
+  named.push({node, name, box});
+};
+const seatName = (seat) => `seat ${seat.dataset.seat}`
+  + ` (${(seat.querySelector('.name') || {}).textContent || '?'})`;
+for (const seat of document.querySelectorAll('.seat')) {
+  add(seat.querySelector('.box'), `${seatName(seat)} box`);
+  for (const part of ['name', 'stack', 'last', 'seconds', 'cards']) {
+    add(seat.querySelector(`.${part}`), `${seatName(seat)} ${part}`);
+  }
+}
+for (const chip of document.querySelectorAll('.chip.bet')) {
+  add(chip, `bet chip "${chip.getAttribute('aria-label')}"`);
+}
+for (const dealer of document.querySelectorAll('.dealer')) add(dealer, 'dealer button');
+for (const card of document.querySelectorAll('#board .card')) {
+  add(card, `board card ${card.dataset.card || ''}`);
+}
+for (const [css, name] of [['#pot .chip', 'pot'], ['#winner', 'winner line'],
+    ['#connection', 'connection banner'], ['#turn', 'turn line'], ['#refused', 'refusal line'],
+    ['#money-them', "opponent's money"], ['#money-you', "member's money"], ['#hand', 'own tiles'],
+    ['#theirs', "opponent's tiles"], ['#bone-count', 'boneyard count'], ['#clock', 'clock']]) {
+  for (const node of document.querySelectorAll(css)) add(node, name);
+}
+for (const button of document.querySelectorAll('#buttons button, .controls button')) {
+  add(button, `button "${button.textContent}"`);
+}
+for (const line of document.querySelectorAll('#wallets li, #leaders li')) {
+  for (const part of line.children) {
+    add(part, `wallet line "${line.textContent}" ${part.className}`);
+  }
+}
+const found = [];
+const inside = (a, b) => a.contains(b) || b.contains(a);
+const bar = document.getElementById('actions');
+for (let i = 0; i < named.length; i++) {
+  for (let j = i + 1; j < named.length; j++) {
+    const [a, b] = [named[i], named[j]];
+    if (inside(a.node, b.node)) continue;
+    const wide = Math.min(a.box.right, b.box.right) - Math.max(a.box.left, b.box.left);
+    const high = Math.min(a.box.bottom, b.box.bottom) - Math.max(a.box.top, b.box.top);
+    if (wide > 1 && high > 1) found.push(`${a.name} overlaps ${b.name}`);
+  }
+}
+for (const {node, name, box} of named) {
+  const [x, y] = [box.left + box.width / 2, box.top + box.height / 2];
+  if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) continue;  // scrolled away
+  const hit = document.elementFromPoint(x, y);
+  if (hit && !node.contains(hit) && !hit.contains(node)) {
+    const over = named.find((n) => n.node.contains(hit));
+    const label = over ? over.name : (hit.id ? `#${hit.id}` : hit.className || hit.tagName);
+    found.push(`${name} is covered by ${label}`);
+  }
+  if (bar && !bar.contains(node) && box.bottom > bar.getBoundingClientRect().top + 1
+      && box.top < innerHeight && y < innerHeight) {
+    found.push(`${name} is under the action bar`);
+  }
+  if (box.left < -1 || box.right > document.documentElement.clientWidth + 1) {
+    found.push(`${name} is cut by the window's edge`);
+  }
+  if (node.scrollWidth > node.clientWidth + 1 && getComputedStyle(node).overflowX !== 'visible') {
+    found.push(`${name} is cut short`);
+  }
+}
+return found;
+"""
+
+
+def overlaps(driver: Any) -> list[str]:
+    """Every collision in the page as it is now (see the module's docstring): none, when it
+    is laid out right."""
+    found: list[str] = driver.execute_script(OVERLAPS)
+    return sorted(set(found))
