@@ -31,7 +31,7 @@ import pytest
 from harness.test_harness_aligned_scores import BANNER_ONLY, REWRITE, VARIANTS
 from harness.test_play import _reworded
 
-from grade.grade_support import ROOT, UNSANDBOXED
+from grade.grade_support import ROOT, STEP_TIMEOUT, UNSANDBOXED
 from grade.test_classroom_reporter import reporter, run_workflow
 from grade.test_grade_export import autograder
 from grade.test_one_course_every_way import casino
@@ -112,6 +112,12 @@ def poker(root: Path) -> Path:
 
 def nimsys(root: Path) -> Path:
     transcripts = _course(root, "nimsys/project-c", NIM)
+    # The step time-out of grade_support's courses (3 s), not the default 10 s:
+    # ``stops-answering`` waits it out in each of its five runs on each of the five paths, and
+    # its marks do not depend on how long that is (a correct step answers well within it).
+    for name in NIM:  # a top-level key, after the rest: none of the three states its own
+        with open(transcripts / f"{name}.yaml", "a", encoding="utf-8") as handle:
+            handle.write(f"timeout: {STEP_TIMEOUT}\n")
     run = HERE.format(script="nimsys.py")
     _submission(root / "submissions" / "correct", NIMSYS.format(patch=""), run)
     reworded = NIMSYS.format(patch=_reworded("remove how many"))

@@ -189,8 +189,12 @@ def test_record_runs_the_command_as_typed_in_its_folder(
 ) -> None:
     (student.parent / "in.txt").write_text("hi\n", encoding="utf-8")
     monkeypatch.chdir(student.parent)
+    # The script prints nothing before its input: record waits out --timeout for a banner
+    # first (10 s by default), which this test is not about.
     result = run_cli(
         "record",
+        "--timeout",
+        "3",
         "--stdin",
         "in.txt",
         "--program",
