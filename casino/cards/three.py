@@ -58,5 +58,5 @@ def three_card_value(cards: Sequence[Card]) -> HandValue:
     """The value of a three-card stud hand; ``ValueError`` unless exactly three cards."""
     if len(cards) != 3:
         raise ValueError(f"a three-card hand has 3 cards, not {len(cards)}")
-    first, second, third = (card.rank.number for card in cards)
-    return HandValue(_TABLE[first, second, third])
+    first, second, third = cards  # a card's rank number is ``index // 4 + 2`` (rank-major)
+    return HandValue(_TABLE[first.index // 4 + 2, second.index // 4 + 2, third.index // 4 + 2])

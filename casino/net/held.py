@@ -12,8 +12,12 @@ ends), with two ways of waiting:
   ``select`` on the injected :class:`~casino.clock.WaitClock`, for at most the reply time-out
   (then :class:`TimeoutError`, as ``clock.within`` would raise). An asyncio turn costs about
   60 µs of CPU a reply on the development machine (``benchmarks/bench_stud.py``); the table is
-  serial, so that was a third of the dealer's CPU per hand. A request to stop (the first Ctrl-C
-  cancels the dealer's task) is honoured at the next reply, at most the reply time-out later.
+  serial, so that was a third of the dealer's CPU per hand. On the real clock
+  (:class:`~casino.clock.MonotonicClock`) the wait is the kernel's own: the socket blocks on
+  reads with ``SO_RCVTIMEO`` set to the reply time-out and sends with ``MSG_DONTWAIT``, so a
+  reply is one ``recv`` (no ``select`` before it); any other clock (a test's fake one) is
+  waited on in its ``wait_readable``. A request to stop (the first Ctrl-C cancels the dealer's
+  task) is honoured at the next reply, at most the reply time-out later.
 
 The bounds are those of :class:`~casino.net.guard.Limits`, as :class:`~casino.net.guard.Outbox`
 keeps them:
@@ -52,6 +56,9 @@ _CHUNK = 65536
 """The most bytes one read takes."""
 _ABORT = struct.pack("ii", 1, 0)
 """``SO_LINGER`` on, 0 seconds: closing sends a reset (the connection is aborted)."""
+_KERNEL_WAITS = hasattr(socket, "MSG_DONTWAIT") and hasattr(socket, "SO_RCVTIMEO")
+"""Whether this system's sockets can time a blocking read themselves and send without waiting
+(Linux, the BSDs, macOS)."""
 
 
 class SocketPeer(FramePoster):
@@ -80,6 +87,11 @@ class SocketPeer(FramePoster):
         self._queue = bytearray()
         self._stalled_since = 0.0
         self._held: tuple[WaitClock, float] | None = None
+        self._kernel_wait = False
+        """Held on the real clock: reads block with ``SO_RCVTIMEO``, sends never do."""
+        self._send_flags = 0
+        self._task: asyncio.Task[object] | None = None
+        """The task that last received, held (its ``cancelling`` is checked each reply)."""
         self._closing = False
         self._ended = asyncio.Event()
         self._finisher: asyncio.Task[None] | None = None
@@ -90,6 +102,20 @@ class SocketPeer(FramePoster):
         """Wait on the socket directly from now on, each receive at most ``reply_timeout``
         seconds on ``clock`` (see the module: only for a table alone in its process)."""
         self._held = (clock, reply_timeout)
+        if _KERNEL_WAITS and type(clock) is MonotonicClock and not self._closing:
+            seconds = int(reply_timeout)
+            micros = min(999_999, max(0, round((reply_timeout - seconds) * 1e6)))
+            if seconds == 0 and micros == 0:
+                micros = 1  # a zero SO_RCVTIMEO would mean "wait for ever"
+            try:
+                self._socket.setsockopt(
+                    socket.SOL_SOCKET, socket.SO_RCVTIMEO, struct.pack("ll", seconds, micros)
+                )
+            except OSError:
+                return
+            self._socket.setblocking(True)
+            self._kernel_wait = True
+            self._send_flags = socket.MSG_DONTWAIT
 
     # ------------------------------------------------------------ sending
 
@@ -109,7 +135,7 @@ class SocketPeer(FramePoster):
             self._enqueue(data)
             return
         try:
-            sent = self._socket.send(data)
+            sent = self._socket.send(data, self._send_flags)
         except BlockingIOError:
             sent = 0
         except OSError as error:
@@ -131,7 +157,7 @@ class SocketPeer(FramePoster):
         if not self._queue or self.dropped is not None:
             return
         try:
-            sent = self._socket.send(self._queue)
+            sent = self._socket.send(self._queue, self._send_flags)
         except BlockingIOError:
             sent = 0
         except OSError as error:
@@ -171,8 +197,10 @@ class SocketPeer(FramePoster):
     def _wait_held(self) -> bytes:
         assert self._held is not None
         clock, limit = self._held
+        if self._kernel_wait:
+            return self._recv_kernel(limit)
         ready = clock.wait_readable(self._socket.fileno(), limit)
-        _stop_if_cancelled()
+        self._stop_if_cancelled()
         if not ready:
             raise TimeoutError(f"no frame within {limit:g} s")
         try:
@@ -181,6 +209,28 @@ class SocketPeer(FramePoster):
             return self._wait_held()
         except OSError as error:
             raise self.closed_because(f"connection lost: {error}") from error
+
+    def _recv_kernel(self, limit: float) -> bytes:
+        """One blocking ``recv``, timed out by the kernel (``SO_RCVTIMEO``) after ``limit``."""
+        try:
+            data = self._socket.recv(_CHUNK)
+        except BlockingIOError:
+            self._stop_if_cancelled()
+            raise TimeoutError(f"no frame within {limit:g} s") from None
+        except OSError as error:
+            raise self.closed_because(f"connection lost: {error}") from error
+        self._stop_if_cancelled()
+        return data
+
+    def _stop_if_cancelled(self) -> None:
+        """Raise :class:`asyncio.CancelledError` if the running task was asked to stop while it
+        held the loop (the first Ctrl-C cancels ``asyncio.run``'s task). The task is looked up
+        once while it runs (each look-up asks the system for the process id)."""
+        task = self._task
+        if task is None or task.done():
+            task = self._task = asyncio.current_task()
+        if task is not None and task.cancelling():
+            raise asyncio.CancelledError
 
     def closed_because(self, default: str) -> ConnectionClosed:
         """The exception for a connection that ended: why it was dropped, else ``default``."""
@@ -276,14 +326,6 @@ class HeldClock:
     def wait_readable(self, fd: int, seconds: float) -> bool:
         """The clock's wait."""
         return self.clock.wait_readable(fd, seconds)
-
-
-def _stop_if_cancelled() -> None:
-    """Raise :class:`asyncio.CancelledError` if the running task was asked to stop while it
-    held the loop (the first Ctrl-C cancels ``asyncio.run``'s task)."""
-    task = asyncio.current_task()
-    if task is not None and task.cancelling():
-        raise asyncio.CancelledError
 
 
 __all__ = ["ConnectionClosed", "HeldClock", "SocketPeer"]

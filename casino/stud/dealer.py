@@ -238,16 +238,18 @@ class Table:
 
     async def _betting(self, hand: _Hand, round_: int, shown: dict[int, list[Card]]) -> None:
         visible = tuple(tuple(cards) for cards in shown.values())
+        table_text = wire.format_table(visible)
         start = first_to_act({n: cards for n, cards in shown.items() if n in hand.live})
         order = rotation(list(shown), start)
         paid = dict.fromkeys(order, 0)
+        highest = 0  # the most any player has put in this round
         pending = list(order)
         while pending and len(hand.live) > 1:
             number = pending.pop(0)
             if number not in hand.live:
                 continue
             seat = self.seats[number]
-            to_match = max(paid.values()) - paid[number]
+            to_match = highest - paid[number]
             request = wire.BetRequest(
                 round_,
                 seat.stack,
@@ -257,7 +259,7 @@ class Table:
                 tuple(hand.ups[number]),
                 visible,
             )
-            amount = await self._ask(seat, request)
+            amount = await self._ask(seat, request, wire.format_bet(request, table_text))
             if amount is None:
                 hand.live.remove(number)
                 hand.actions.append([round_, number, "fold"])
@@ -266,13 +268,14 @@ class Table:
             self.pot += amount
             paid[number] += amount
             hand.actions.append([round_, number, amount])
-            if amount > to_match:
+            if amount > to_match:  # a raise (a legal bet is at least the amount to match)
+                highest = paid[number]
                 after = rotation(order, number)[1:]
                 pending = [other for other in after if other in hand.live]
 
-    async def _ask(self, seat: Seat, request: wire.BetRequest) -> int | None:
-        """The player's legal bet, or ``None`` if it folded or was removed."""
-        text = wire.format_command(request)
+    async def _ask(self, seat: Seat, request: wire.BetRequest, text: str) -> int | None:
+        """The player's legal bet (``text``: ``request`` on the wire), or ``None`` if it
+        folded or was removed."""
         try:
             reply = await self._exchange(seat, text)
             action = wire.parse_action(reply)

@@ -144,14 +144,25 @@ def format_command(command: Command) -> str:
     if isinstance(command, Login):
         return "login"
     if isinstance(command, BetRequest):
-        head = [f"bet{command.round}", str(command.stack), str(command.pot), str(command.to_match)]
-        mine = [card_text(card) for card in command.cards]
-        table = [card_text(card) for cards in command.table for card in cards]
-        return ":".join([*head, *mine, "up", *table])
+        return format_bet(command, format_table(command.table))
     if isinstance(command, Status):
         outcome = "win" if command.won else "lose"
         return ":".join(["status", outcome, *map(card_text, command.cards)])
     return f"done:{command.message}"
+
+
+def format_table(table: tuple[tuple[Card, ...], ...]) -> str:
+    """The up cards a ``bet1``/``bet2`` lists after ``up``, as the wire writes them (the same
+    for every request of a betting round: a dealer formats them once a round)."""
+    text = _STUD_TEXT
+    return ":".join([text[card.index] for cards in table for card in cards])
+
+
+def format_bet(request: BetRequest, table: str) -> str:
+    """The wire text of ``request`` whose up cards :func:`format_table` gave as ``table``."""
+    text = _STUD_TEXT
+    mine = ":".join([text[request.hole.index], *[text[card.index] for card in request.up]])
+    return f"bet{request.round}:{request.stack}:{request.pot}:{request.to_match}:{mine}:up:{table}"
 
 
 def format_reply(reply: LoginReply | Action) -> str:
@@ -308,6 +319,12 @@ def parse_action(text: str) -> Action:
     """Read a reply to ``bet1``/``bet2``: ``bet:<n>`` or ``fold``."""
     if text == "fold":
         return Fold()
+    if text[:4] == "bet:" and _plain_digits(text[4:]):  # as a player writes it: no checks
+        return Bet(int(text[4:]))
+    return _checked_action(text)
+
+
+def _checked_action(text: str) -> Action:
     parts = text.split(":")
     if parts[0] != "bet":
         raise ProtocolError(f"expected 'bet:<amount>' or 'fold', got {text[:60]!r}")

@@ -19,7 +19,7 @@ ANTE = 1
 def showing_key(cards: Sequence[Card]) -> tuple[int, int, tuple[int, ...]]:
     """How good a player's up cards look, for who bets first: a pair beats no pair, then
     the highest card (rank, then suit), then the rest."""
-    ranks = sorted((card.rank.number for card in cards), reverse=True)
+    ranks = sorted([card.index // 4 + 2 for card in cards], reverse=True)  # rank-major index
     paired = int(len(set(ranks)) < len(ranks))
     return paired, max(card.index for card in cards), tuple(ranks)
 
@@ -38,7 +38,8 @@ def rotation(seats: Sequence[int], first: int) -> list[int]:
 def highest_spade_in_hole(holes: Mapping[int, Card]) -> int | None:
     """The seat whose hole card is the highest spade, or ``None`` if no hole card is a spade."""
     spades = [seat for seat, card in holes.items() if card.suit is Suit.SPADES]
-    return max(spades, key=lambda seat: holes[seat].rank.number) if spades else None
+    # Among spades the dense index goes up with the rank.
+    return max(spades, key=lambda seat: holes[seat].index) if spades else None
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from casino.clock import MonotonicClock
+from casino.clock import FakeClock, MonotonicClock
 from casino.net.client import FrameSocket
 from casino.net.errors import ConnectionClosed
 from casino.net.guard import Limits
@@ -241,3 +241,45 @@ def test_the_held_clock_keeps_the_time_and_sets_no_timer() -> None:
 
     assert asyncio.run(scheduled()) == ("done", 0)
     assert clock.now() <= MonotonicClock().now()
+
+
+def test_a_peer_held_on_another_clock_waits_on_that_clock() -> None:
+    """Only the real clock's waits are the kernel's (``SO_RCVTIMEO``); a fake clock is asked
+    (its time passes at once), and the socket stays non-blocking."""
+    mine, theirs = socket.socketpair()
+    clock = FakeClock()
+    peer = SocketPeer(mine, clock=clock)
+    peer.hold(clock, 1.5)
+
+    async def receive() -> str:
+        return await peer.receive()
+
+    with pytest.raises(TimeoutError, match=r"^no frame within 1\.5 s$"):
+        asyncio.run(receive())
+    assert clock.now() == 1.5
+    assert not mine.getblocking()
+    theirs.sendall(encode_frame("bet:2") + encode_frame("fold"))
+    assert asyncio.run(receive()) == "bet:2"
+    assert asyncio.run(receive()) == "fold"
+    assert clock.now() == 1.5
+    theirs.close()
+    with pytest.raises(ConnectionClosed, match="the connection was closed"):
+        asyncio.run(receive())
+    mine.close()
+
+
+def test_a_peer_held_on_the_real_clock_reads_and_times_out_in_the_kernel() -> None:
+    mine, theirs = socket.socketpair()
+    peer = SocketPeer(mine, clock=MonotonicClock())
+    peer.hold(MonotonicClock(), 0.05)
+    assert mine.getblocking()  # its reads block, for at most the reply time-out
+
+    async def receive() -> str:
+        return await peer.receive()
+
+    theirs.sendall(encode_frame("bet:3"))
+    assert asyncio.run(receive()) == "bet:3"
+    with pytest.raises(TimeoutError, match=r"^no frame within 0\.05 s$"):
+        asyncio.run(receive())
+    theirs.close()
+    mine.close()

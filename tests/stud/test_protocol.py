@@ -184,3 +184,37 @@ def test_the_fast_reading_of_a_bet_agrees_with_the_checked_one(
     assert fast is None or fast == checked
     if fast is None and isinstance(checked, wire.BetRequest):
         assert any(not part.isdigit() for part in text.split(":")[1:4])  # e.g. "+7"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "bet1:208:24:12:KS:10D:up:AS:8H:10D:QD:2C",
+        "bet2:183:66:0:KS:10D:10S:up:AS:AH:8H:6D:10D:10S:QD:JC:2C:4H",
+    ],
+)
+def test_a_request_is_written_as_the_seed_writes_it(text: str) -> None:
+    request = wire.parse_command(text)
+    assert isinstance(request, wire.BetRequest)
+    assert wire.format_command(request) == text
+    table = text.split(":up:")[1]
+    assert wire.format_table(request.table) == table  # once a round, at the dealer
+    assert wire.format_bet(request, table) == text
+
+
+@given(
+    st.lists(
+        st.sampled_from(["bet", "fold", "0", "7", "+7", "007", " 7", "-0", "", "٣", "x"])
+        | st.just("1234567890123456789"),
+        max_size=3,
+    ),
+)
+def test_the_fast_reading_of_a_reply_agrees_with_the_checked_one(parts: list[str]) -> None:
+    text = ":".join(parts)
+    results: list[wire.Action | str] = []
+    for read in (wire.parse_action, wire._checked_action):
+        try:
+            results.append(read(text))
+        except wire.ProtocolError as error:
+            results.append(str(error))
+    assert results[0] == results[1] or text == "fold"
