@@ -250,6 +250,10 @@ def _tables(lang: str, csrf: str, tables: Sequence[TableRow]) -> str:
     )
 
 
+TABLE_NAME = "Table {number}"
+"""A Hold'em table as every page names it (the lobby's rows, the table's heading)."""
+
+
 def _table_row(lang: str, row: TableRow) -> str:
     """One table of the lobby's list, its button to sit there (disabled when it is full) and
     its link to watch it (a full one too)."""
@@ -260,8 +264,9 @@ def _table_row(lang: str, row: TableRow) -> str:
     if row.watchers:
         who += " · " + escape(fill(_("{n} watching"), lang, n=row.watchers))
     full = " disabled" if len(row.members) >= row.seats else ""
+    name = fill(_(TABLE_NAME), lang, number=row.number)
     return (
-        f'<tr data-table="{row.number}"><th scope="row">{row.number}</th>'
+        f'<tr data-table="{row.number}"><th scope="row">{escape(name)}</th>'
         f'<td class="amount">{small}/{big}</td><td>{taken}{who}</td>'
         f'<td class="amount">{escape(money(row.stake, lang))}</td>'
         f'<td><button type="submit" name="table" value="{row.number}" '

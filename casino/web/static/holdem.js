@@ -290,6 +290,9 @@ function drawWatchers(view) {
 
 function draw(view) {
   useWords(view);
+  // Which table this is (the lobby's rows name it alike): the heading and the window's title.
+  document.getElementById("heading").textContent = view.heading;
+  document.title = `${view.heading} · CASINO-ROYAL`;
   drawSitOut(view);
   drawWatchers(view);
   document.body.dataset.hand = view.hand;
