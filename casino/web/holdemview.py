@@ -18,12 +18,12 @@ from casino.i18n import translator
 from casino.web.guard import LOG
 from casino.web.holdemlog import LOG_LINES, LogLine, Said, amount_of
 from casino.web.holdemseats import Member, SeatedTable
-from casino.web.words import fill, page_words
+from casino.web.words import TABLE_NAME, fill, page_words
 
 WATCH_NOTICE = "You are watching table {number}: no hole cards are shown before the showdown."
 """What a watcher is told (``notice``)."""
 HEADING = "Texas Hold'em · Table {number}"
-"""The table page's heading and title (the lobby's rows name it alike: ``Table 2``)."""
+"""The table page's title (its heading on a narrow screen: ``TABLE_NAME`` alone)."""
 
 
 class ShownTable(SeatedTable):
@@ -74,6 +74,7 @@ class ShownTable(SeatedTable):
         """What ``member`` may see: their own hole cards, the board, stacks, their options (a
         watcher: no hole cards but those shown at the showdown, no options)."""
         tr = member.tr
+        web = translator("web", member.lang)
         hand = self.table.hand
         said = self.said(tr, member.lang)
         seats = []
@@ -100,9 +101,8 @@ class ShownTable(SeatedTable):
         data: dict[str, Any] = {
             "type": "state",
             "table": self.number,
-            "heading": fill(
-                translator("web", member.lang).gettext(HEADING), member.lang, number=self.number
-            ),
+            "heading": fill(web.gettext(HEADING), member.lang, number=self.number),
+            "table_name": fill(web.gettext(TABLE_NAME), member.lang, number=self.number),
             "you": None if member.watching else member.seat,
             "watching": member.watching,
             "watchers": len(self.watchers),

@@ -27,6 +27,8 @@ from .forms import PASSWORD, join, post_form, register, temporary_store, until
 
 SETTINGS = TableSettings(seats=4, stack=500, pause=0, bot_delay=0, samples=10)
 WAITING = TableSettings(seats=4, stack=500, pause=0, bot_delay=0, samples=10, wait=2)
+ROW = r'<th scope="row"><span class="nowrap">([^<]*)</span></th>'
+"""A lobby row's heading: the table's name."""
 Body = Callable[[TestClient[Any, Any], WebServer, Store], Awaitable[None]]
 
 
@@ -74,14 +76,13 @@ def test_the_lobby_rows_and_the_table_page_name_the_table_in_each_language() -> 
     async def body(client: TestClient[Any, Any], server: WebServer, store: Store) -> None:
         zoe = await register(client, "Zoe", "es")
         bo = await register(client, "Bo", "en")
-        heads = re.findall(r'<th scope="row">([^<]*)</th>', await lobby(client, zoe))
-        assert heads == ["Mesa 1", "Mesa 2"]
-        heads = re.findall(r'<th scope="row">([^<]*)</th>', await lobby(client, bo))
-        assert heads == ["Table 1", "Table 2"]
+        assert re.findall(ROW, await lobby(client, zoe)) == ["Mesa 1", "Mesa 2"]
+        assert re.findall(ROW, await lobby(client, bo)) == ["Table 1", "Table 2"]
         es = await until(await socket(client, zoe, 2), is_state)
         en = await until(await socket(client, bo, 1), is_state)
-        assert (es["table"], es["heading"]) == (2, "Texas Hold'em · Mesa 2")
-        assert (en["table"], en["heading"]) == (1, "Texas Hold'em · Table 1")
+        assert (es["heading"], es["table_name"]) == ("Texas Hold'em · Mesa 2", "Mesa 2")
+        assert (en["heading"], en["table_name"]) == ("Texas Hold'em · Table 1", "Table 1")
+        assert (es["table"], en["table"]) == (2, 1)
 
     serve(body)
 

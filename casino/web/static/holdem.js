@@ -290,8 +290,10 @@ function drawWatchers(view) {
 
 function draw(view) {
   useWords(view);
-  // Which table this is (the lobby's rows name it alike): the heading and the window's title.
-  document.getElementById("heading").textContent = view.heading;
+  // Which table this is (the lobby's rows name it alike): the heading (on a narrow screen the
+  // table's name alone, ``.bar .wide``) and the window's title.
+  document.getElementById("heading").replaceChildren(
+    element("span", `${words.title} · `, "wide"), element("span", view.table_name));
   document.title = `${view.heading} · CASINO-ROYAL`;
   drawSitOut(view);
   drawWatchers(view);
