@@ -177,13 +177,6 @@ def test_a_member_who_cannot_play_is_not_offered_start_now() -> None:
     serve(body, WAITING)
 
 
-async def fold(ws: ClientWebSocketResponse) -> None:
-    """Fold at each of the member's turns (until cancelled)."""
-    while True:
-        await until(ws, lambda d: is_state(d) and d["legal"] is not None)
-        await ws.send_json({"type": "act", "verb": "fold"})
-
-
 def test_no_computer_player_is_named_like_a_member_at_its_table() -> None:
     async def body(client: TestClient[Any, Any], server: WebServer, store: Store) -> None:
         table = server.tables[0]
@@ -192,13 +185,30 @@ def test_no_computer_player_is_named_like_a_member_at_its_table() -> None:
         view = await until(diego, is_state)
         names = [s["name"] for s in view["seats"]]
         assert names == ["Diego", "Bruno (bot)", "Carla (bot)", "Elena (bot)"]
-        folding = asyncio.ensure_future(fold(diego))  # the hand under way ends: ana sits
         ana = await socket(client, await join(client, "ana", "en"))  # (another case)
-        view = await until(ana, lambda d: is_state(d) and d["seats"][d["you"]]["name"] == "ana")
-        folding.cancel()
+        view = await until(ana, is_state)
         names = [s["name"] for s in view["seats"]]
         assert names == ["Diego", "ana", "Carla (bot)", "Elena (bot)"]
         # (seat 0's computer player, who plays it when Diego leaves, is not Ana either)
+        assert table.bot_names == ["Fabio (bot)", "Bruno (bot)", "Carla (bot)", "Elena (bot)"]
+        await diego.close()
+        await ana.close()
+
+    serve(body, TableSettings(seats=4, stack=500, samples=10, wait=3), tables=1)  # no hand
+
+
+def test_a_member_seated_during_a_hand_renames_the_computer_player_before_the_next() -> None:
+    async def body(client: TestClient[Any, Any], server: WebServer, store: Store) -> None:
+        table = server.tables[0]
+        diego = await socket(client, await join(client, "Diego", "en"))
+        await until(diego, lambda d: is_state(d) and d["legal"] is not None)  # his turn waits
+        ana = await socket(client, await join(client, "ana", "en"))
+        view = await until(ana, is_state)
+        assert view["notice"] == "You are seated for the next hand."
+        assert [s["name"] for s in view["seats"]][1] == "Bruno (bot)"  # plays her seat now
+        await diego.send_json({"type": "act", "verb": "fold"})  # the hand ends, the next deals
+        view = await until(ana, lambda d: is_state(d) and d["seats"][d["you"]]["name"] == "ana")
+        assert [s["name"] for s in view["seats"]] == ["Diego", "ana", "Carla (bot)", "Elena (bot)"]
         assert table.bot_names == ["Fabio (bot)", "Bruno (bot)", "Carla (bot)", "Elena (bot)"]
         await diego.close()
         await ana.close()
