@@ -60,6 +60,7 @@ from casino.web.sessions import (
     COOKIE,
     Profile,
 )
+from casino.web.words import fill
 
 HEADERS = {
     "Content-Security-Policy": (
@@ -79,6 +80,10 @@ CLOSE_SECONDS = 2.0
 
 Handle = Callable[[Any], Awaitable[None]]
 TOO_MANY = "too many are watching this table: try again later"
+HELD_SEAT = (
+    "Your seat at table {held} is held until its hand ends: then you can sit at table {asked}."
+)
+OTHER_SEAT = "You have a seat at table {held}: leave it (its Lobby link) to sit at table {asked}."
 
 
 class WebServer(PageServer):
@@ -305,6 +310,20 @@ class WebServer(PageServer):
                 return table, member
         return None
 
+    def held_elsewhere(self, profile: Profile, asked: int | None) -> str | None:
+        """Why the member cannot sit at the ``asked`` table (1..), in their language: their
+        seat at another table holds them (until its hand ends, when they left it during one;
+        else until they leave it). ``None``: no other table holds them (or none was asked)."""
+        if asked is None or not 1 <= asked <= len(self.tables):
+            return None
+        for table in self.tables:
+            member = table.seat_of(profile.member)
+            if member is None or table.number == asked:
+                continue
+            template = HELD_SEAT if member.leaving and table.dealing else OTHER_SEAT
+            return fill(said(profile.lang, template), profile.lang, held=table.number, asked=asked)
+        return None
+
     async def _holdem(
         self,
         socket: web.WebSocketResponse,
@@ -313,20 +332,22 @@ class WebServer(PageServer):
         profile: Profile,
         asked: int | None = None,
     ) -> None:
+        elsewhere = self.held_elsewhere(profile, asked)
+        if elsewhere is not None:
+            outbox.post({"type": "error", "reason": elsewhere})
+            return
         place = self.seat(profile, asked)
         if place is None:
             outbox.post({"type": "error", "reason": said(profile.lang, "no free seat")})
             return
         table, member = place
+        wallet = await self.bank.balance(profile.member)
 
         async def send(data: dict[str, Any]) -> None:
             outbox.post(data)
 
-        await table.connect(member, send)  # at once: a seat with no page is an away one
-        wallet = await self.bank.balance(profile.member)
-        if wallet != member.wallet:  # what the seat shows out of a hand (no more than that)
-            member.wallet = wallet
-            await table.show(member)
+        member.wallet = wallet  # what the seat shows out of a hand, whether it may start
+        await table.connect(member, send)  # the page's first view says both
         flooded = False
         try:
             flooded = await self._chatting(

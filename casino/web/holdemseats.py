@@ -18,6 +18,7 @@ from casino.holdem.shell import BOT_NAMES, STYLE_CYCLE
 from casino.holdem.showmuck import Showdown
 from casino.holdem.table import Seat, Table
 from casino.i18n import translator
+from casino.net.names import COMPUTER_MARK, computer_name, skeleton
 from casino.web.bank import Bank
 from casino.web.guard import LOG
 from casino.web.holdemlog import LogLine, Said
@@ -30,6 +31,19 @@ DEALT_KEPT = 100
 months)."""
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
+BOT_POOL = (
+    *BOT_NAMES,
+    *(computer_name(n) for n in ("Irene", "Julio", "Karen", "Lucas", "Marta", "Nico", "Olga")),
+    *(computer_name(n) for n in ("Pablo", "Rosa", "Sergio", "Tania", "Victor", "Wendy")),
+)
+"""The names a computer player may take (the first ones the terminal's tables use too): when
+one is a member's at the table, it takes another (:meth:`SeatedTable.rename_bots`)."""
+
+
+def _person(name: str) -> str:
+    """The person a seat's name reads as (:func:`~casino.net.names.skeleton`, the mark
+    dropped: ``Diego (bot)``, ``dieg0`` and ``Diego`` alike)."""
+    return skeleton(name).removesuffix(COMPUTER_MARK)
 
 
 @dataclass
@@ -192,6 +206,7 @@ class SeatedTable:
         else:
             self.members[seat] = member
             self.table.seats[seat].name = name
+            self.rename_bots()
         if len(self.everyone) >= self.settings.wait:
             self.go.set()
         self.joined.set()
@@ -220,10 +235,34 @@ class SeatedTable:
             self.members[seat] = member
             self.table.seats[seat].name = member.name
         self.arriving.clear()
+        self.rename_bots()
+
+    def rename_bots(self) -> None:
+        """Between hands: a computer player named like a member of the table (``Diego (bot)``
+        beside Diego) takes the first name of :data:`BOT_POOL` that no member here has and no
+        other seat uses (none left: it keeps its name)."""
+        people = {_person(m.name) for m in self.everyone}
+        for seat, name in enumerate(self.bot_names):
+            if _person(name) not in people:
+                continue
+            used = {_person(n) for n in self.bot_names} | people
+            spare = next((n for n in BOT_POOL if _person(n) not in used), None)
+            if spare is None:
+                continue
+            self.bot_names[seat] = spare
+            if seat not in self.members:
+                self.table.seats[seat].name = spare
+
+    @staticmethod
+    def can_play(member: Member) -> bool:
+        """Whether the member can be dealt in: not sitting out, chips in their wallet as last
+        read (not read yet: not known to)."""
+        return not member.sitting_out and bool(member.wallet)
 
     def start(self, member: Member) -> bool:
-        """A seated member presses start: the table deals without waiting for more."""
-        if self.go.is_set() or member.seat not in self.members:
+        """A seated member who can play presses start: the table deals without waiting for
+        more (a member sitting out or with an empty wallet may not: nobody would play)."""
+        if self.go.is_set() or member.seat not in self.members or not self.can_play(member):
             return False
         LOG.info("table %d: started by %r", self.number, member.name)
         self.go.set()

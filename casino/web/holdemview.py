@@ -18,10 +18,12 @@ from casino.i18n import translator
 from casino.web.guard import LOG
 from casino.web.holdemlog import LOG_LINES, LogLine, Said, amount_of
 from casino.web.holdemseats import Member, SeatedTable
-from casino.web.words import fill, page_words
+from casino.web.words import TABLE_NAME, fill, page_words
 
 WATCH_NOTICE = "You are watching table {number}: no hole cards are shown before the showdown."
 """What a watcher is told (``notice``)."""
+HEADING = "Texas Hold'em · Table {number}"
+"""The table page's title (its heading on a narrow screen: ``TABLE_NAME`` alone)."""
 
 
 class ShownTable(SeatedTable):
@@ -72,6 +74,7 @@ class ShownTable(SeatedTable):
         """What ``member`` may see: their own hole cards, the board, stacks, their options (a
         watcher: no hole cards but those shown at the showdown, no options)."""
         tr = member.tr
+        web = translator("web", member.lang)
         hand = self.table.hand
         said = self.said(tr, member.lang)
         seats = []
@@ -98,6 +101,8 @@ class ShownTable(SeatedTable):
         data: dict[str, Any] = {
             "type": "state",
             "table": self.number,
+            "heading": fill(web.gettext(HEADING), member.lang, number=self.number),
+            "table_name": fill(web.gettext(TABLE_NAME), member.lang, number=self.number),
             "you": None if member.watching else member.seat,
             "watching": member.watching,
             "watchers": len(self.watchers),
@@ -115,7 +120,9 @@ class ShownTable(SeatedTable):
             "clock": None,
             "winners": said.winners,
             "notice": self.notice(member),
-            "can_start": not self.go.is_set() and member.seat in self.members,
+            "can_start": (
+                not self.go.is_set() and member.seat in self.members and self.can_play(member)
+            ),
             "sitting_out": member.sitting_out,
         }
         if self.waiting is not None and self.deadline is not None:
@@ -205,6 +212,8 @@ class ShownTable(SeatedTable):
             )
         if member.seat in self.arriving:
             return web.gettext("You are seated for the next hand.")
+        if not self.go.is_set() and member.wallet == 0 and not member.sitting_out:
+            return web.gettext("Your wallet is empty: you sit out.")  # (no start to press)
         if not self.go.is_set():
             return fill(
                 web.gettext("Waiting for players: {seated} of {wait} seated."),

@@ -20,7 +20,7 @@ from html import escape
 from casino.i18n import LANGUAGES, translator
 from casino.web.chat import Line
 from casino.web.store import HistoryEntry, Member
-from casino.web.words import fill, money, number
+from casino.web.words import TABLE_NAME, fill, money, number
 
 LANGUAGE_NAMES = {"es": "Español", "en": "English"}
 
@@ -260,8 +260,10 @@ def _table_row(lang: str, row: TableRow) -> str:
     if row.watchers:
         who += " · " + escape(fill(_("{n} watching"), lang, n=row.watchers))
     full = " disabled" if len(row.members) >= row.seats else ""
+    name = fill(_(TABLE_NAME), lang, number=row.number)
     return (
-        f'<tr data-table="{row.number}"><th scope="row">{row.number}</th>'
+        f'<tr data-table="{row.number}">'
+        f'<th scope="row"><span class="nowrap">{escape(name)}</span></th>'
         f'<td class="amount">{small}/{big}</td><td>{taken}{who}</td>'
         f'<td class="amount">{escape(money(row.stake, lang))}</td>'
         f'<td><button type="submit" name="table" value="{row.number}" '

@@ -61,6 +61,10 @@ NAME_LENGTH = 24
 PASSWORD_LENGTH = (8, 256)
 
 
+REFILLED = "your wallet was already refilled today: it is not empty"
+"""The refusal of a refill asked again after one (another tab's, a second click)."""
+
+
 class StoreError(CasinoError):
     """What the member asked cannot be done (a name taken, a wrong password, no money): a
     message for the member. ``template`` (a message id of the ``web`` catalog) and ``values``
@@ -378,10 +382,11 @@ class Store:
                 "WHERE h.account = ? AND g.state = 'open'",
                 member_id,
             ).fetchone()[0]
-            if int(row[0]) > 0 or int(held) > 0:
-                raise StoreError("a refill is for an empty wallet")
             last = run("SELECT MAX(at) FROM refills WHERE account = ?", member_id).fetchone()[0]
-            if last is not None and self.now() < float(last) + REFILL_EVERY:
+            today = last is not None and self.now() < float(last) + REFILL_EVERY
+            if int(row[0]) > 0 or int(held) > 0:  # (refilled today: a second tab, a double click)
+                raise StoreError(REFILLED if today else "a refill is for an empty wallet")
+            if today:
                 raise StoreError("one refill a day: the next one is yours tomorrow")
             moved = run(
                 "UPDATE accounts SET balance = balance + ? WHERE id = ? AND balance = 0",

@@ -19,6 +19,10 @@ DOLLARS = re.compile(r"\$\{(\w+)\}")
 """A ``${field}`` of a catalog message: the field is dollars (the terminal games write them
 so; :func:`fill` writes them for the language)."""
 
+TABLE_NAME = "Table {number}"
+"""A Hold'em table as every page names it: the lobby's rows, the table page's heading (the
+view's ``table_name``)."""
+
 TABLE = {
     "lobby": "Lobby",
     "history": "Hand history",

@@ -5,13 +5,15 @@ The test clients keep no cookies (``DummyCookieJar``), so each request says its 
 
 from __future__ import annotations
 
+import json
 import re
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from aiohttp import ClientWebSocketResponse
 from aiohttp.test_utils import TestClient
 
 from casino.web.databases import sqlite_store
@@ -77,3 +79,13 @@ async def join(
     response = await post_join(client, cookie, game)
     assert response.status == 303 and response.headers["Location"] == f"/{game}"
     return cookie
+
+
+async def until(
+    ws: ClientWebSocketResponse, test: Callable[[dict[str, Any]], bool]
+) -> dict[str, Any]:
+    """The socket's first message (JSON) that passes ``test`` (the ones before: skipped)."""
+    while True:
+        data: dict[str, Any] = json.loads(await ws.receive_str())
+        if test(data):
+            return data

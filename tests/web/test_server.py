@@ -25,7 +25,7 @@ from casino.web.holdemseats import LEAVE_GRACE, TableSettings
 from casino.web.sessions import COOKIE
 from casino.web.store import Store
 
-from .forms import PASSWORD, join, post_form, post_join, temporary_store
+from .forms import PASSWORD, join, post_form, post_join, temporary_store, until
 
 SETTINGS = TableSettings(seats=3, stack=500, pause=0, bot_delay=0, samples=10)
 
@@ -48,15 +48,6 @@ def serve(body: Body, tables: int = 1, seed: int = 3) -> WebServer:
 
 async def socket(client: TestClient[Any, Any], cookie: str) -> ClientWebSocketResponse:
     return await client.ws_connect("/ws/holdem", headers={"Cookie": f"{COOKIE}={cookie}"})
-
-
-async def until(
-    ws: ClientWebSocketResponse, test: Callable[[dict[str, Any]], bool]
-) -> dict[str, Any]:
-    while True:
-        data: dict[str, Any] = json.loads(await ws.receive_str())
-        if test(data):
-            return data
 
 
 def _code(index: int) -> str:
@@ -320,7 +311,8 @@ def test_a_busted_member_is_shown_no_chips_told_so_and_dealt_in_once_refilled() 
         # the table may deal her in (500 of it to the table) before this reads her wallet
         assert issued(store, zoe.id) == [1000, 1000]  # her registration's, then the refill's
         again = await post_form(client, "/refill", {}, session=cookie)
-        assert again.status == 400 and "an empty wallet" in await again.text()
+        said = "your wallet was already refilled today: it is not empty"  # (issue 44)
+        assert again.status == 400 and said in await again.text()
         await until(ws, my_turn)  # dealt in again
         await ws.close()
 

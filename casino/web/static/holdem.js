@@ -290,6 +290,11 @@ function drawWatchers(view) {
 
 function draw(view) {
   useWords(view);
+  // Which table this is (the lobby's rows name it alike): the heading (on a narrow screen the
+  // table's name alone, ``.bar .wide``) and the window's title.
+  document.getElementById("heading").replaceChildren(
+    element("span", `${words.title} · `, "wide"), element("span", view.table_name));
+  document.title = `${view.heading} · CASINO-ROYAL`;
   drawSitOut(view);
   drawWatchers(view);
   document.body.dataset.hand = view.hand;
