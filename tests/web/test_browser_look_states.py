@@ -5,7 +5,8 @@ clock), another member's lobby while the first is at a table, a member arriving 
 a member sitting out, a showdown with a long winner line, the connection lost (Hold'em and
 dominoes), the table page after a server restart. In each state, at each size, no two text
 boxes collide and none is covered or cut (:mod:`.overlap`), axe-core finds nothing, and the
-words shown are checked. No pixel baselines here (``test_browser_look.py`` keeps those).
+words shown are checked; the members' story runs on SQLite and on PostgreSQL (the restart
+keeps its database). No pixel baselines here (``test_browser_look.py`` keeps those).
 
 The words are those issue 44 found wrong: an arriving member is told they play from the next
 hand, a sitting-out seat shows the chips its member would sit with (never ``0 fichas``), a
@@ -20,6 +21,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from .browser import _casino_web, click_when, emulate, join, register
 from .overlap import overlaps
@@ -109,85 +112,94 @@ def free_port() -> int:
 
 
 @contextmanager
-def server(database: Path, port: int, *options: str) -> Iterator[str]:
+def server(database: Path | str, port: int, *options: str) -> Iterator[str]:
     """A ``casino web`` process on ``port`` with its members in ``database``."""
     with _casino_web(*options, "--database", str(database), "--port", str(port)) as url:
         yield url
 
 
-def test_holdem_in_the_states_members_reach(browsers: Callable[[], Any]) -> None:
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A new database of each kind (PostgreSQL: on the web tests' server, skipped without it)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "casino.db")
+    from . import postgres_server
+
+    return postgres_server.fresh_database(request.getfixturevalue("postgres"))
+
+
+def test_holdem_in_the_states_members_reach(browsers: Callable[[], Any], database: str) -> None:
     ana, bo = browsers(), browsers()
-    with tempfile.TemporaryDirectory() as folder:
-        database, port = Path(folder) / "casino.db", free_port()
-        with server(database, port, *OPTIONS) as url:
-            join(ana, url, LONG, "es", "holdem")
-            wait_for(ana, HOLDEM, lambda v: bool(v["buttons"]))
-            assert texts(ana)["turn"] == "Tu turno"
-            drawn = seats(ana)
-            assert [s["name"] for s in drawn if s["you"]] == [LONG]
-            assert all(s["stack"] != "0 fichas" for s in drawn), drawn
-            looks_right(ana, "a long-named member's turn")
+    port = free_port()
+    with server(database, port, *OPTIONS) as url:
+        join(ana, url, LONG, "es", "holdem")
+        wait_for(ana, HOLDEM, lambda v: bool(v["buttons"]))
+        assert texts(ana)["turn"] == "Tu turno"
+        drawn = seats(ana)
+        assert [s["name"] for s in drawn if s["you"]] == [LONG]
+        assert all(s["stack"] != "0 fichas" for s in drawn), drawn
+        looks_right(ana, "a long-named member's turn")
 
-            register(bo, url, "Bo", "es")  # the lobby while Ana is at a table
-            line = bo.find_element("css selector", f'#wallets li[data-member="{LONG}"]').text
-            assert " ".join(line.split()) == f"{LONG}: 0 US$ (y 1000 US$ en una mesa)"
-            assert bo.find_elements("id", "broke") == []  # Bo has his $1,000
-            looks_right(bo, "the lobby while a member is at a table")
-            click_when(bo, "#member")  # Bo's page: the leaderboard, drawn by the same code
-            leaders = [
-                " ".join(li.text.split()) for li in bo.find_elements("css selector", "#leaders li")
-            ]
-            assert leaders == ["Bo: 1000 US$", f"{LONG}: 0 US$ (y 1000 US$ en una mesa)"]
-            looks_right(bo, "the member's page while a member is at a table")
-            bo.back()
+        register(bo, url, "Bo", "es")  # the lobby while Ana is at a table
+        line = bo.find_element("css selector", f'#wallets li[data-member="{LONG}"]').text
+        assert " ".join(line.split()) == f"{LONG}: 0 US$ (y 1000 US$ en una mesa)"
+        assert bo.find_elements("id", "broke") == []  # Bo has his $1,000
+        looks_right(bo, "the lobby while a member is at a table")
+        click_when(bo, "#member")  # Bo's page: the leaderboard, drawn by the same code
+        leaders = [
+            " ".join(li.text.split()) for li in bo.find_elements("css selector", "#leaders li")
+        ]
+        assert leaders == ["Bo: 1000 US$", f"{LONG}: 0 US$ (y 1000 US$ en una mesa)"]
+        looks_right(bo, "the member's page while a member is at a table")
+        bo.back()
 
-            click_when(bo, "#sit")  # mid-hand: Ana has not acted yet
-            mine = until(bo, SEATS, lambda s: any(seat["you"] for seat in s))
-            you = next(seat for seat in mine if seat["you"])
-            assert you["name"].endswith(" (bot)")  # its computer player plays this hand out
-            assert texts(bo)["turn"] == "Tienes asiento para la próxima mano."
-            looks_right(bo, "a member arriving mid-hand")
+        click_when(bo, "#sit")  # mid-hand: Ana has not acted yet
+        mine = until(bo, SEATS, lambda s: any(seat["you"] for seat in s))
+        you = next(seat for seat in mine if seat["you"])
+        assert you["name"].endswith(" (bot)")  # its computer player plays this hand out
+        assert texts(bo)["turn"] == "Tienes asiento para la próxima mano."
+        looks_right(bo, "a member arriving mid-hand")
 
-            click_when(bo, "#sit-out")
-            pressed = "return document.getElementById('sit-out').ariaPressed"
-            until(bo, pressed, lambda p: p == "true")
-            hand = state(ana, HOLDEM)["hand"]
-            click_when(ana, '#buttons [data-verb="fold"]')
-            wait_for(ana, HOLDEM, lambda v: v["hand"] > hand and bool(v["buttons"]))
-            resting = [s for s in seats(ana) if s["name"] == "Bo"]
-            assert len(resting) == 1 and resting[0]["cards"] == 0, resting
-            assert resting[0]["stack"] == "1000 fichas"  # what he would sit with, not 0
-            looks_right(ana, "a member sitting out")
-            assert texts(bo)["turn"] == "Descansas desde la próxima mano."
-            looks_right(bo, "sitting out, as the member sees it")
-            click_when(bo, "#sit-out")  # back in, with his $1,000
-            until(bo, pressed, lambda p: p == "false")
-            hand = state(ana, HOLDEM)["hand"]
-            click_when(ana, '#buttons [data-verb="fold"]')
-            until(bo, SEATS, lambda s: any(seat["you"] and seat["cards"] == 2 for seat in s))
-            assert EMPTY not in bo.find_element("tag name", "body").text
-            looks_right(bo, "back from sitting out")
+        click_when(bo, "#sit-out")
+        pressed = "return document.getElementById('sit-out').ariaPressed"
+        until(bo, pressed, lambda p: p == "true")
+        hand = state(ana, HOLDEM)["hand"]
+        click_when(ana, '#buttons [data-verb="fold"]')
+        wait_for(ana, HOLDEM, lambda v: v["hand"] > hand and bool(v["buttons"]))
+        resting = [s for s in seats(ana) if s["name"] == "Bo"]
+        assert len(resting) == 1 and resting[0]["cards"] == 0, resting
+        assert resting[0]["stack"] == "1000 fichas"  # what he would sit with, not 0
+        looks_right(ana, "a member sitting out")
+        assert texts(bo)["turn"] == "Descansas desde la próxima mano."
+        looks_right(bo, "sitting out, as the member sees it")
+        click_when(bo, "#sit-out")  # back in, with his $1,000
+        until(bo, pressed, lambda p: p == "false")
+        hand = state(ana, HOLDEM)["hand"]
+        click_when(ana, '#buttons [data-verb="fold"]')
+        until(bo, SEATS, lambda s: any(seat["you"] and seat["cards"] == 2 for seat in s))
+        assert EMPTY not in bo.find_element("tag name", "body").text
+        looks_right(bo, "back from sitting out")
 
-            ana.execute_script(DEAD_SOCKETS)
-            until(ana, TEXTS, lambda t: t["banner"] is not None)
-            said = texts(ana)
-            assert said["banner"] == OFFLINE, said
-            assert said["buttons"] == []  # nothing to press while the connection is down
-            looks_right(ana, "Hold'em, the connection lost")
-            ana.refresh()  # a real socket again
-            wait_for(ana, HOLDEM, lambda v: bool(v["buttons"]))
-        with server(database, port, *OPTIONS) as url:  # restarted: the hand voided
-            said = until(ana, TEXTS, lambda t: t["banner"] not in (None, OFFLINE))
-            assert said["banner"] == said["refused"] == "no hay sesión: entra desde el vestíbulo"
-            assert said["buttons"] == [] and said["turn"] == "", said  # nothing to play
-            assert (
-                ana.execute_script(
-                    "return [...document.querySelectorAll('.seat .seconds')]"
-                    ".filter((s) => s.offsetParent).length"
-                )
-                == 0
-            )  # no clock of the voided hand
-            looks_right(ana, "the table page after a restart")
+        ana.execute_script(DEAD_SOCKETS)
+        until(ana, TEXTS, lambda t: t["banner"] is not None)
+        said = texts(ana)
+        assert said["banner"] == OFFLINE, said
+        assert said["buttons"] == []  # nothing to press while the connection is down
+        looks_right(ana, "Hold'em, the connection lost")
+        ana.refresh()  # a real socket again
+        wait_for(ana, HOLDEM, lambda v: bool(v["buttons"]))
+    with server(database, port, *OPTIONS) as url:  # restarted: the hand voided
+        said = until(ana, TEXTS, lambda t: t["banner"] not in (None, OFFLINE))
+        assert said["banner"] == said["refused"] == "no hay sesión: entra desde el vestíbulo"
+        assert said["buttons"] == [] and said["turn"] == "", said  # nothing to play
+        assert (
+            ana.execute_script(
+                "return [...document.querySelectorAll('.seat .seconds')]"
+                ".filter((s) => s.offsetParent).length"
+            )
+            == 0
+        )  # no clock of the voided hand
+        looks_right(ana, "the table page after a restart")
 
 
 def test_a_showdown_with_a_long_winner_line(browsers: Callable[[], Any]) -> None:
