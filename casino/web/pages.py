@@ -360,7 +360,7 @@ def member_page(
     held = holdings or {}
     tr = tr_of(lang)
     _ = tr.gettext
-    kinds = {"holdem": "Texas Hold'em", "domino": _("Dominoes")}
+    kinds = {"holdem": "Texas Hold'em", "domino": _("Dominoes"), "sitgo": _("Sit-and-go")}
     rows = "".join(
         f"<tr><td>{_when(entry.at)}</td>"
         f"<td>{escape(kinds.get(entry.kind, entry.kind))}</td>"
