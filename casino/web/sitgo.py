@@ -133,6 +133,8 @@ class SitGoTable(WebTable):
         try:
             await self._play(self.standings, players)
             await self._pay(game, self.standings, players)
+            self.standings = None
+            await self.show_all()  # the places and prizes, to everybody still seated
         finally:
             self.tournament = self.standings = None
             for member in self.everyone:  # stood up: the next tournament is a new one
