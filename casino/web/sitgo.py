@@ -31,9 +31,12 @@ from casino.web.holdem import WebTable
 from casino.web.holdemlog import LEVEL, OUT, WINS
 from casino.web.holdemseats import Member
 from casino.web.store import StoreError
+from casino.web.words import fill
 
 SMALL_WALLET = "your wallet is smaller than the buy-in"
 """What a member whose wallet cannot pay the buy-in is told (a ``web`` message id)."""
+OUT_PLACE = "You are out of the sit-and-go in place {place}."
+"""What a player out of the tournament is told while it goes on."""
 
 
 @dataclass(frozen=True)
@@ -175,6 +178,15 @@ class SitGoTable(WebTable):
             await self.bank.settle(game, payouts)
         except StoreError as error:  # voided meanwhile (another server's start): logged
             LOG.warning("sit-and-go %d: game %d not paid: %s", self.number, game, error)
+
+    def notice(self, member: Member) -> str | None:
+        """As at any table, but a player out of the tournament is told their place (not
+        that their wallet is empty)."""
+        standings = self.standings
+        if standings is not None and member.seat in standings.places:
+            place = standings.places[member.seat]
+            return fill(translator("web", member.lang).gettext(OUT_PLACE), member.lang, place=place)
+        return super().notice(member)
 
     def view(self, member: Member) -> dict[str, Any]:
         """The Hold'em view, with the tournament's level, blinds, buy-in and places."""
