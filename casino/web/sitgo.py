@@ -140,6 +140,7 @@ class SitGoTable(WebTable):
             await self.show_all()  # the places and prizes, to everybody still seated
         finally:
             self.tournament = self.standings = None
+            self.played = 0  # the lobby lists the next tournament at its first level
             for member in self.everyone:  # stood up: the next tournament is a new one
                 self._free(member)
             self.joined.clear()

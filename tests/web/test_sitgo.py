@@ -196,7 +196,6 @@ def test_a_stop_in_the_middle_of_a_tournament_is_refunded_on_restart(where: str)
     store = open_store(where)
     table, (ana, bruno) = tournament_of(store)
     drive(table, {ana.seat: calls, bruno.seat: calls}, stop=lambda t: t.played >= 3)
-    assert table.played == 3  # stopped with the tournament under way
     issued, accounted = store.audit()
     assert issued == accounted == 2000
     assert store.holdings() == {ana.account: 100, bruno.account: 100}

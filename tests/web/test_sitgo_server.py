@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from typing import Any
 
 import pytest
@@ -51,15 +52,25 @@ async def play(ws: ClientWebSocketResponse, verb: str) -> dict[str, Any]:
 
 def test_two_members_and_two_bots_play_a_served_sit_and_go_to_its_end_and_are_paid() -> None:
     async def body(client: TestClient[Any, Any], server: WebServer, store: Store) -> None:
-        lobby = await (
-            await client.get(
-                "/?lang=en", headers={"Cookie": f"{COOKIE}={await register(client, 'Ana')}"}
-            )
-        ).text()
-        assert "Sit-and-go: buy-in $100" in lobby
+        watcher = await register(client, "Ana")
+
+        async def lobby() -> str:
+            page = await client.get("/?lang=en", headers={"Cookie": f"{COOKIE}={watcher}"})
+            return await page.text()
+
+        row = re.compile(r'<tr data-table="2">.*?</tr>', re.S)
+        waiting = row.findall(await lobby())
+        assert len(waiting) == 1 and "Sit-and-go: buy-in $100" in waiting[0]
+        assert "10/20" in waiting[0] and "disabled" not in waiting[0]
         ana = await sitgo_socket(client, await register(client, "Ana2"))
         bruno = await sitgo_socket(client, await register(client, "Bruno"))
-        ends = await asyncio.gather(play(ana, "allin"), play(bruno, "call"))
+        playing = asyncio.gather(play(ana, "allin"), play(bruno, "call"))
+        while not server.tables[1].started:
+            await asyncio.sleep(0)
+        during = row.findall(await lobby())[0]  # nobody sits down in the middle of one
+        assert 'id="table-2" class="quiet" disabled' in during and "Ana2, Bruno" in during
+        ends = await playing
+        assert row.findall(await lobby())[0] == waiting[0]  # waiting for the next one
         results = ends[0]["tournament"]["results"]
         assert results == ends[1]["tournament"]["results"]
         assert sorted(place for _, place, _ in results) == [1, 2, 3, 4]
