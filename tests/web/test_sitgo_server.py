@@ -19,6 +19,7 @@ from aiohttp.test_utils import TestClient
 from casino.web.app import WebServer
 from casino.web.holdemseats import TableSettings
 from casino.web.sessions import COOKIE
+from casino.web.sitgo import SitGoTable
 from casino.web.store import Store
 
 from .forms import register
@@ -65,7 +66,9 @@ def test_two_members_and_two_bots_play_a_served_sit_and_go_to_its_end_and_are_pa
         ana = await sitgo_socket(client, await register(client, "Ana2"))
         bruno = await sitgo_socket(client, await register(client, "Bruno"))
         playing = asyncio.gather(play(ana, "allin"), play(bruno, "call"))
-        while not server.tables[1].started:
+        sitgo = server.tables[1]
+        assert isinstance(sitgo, SitGoTable)
+        while not sitgo.started:
             await asyncio.sleep(0)
         during = row.findall(await lobby())[0]  # nobody sits down in the middle of one
         assert 'id="table-2" class="quiet" disabled' in during and "Ana2, Bruno" in during
