@@ -60,6 +60,7 @@ from casino.web.sessions import (
     COOKIE,
     Profile,
 )
+from casino.web.sitgo import SMALL_WALLET, SitGoTable
 from casino.web.words import fill
 
 HEADERS = {
@@ -300,7 +301,7 @@ class WebServer(PageServer):
             if member is not None:
                 member.lang = profile.lang
                 return table, member
-        tables = self.tables
+        tables = [t for t in self.tables if not isinstance(t, SitGoTable)]  # chosen only
         if chosen is not None and 1 <= chosen <= len(self.tables):
             tables = [self.tables[chosen - 1]]
         for table in tables:
@@ -336,6 +337,10 @@ class WebServer(PageServer):
         if elsewhere is not None:
             outbox.post({"type": "error", "reason": elsewhere})
             return
+        refused = await self._buy_in_refused(profile, asked)
+        if refused is not None:
+            outbox.post({"type": "error", "reason": said(profile.lang, refused)})
+            return
         place = self.seat(profile, asked)
         if place is None:
             outbox.post({"type": "error", "reason": said(profile.lang, "no free seat")})
@@ -363,6 +368,21 @@ class WebServer(PageServer):
             table.leave(member, send)
             if flooded and member.send is None:  # dropped for flooding: not waited for
                 table.depart(member, grace=False)
+
+    async def _buy_in_refused(self, profile: Profile, asked: int | None) -> str | None:
+        """Why the member may not sit down at sit-and-go ``asked`` (a wallet smaller than its
+        buy-in; a ``web`` message id), or ``None`` (seated already anywhere: back there)."""
+        if asked is None or not 1 <= asked <= len(self.tables):
+            return None
+        table = self.tables[asked - 1]
+        if not isinstance(table, SitGoTable):
+            return None
+        if any(t.seat_of(profile.member) is not None for t in self.tables):
+            return None
+        if await self.bank.balance(profile.member) < table.sitgo.buy_in:
+            LOG.info("sit-and-go %d: %r cannot pay the buy-in", table.number, profile.name)
+            return SMALL_WALLET
+        return None
 
     async def _watch(
         self,

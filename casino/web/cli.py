@@ -73,6 +73,10 @@ def _parser(invocation: Invocation) -> ArgumentParser:
         default=30.0,
         help="extra seconds per member once their clock runs out, 1 back per hand (30; 0: none)",
     )
+    sitgo = "sit-and-go tables after the Hold'em ones (0), each with its --buy-in"
+    parser.add_argument("--sit-and-go", type=whole_number(0, 10), default=0, help=sitgo)
+    buy_in = "a sit-and-go's buy-in in dollars (100; 4 seats: the pool paid 65/35)"
+    parser.add_argument("--buy-in", type=whole_number(1, 10**6), default=100, help=buy_in)
     parser.add_argument(
         "--show-muck",
         action="store_true",
@@ -172,6 +176,8 @@ def _body(invocation: Invocation) -> int:
         fill_after=options.fill_after,
         show_muck=options.show_muck,
         time_bank=options.time_bank,
+        sitgos=options.sit_and_go,
+        buy_in=options.buy_in,
     )
     from casino.web.app import WebServer
 

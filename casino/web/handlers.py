@@ -26,6 +26,7 @@ from casino.web.sessions import (
     SessionsFull,
     name_problem,
 )
+from casino.web.sitgo import SitGoTable
 from casino.web.store import Member as StoreMember
 from casino.web.store import StoreError
 
@@ -76,6 +77,18 @@ class PageServer(ServerCore):
         """A table as the lobby lists it."""
         settings = table.settings
         names = tuple(m.name for m in table.everyone if not m.leaving)
+        if isinstance(table, SitGoTable):
+            rules = table.sitgo.schedule.rules(table.played)
+            return pages.TableRow(
+                table.number,
+                rules.blinds,
+                settings.seats,
+                names,
+                table.sitgo.chips,
+                len(table.watchers),
+                table.sitgo.buy_in,
+                table.started,
+            )
         return pages.TableRow(
             table.number,
             settings.rules.blinds,

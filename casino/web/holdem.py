@@ -135,15 +135,19 @@ class WebTable(ShownTable):
                     await self.wait_for_start()
                     await self.show_all()
                 self.seat_arrivals()
-                freed = self.sweep() + self.release()
-                if not freed and self.everyone:  # freed now: is anybody left?
-                    await self.play_staked()
-                    if self.release():  # who left during the hand: their wallet is whole
-                        await self.show_all()
-                    await self.clock.sleep(self.settings.pause)
+                await self.deal_next()
         except Exception:  # a bug must not pass silently: the table stops, the log says why
             LOG.exception("table %d stopped", self.number)
             raise
+
+    async def deal_next(self) -> None:
+        """Between hands: free the seats of who left, then deal a hand if anybody is left."""
+        freed = self.sweep() + self.release()
+        if not freed and self.everyone:  # freed now: is anybody left?
+            await self.play_staked()
+            if self.release():  # who left during the hand: their wallet is whole
+                await self.show_all()
+            await self.clock.sleep(self.settings.pause)
 
     async def play_staked(self) -> None:
         """One hand as a game of the store: the stacks staked, the final stacks settled."""

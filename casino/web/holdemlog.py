@@ -11,11 +11,22 @@ from typing import Any
 
 from casino.holdem.view import action_text, blinds_text, showdown_text, street_text
 from casino.i18n import translator
-from casino.web.words import number
+from casino.web.words import fill, number
 
 LOG_LINES = 40
 STARTS = "{name} starts the table."
-"""The one line of the table's log from the ``web`` catalog (the others are ``holdem``'s)."""
+LEVEL = "Level {level}: blinds {small}/{big}, ante {ante}."
+OUT = "{name} is out in place {place}."
+WINS = "{name} wins the sit-and-go and ${prize}."
+"""A sit-and-go's lines (:mod:`casino.web.sitgo`): a new level of blinds, a player out, the
+winner and their prize."""
+WEB_LINES = {
+    STARTS: ("name",),
+    LEVEL: ("level", "small", "big", "ante"),
+    OUT: ("place", "name"),
+    WINS: ("prize", "name"),
+}
+"""The lines of the table's log from the ``web`` catalog (the others are ``holdem``'s)."""
 
 
 @dataclass
@@ -67,6 +78,7 @@ def line_text(
     if template == "REVEALED":  # show or muck: the seats' choices, then the pots
         lines = showdown_text(values[0], values[1], tr, amount=amount_of(lang), reveals=values[2])
         return "\n".join(lines)
-    if template == STARTS:
-        tr = translator("web", lang)
+    if template in WEB_LINES:
+        fields = dict(zip(WEB_LINES[template], values, strict=True))
+        return fill(translator("web", lang).gettext(template), lang, **fields)
     return tr.gettext(template).format(*values, number=values[0], name=values[-1])

@@ -77,6 +77,10 @@ class TableSettings:
     """Extra seconds each member has per session, spent only once their action clock has run
     out (``--time-bank``, 30 at ``casino web``; 0: none)."""
     bank_refill: float = 1.0
+    sitgos: int = 0
+    """Sit-and-go tables (``--sit-and-go``), after the Hold'em tables (:mod:`casino.web.sitgo`)."""
+    buy_in: int = 100
+    """A sit-and-go's buy-in in dollars (``--buy-in``)."""
     """Seconds given back to a member's time bank for each hand they are dealt in (up to
     ``time_bank``)."""
 

@@ -93,6 +93,10 @@ class TableRow:
     """The most a member sits down with (their wallet, up to this)."""
     watchers: int = 0
     """The pages watching the table now."""
+    buy_in: int | None = None
+    """A sit-and-go's buy-in (``None``: a cash table)."""
+    closed: bool = False
+    """A sit-and-go under way: nobody sits down."""
 
 
 @dataclass(frozen=True)
@@ -259,13 +263,16 @@ def _table_row(lang: str, row: TableRow) -> str:
     who = (": " + escape(", ".join(row.members))) if row.members else ""
     if row.watchers:
         who += " · " + escape(fill(_("{n} watching"), lang, n=row.watchers))
-    full = " disabled" if len(row.members) >= row.seats else ""
+    full = " disabled" if len(row.members) >= row.seats or row.closed else ""
     name = fill(_(TABLE_NAME), lang, number=row.number)
+    stake = escape(money(row.stake, lang))
+    if row.buy_in is not None:
+        stake = escape(fill(_("Sit-and-go: buy-in ${buy_in}"), lang, buy_in=row.buy_in))
     return (
         f'<tr data-table="{row.number}">'
         f'<th scope="row"><span class="nowrap">{escape(name)}</span></th>'
         f'<td class="amount">{small}/{big}</td><td>{taken}{who}</td>'
-        f'<td class="amount">{escape(money(row.stake, lang))}</td>'
+        f'<td class="amount">{stake}</td>'
         f'<td><button type="submit" name="table" value="{row.number}" '
         f'id="table-{row.number}" class="quiet"{full}>{escape(_("Sit here"))}</button> '
         f'<a href="/holdem?table={row.number}&amp;watch=1" id="watch-{row.number}" '
@@ -362,7 +369,7 @@ def member_page(
     held = holdings or {}
     tr = tr_of(lang)
     _ = tr.gettext
-    kinds = {"holdem": "Texas Hold'em", "domino": _("Dominoes")}
+    kinds = {"holdem": "Texas Hold'em", "domino": _("Dominoes"), "sitgo": _("Sit-and-go")}
     rows = "".join(
         f"<tr><td>{_when(entry.at)}</td>"
         f"<td>{escape(kinds.get(entry.kind, entry.kind))}</td>"

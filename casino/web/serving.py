@@ -28,6 +28,7 @@ from casino.web.sessions import (
     FORM_COOKIE,
     Sessions,
 )
+from casino.web.sitgo import SitGoSettings, SitGoTable
 from casino.web.store import Store
 
 LANG_COOKIE = "casino_lang"
@@ -66,6 +67,16 @@ class ServerCore:
             WebTable(k + 1, settings, self.clock, master.getrandbits(64), self.bank, self.prefix)
             for k in range(tables)
         ]
+        for _ in range(settings.sitgos):  # the sit-and-go tables, numbered after the others
+            sitgo = SitGoTable(
+                len(self.tables) + 1,
+                settings,
+                self.clock,
+                master.getrandbits(64),
+                self.bank,
+                self.prefix,
+            )
+            self.tables.append(sitgo.plays(SitGoSettings(settings.buy_in)))
         self.tasks: list[asyncio.Task[None]] = []
         self.failure: asyncio.Future[TaskFailed] | None = None
         self.dominoes: dict[str, tuple[DominoGame, asyncio.Task[None]]] = {}

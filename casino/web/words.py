@@ -78,6 +78,7 @@ HOLDEM = {
     "sit_out": "Sit out next hand",
     "sit_short": "Sit out",
     "watchers": "{n} watching",
+    "level": "Sit-and-go · level {level}: blinds {small}/{big}",
     "take_seat": "Take a seat",
     "show": "Show",
     "muck": "Muck",

@@ -53,12 +53,12 @@ def casino_web(database: Path, *options: str) -> Iterator[tuple[subprocess.Popen
             process.stdout.close()
 
 
-async def log_in(session: ClientSession, url: str, action: str) -> None:
-    """Register or log in as Zoe through the form (its CSRF token)."""
+async def log_in(session: ClientSession, url: str, action: str, name: str = "Zoe") -> None:
+    """Register or log in as ``name`` through the form (its CSRF token)."""
     async with session.get(url + action) as page:
         found = re.search(r'name="csrf" value="([^"]+)"', await page.text())
     assert found is not None
-    form = {"name": "Zoe", "password": PASSWORD, "lang": "en", "csrf": found.group(1)}
+    form = {"name": name, "password": PASSWORD, "lang": "en", "csrf": found.group(1)}
     async with session.post(url + action, data=form, allow_redirects=False) as done:
         assert done.status == 303, await done.text()
 

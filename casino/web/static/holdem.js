@@ -280,9 +280,18 @@ function drawSitOut(view) {
   out.setAttribute("aria-pressed", String(sittingOut));
 }
 
+function drawLevel(view) {
+  // A sit-and-go's level and blinds (nothing at a cash table); nobody sits out of one.
+  const level = document.getElementById("level");
+  const tournament = view.tournament;
+  level.hidden = !tournament;
+  const [small, big] = tournament ? tournament.blinds : [0, 0];
+  level.textContent = tournament ? say("level", { level: tournament.level, small, big }) : "";
+}
+
 function drawWatchers(view) {
   // How many watch the table, shown to everybody there (nothing while nobody watches).
-  document.getElementById("sit-out").hidden = Boolean(view.watching);
+  document.getElementById("sit-out").hidden = Boolean(view.watching || view.tournament);
   const watchers = document.getElementById("watchers");
   watchers.hidden = !view.watchers;
   watchers.textContent = view.watchers ? say("watchers", { n: view.watchers }) : "";
@@ -297,6 +306,7 @@ function draw(view) {
   document.title = `${view.heading} · CASINO-ROYAL`;
   drawSitOut(view);
   drawWatchers(view);
+  drawLevel(view);
   document.body.dataset.hand = view.hand;
   document.body.dataset.over = String(view.actor === null);
   document.getElementById("refused").textContent = "";
