@@ -23,8 +23,8 @@ from aiohttp.test_utils import TestClient
 from casino.web.app import WebServer
 from casino.web.sessions import COOKIE
 
-from .forms import PASSWORD, join, register
-from .test_server import _code, serve, socket, until
+from .forms import PASSWORD, join, register, until
+from .test_server import _code, serve, socket
 
 
 async def watching(
