@@ -24,6 +24,7 @@ from casino.explore.ahead import Ahead
 from casino.explore.coverage import Coverage
 from casino.explore.judge import Program, differs, judge, reference_transcript
 from casino.explore.plan import Grammar, OptionalPart, Rendered, Session
+from casino.explore.recordings import Recordings
 from casino.explore.shrink import shrink
 from casino.harness.model import In, Out, OutAny, Transcript
 from casino.harness.runners.base import FailureKind
@@ -135,6 +136,10 @@ class Explorer:
     """The numbered sessions :meth:`_numbered` yields next, as far as known."""
     _made: dict[Session, Transcript | None] = field(default_factory=dict)
     """Reference recordings made ahead (for judging ahead), used once."""
+    recordings: Recordings | None = None
+    """The reference's recordings kept between runs of explore (:mod:`casino.explore.recordings`):
+    looked up before the reference is run, and added to; ``None``: always recorded afresh."""
+    _warm: bool = False
 
     def __post_init__(self) -> None:
         self.started = self.clock()
@@ -252,13 +257,22 @@ class Explorer:
         nothing new, in their order."""
         ran = {}
         self._recorded.clear()  # the last window's, never tried (a budget, a break)
-        if not coverage.arcs:  # a warm-up: what runs once a process (lazy imports) not counted
-            reference_transcript(self.grammar, self._scoped(window[0][1]), self.name)
         for number, session in window:
             scoped = self._scoped(session)
+            kept = None
+            if self.recordings is not None:
+                kept = self.recordings.get(scoped, self.name, traced=True)
+            if kept is not None:
+                self._recorded[scoped], ran[number] = kept[0], set(kept[1] or ())
+                continue
+            if not self._warm:  # a warm-up: what runs once a process (lazy imports) not counted
+                reference_transcript(self.grammar, self._scoped(window[0][1]), self.name)
+                self._warm = True
             with coverage.tracing() as arcs:
                 self._recorded[scoped] = reference_transcript(self.grammar, scoped, self.name)
             ran[number] = arcs
+            if self.recordings is not None:
+                self.recordings.put(scoped, self._recorded[scoped], arcs)
         reached, left, new = set(coverage.arcs), list(window), []
         while left:
             best = max(left, key=lambda each: len(ran[each[0]] - reached))
@@ -306,7 +320,7 @@ class Explorer:
             if not part.has(found.session):
                 continue
             session = part.without(found.session)
-            transcript = reference_transcript(self.grammar, session, self.name)
+            transcript = self._record(session)
             if transcript is None:
                 continue  # the reference needs the part's units here: cannot tell
             result = self._judge(transcript)
@@ -356,7 +370,18 @@ class Explorer:
         """The reference's recording of ``session`` (made now, or ahead)."""
         if session in self._made:
             return self._made.pop(session)
-        return reference_transcript(self.grammar, session, self.name)
+        return self._record(session)
+
+    def _record(self, session: Session) -> Transcript | None:
+        """The reference's recording of ``session``: kept from an earlier run, or made now."""
+        if self.recordings is None:
+            return reference_transcript(self.grammar, session, self.name)
+        kept = self.recordings.get(session, self.name)
+        if kept is not None:
+            return kept[0]
+        transcript = reference_transcript(self.grammar, session, self.name)
+        self.recordings.put(session, transcript, None)
+        return transcript
 
     def _judge_ahead(self, first: list[Transcript], then: Iterable[Session]) -> None:
         """``first``, then the recordings of ``then`` the reference accepts (made here, on
@@ -372,7 +397,7 @@ class Explorer:
                 continue  # its verdict is known
             else:
                 if session not in self._made:
-                    self._made[session] = reference_transcript(self.grammar, session, self.name)
+                    self._made[session] = self._record(session)
                 transcript = self._made[session]
             if transcript is not None:
                 transcripts.append(transcript)
