@@ -54,20 +54,23 @@ bet or fold, bets, exchanges, results), each written beside FILE (FILE-2.yaml â€
 Sessions are tried sixteen at a time in the order that reaches new reference code soonest
 (the reference traced line by line in this process, until three windows in a row reach
 nothing new); the reference coverage reached is said at the end (--coverage: by module).
---jobs N runs up to N of the program's runs at once (default: four a core, since a run
-mostly waits for its program to start): the sessions and shrinking candidates to be tried
-next are judged ahead, and what is found, shrunk and written is what --jobs 1 finds, one run
-at a time. The reference's recordings are kept between runs of explore in casino's cache
-folder (explore/ in $CASINO_CACHE_DIR, else $XDG_CACHE_HOME/casino or ~/.cache/casino; a
-change to casino's code starts them afresh); --no-cache neither reads nor writes them.
+--jobs N runs up to N of the program's runs at once (default: eight a core, at most 16,
+since a run mostly waits for its program to start): the sessions and shrinking candidates
+to be tried next are judged ahead, and what is found, shrunk and written is what --jobs 1
+finds, one run at a time. The reference's recordings are kept between runs of explore in
+casino's cache folder (explore/ in $CASINO_CACHE_DIR, else $XDG_CACHE_HOME/casino or
+~/.cache/casino; a change to casino's code starts them afresh); --no-cache neither reads
+nor writes them.
 --out DIR writes the first --sessions sessions as transcripts (a fixed suite for casino
 grade) and runs nothing. Progress goes to stderr. Ctrl-C keeps what was found.
 exit status: 0 no difference (or the suite written), 1 a difference, 2 usage error.
 """
 
-JOBS_A_CORE = 4
+JOBS_A_CORE = 8
 """``--jobs``'s default, a core: a run of a program that starts slowly (a JVM's 0.4 s) mostly
 waits, so more runs than cores overlap those waits (measured in docs/explore.md)."""
+MAX_JOBS = 16
+"""``--jobs``'s default at most (a worker process and a program each: memory, not cores)."""
 
 
 def main(
@@ -107,7 +110,7 @@ def _parser(out: TextIO) -> ArgumentParser:
         "--jobs",
         type=whole_number(1),
         metavar="N",
-        help="the program's runs at once (default: four a core; 1: one at a time)",
+        help="the program's runs at once (default: 8 a core, at most 16; 1: one at a time)",
     )
     add(
         "--no-cache",
@@ -161,7 +164,7 @@ def explore(argv: list[str], streams: Streams) -> int:
         progress=streams.error,
         name=f"explored: {grammar.name}, seed {args.seed}",
         coverage=Coverage(),
-        jobs=args.jobs or JOBS_A_CORE * (os.cpu_count() or 1),
+        jobs=args.jobs or min(MAX_JOBS, JOBS_A_CORE * (os.cpu_count() or 1)),
         recordings=_recordings(args, grammar),
     )
     output = Path(args.output or f"explore-{grammar.name}.yaml")

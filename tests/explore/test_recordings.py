@@ -7,8 +7,6 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -23,7 +21,6 @@ from casino.harness.runners.base import Target
 from casino.harness.runners.inproc import InProcessRunner
 from explore.benchmark import MUTANTS as ALL_MUTANTS
 from explore.benchmark import mutant_main
-from explore.test_jobs import MUTANTS, SECONDS
 
 C = NimsysGrammar("c")
 
@@ -125,29 +122,3 @@ def test_a_file_whose_checksum_fails_is_a_cold_start(tmp_path: Path) -> None:
     path = tmp_path / "nimsys-v1.bin"
     path.write_bytes(path.read_bytes() + b"tampered")
     assert Recordings.load(tmp_path, C.name, "v1").entries == {}
-
-
-def _cli(folder: Path, cache: Path, *more: str) -> tuple[int, str, bytes]:
-    output = folder / "found.yaml"
-    output.unlink(missing_ok=True)
-    program = f"{sys.executable} {MUTANTS} display-missing-silent"
-    done = subprocess.run(
-        [sys.executable, "-m", "casino", "explore", "--reference", "nimsys", "--program", program,
-         "--jobs", "2", "-o", str(output), *more],
-        capture_output=True, text=True, timeout=600, cwd=folder, check=False,
-        env={**os.environ, "CASINO_CACHE_DIR": str(cache)},
-    )  # fmt: skip
-    return done.returncode, SECONDS.sub("S s", done.stdout), output.read_bytes()
-
-
-def test_casino_explore_cached_says_and_writes_what_uncached_does(tmp_path: Path) -> None:
-    cache = tmp_path / "cache"
-    uncached = _cli(tmp_path, cache, "--no-cache")
-    assert not cache.exists()  # --no-cache writes nothing
-    cold = _cli(tmp_path, cache)
-    (kept,) = (cache / "explore").iterdir()
-    written = kept.read_bytes()
-    warm = _cli(tmp_path, cache)
-    assert uncached == cold == warm
-    assert uncached[0] == 1 and "shrunk to" in uncached[1]
-    assert kept.read_bytes() == written  # the warm run had nothing to add
