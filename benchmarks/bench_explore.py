@@ -17,13 +17,19 @@ Both run the mutant in this process (fast, so that forty mutants take minutes).
 ``resetstats-keeps-played``) also explores those mutants as a separate program started through a
 wrapper that sleeps 0.4 s first, as a JVM takes to start (pipe runner): the "under 60 s"
 figure. ``--self N`` explores casino's own reference through the pipe and pty runners for
-N sessions each (it must find nothing). Figures are printed, never asserted.
+N sessions each (it must find nothing). ``--honest JOBS…`` explores casino's own Nimsys
+behind the 0.4 s wrapper for ``--sessions`` sessions (seed 0, coverage-guided, as
+``casino explore`` does) once for each ``--jobs`` given, with no kept recordings (cold) and
+then with the recordings the cold run kept (warm, in a fresh folder each): wall seconds, CPU
+seconds of this process and its children, load average before and after (issue 45's "300
+sessions in under 60 s"). Figures are printed, never asserted.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import sys
 import tempfile
@@ -33,9 +39,11 @@ from pathlib import Path
 from machine import describe
 from mutants import MUTANTS, PROGRAM_OF, Mutant, mutant_main
 
+from casino.explore.coverage import Coverage
 from casino.explore.engine import Budget, Explorer, Found
 from casino.explore.grammars import grammar_of
 from casino.explore.judge import Program
+from casino.explore.recordings import Recordings
 from casino.harness.load import load_transcript
 from casino.harness.runners import make_runner
 from casino.harness.runners.base import Target
@@ -179,6 +187,44 @@ def self_check(sessions: int, references: list[str], runners: list[str]) -> None
             )
 
 
+def _cpu() -> float:
+    """CPU seconds (user and system) of this process and its waited-for children so far."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def honest(jobs: list[int], sessions: int) -> None:
+    """casino's own Nimsys behind a 0.4 s start: cold, then warm, for each ``--jobs``."""
+    with tempfile.TemporaryDirectory() as folder:
+        wrapper = Path(folder) / "nimsys.sh"
+        wrapper.write_text(
+            f'#!/bin/sh\nsleep 0.4\nPYTHONPATH="{ROOT}" exec "{sys.executable}" -m casino nimsys\n'
+        )
+        wrapper.chmod(0o755)
+        grammar = grammar_of("nimsys")
+        for count in jobs:
+            kept = Recordings(Path(folder) / f"jobs-{count}", grammar.name, "bench")
+            for label in ("cold", "warm"):
+                load, cpu, started = os.getloadavg()[0], _cpu(), time.perf_counter()
+                target = Target("nimsys", (str(wrapper),), Path(folder))
+                program = Program(make_runner("pipe"), target)
+                explorer = Explorer(
+                    grammar, program, coverage=Coverage(), jobs=count, recordings=kept
+                )
+                try:
+                    found = explorer.find(0, sessions)
+                finally:
+                    explorer.close()
+                print(
+                    f"honest --jobs {count:<2} {label}: {explorer.tried} sessions,"
+                    f" {explorer.runs} runs, {'DIFFERS' if found else 'no difference'},"
+                    f" {time.perf_counter() - started:.1f} s wall, {_cpu() - cpu:.1f} s CPU,"
+                    f" load {load:.2f}-{os.getloadavg()[0]:.2f}",
+                    flush=True,
+                )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.partition("\n")[0])
     parser.add_argument("--sessions", type=int, default=400)
@@ -187,6 +233,7 @@ def main() -> None:
     parser.add_argument("--self-references", nargs="+", default=["nimsys", "demo"])
     parser.add_argument("--self-runners", nargs="+", default=["pipe", "pty"])
     parser.add_argument("--no-study", action="store_true")
+    parser.add_argument("--honest", nargs="*", type=int, default=[], metavar="JOBS")
     args = parser.parse_args()
     print(describe())
     print(f"load average: {os.getloadavg()[0]:.2f}")
@@ -194,6 +241,8 @@ def main() -> None:
         study(args.sessions)
     if args.slow:
         slow(args.slow, args.sessions)
+    if args.honest:
+        honest(args.honest, args.sessions)
     if args.self_sessions:
         self_check(args.self_sessions, args.self_references, args.self_runners)
 

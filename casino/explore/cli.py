@@ -23,6 +23,7 @@ from casino.explore.engine import Budget, CannotRun, Explorer, Found
 from casino.explore.grammars import GRAMMARS, RULES, grammar_of
 from casino.explore.judge import Program
 from casino.explore.plan import Grammar
+from casino.explore.recordings import Recordings, default_folder
 from casino.explore.suite import write_suite
 from casino.files import write_atomic
 from casino.harness.cli import _command, _program_dir
@@ -53,13 +54,23 @@ bet or fold, bets, exchanges, results), each written beside FILE (FILE-2.yaml â€
 Sessions are tried sixteen at a time in the order that reaches new reference code soonest
 (the reference traced line by line in this process, until three windows in a row reach
 nothing new); the reference coverage reached is said at the end (--coverage: by module).
---jobs N runs up to N of the program's runs at once (default: all cores): the sessions and
-shrinking candidates to be tried next are judged ahead, and what is found, shrunk and
-written is what --jobs 1 finds, one run at a time. --out DIR writes the first --sessions
-sessions as transcripts (a fixed suite for casino grade) and runs nothing. Progress goes to
-stderr. Ctrl-C keeps what was found.
+--jobs N runs up to N of the program's runs at once (default: eight a core, at most 16,
+since a run mostly waits for its program to start): the sessions and shrinking candidates
+to be tried next are judged ahead, and what is found, shrunk and written is what --jobs 1
+finds, one run at a time. The reference's recordings are kept between runs of explore in
+casino's cache folder (explore/ in $CASINO_CACHE_DIR, else $XDG_CACHE_HOME/casino or
+~/.cache/casino; a change to casino's code starts them afresh); --no-cache neither reads
+nor writes them.
+--out DIR writes the first --sessions sessions as transcripts (a fixed suite for casino
+grade) and runs nothing. Progress goes to stderr. Ctrl-C keeps what was found.
 exit status: 0 no difference (or the suite written), 1 a difference, 2 usage error.
 """
+
+JOBS_A_CORE = 8
+"""``--jobs``'s default, a core: a run of a program that starts slowly (a JVM's 0.4 s) mostly
+waits, so more runs than cores overlap those waits (measured in docs/explore.md)."""
+MAX_JOBS = 16
+"""``--jobs``'s default at most (a worker process and a program each: memory, not cores)."""
 
 
 def main(
@@ -99,7 +110,12 @@ def _parser(out: TextIO) -> ArgumentParser:
         "--jobs",
         type=whole_number(1),
         metavar="N",
-        help="the program's runs at once (default: all cores; 1: one at a time)",
+        help="the program's runs at once (default: 8 a core, at most 16; 1: one at a time)",
+    )
+    add(
+        "--no-cache",
+        action="store_true",
+        help="record every session from the reference afresh (keep no recordings)",
     )
     add("--runner", choices=("pipe", "pty"), default="pipe", help="how to run it (pipe)")
     add("--budget-runs", type=whole_number(1), default=3000, metavar="N", help="runs (3000)")
@@ -148,7 +164,8 @@ def explore(argv: list[str], streams: Streams) -> int:
         progress=streams.error,
         name=f"explored: {grammar.name}, seed {args.seed}",
         coverage=Coverage(),
-        jobs=args.jobs or os.cpu_count() or 1,
+        jobs=args.jobs or min(MAX_JOBS, JOBS_A_CORE * (os.cpu_count() or 1)),
+        recordings=_recordings(args, grammar),
     )
     output = Path(args.output or f"explore-{grammar.name}.yaml")
     try:
@@ -163,6 +180,8 @@ def explore(argv: list[str], streams: Streams) -> int:
         raise
     finally:
         explorer.close()
+        if explorer.recordings is not None:
+            explorer.recordings.save()
     _report_coverage(explorer, args.coverage, streams)
     for index, part_found in enumerate(explorer.optional, 1):
         _report_part(part_found, output.with_stem(f"{output.stem}-optional-{index}"), args, streams)
@@ -249,6 +268,14 @@ def _report_coverage(explorer: Explorer, by_module: bool, streams: Streams) -> N
     if by_module:
         for name, reached, total in report.files:
             streams.error(f"  {name}: {reached} of {total} lines")
+
+
+def _recordings(args: argparse.Namespace, grammar: Grammar) -> Recordings | None:
+    """The reference's recordings kept between runs; none with ``--no-cache`` or for a
+    course's own grammar (its reference is an outside command, of no version casino knows)."""
+    if args.no_cache or getattr(grammar, "record", None) is not None:
+        return None
+    return Recordings.load(default_folder(), grammar.name)
 
 
 def _grammar(args: argparse.Namespace) -> Grammar:

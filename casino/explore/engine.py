@@ -21,9 +21,10 @@ from dataclasses import dataclass, field
 
 from casino.errors import SetupError
 from casino.explore.ahead import Ahead
-from casino.explore.coverage import Coverage
+from casino.explore.coverage import Arc, Coverage
 from casino.explore.judge import Program, differs, judge, reference_transcript
 from casino.explore.plan import Grammar, OptionalPart, Rendered, Session
+from casino.explore.recordings import Recordings
 from casino.explore.shrink import shrink
 from casino.harness.model import In, Out, OutAny, Transcript
 from casino.harness.runners.base import FailureKind
@@ -42,6 +43,17 @@ sessions first, in 7)."""
 SATURATED = 3
 """Coverage guidance stops (and the tracing with it) after this many windows in a row reached
 no new reference code: the grammar's reach is then covered, and the order is the plain one."""
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """A window's sessions in the order they are tried, what each reached, how many of the
+    first reach new code, and the scope (parts found) they were recorded in."""
+
+    order: list[tuple[int, Session]]
+    ran: dict[int, set[Arc]]
+    new: int
+    scope: int
 
 
 class OutOfBudget(Exception):
@@ -135,6 +147,10 @@ class Explorer:
     """The numbered sessions :meth:`_numbered` yields next, as far as known."""
     _made: dict[Session, Transcript | None] = field(default_factory=dict)
     """Reference recordings made ahead (for judging ahead), used once."""
+    recordings: Recordings | None = None
+    """The reference's recordings kept between runs of explore (:mod:`casino.explore.recordings`):
+    looked up before the reference is run, and added to; ``None``: always recorded afresh."""
+    _warm: bool = False
 
     def __post_init__(self) -> None:
         self.started = self.clock()
@@ -220,17 +236,37 @@ class Explorer:
 
     def _numbered(self, seed: int, count: int) -> Iterator[tuple[int, Session]]:
         """The first ``count`` sessions with their numbers: in their order, or, with
-        :attr:`coverage`, each window's in the order that reaches new code soonest."""
+        :attr:`coverage`, each window's in the order that reaches new code soonest. The next
+        window is recorded and ordered while this one is tried (its order is known then:
+        what this one's sessions reach), so that it can be judged ahead across the window's
+        end; it is made again if a part found meanwhile changed the sessions' scope."""
         numbered = enumerate(itertools.islice(sessions(self.grammar, seed), count), 1)
         self._queue.clear()
         if self.coverage is None or getattr(self.grammar, "record", None) is not None:
             yield from self._queued(numbered)  # no guidance, or a reference outside this process
             return
-        quiet = 0
-        while quiet < SATURATED and (window := list(itertools.islice(numbered, WINDOW))):
-            reached = len(self.coverage.arcs)
-            yield from self._by_coverage(window, self.coverage)
-            quiet = quiet + 1 if len(self.coverage.arcs) == reached else 0
+        coverage, quiet = self.coverage, 0
+        self._recorded.clear()  # the last find's, never tried (a budget, a break)
+        window = list(itertools.islice(numbered, WINDOW))
+        plan = self._plan(window, set(coverage.arcs)) if window else None
+        while plan is not None:
+            if plan.scope != len(self.optional):  # a part found since it was made
+                plan = self._plan(window, set(coverage.arcs))
+            quiet = 0 if plan.new else quiet + 1
+            self._queue.extend(plan.order)  # the whole order known: it can be judged ahead
+            upcoming, plan_next = [], None
+            if quiet < SATURATED and (upcoming := list(itertools.islice(numbered, WINDOW))):
+                news = (plan.ran[number] for number, _ in plan.order[: plan.new])
+                reached = set(coverage.arcs).union(*news)
+                plan_next = self._plan(upcoming, reached)
+                self._queue.extend(plan_next.order)
+            for index in range(len(window)):
+                each = self._queue.popleft()
+                if index < plan.new:  # counted as reached when tried (a break leaves the rest out)
+                    coverage.add(plan.ran[each[0]])
+                yield each
+            self._queue.clear()  # the next window's order again, from its (current) plan
+            window, plan = upcoming, plan_next
         yield from self._queued(numbered)
 
     def _queued(self, numbered: Iterator[tuple[int, Session]]) -> Iterator[tuple[int, Session]]:
@@ -244,22 +280,30 @@ class Explorer:
                 return
             yield self._queue.popleft()
 
-    def _by_coverage(
-        self, window: list[tuple[int, Session]], coverage: Coverage
-    ) -> Iterator[tuple[int, Session]]:
-        """``window``'s sessions recorded under the tracer, then greedily: the one reaching
-        the most code not reached yet (the first of equals), and so on; then those reaching
-        nothing new, in their order."""
+    def _plan(self, window: list[tuple[int, Session]], reached: set[Arc]) -> _Plan:
+        """``window``'s sessions recorded under the tracer (or kept from an earlier run),
+        then greedily: the one reaching the most code not in ``reached`` (the first of
+        equals), and so on; then those reaching nothing new, in their order."""
+        assert self.coverage is not None
         ran = {}
-        self._recorded.clear()  # the last window's, never tried (a budget, a break)
-        if not coverage.arcs:  # a warm-up: what runs once a process (lazy imports) not counted
-            reference_transcript(self.grammar, self._scoped(window[0][1]), self.name)
         for number, session in window:
             scoped = self._scoped(session)
-            with coverage.tracing() as arcs:
+            kept = None
+            if self.recordings is not None:
+                kept = self.recordings.get(scoped, self.name, traced=True)
+            if kept is not None:
+                self._recorded[scoped], ran[number] = kept[0], set(kept[1] or ())
+                continue
+            if not self._warm:  # a warm-up: what runs once a process (lazy imports) not counted
+                reference_transcript(self.grammar, self._scoped(window[0][1]), self.name)
+                self._warm = True
+            with self.coverage.tracing() as arcs:
                 self._recorded[scoped] = reference_transcript(self.grammar, scoped, self.name)
             ran[number] = arcs
-        reached, left, new = set(coverage.arcs), list(window), []
+            if self.recordings is not None:
+                self.recordings.put(scoped, self._recorded[scoped], arcs)
+        left, new = list(window), []
+        reached = set(reached)
         while left:
             best = max(left, key=lambda each: len(ran[each[0]] - reached))
             if not ran[best[0]] - reached:
@@ -267,12 +311,7 @@ class Explorer:
             reached |= ran[best[0]]
             left.remove(best)
             new.append(best)
-        self._queue.extend(new + left)  # the whole order known: it can be judged ahead
-        for index in range(len(window)):
-            each = self._queue.popleft()
-            if index < len(new):  # counted as reached when tried (a break leaves the rest out)
-                coverage.add(ran[each[0]])
-            yield each
+        return _Plan(new + left, ran, len(new), len(self.optional))
 
     def _try(self, number: int, session: Session, *, ahead: bool = False) -> Found | None:
         """The session judged: a :class:`Found` if the program differs on it (with
@@ -306,7 +345,7 @@ class Explorer:
             if not part.has(found.session):
                 continue
             session = part.without(found.session)
-            transcript = reference_transcript(self.grammar, session, self.name)
+            transcript = self._record(session)
             if transcript is None:
                 continue  # the reference needs the part's units here: cannot tell
             result = self._judge(transcript)
@@ -356,7 +395,18 @@ class Explorer:
         """The reference's recording of ``session`` (made now, or ahead)."""
         if session in self._made:
             return self._made.pop(session)
-        return reference_transcript(self.grammar, session, self.name)
+        return self._record(session)
+
+    def _record(self, session: Session) -> Transcript | None:
+        """The reference's recording of ``session``: kept from an earlier run, or made now."""
+        if self.recordings is None:
+            return reference_transcript(self.grammar, session, self.name)
+        kept = self.recordings.get(session, self.name)
+        if kept is not None:
+            return kept[0]
+        transcript = reference_transcript(self.grammar, session, self.name)
+        self.recordings.put(session, transcript, None)
+        return transcript
 
     def _judge_ahead(self, first: list[Transcript], then: Iterable[Session]) -> None:
         """``first``, then the recordings of ``then`` the reference accepts (made here, on
@@ -372,7 +422,7 @@ class Explorer:
                 continue  # its verdict is known
             else:
                 if session not in self._made:
-                    self._made[session] = reference_transcript(self.grammar, session, self.name)
+                    self._made[session] = self._record(session)
                 transcript = self._made[session]
             if transcript is not None:
                 transcripts.append(transcript)

@@ -88,3 +88,29 @@ def test_ctrl_c_with_two_jobs_keeps_what_was_found(tmp_path: Path) -> None:
         cwd=tmp_path, capture_output=True, timeout=300, check=False,
     )  # fmt: skip
     assert replay.returncode == 1
+
+
+def _cli(folder: Path, cache: Path, *more: str) -> tuple[int, str, bytes]:
+    output = folder / "found.yaml"
+    output.unlink(missing_ok=True)
+    program = f"{sys.executable} {MUTANTS} display-missing-silent"
+    done = subprocess.run(
+        [sys.executable, "-m", "casino", "explore", "--reference", "nimsys", "--program", program,
+         "--jobs", "2", "-o", str(output), *more],
+        capture_output=True, text=True, timeout=600, cwd=folder, check=False,
+        env={**os.environ, "CASINO_CACHE_DIR": str(cache)},
+    )  # fmt: skip
+    return done.returncode, SECONDS.sub("S s", done.stdout), output.read_bytes()
+
+
+def test_casino_explore_cached_says_and_writes_what_uncached_does(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    uncached = _cli(tmp_path, cache, "--no-cache")
+    assert not cache.exists()  # --no-cache writes nothing
+    cold = _cli(tmp_path, cache)
+    (kept,) = (cache / "explore").iterdir()
+    written = kept.read_bytes()
+    warm = _cli(tmp_path, cache)
+    assert uncached == cold == warm
+    assert uncached[0] == 1 and "shrunk to" in uncached[1]
+    assert kept.read_bytes() == written  # the warm run had nothing to add
