@@ -271,9 +271,11 @@ def _report_coverage(explorer: Explorer, by_module: bool, streams: Streams) -> N
 
 
 def _recordings(args: argparse.Namespace, grammar: Grammar) -> Recordings | None:
-    """The reference's recordings kept between runs; none with ``--no-cache`` or for a
-    course's own grammar (its reference is an outside command, of no version casino knows)."""
-    if args.no_cache or getattr(grammar, "record", None) is not None:
+    """The reference's recordings kept between runs; none with ``--no-cache``, for a
+    course's own grammar (its reference is an outside command, of no version casino knows) or
+    for one that does not say its recordings are the same in any process (``keeps_recordings``:
+    Nimsys's and the demo's are; video poker's and five-card draw's build tables once a process)."""
+    if args.no_cache or not getattr(grammar, "keeps_recordings", False):
         return None
     return Recordings.load(default_folder(), grammar.name)
 

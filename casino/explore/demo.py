@@ -29,6 +29,7 @@ class DemoGrammar:
     """The calculator's sessions."""
 
     name = "demo"
+    keeps_recordings = True  # a session's arcs are the same in any process: see plan.Grammar
     program = "demo"
     about = "casino's demo calculator: arithmetic, tables, store/recall across runs"
 

@@ -48,6 +48,7 @@ class NimsysGrammar:
     """Sessions of Nimsys Project ``stage`` (``a``, ``b`` or ``c``)."""
 
     stage: str = "c"
+    keeps_recordings = True  # a session's arcs are the same in any process: see plan.Grammar
 
     @property
     def name(self) -> str:

@@ -66,14 +66,19 @@ class Rendered:
 class Grammar(Protocol):
     """An assignment's sessions: how to generate, render, check and simplify them.
 
-    Four attributes are optional (looked up with ``getattr``; the grammars without them
-    work as before): ``optional``, a tuple of :class:`OptionalPart` (Nimsys Project C's
-    bonus); ``loosen(session, transcript)``, the recorded transcript with ``out_any`` where
-    several outputs are right (video poker's advice); ``group(session, run, unit)``, the
-    part of the assignment the output of a unit touches (``casino explore --every``); and
-    ``group_of_line(line)``, the part a line of the reference's output belongs to, for a
-    program that reads its commands from a file (video poker's debug mode), where no typed
-    line holds the difference."""
+    Five attributes are optional (looked up with ``getattr``; the grammars without them work as
+    before): ``keeps_recordings`` (``True``: the reference's recordings may be kept between runs
+    of explore, as a session's coverage is the same whatever its process did before — Nimsys's
+    and the demo's; not video poker's or five-card draw's, whose tables (video poker's, the hand
+    evaluator's) are built once a process, so a kept session's arcs would depend on the run that
+    recorded it, and a warm run could try a window's sessions in another order than a cold one:
+    the same seed and program must give the same report); ``optional``, a tuple of
+    :class:`OptionalPart` (Nimsys Project C's bonus); ``loosen(session, transcript)``, the
+    recorded transcript with ``out_any`` where several outputs are right (video poker's advice);
+    ``group(session, run, unit)``, the part of the assignment the output of a unit touches
+    (``casino explore --every``); and ``group_of_line(line)``, the part a line of the
+    reference's output belongs to, for a program that reads its commands from a file (video
+    poker's debug mode), where no typed line holds the difference."""
 
     @property
     def name(self) -> str:

@@ -3,6 +3,7 @@ is found, shrunk, written and said the same as with ``--jobs 1`` (but for the se
 
 from __future__ import annotations
 
+import argparse
 import os
 import re
 import signal
@@ -114,3 +115,17 @@ def test_casino_explore_cached_says_and_writes_what_uncached_does(tmp_path: Path
     assert uncached == cold == warm
     assert uncached[0] == 1 and "shrunk to" in uncached[1]
     assert kept.read_bytes() == written  # the warm run had nothing to add
+
+
+def test_video_poker_keeps_no_recordings_between_runs() -> None:
+    """Its tables are built once a process, so a kept session's arcs would depend on the run
+    that recorded it (``keeps_recordings``), as five-card draw's (the evaluator's tables);
+    Nimsys's are kept."""
+    from casino.explore.cli import _recordings
+    from casino.explore.grammars import grammar_of
+
+    args = argparse.Namespace(no_cache=False)
+    assert _recordings(args, grammar_of("videopoker")) is None
+    assert _recordings(args, grammar_of("draw")) is None
+    assert _recordings(args, grammar_of("nimsys")) is not None
+    assert _recordings(argparse.Namespace(no_cache=True), grammar_of("nimsys")) is None
