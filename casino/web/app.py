@@ -341,12 +341,14 @@ class WebServer(PageServer):
         if refused is not None:
             outbox.post({"type": "error", "reason": said(profile.lang, refused)})
             return
+        # The wallet is read before the seat is taken: nothing may wait between taking it and
+        # the page's connect (a seat with no page that is not away would be played for nobody).
+        wallet = await self.bank.balance(profile.member)
         place = self.seat(profile, asked)
         if place is None:
             outbox.post({"type": "error", "reason": said(profile.lang, "no free seat")})
             return
         table, member = place
-        wallet = await self.bank.balance(profile.member)
 
         async def send(data: dict[str, Any]) -> None:
             outbox.post(data)

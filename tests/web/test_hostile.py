@@ -424,6 +424,15 @@ async def honest_hands(ws: ClientWebSocketResponse, until: Callable[[], bool], m
             await ws.send_json({"type": "act", "verb": verb})
 
 
+async def seated(table: WebTable, name: str) -> Member:
+    """``name``'s seat once the server has made it: it reads the wallet first, then seats the
+    member and connects their page at once (so a ``send`` of ``None`` is a drop, not a page
+    not yet connected)."""
+    while not any(m.name == name for m in table.everyone):
+        await asyncio.sleep(0.01)
+    return next(m for m in table.everyone if m.name == name)
+
+
 def test_a_flooding_client_is_limited_then_dropped_and_the_table_goes_on(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
@@ -437,7 +446,7 @@ def test_a_flooding_client_is_limited_then_dropped_and_the_table_goes_on(
         flood = frame(json.dumps({"type": "act", "verb": "raise", "to": 7}))
         loop = asyncio.get_running_loop()
         await loop.sock_sendall(flooder, flood * 500)
-        bad = next(m for m in table.everyone if m.name == "Max")
+        bad = await seated(table, "Max")
 
         def gone() -> bool:
             return bad.send is None
@@ -468,7 +477,7 @@ def test_a_client_that_never_reads_is_dropped_and_the_table_goes_on(
         honest = await socket_of(client, await join(client, "Bo"))
         await next_state(honest)
         silent = await raw_socket(client.port or 0, await join(client, "Max"))
-        bad = next(m for m in table.everyone if m.name == "Max")
+        bad = await seated(table, "Max")
 
         def gone() -> bool:
             return bad.send is None
