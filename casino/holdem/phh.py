@@ -87,7 +87,7 @@ def _action_streets(hand: Hand) -> list[Street]:
     streets = []
     for action in hand.actions:
         streets.append(replay.street)
-        _apply(replay, action)
+        apply_action(replay, action.kind, action.to)
     return streets
 
 
@@ -100,15 +100,16 @@ def dealing_order(hand: Hand) -> list[int]:
     return deck + list(hand.board) + list(hand.deck)
 
 
-def _apply(hand: Hand, action: Action) -> None:
-    if action.kind is Kind.FOLD:
-        hand.fold()
-    elif action.kind is Kind.CHECK:
-        hand.check()
-    elif action.kind is Kind.CALL:
-        hand.call()
-    else:
-        hand.bet_or_raise(action.to)
+def apply_action(hand: Hand, kind: Kind, to: int) -> Action:
+    """Play again on ``hand`` an action of its kind (``to``: a bet or raise's round total), as
+    a replay of a finished hand does (PHH's streets, a hand record)."""
+    if kind is Kind.FOLD:
+        return hand.fold()
+    if kind is Kind.CHECK:
+        return hand.check()
+    if kind is Kind.CALL:
+        return hand.call()
+    return hand.bet_or_raise(to)
 
 
 def to_phh(hand: Hand, players: list[str] | None = None, hidden: Collection[int] = ()) -> str:

@@ -20,7 +20,7 @@ from typing import Any
 
 from casino.errors import IllegalAction, ParseError
 from casino.holdem.engine import Action, Hand, Kind
-from casino.holdem.phh import dealing_order, to_phh
+from casino.holdem.phh import apply_action, dealing_order, to_phh
 from casino.holdem.rules import Rules
 
 __all__ = ["HandRecord"]
@@ -159,12 +159,13 @@ class HandRecord:
         at the showdown (``None``: a viewer who played no seat sees only those)."""
         return self.shown_seats() | ({seat} if seat is not None else set())
 
-    def shown_seats(self) -> set[int]:
+    def shown_seats(self, final: Hand | None = None) -> set[int]:
         """The seats whose cards everybody saw at the end: :attr:`revealed` where the players
-        chose, else those the rules show at the showdown."""
+        chose, else those the rules show at the showdown (``final``: this record already
+        replayed, so it is not replayed again)."""
         if self.revealed is not None:
             return set(self.revealed)
-        return set(self.replay().shown)
+        return set((final if final is not None else self.replay()).shown)
 
     def phh(self, viewer: str | None = None) -> str:
         """The hand as PHH text for ``viewer`` (a name): the hole cards they never saw are
@@ -173,7 +174,8 @@ class HandRecord:
         seats = [seat for seat, chips in enumerate(self.starting) if chips > 0]
         hidden: set[int] = set()
         if viewer is not None:
-            hidden = set(seats) - self.seen_by(self.seat_of(viewer))
+            mine = self.seat_of(viewer)
+            hidden = set(seats) - self.shown_seats(final) - ({mine} if mine is not None else set())
         return to_phh(final, list(self.names), hidden)
 
 
@@ -183,14 +185,7 @@ def _play(hand: Hand, seat: int, kind: str, to: int) -> Action:
     if hand.to_act != seat:
         raise ParseError(f"not a hand record: seat {seat} acts out of turn")
     try:
-        if kind == Kind.FOLD.value:
-            action = hand.fold()
-        elif kind == Kind.CHECK.value:
-            action = hand.check()
-        elif kind == Kind.CALL.value:
-            action = hand.call()
-        else:
-            action = hand.bet_or_raise(to)
+        action = apply_action(hand, Kind(kind), to)
     except IllegalAction as error:
         raise ParseError(f"not a hand record: {error}") from None
     if action.kind.value != kind or action.to != to:

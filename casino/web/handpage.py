@@ -44,7 +44,7 @@ def hand_page(lang: str, game: int, record: HandRecord, viewer: str, step: int) 
     hand = states[step]
     last = step == len(states) - 1
     mine = record.seat_of(viewer)
-    seen = ({mine} if mine is not None else set()) | (record.shown_seats() if last else set())
+    seen = ({mine} if mine is not None else set()) | (record.shown_seats(hand) if last else set())
     names = tuple(record.names)
     rows = "".join(
         _seat_row(lang, hand, seat, names[seat], seat == mine, seat in seen)
