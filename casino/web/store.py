@@ -537,8 +537,15 @@ class Store:
     def void_open_games(self, tables: str = "") -> list[int]:
         """Return every open game's stakes and mark it void (a server that stopped mid-game);
         the games voided. Only the games whose table's name starts with ``tables`` (one
-        server's own, when several share the database; ``""``: every game)."""
+        server's own, when several share the database; ``""``: every game).
+
+        On PostgreSQL it first waits for every transaction that is writing games: a server
+        killed a moment ago may have sent its last ``COMMIT``, which the database still carries
+        out after the client died — a game opened so is voided here, not left open, and one
+        settled so is not refunded on top of its payout."""
         with self.transaction() as run:
+            if self.dialect is POSTGRES:
+                run("LOCK TABLE games IN SHARE ROW EXCLUSIVE MODE")
             games = [
                 int(r[0])
                 for r in run(
@@ -548,13 +555,24 @@ class Store:
                     tables,
                 ).fetchall()
             ]
-            for game in games:
-                run("UPDATE games SET state = 'void', closed = ? WHERE id = ?", self.now(), game)
-                for account, amount in run(
-                    "SELECT account, amount FROM holds WHERE game = ?", game
-                ).fetchall():
-                    self._pay(run, game, int(account), int(amount), "refund")
-        return games
+            voided = [game for game in games if self._void(run, game)]
+        return voided
+
+    def _void(self, run: Callable[..., Any], game: int) -> bool:
+        """Void one game and refund its holds if it is still open (settled meanwhile, it is
+        left alone: nothing is paid twice)."""
+        closed = run(
+            "UPDATE games SET state = 'void', closed = ? WHERE id = ? AND state = 'open'",
+            self.now(),
+            game,
+        )
+        if closed.rowcount != 1:
+            return False
+        for account, amount in run(
+            "SELECT account, amount FROM holds WHERE game = ?", game
+        ).fetchall():
+            self._pay(run, game, int(account), int(amount), "refund")
+        return True
 
     # -- the books ------------------------------------------------------------------------------
 

@@ -401,3 +401,63 @@ def test_a_hands_record_is_kept_with_its_money_or_not_at_all(make: Factory) -> N
     assert store.balances([ana.id])[ana.id] == 1050 - 100  # the stake still held
     assert store.void_open_games() == [other]  # still open: no payout was written
     assert store.audit()[0] == store.audit()[1]
+
+
+def _waiting_for_a_lock(where: str) -> bool:
+    import psycopg
+
+    with psycopg.connect(where, autocommit=True) as connection:
+        row = connection.execute("SELECT COUNT(*) FROM pg_locks WHERE NOT granted").fetchone()
+    return bool(row and row[0])
+
+
+@pytest.mark.parametrize("in_flight", ["open_game", "settle"])
+def test_a_restart_waits_for_what_a_killed_server_had_sent(postgres: str, in_flight: str) -> None:
+    """A server killed with its last ``COMMIT`` sent: PostgreSQL carries it out after the
+    client died, while the next server is already voiding the open games. The void waits for
+    it: a settled game is not refunded on top of its payout (money made), an opened one is
+    voided rather than left open (money held for ever). Made to happen every time here: the
+    dead server's transaction is held open until the void is seen waiting on the database."""
+    from . import postgres_server
+
+    where = postgres_server.fresh_database(postgres)  # (SQLite has no server to finish it)
+    dead, restarted = (
+        open_store(where, starting_bankroll=100),
+        open_store(where, starting_bankroll=100),
+    )
+    ana, bo = (dead.register(name, "password1").id for name in ("ana", "bo"))
+    game = dead.open_game("holdem", "table", {ana: 5, bo: 5}) if in_flight == "settle" else 0
+    go, sent = threading.Event(), threading.Event()
+    real_pay, real_stake = dead._pay, dead._stake
+
+    def held(real: Callable[..., None]) -> Callable[..., None]:
+        def step(*arguments: object) -> None:
+            real(*arguments)
+            sent.set()
+            go.wait()
+
+        return step
+
+    if in_flight == "settle":
+        dead._pay = held(real_pay)  # type: ignore[method-assign]
+        last = threading.Thread(target=dead.settle, args=(game, {ana: 10}))
+    else:
+        dead._stake = held(real_stake)  # type: ignore[method-assign]
+        last = threading.Thread(target=dead.open_game, args=("holdem", "table", {ana: 5}))
+    last.start()
+    sent.wait()
+    void = threading.Thread(target=restarted.void_open_games)
+    void.start()
+    for _ in range(200):  # until the void waits on the database (or 10 s: it never does)
+        if _waiting_for_a_lock(where):
+            break
+        threading.Event().wait(0.05)
+    go.set()
+    last.join()
+    void.join()
+    assert restarted.audit() == (200, 200)
+    with restarted.transaction() as run:
+        assert run("SELECT COUNT(*) FROM games WHERE state = 'open'").fetchone()[0] == 0
+    assert sum(m.balance for m in map(restarted.member, (ana, bo)) if m) == 200
+    dead.close()
+    restarted.close()
