@@ -60,7 +60,6 @@ from casino.web.sessions import (
     COOKIE,
     Profile,
 )
-from casino.web.sitgo import SMALL_WALLET, SitGoTable
 from casino.web.words import fill
 
 HEADERS = {
@@ -301,7 +300,7 @@ class WebServer(PageServer):
             if member is not None:
                 member.lang = profile.lang
                 return table, member
-        tables = [t for t in self.tables if not isinstance(t, SitGoTable)]  # chosen only
+        tables = [t for t in self.tables if not t.chosen_only]
         if chosen is not None and 1 <= chosen <= len(self.tables):
             tables = [self.tables[chosen - 1]]
         for table in tables:
@@ -337,13 +336,14 @@ class WebServer(PageServer):
         if elsewhere is not None:
             outbox.post({"type": "error", "reason": elsewhere})
             return
-        refused = await self._buy_in_refused(profile, asked)
+        # The wallet is read once, before the seat is taken: nothing may wait between taking
+        # it and the page's connect (a seat with no page that is not away would be played for
+        # nobody).
+        wallet = await self.bank.balance(profile.member)
+        refused = self._seat_refused(profile, asked, wallet)
         if refused is not None:
             outbox.post({"type": "error", "reason": said(profile.lang, refused)})
             return
-        # The wallet is read before the seat is taken: nothing may wait between taking it and
-        # the page's connect (a seat with no page that is not away would be played for nobody).
-        wallet = await self.bank.balance(profile.member)
         place = self.seat(profile, asked)
         if place is None:
             outbox.post({"type": "error", "reason": said(profile.lang, "no free seat")})
@@ -371,20 +371,19 @@ class WebServer(PageServer):
             if flooded and member.send is None:  # dropped for flooding: not waited for
                 table.depart(member, grace=False)
 
-    async def _buy_in_refused(self, profile: Profile, asked: int | None) -> str | None:
-        """Why the member may not sit down at sit-and-go ``asked`` (a wallet smaller than its
-        buy-in; a ``web`` message id), or ``None`` (seated already anywhere: back there)."""
+    def _seat_refused(self, profile: Profile, asked: int | None, wallet: int) -> str | None:
+        """Why the member, ``wallet`` in their wallet, may not sit down at table ``asked``
+        (the table's answer, :meth:`WebTable.refuses`: a ``web`` message id), or ``None``
+        (no table asked, or seated already anywhere: back there)."""
         if asked is None or not 1 <= asked <= len(self.tables):
-            return None
-        table = self.tables[asked - 1]
-        if not isinstance(table, SitGoTable):
             return None
         if any(t.seat_of(profile.member) is not None for t in self.tables):
             return None
-        if await self.bank.balance(profile.member) < table.sitgo.buy_in:
-            LOG.info("sit-and-go %d: %r cannot pay the buy-in", table.number, profile.name)
-            return SMALL_WALLET
-        return None
+        table = self.tables[asked - 1]
+        refused = table.refuses(wallet)
+        if refused is not None:
+            LOG.info("table %d: %r may not sit down: %s", table.number, profile.name, refused)
+        return refused
 
     async def _watch(
         self,

@@ -26,7 +26,6 @@ from casino.web.sessions import (
     SessionsFull,
     name_problem,
 )
-from casino.web.sitgo import SitGoTable
 from casino.web.store import Member as StoreMember
 from casino.web.store import StoreError
 
@@ -75,27 +74,16 @@ class PageServer(ServerCore):
 
     def _row(self, table: WebTable) -> pages.TableRow:
         """A table as the lobby lists it."""
-        settings = table.settings
         names = tuple(m.name for m in table.everyone if not m.leaving)
-        if isinstance(table, SitGoTable):
-            rules = table.sitgo.schedule.rules(table.played)
-            return pages.TableRow(
-                table.number,
-                rules.blinds,
-                settings.seats,
-                names,
-                table.sitgo.chips,
-                len(table.watchers),
-                table.sitgo.buy_in,
-                table.started,
-            )
         return pages.TableRow(
             table.number,
-            settings.rules.blinds,
-            settings.seats,
+            table.blinds_now,
+            table.settings.seats,
             names,
-            settings.stack,
+            table.chips_at_start,
             len(table.watchers),
+            table.buy_in,
+            table.closed,
         )
 
     async def refill(self, request: web.Request) -> web.StreamResponse:

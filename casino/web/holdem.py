@@ -64,6 +64,32 @@ VERBS = {
 class WebTable(ShownTable):
     """One table: the engine's :class:`Table`, its members, computer players in empty seats."""
 
+    chosen_only = False
+    """Whether a member sits here only by asking for this table (never placed here when the
+    lobby's "Play" looks for a free seat)."""
+    buy_in: int | None = None
+    """What sitting down costs from the wallet (``None``: a cash table, the wallet sits down)."""
+
+    @property
+    def blinds_now(self) -> tuple[int, int]:
+        """The blinds of the next hand."""
+        return self.settings.rules.blinds
+
+    @property
+    def chips_at_start(self) -> int:
+        """The most a player sits down with (a member: their wallet, up to this)."""
+        return self.settings.stack
+
+    @property
+    def closed(self) -> bool:
+        """Whether nobody may sit down now (whatever seats are free)."""
+        return False
+
+    def refuses(self, wallet: int) -> str | None:
+        """Why a member whose wallet holds ``wallet`` dollars may not sit down here (a ``web``
+        message id), or ``None``. A cash table refuses nobody: an empty wallet sits out."""
+        return None
+
     async def connect(self, member: Member, send: Send) -> None:
         """The member's page is open: send them the table."""
         member.send = send

@@ -54,6 +54,7 @@ class SitGoTable(WebTable):
 
     sitgo = SitGoSettings()
     """The tournament's settings (:meth:`plays`)."""
+    chosen_only = True
     standings: Standings | None = None
     """The tournament under way (``None``: waiting for players)."""
     played = 0
@@ -77,6 +78,30 @@ class SitGoTable(WebTable):
         """Whether a tournament is being played."""
         return self.standings is not None
 
+    @property
+    def buy_in(self) -> int:  # type: ignore[override]
+        """The tournament's buy-in."""
+        return self.sitgo.buy_in
+
+    @property
+    def blinds_now(self) -> tuple[int, int]:
+        """The blinds of the tournament's next hand (its schedule's level)."""
+        return self.sitgo.schedule.rules(self.played).blinds
+
+    @property
+    def chips_at_start(self) -> int:
+        """The tournament chips each player starts with."""
+        return self.sitgo.chips
+
+    @property
+    def closed(self) -> bool:
+        """Nobody sits down once the tournament has started."""
+        return self.started
+
+    def refuses(self, wallet: int) -> str | None:
+        """A wallet smaller than the buy-in may not sit down."""
+        return SMALL_WALLET if wallet < self.sitgo.buy_in else None
+
     def sit(self, account: int, name: str, lang: str) -> Member | None:
         """Seat a member while the tournament waits for players (``None``: started or full)."""
         if self.started:
@@ -86,8 +111,9 @@ class SitGoTable(WebTable):
     async def enter(self, account: int, name: str, lang: str) -> Member | None:
         """Seat a member whose wallet pays the buy-in (:class:`StoreError` if it cannot;
         ``None``: no free seat, or the tournament has started)."""
-        if await self.bank.balance(account) < self.sitgo.buy_in:
-            raise StoreError(SMALL_WALLET)
+        refused = self.refuses(await self.bank.balance(account))
+        if refused is not None:
+            raise StoreError(refused)
         return self.sit(account, name, lang)
 
     async def receive(self, member: Member, message: Any) -> None:
