@@ -105,7 +105,8 @@ def test_in_the_sandbox_the_cheater_scores_nothing(
     monkeypatch.setenv("CASINO_AUTOGRADER_SANDBOX", "bwrap")
     graded = autograder(tmp_path, root / "out" / "autograder.zip", root / "submissions" / "cheater")
     assert scores(graded) == ALL_ZERO
-    assert all("no transcripts to read: [Errno 2]" in test["output"] for test in graded["tests"])
+    outputs = [test["output"] for test in graded["tests"]]  # shown when one lacks it
+    assert all("no transcripts to read: [Errno 2]" in output for output in outputs), outputs
     assert graded["score"] == 0 and NOT_SEALED not in graded["output"]
 
 
@@ -126,7 +127,8 @@ def test_as_the_student_user_the_cheater_scores_nothing_and_an_honest_one_everyt
     if who == "cheater":
         assert scores(graded) == ALL_ZERO
         refused = "no transcripts to read: [Errno 13] Permission denied"
-        assert all(refused in test["output"] for test in graded["tests"])
+        outputs = [test["output"] for test in graded["tests"]]  # shown when one lacks it
+        assert all(refused in output for output in outputs), outputs
         assert graded["score"] == 0
     else:
         assert [score for _, score, *_ in scores(graded)] == [1, 1, 1, 1]
