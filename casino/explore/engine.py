@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 
 from casino.errors import SetupError
 from casino.explore.ahead import Ahead
-from casino.explore.corpus import Corpus
 from casino.explore.coverage import Arc, Coverage
 from casino.explore.judge import Program, differs, judge, reference_transcript
 from casino.explore.plan import Grammar, OptionalPart, Rendered, Session
@@ -41,9 +40,6 @@ WINDOW = 16
 reaches the most reference code not reached yet first (on the mutation benchmark, greedy
 found the median bug in 5 runs where the plain order takes 7; a stable split of new-code
 sessions first, in 7)."""
-MADE = 4
-"""How many of a guided window's sessions are made from the sessions that reached new
-reference code (:mod:`casino.explore.corpus`), before its generated ones."""
 SATURATED = 3
 """Coverage guidance stops (and the tracing with it) after this many windows in a row reached
 no new reference code: the grammar's reach is then covered, and the order is the plain one."""
@@ -103,39 +99,6 @@ class Found:
         instead (video poker's cmd-file), the commands in them."""
         typed = sum(len(run.inputs) for run in self.transcript.runs)
         return typed or self.session.size[0]
-
-
-class _Numbering:
-    """The sessions to try, numbered from 1, at most ``count`` of them: the generated ones in
-    their order, a window's made sessions (:mod:`casino.explore.corpus`) before its generated
-    ones."""
-
-    def __init__(self, generated: Iterator[Session], count: int) -> None:
-        self._generated, self._left, self._number = generated, count, 0
-
-    def take(
-        self, size: int, corpus: Corpus | None = None, made: int = 0
-    ) -> list[tuple[int, Session]]:
-        """The next window of ``size`` sessions: up to ``made`` made from ``corpus``, the
-        rest generated (fewer at the end of ``count``)."""
-        size = min(size, self._left)
-        window = corpus.made(min(made, size)) if corpus is not None else []
-        window += itertools.islice(self._generated, size - len(window))
-        if corpus is not None:
-            for session in window:
-                corpus.seen(session)
-        self._left -= len(window)
-        start, self._number = self._number, self._number + len(window)
-        return list(enumerate(window, start + 1))
-
-    def __iter__(self) -> Iterator[tuple[int, Session]]:
-        return self
-
-    def __next__(self) -> tuple[int, Session]:
-        taken = self.take(1)
-        if not taken:
-            raise StopIteration
-        return taken[0]
 
 
 def sessions(grammar: Grammar, seed: int) -> Iterator[Session]:
@@ -277,14 +240,14 @@ class Explorer:
         window is recorded and ordered while this one is tried (its order is known then:
         what this one's sessions reach), so that it can be judged ahead across the window's
         end; it is made again if a part found meanwhile changed the sessions' scope."""
-        numbered = _Numbering(sessions(self.grammar, seed), count)
+        numbered = enumerate(itertools.islice(sessions(self.grammar, seed), count), 1)
         self._queue.clear()
         if self.coverage is None or getattr(self.grammar, "record", None) is not None:
             yield from self._queued(numbered)  # no guidance, or a reference outside this process
             return
-        coverage, quiet, corpus = self.coverage, 0, Corpus(self.grammar, seed)
+        coverage, quiet = self.coverage, 0
         self._recorded.clear()  # the last find's, never tried (a budget, a break)
-        window = numbered.take(WINDOW)
+        window = list(itertools.islice(numbered, WINDOW))
         plan = self._plan(window, set(coverage.arcs)) if window else None
         while plan is not None:
             if plan.scope != len(self.optional):  # a part found since it was made
@@ -292,8 +255,7 @@ class Explorer:
             quiet = 0 if plan.new else quiet + 1
             self._queue.extend(plan.order)  # the whole order known: it can be judged ahead
             upcoming, plan_next = [], None
-            corpus.keep(session for _, session in plan.order[: plan.new])
-            if quiet < SATURATED and (upcoming := numbered.take(WINDOW, corpus, MADE)):
+            if quiet < SATURATED and (upcoming := list(itertools.islice(numbered, WINDOW))):
                 news = (plan.ran[number] for number, _ in plan.order[: plan.new])
                 reached = set(coverage.arcs).union(*news)
                 plan_next = self._plan(upcoming, reached)

@@ -111,10 +111,11 @@ def test_an_honest_program_is_judged_on_every_session_either_way() -> None:
 
 
 def _refused(count: int) -> int:
-    """How many of the first ``count`` sessions guidance tries (made ones among them) the
-    reference refuses (never judged)."""
-    tried = Explorer(C, HONEST, coverage=Coverage())._numbered(0, count)
-    return sum(reference_transcript(C, session) is None for _, session in tried)
+    """How many of the first ``count`` sessions the reference refuses (never judged)."""
+    return sum(
+        reference_transcript(C, session) is None
+        for session in itertools.islice(sessions(C, 0), count)
+    )
 
 
 def test_the_command_says_the_reference_coverage_reached() -> None:
