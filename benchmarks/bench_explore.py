@@ -77,10 +77,18 @@ def shipped_kills(mutant: Mutant) -> bool:
     return False
 
 
+GUIDED = True
+"""Whether the study explores coverage-guided, as ``casino explore`` does (``--plain``: the
+generated order, no corpus)."""
+
+
 def explore(mutant: Mutant, program: Program, sessions: int) -> Found | None:
-    """Explore then shrink, as ``casino explore`` does (seed 0). Where the only difference
-    lies in an optional part (the bonus not attempted), that one, shrunk."""
-    explorer = Explorer(grammar_of(mutant.reference), program, Budget(runs=20_000))
+    """Explore then shrink, as ``casino explore`` does (seed 0; coverage-guided unless
+    ``--plain``). Where the only difference lies in an optional part (the bonus not
+    attempted), that one, shrunk."""
+    coverage = Coverage() if GUIDED else None
+    grammar = grammar_of(mutant.reference)
+    explorer = Explorer(grammar, program, Budget(runs=20_000), coverage=coverage)
     found = explorer.find(0, sessions)
     if found is None and explorer.optional:
         found = explorer.optional[0]
@@ -228,6 +236,7 @@ def honest(jobs: list[int], sessions: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.partition("\n")[0])
     parser.add_argument("--sessions", type=int, default=400)
+    parser.add_argument("--plain", action="store_true", help="no coverage guidance")
     parser.add_argument("--slow", nargs="*", default=[])
     parser.add_argument("--self", type=int, default=0, dest="self_sessions")
     parser.add_argument("--self-references", nargs="+", default=["nimsys", "demo"])
@@ -235,8 +244,10 @@ def main() -> None:
     parser.add_argument("--no-study", action="store_true")
     parser.add_argument("--honest", nargs="*", type=int, default=[], metavar="JOBS")
     args = parser.parse_args()
+    global GUIDED
+    GUIDED = not args.plain
     print(describe())
-    print(f"load average: {os.getloadavg()[0]:.2f}")
+    print(f"load average: {os.getloadavg()[0]:.2f}; {'plain' if args.plain else 'guided'} order")
     if not args.no_study:
         study(args.sessions)
     if args.slow:
