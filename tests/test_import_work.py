@@ -13,6 +13,7 @@ import sys
 
 import pytest
 
+from casino.__main__ import HARNESS_MODULES
 from casino.programs import MAINS, PROGRAMS
 
 NOT_AT_START = (
@@ -65,9 +66,63 @@ def test_an_entry_point_imports_nothing_only_a_run_needs(module: str) -> None:
     assert forbidden(module, program) == []
 
 
-def test_the_harness_commands_import_no_yaml_runner_or_sandbox_before_a_run() -> None:
-    """``casino replay``/``record``: PyYAML, pexpect, ctypes, the sandbox wait for a run."""
-    assert forbidden("casino.harness.cli", "") == []
+RUN_ONLY = {
+    "casino.harness.cli": (
+        "casino.harness.load",
+        "casino.harness.model",
+        "casino.harness.session",
+        "casino.harness.report",
+        "casino.harness.formats",
+        "casino.harness.runners.base",
+        "casino.harness.runners.inproc",
+        "casino.harness.record",
+    ),
+    "casino.grade.cli": (
+        "casino.grade.course",
+        "casino.grade.intake",
+        "casino.grade.engines",
+        "casino.grade.books",
+        "casino.grade.term",
+        "casino.explore.grammars",
+        "casino.harness.session",
+        "casino.harness.runners.base",
+    ),
+    "casino.explore.cli": (
+        "casino.explore.grammars",
+        "casino.explore.engine",
+        "casino.explore.coverage",
+        "casino.explore.recordings",
+        "casino.harness.model",
+        "casino.harness.session",
+        "casino.harness.runners.base",
+    ),
+}
+"""Each harness command's module → what only its run needs: ``--help``, a usage error and a
+replay that finds no transcripts import none of it (issue 45: start-up under 120 ms beyond a
+bare Python; ``benchmarks/bench_startup.py`` measures it)."""
+
+
+@pytest.mark.parametrize("module", sorted(set(HARNESS_MODULES.values())))
+def test_a_harness_command_imports_nothing_only_its_run_needs(module: str) -> None:
+    """``casino replay``/``record``/``grade``/``explore``: PyYAML, pexpect, ctypes and the
+    sandbox, and the modules that load, run, judge and report, wait for a run."""
+    names = imported_by(module)
+    assert [*forbidden(module, ""), *(name for name in RUN_ONLY[module] if name in names)] == []
+
+
+def test_every_harness_command_has_its_list() -> None:
+    assert sorted(RUN_ONLY) == sorted(set(HARNESS_MODULES.values()))
+
+
+def test_a_run_needs_what_the_list_names() -> None:
+    """The lists can fail: a module that runs transcripts imports what they name."""
+    names = imported_by("casino.harness.session")
+    assert [name for name in RUN_ONLY["casino.harness.cli"] if name in names] == [
+        "casino.harness.load",
+        "casino.harness.model",
+        "casino.harness.session",
+        "casino.harness.runners.base",
+    ]
 
 
 def test_the_list_is_read_from_importtime() -> None:
