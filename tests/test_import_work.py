@@ -2,7 +2,8 @@
 
 Each entry point is imported in a fresh ``python -X importtime``; the test fails with the list
 of modules it imported that only running something needs: PyYAML (a transcript read or
-written), pexpect (a terminal run), ctypes and the sandbox (a sandboxed run), a process pool.
+written), pexpect (a terminal run), ctypes and the sandbox (a sandboxed run), a process pool,
+asyncio (but for the web); and each harness command's module, with what only its run needs.
 A list, not a timing: what a command costs at start is what it imports.
 """
 
@@ -34,8 +35,9 @@ NOT_AT_START = (
 )
 """Modules no command imports before it runs something."""
 
-NETWORKED = {"stud", "web"}
-"""Programs that are servers and clients (asyncio is what they run on)."""
+NETWORKED = {"web"}
+"""Programs that are servers and clients whose start imports asyncio (what they run on);
+``stud`` imports it in the subcommand that deals or plays, not to start."""
 
 ENTRY_POINTS = ["casino.__main__", *(MAINS.get(name, module) for name, module in PROGRAMS.items())]
 
