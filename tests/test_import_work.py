@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from importlib import import_module
+from importlib.util import find_spec
 
 import pytest
 
 from casino.__main__ import HARNESS_MODULES
-from casino.programs import MAINS, PROGRAMS
+from casino.programs import MAINS, PROGRAMS, load_main
 
 NOT_AT_START = (
     "yaml",
@@ -39,7 +41,30 @@ NETWORKED = {"web"}
 """Programs that are servers and clients whose start imports asyncio (what they run on);
 ``stud`` imports it in the subcommand that deals or plays, not to start."""
 
-ENTRY_POINTS = ["casino.__main__", *(MAINS.get(name, module) for name, module in PROGRAMS.items())]
+
+def main_module(program: str) -> str:
+    """The module whose ``main`` runs ``program`` (a package's ``__main__``, as
+    :func:`casino.programs.load_main` finds it), found without importing it."""
+    module = MAINS.get(program, PROGRAMS[program])
+    spec = find_spec(module)
+    assert spec is not None
+    return f"{module}.__main__" if spec.submodule_search_locations is not None else module
+
+
+MAIN_MODULES = {main_module(name): name for name in PROGRAMS}
+ENTRY_POINTS = ["casino.__main__", *MAIN_MODULES]
+
+PROGRAM_RUN_ONLY = {
+    "holdem": ("casino.holdem.shell", "casino.holdem.engine", "casino.holdem.bots"),
+    "stud": (
+        "casino.net.stream",
+        "casino.stud.dealer",
+        "casino.stud.player",
+        "casino.stud.screen",
+        "casino.stud.tournament",
+    ),
+}
+"""A program → what only playing it needs: its ``--help`` imports none of it."""
 
 
 def imported_by(module: str) -> set[str]:
@@ -64,8 +89,16 @@ def forbidden(module: str, program: str) -> list[str]:
 @pytest.mark.parametrize("module", ENTRY_POINTS)
 def test_an_entry_point_imports_nothing_only_a_run_needs(module: str) -> None:
     """``casino``'s dispatcher and each program's ``main`` module."""
-    program = next((name for name, mod in PROGRAMS.items() if MAINS.get(name, mod) == module), "")
-    assert forbidden(module, program) == []
+    program = MAIN_MODULES.get(module, "")
+    names = imported_by(module)
+    playing = [name for name in PROGRAM_RUN_ONLY.get(program, ()) if name in names]
+    assert [*forbidden(module, program), *playing] == []
+
+
+def test_the_main_modules_are_those_load_main_finds() -> None:
+    assert {name: import_module(module).main for module, name in MAIN_MODULES.items()} == {
+        name: load_main(name) for name in PROGRAMS
+    }
 
 
 RUN_ONLY = {
