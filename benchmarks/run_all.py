@@ -77,6 +77,7 @@ BENCHMARKS: tuple[Benchmark, ...] = (
         ),
     ),
     Benchmark("edges", "bench_edges.py", (), ("--runs", "5")),
+    Benchmark("startup", "bench_startup.py", (), ("--runs", "2")),
     Benchmark("draw", "bench_draw.py", (), ()),
     Benchmark(
         "stud",

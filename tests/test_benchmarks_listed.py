@@ -39,6 +39,6 @@ def test_an_unknown_name_is_one_line_and_status_2() -> None:
     assert done.returncode == 2
     assert done.stderr.splitlines()[-1].endswith(
         "error: unknown benchmark nope (known: analyzer, ast-mutants, domino, draw, edges, eval, "
-        "explore, flood, grade, harness, holdem, kayles, overhead, play, similarity, stud, suite, "
-        "videopoker, web)"
+        "explore, flood, grade, harness, holdem, kayles, overhead, play, similarity, startup, "
+        "stud, suite, videopoker, web)"
     )

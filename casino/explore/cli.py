@@ -15,24 +15,23 @@ import shlex
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from casino.cmdline import ArgumentParser, UsageError, seconds, whole_number
-from casino.explore.coverage import Coverage
-from casino.explore.engine import Budget, CannotRun, Explorer, Found
-from casino.explore.grammars import GRAMMARS, RULES, grammar_of
-from casino.explore.judge import Program
-from casino.explore.plan import Grammar
-from casino.explore.recordings import Recordings, default_folder
-from casino.explore.suite import write_suite
+from casino.explore.references import ABOUT, RULES
 from casino.files import write_atomic
 from casino.harness.cli import _command, _program_dir
 from casino.harness.command import run_command
-from casino.harness.dump import dump_transcript
-from casino.harness.report import render
-from casino.harness.runners import make_runner
-from casino.harness.runners.base import Target
 from casino.shell import Streams
+
+if TYPE_CHECKING:
+    from casino.explore.engine import Explorer, Found
+    from casino.explore.plan import Grammar
+    from casino.explore.recordings import Recordings
+
+# The engine, the judge, the runners, coverage, the recordings and the transcript writer are
+# imported where used, once the command line has been read: `casino explore --help` and a usage
+# error need only the grammars' names (:mod:`casino.explore.references`).
 
 EPILOG = """\
 references (--reference NAME):
@@ -85,8 +84,8 @@ def main(
 
 
 def _parser(out: TextIO) -> ArgumentParser:
-    width = max(map(len, GRAMMARS)) + 2
-    grammars = "\n".join(f"  {name:<{width}}{g.about}" for name, g in GRAMMARS.items())
+    width = max(map(len, ABOUT)) + 2
+    grammars = "\n".join(f"  {name:<{width}}{about}" for name, about in ABOUT.items())
     grammars += "".join(f"\n  {name:<{width}}{about}" for name, about in RULES.items())
     parser = ArgumentParser(
         out=out,
@@ -148,6 +147,13 @@ def explore(argv: list[str], streams: Streams) -> int:
     if args.replay is not None:
         raise UsageError("--replay SCRIPT is for --reference stud-player")
     grammar = _grammar(args)
+    from casino.explore.coverage import Coverage
+    from casino.explore.engine import Budget, CannotRun, Explorer
+    from casino.explore.judge import Program
+    from casino.explore.suite import write_suite
+    from casino.harness.runners import make_runner
+    from casino.harness.runners.base import Target
+
     if args.out is not None:
         if args.program or args.output:
             raise UsageError("--out DIR writes a suite: it takes no --program or -o")
@@ -277,6 +283,8 @@ def _recordings(args: argparse.Namespace, grammar: Grammar) -> Recordings | None
     Nimsys's and the demo's are; video poker's and five-card draw's build tables once a process)."""
     if args.no_cache or not getattr(grammar, "keeps_recordings", False):
         return None
+    from casino.explore.recordings import Recordings, default_folder
+
     return Recordings.load(default_folder(), grammar.name)
 
 
@@ -291,14 +299,18 @@ def _grammar(args: argparse.Namespace) -> Grammar:
         reference = _command(args.reference)
         assert reference is not None
         return load_grammar(Path(args.grammar), reference, _program_dir(None, reference))
-    if args.reference not in GRAMMARS:
-        known = ", ".join(GRAMMARS)
+    if args.reference not in ABOUT:
+        known = ", ".join(ABOUT)
         raise UsageError(f"--reference {args.reference!r}: no such assignment (known: {known})")
+    from casino.explore.grammars import grammar_of
+
     return grammar_of(args.reference)
 
 
 def _report_group(found: Found, output: Path, args: argparse.Namespace, streams: Streams) -> None:
     """One line for a difference in another group (``--every``), its transcript written."""
+    from casino.harness.dump import dump_transcript
+
     write_atomic(output, dump_transcript(found.transcript))
     streams.stdout.write(
         f"{found.group}: differs too (session {found.number}, {found.lines} input lines)\n"
@@ -309,6 +321,8 @@ def _report_group(found: Found, output: Path, args: argparse.Namespace, streams:
 def _report_part(found: Found, output: Path, args: argparse.Namespace, streams: Streams) -> None:
     """One line for a difference in an optional part (a bonus not attempted), and its
     shrunk transcript written beside the main one."""
+    from casino.harness.dump import dump_transcript
+
     assert found.part is not None
     write_atomic(output, dump_transcript(found.transcript))
     streams.stdout.write(
@@ -320,6 +334,9 @@ def _report_part(found: Found, output: Path, args: argparse.Namespace, streams: 
 
 def _report(found: Found, output: Path, args: argparse.Namespace, streams: Streams) -> None:
     """Write the shrunk transcript and show the difference, and how to replay it."""
+    from casino.harness.dump import dump_transcript
+    from casino.harness.report import render
+
     write_atomic(output, dump_transcript(found.transcript))
     streams.stdout.write(render(replace(found.result, path=str(output))))
     how = "shrunk" if found.shrunk else "partly shrunk"

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from casino.explore.plan import Rendered, RunInput, Session, smaller_numbers
+from casino.explore.references import ABOUT
 
 LINE = re.compile(
     r"(add|mul) -?[0-9]{1,6}( -?[0-9]{1,6})?|echo [a-z]+|table [0-9]{1,2}|store [0-9]{1,6}"
@@ -31,7 +32,7 @@ class DemoGrammar:
     name = "demo"
     keeps_recordings = True  # a session's arcs are the same in any process: see plan.Grammar
     program = "demo"
-    about = "casino's demo calculator: arithmetic, tables, store/recall across runs"
+    about = ABOUT["demo"]
 
     def generate(self, rng: random.Random, size: int) -> Session:
         """One or two runs of up to ``size`` lines."""

@@ -41,6 +41,7 @@ from casino.draw.shell import Settings, run_game
 from casino.draw.validate import EndOfInput
 from casino.errors import CasinoError
 from casino.explore.plan import Rendered, RunInput, Session, Unit, smaller_numbers
+from casino.explore.references import ABOUT
 from casino.harness.model import Out, OutRe, Run, Step, Transcript
 from casino.shell import Console
 
@@ -81,9 +82,7 @@ class DrawGrammar:
     @property
     def about(self) -> str:
         """One line: what the grammar covers."""
-        if self.choose:
-            return "five-card draw with --choose: Player_1's exchange typed too, a deck-file"
-        return "five-card draw: Player_1's answers to the seed's questions, a deck-file"
+        return ABOUT[self.name]
 
     def generate(self, rng: random.Random, size: int) -> Session:
         """Player_1's answers to one game (``size`` bounds the invalid answers), and a deck

@@ -6,6 +6,7 @@ from casino.explore.demo import DemoGrammar
 from casino.explore.draw import DrawGrammar
 from casino.explore.nimsys import NimsysGrammar
 from casino.explore.plan import Grammar
+from casino.explore.references import RULES as RULES
 from casino.explore.videopoker import VideoPokerGrammar
 
 GRAMMARS: dict[str, Grammar] = {
@@ -21,11 +22,6 @@ GRAMMARS: dict[str, Grammar] = {
     )
 }
 """``--reference`` name → its grammar."""
-
-RULES: dict[str, str] = {
-    "stud-player": "three-card stud's player, judged by the seed's rules (explore is the dealer)",
-}
-"""``--reference`` names judged by rules instead of a reference (:mod:`casino.explore.stud`)."""
 
 
 def grammar_of(name: str) -> Grammar:

@@ -29,6 +29,7 @@ from casino.explore.nimsys_model import (
     pinned_ai_move,
 )
 from casino.explore.plan import OptionalPart, Rendered, RunInput, Session, Unit, smaller_numbers
+from casino.explore.references import ABOUT
 from casino.nim.kayles import KaylesGame
 from casino.nim.nim_game import NimGame
 from casino.nim.players import PlayerKind
@@ -65,11 +66,7 @@ class NimsysGrammar:
     @property
     def about(self) -> str:
         """One line."""
-        return {
-            "a": "Nimsys Project A: names, bound, stones, moves, play again",
-            "b": "Nimsys Project B: the eight commands, games between humans",
-            "c": "Nimsys Project C: AI players, the advanced game, chains sharing players.dat",
-        }[self.stage]
+        return ABOUT[self.name]
 
     def render(self, session: Session) -> Rendered:
         """Each run typed as it is, ``exit`` added at its end (Projects B and C)."""

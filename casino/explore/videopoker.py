@@ -37,6 +37,7 @@ from dataclasses import dataclass, replace
 
 from casino.cards import Card, parse_cards
 from casino.explore.plan import DATA_MARK, Rendered, RunInput, Session, Unit, smaller_numbers
+from casino.explore.references import ABOUT
 from casino.harness.model import Out, OutAny, Run, Step, Transcript
 from casino.videopoker.commands import advice_message
 from casino.videopoker.paytable import DOUBLE_BONUS_10_7, PayLine, classify
@@ -59,7 +60,7 @@ class VideoPokerGrammar:
 
     name = "videopoker"
     program = "videopoker"
-    about = "Double Bonus video poker, debug mode: generated cmd-file and card-file pairs"
+    about = ABOUT["videopoker"]
 
     def generate(self, rng: random.Random, size: int) -> Session:
         """Up to ``size`` units, each hand with its cards (the deal, then the draw): one hand

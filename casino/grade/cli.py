@@ -15,51 +15,27 @@ import tempfile
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO, TypeAlias
 
 from casino.cmdline import UsageError
-from casino.explore.feedback import ExploreSpec
-from casino.explore.grammars import GRAMMARS
 from casino.files import write_atomic
-from casino.grade.books import gradebook_csv, gradebook_json, summary_html
-from casino.grade.cache import Cache
-from casino.grade.course import (
-    Course,
-    CourseError,
-    Student,
-    TooLargeSubmission,
-    course_materials,
-    file_stem,
-    submission_digest,
-)
-from casino.grade.dryrun import check_commands
-from casino.grade.engines import Task, default_jobs, grade_here, grade_in_pool, grade_on_ray
-from casino.grade.intake import Intake, IntakeError, open_submissions
-from casino.grade.late import LateError, Lateness
-from casino.grade.lines import HistoryRecorder, LinesError, read_lines
-from casino.grade.lms import import_csv
 from casino.grade.options import MIB, grade_parser
-from casino.grade.results import StudentResult, feedback
-from casino.grade.sheet import earlier_runs, gather, write_marking
-from casino.grade.similarity import SimilarityError
-from casino.grade.submitted import CommitPicker
-from casino.grade.term import (
-    Term,
-    check_lists,
-    finals,
-    late_html,
-    lateness,
-    notes,
-    read_term,
-)
-from casino.grade.visibility import withheld
-from casino.grade.work import Cached, built_nothing, cache_key, not_graded
 from casino.harness.command import run_command
-from casino.harness.report import plural
-from casino.harness.runners import cgroup, seccomp
-from casino.harness.runners.netns import network_isolation_works
-from casino.harness.runners.sandbox import Sandbox, isolation_works, processes_enforced
 from casino.shell import Streams
+
+if TYPE_CHECKING:
+    from casino.grade.cache import Cache
+    from casino.grade.course import Course, Student
+    from casino.grade.engines import Task
+    from casino.grade.intake import Intake
+    from casino.grade.late import Lateness
+    from casino.grade.results import StudentResult
+    from casino.grade.term import Term
+    from casino.harness.runners.sandbox import Sandbox
+
+# What grading does (the course, the intake, the sandbox, the engines, the gradebooks) is
+# imported by the function that does it, once the command line has been read: `casino grade
+# --help` and a usage error need none of it.
 
 
 def _check_sandbox_paths(args: argparse.Namespace) -> None:
@@ -87,6 +63,19 @@ def grade(argv: list[str], streams: Streams) -> int:
 
         return marks(argv[1:], streams)
     args = grade_parser(streams.stdout).parse_args(argv)
+    from casino.grade.course import CourseError
+    from casino.grade.dryrun import check_commands
+    from casino.grade.engines import default_jobs
+    from casino.grade.intake import IntakeError, open_submissions
+    from casino.grade.late import LateError
+    from casino.grade.lines import HistoryRecorder, LinesError, read_lines
+    from casino.grade.sheet import earlier_runs, gather, write_marking
+    from casino.grade.similarity import SimilarityError
+    from casino.grade.submitted import CommitPicker
+    from casino.grade.term import check_lists, lateness, read_term
+    from casino.grade.work import not_graded
+    from casino.harness.runners.sandbox import isolation_works
+
     submissions = Path(args.submissions)
     if not submissions.exists():
         raise UsageError(f"no such folder or file: {args.submissions}")
@@ -178,6 +167,7 @@ def _similarity(out: Path, students: list[Student], args: argparse.Namespace) ->
     pages (:mod:`casino.grade.similarity`); the summary's section about them, or ""."""
     if not args.similarity:
         return ""
+    from casino.grade.intake import open_submissions
     from casino.grade.similarity import summary_section, write_similarity
 
     template = None if args.template is None else Path(args.template)
@@ -199,6 +189,9 @@ def _write_lms(
 ) -> str:
     """The grade import of the platform the submissions came from (the final scores after a
     late penalty); its file name, or ""."""
+    from casino.grade.lms import import_csv
+    from casino.grade.term import finals
+
     platform = intake.platform
     if platform is None:
         return ""
@@ -216,6 +209,12 @@ NO_SANDBOX = (
 
 def _course(args: argparse.Namespace) -> tuple[Course, tuple[str, ...]]:
     """The course, and the casino-only transcripts left out of it."""
+    from casino.explore.feedback import ExploreSpec
+    from casino.explore.grammars import GRAMMARS
+    from casino.grade.course import Course, course_materials
+    from casino.harness.runners.netns import network_isolation_works
+    from casino.harness.runners.sandbox import Sandbox
+
     try:
         run = tuple(shlex.split(args.run))
     except ValueError as error:
@@ -268,6 +267,9 @@ def _prepare(out: Path) -> None:
 
 def describe(sandbox: Sandbox | None) -> str:
     """The isolation in effect, in one line (the summary's and the report's)."""
+    from casino.harness.runners import cgroup, seccomp
+    from casino.harness.runners.sandbox import processes_enforced
+
     if sandbox is None:
         return "none"
     if sandbox.isolate:
@@ -301,6 +303,10 @@ def _grade(
     streams: Streams,
 ) -> list[StudentResult]:
     """Grade whatever the cache does not hold; every student's result, by name."""
+    from casino.grade.cache import Cache
+    from casino.grade.engines import grade_here, grade_in_pool, grade_on_ray
+    from casino.grade.results import StudentResult
+
     results: dict[str, StudentResult] = {}
     tasks = []
     cache = Cache(out / "cache")
@@ -334,6 +340,11 @@ def _grade(
 def _known(course: Course, student: Student, cache: Cache, force: bool) -> StudentResult | Task:
     """The student's result if nothing it depends on changed, else the task to grade it
     (with the scores it may reuse)."""
+    from casino.grade.course import TooLargeSubmission, submission_digest
+    from casino.grade.engines import Task
+    from casino.grade.results import StudentResult
+    from casino.grade.work import Cached, built_nothing, cache_key, not_graded
+
     try:
         key = f"{submission_digest(student.folder)}:{course.settings_digest}"
     except TooLargeSubmission as error:
@@ -352,7 +363,7 @@ def _known(course: Course, student: Student, cache: Cache, force: bool) -> Stude
     return Task(student, key, cached)
 
 
-Late = tuple[Term | None, dict[str, Lateness] | None]
+Late: TypeAlias = "tuple[Term | None, dict[str, Lateness] | None]"
 """The term (``--due``) and each student's lateness, or ``(None, None)``."""
 
 
@@ -367,6 +378,12 @@ def _write(
 ) -> None:
     """Every student's feedback (and its staff copy), the gradebooks and the summary page
     (with the late work and the similar pairs, when asked for)."""
+    from casino.grade.books import gradebook_csv, gradebook_json, summary_html
+    from casino.grade.course import file_stem
+    from casino.grade.results import feedback
+    from casino.grade.term import late_html, notes
+    from casino.grade.visibility import withheld
+
     rules, late = term
     now = datetime.now(UTC)
     for result in results:
@@ -386,6 +403,8 @@ def _write(
 
 
 def _summary(results: list[StudentResult], out: Path, sandbox: str, lms: str = "") -> str:
+    from casino.harness.report import plural
+
     full = sum(r.points == r.max_points for r in results)
     builds = sum(r.build_failed for r in results)
     also = f", {lms} for the platform's grade import" if lms else ""
@@ -403,6 +422,8 @@ def counts_line(results: list[StudentResult], graded: int, skipped: int) -> str:
     """The last line on stdout: ``transcripts: 7 graded, 7 skipped as casino-only (reference:
     casino); 0 errors``, an error being a transcript that could not be run for a student (its
     program could not start, or the submission could not be graded at all)."""
+    from casino.harness.report import plural
+
     errors = sum(score.kind == "error" for result in results for score in result.scores)
     return (
         f"transcripts: {graded} graded, {skipped} skipped as casino-only (reference: casino); "

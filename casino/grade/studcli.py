@@ -12,7 +12,6 @@ exit codes are those the command always had.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import functools
 import random
 import shlex
@@ -27,12 +26,11 @@ from casino.files import write_atomic
 from casino.programs import MainFunction
 from casino.stud import cli
 from casino.stud.bots import STRATEGIES
-from casino.stud.dealer import Observer, TableConfig
-from casino.stud.tournament import bot_template
 
 if TYPE_CHECKING:
     from casino.grade.studbook import ClassSetup
     from casino.grade.studday import Standing
+    from casino.stud.dealer import Observer
 
 
 def check_main(invocation: Invocation) -> int:
@@ -158,6 +156,8 @@ def _out_folder(given: str | None, *inside: str) -> Path:
 
 
 def _check_class(args: argparse.Namespace, out: TextIO) -> int:
+    import asyncio
+
     from casino.grade.studbook import MAX_POINTS, check_class, prepare, scratch_folder, write_books
     from casino.grade.studdues import parse_dues
     from casino.harness.report import points_text
@@ -190,8 +190,12 @@ def _check_class(args: argparse.Namespace, out: TextIO) -> int:
 def _casino_day(args: argparse.Namespace, out: TextIO, observer: Observer | None) -> int:
     """A class's Casino Day: every player that comes at the table (or tables), the standings
     under ``--out``."""
+    import asyncio
+
     from casino.grade.studbook import prepare, scratch_folder
     from casino.grade.studday import DayConfig, casino_day, standings_csv, standings_json
+    from casino.stud.dealer import TableConfig
+    from casino.stud.tournament import bot_template
 
     setup, sandbox = _class_setup(args)
     target = _out_folder(args.out)

@@ -20,6 +20,7 @@ __all__ = [
     "load",
     "matching",
     "model",
+    "names",
     "nearmiss",
     "parse",
     "play",

@@ -19,24 +19,19 @@ from typing import TYPE_CHECKING, TextIO
 from casino.cmdline import ArgumentParser, UsageError, seconds, whole_number
 from casino.files import write_atomic
 from casino.harness.command import Command, find_transcripts, run_command
-from casino.harness.formats import FORMATS
-from casino.harness.load import MAX_FIXTURE_BYTES, load_transcript
-from casino.harness.model import MATCH_KINDS, TranscriptError
-from casino.harness.parse import file_name_problem, match_kinds
-from casino.harness.report import plural, render, summary
-from casino.harness.runners import RUNNER_NAMES, make_runner
-from casino.harness.runners.base import Runner, TargetError, check_program
-from casino.harness.runners.inproc import InProcessRunner
-from casino.harness.session import Options, Status, TranscriptResult, check, check_path, target_of
+from casino.harness.names import MATCH_KINDS, REPORT_FORMATS, RUNNER_NAMES
 from casino.shell import Streams
-from casino.stopping import check_stop, worker_task
 
 if TYPE_CHECKING:
     from casino.harness.record import Recording
+    from casino.harness.runners.base import Runner
     from casino.harness.runners.sandbox import Sandbox
+    from casino.harness.session import Options, TranscriptResult
 
-# record, update and the process pool are imported where used: a replay's start-up is paid
-# by every student who checks their work, and most replays need none of them.
+# What runs transcripts (loading, the runners, the comparisons, the reports), record, update
+# and the process pool are imported where used, once the command line has been read and there
+# is something to run: a replay's start-up is paid by every student who checks their work, and
+# `casino replay --help` or a replay that finds no transcripts needs none of them.
 
 REPLAY_EPILOG = """\
 runners:
@@ -104,7 +99,7 @@ def _replay_parser(out: TextIO) -> ArgumentParser:
     parser.add_argument(
         "--jobs", type=whole_number(1), default=1, metavar="N", help="transcripts at once"
     )
-    parser.add_argument("--report", choices=sorted(FORMATS), help="also write a report file")
+    parser.add_argument("--report", choices=sorted(REPORT_FORMATS), help="also write a report file")
     parser.add_argument("--report-file", metavar="F", help="where (default per format)")
     parser.add_argument("--score", action="store_true", help="points per transcript, and a total")
     parser.add_argument("--update", action="store_true", help="bless the current output")
@@ -125,6 +120,8 @@ def _replay_parser(out: TextIO) -> ArgumentParser:
 
 def _match_kinds(text: str) -> tuple[str, ...]:
     """``--match trailing-space,case``: kinds of :data:`MATCH_KINDS`."""
+    from casino.harness.parse import match_kinds
+
     words = [word.strip() for word in text.split(",") if word.strip()]
     return match_kinds(words, lambda problem: argparse.ArgumentTypeError(problem[8:]))
 
@@ -136,9 +133,13 @@ def replay(argv: list[str], streams: Streams, sandbox: Sandbox | None = None) ->
     command = _command(args.program)
     directory = _program_dir(args.program_dir, command)
     default = ("pty" if args.update else "pipe") if command else "inproc"
-    options = Options(args.runner or default, command, directory, sandbox, args.match)
-    _check_replay(args, options)
+    runner = args.runner or default
+    _check_replay(args, runner, command)
     paths = find_transcripts(args.paths)
+    from casino.harness.report import render, summary
+    from casino.harness.session import Options
+
+    options = Options(runner, command, directory, sandbox, args.match)
     if args.update:
         if not (args.yes or _casinos_own(command) or _rewrite_agreed(args.program, paths, streams)):
             return 1
@@ -172,6 +173,8 @@ def _casinos_own(command: tuple[str, ...] | None) -> bool:
 def _rewrite_agreed(program: str, paths: list[Path], streams: Streams) -> bool:
     """Say which transcripts ``--update --program`` would rewrite with that program's output,
     and ask (a terminal: ``y`` agrees); without a terminal to ask, ``--yes`` is needed."""
+    from casino.harness.report import plural
+
     names = ", ".join(str(path) for path in paths[:3]) + (", …" if len(paths) > 3 else "")
     what = f"{plural(len(paths), 'transcript')} ({names}) with what {program!r} prints"
     if not _interactive(streams.stdin):
@@ -215,17 +218,17 @@ def _program_dir(raw: str | None, command: tuple[str, ...] | None) -> Path | Non
     return directory.resolve()
 
 
-def _check_replay(args: argparse.Namespace, options: Options) -> None:
+def _check_replay(args: argparse.Namespace, runner: str, command: tuple[str, ...] | None) -> None:
     if args.jobs < 1:
         raise UsageError("--jobs needs a whole number of at least 1")
-    if options.runner == "inproc" and options.command:
+    if runner == "inproc" and command:
         raise UsageError("the inproc runner runs casino's own programs: use pipe or pty")
     if args.report_file and not args.report:
-        raise UsageError(f"--report-file goes with --report {'|'.join(FORMATS)}")
+        raise UsageError(f"--report-file goes with --report {'|'.join(REPORT_FORMATS)}")
     if args.update:
         if args.jobs > 1:
             raise UsageError("--update rewrites files: it runs with --jobs 1 only")
-        if options.runner != "inproc" and not options.command:
+        if runner != "inproc" and not command:
             raise UsageError("--update needs the inproc runner (it splits output at reads)")
 
 
@@ -247,6 +250,9 @@ def results_in_order(
     if workers < jobs and note is not None:
         why = "one per transcript" if workers == len(paths) else f"{MAX_JOBS_PER_CPU} per CPU"
         note(f"casino replay: --jobs {jobs}: running {workers} at once ({why})")
+    from casino.harness.session import check_path
+    from casino.stopping import check_stop
+
     if workers <= 1:
         for path in paths:
             result = check_path(path, options)
@@ -288,6 +294,9 @@ def _pooled(paths: list[Path], options: Options, workers: int) -> Iterator[Trans
 def _check_in_worker(path: Path, options: Options) -> TranscriptResult:
     """:func:`check_path` in a pool worker; a stop unwinds its run, which is then reported as
     stopped (the worker stays until the pool shuts down)."""
+    from casino.harness.session import Status, TranscriptResult, check_path
+    from casino.stopping import worker_task
+
     try:
         with worker_task():
             return check_path(path, options)
@@ -298,6 +307,8 @@ def _check_in_worker(path: Path, options: Options) -> TranscriptResult:
 def _alone(path: Path, options: Options) -> TranscriptResult:
     """``path`` checked in a process of its own: an ``ERROR`` if that process dies too."""
     from concurrent.futures.process import BrokenProcessPool
+
+    from casino.harness.session import Status, TranscriptResult
 
     try:
         (result,) = _pooled([path], options, 1)
@@ -312,6 +323,8 @@ def write_report(
     kind: str, file: str | None, results: list[TranscriptResult], streams: Streams
 ) -> None:
     """Write the ``kind`` report to ``file`` (or its default name), atomically."""
+    from casino.harness.formats import FORMATS
+
     formatter, default = FORMATS[kind]
     target = Path(file or default)
     try:
@@ -325,6 +338,9 @@ def update_all(paths: list[Path], options: Options, streams: Streams) -> int:
     """``--update``: check each transcript (in-process, or recording ``--program``) and bless
     its current output."""
     from casino.harness.record import RecordingRunner
+    from casino.harness.report import plural
+    from casino.harness.runners import make_runner
+    from casino.harness.runners.inproc import InProcessRunner
 
     runner: Runner = InProcessRunner()
     if options.command is not None:
@@ -343,6 +359,10 @@ def update_all(paths: list[Path], options: Options, streams: Streams) -> int:
 
 def _update_one(path: Path, options: Options, runner: Runner) -> tuple[str, bool, bool]:
     """The report line(s) for one transcript, whether it is now in order, whether it changed."""
+    from casino.harness.load import load_transcript
+    from casino.harness.model import TranscriptError
+    from casino.harness.report import render
+    from casino.harness.session import Status, TranscriptResult, check, target_of
     from casino.harness.update import CannotBless, bless, write_if_changed
 
     try:
@@ -396,9 +416,10 @@ def _record_parser(out: TextIO) -> ArgumentParser:
 
 def record_command(argv: list[str], streams: Streams) -> int:
     """``casino record``."""
-    from casino.harness.record import RecordError, lines_of, record
-
     args = _record_parser(streams.stdout).parse_args(argv)
+    from casino.harness.record import RecordError, lines_of, record
+    from casino.harness.runners.base import TargetError
+
     spec = _recording(args)
     lines = None if args.stdin is None else _input_lines(args.stdin)
     try:
@@ -431,6 +452,7 @@ def _input_lines(path: str) -> list[str]:
 
 def _recording(args: argparse.Namespace) -> Recording:
     from casino.harness.record import Recording
+    from casino.harness.runners.base import TargetError, check_program
 
     output = Path(args.output)
     if output.exists() and not args.force:
@@ -458,6 +480,9 @@ def _recording(args: argparse.Namespace) -> Recording:
 def _fixture(item: str) -> tuple[str, Path]:
     """``--fixture NAME=PATH``: NAME obeys the transcript's file-name rule; PATH is a regular
     file no larger than a replay will read."""
+    from casino.harness.load import MAX_FIXTURE_BYTES
+    from casino.harness.parse import file_name_problem
+
     name, sep, path = item.partition("=")
     if not sep or not name or not path:
         raise UsageError(f"--fixture wants NAME=PATH, got {item!r}")

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import TextIO
 
 from casino.cmdline import Invocation, UsageError, run_program, run_subcommand
-from casino.harness.load import is_settings_file
 from casino.shell import Streams
 from casino.stopping import stop_on_signals
 
@@ -107,9 +106,9 @@ def _below(directory: Path) -> Iterator[Path]:
     for folder, _, files in os.walk(
         directory, onerror=lambda e: unreadable.append(Path(e.filename))
     ):
-        yield from (
-            Path(folder, name)
-            for name in files
-            if name.endswith(".yaml") and not is_settings_file(Path(name))
-        )
+        yaml = [name for name in files if name.endswith(".yaml")]
+        if yaml:  # the transcripts' own modules: imported once there are some
+            from casino.harness.load import is_settings_file
+
+            yield from (Path(folder, name) for name in yaml if not is_settings_file(Path(name)))
     yield from unreadable

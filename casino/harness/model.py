@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from casino.errors import CasinoError
+from casino.harness.names import MATCH_KINDS as MATCH_KINDS
 from casino.harness.playspec import Play
 from casino.harness.rubric import Facts, Grading, Rubric
 
@@ -88,11 +89,6 @@ STEP_KEYS: dict[str, Callable[[Any], Step]] = {
 }
 MAX_ALTERNATIVES = 1000
 """An ``out_any`` step lists at most this many texts."""
-
-MATCH_KINDS = ("trailing-space", "blank-lines", "case")
-"""What a transcript, a folder or ``--match`` may allow besides exact output:
-``trailing-space`` (spaces, tabs and ``\\r`` at the end of a line, and a missing or extra final
-newline), ``blank-lines`` (empty lines added or left out) and ``case`` (letter case)."""
 
 
 @dataclass(frozen=True)

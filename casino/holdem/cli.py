@@ -22,14 +22,16 @@ from casino.cmdline import (
     whole_number,
 )
 from casino.errors import ParseError
-from casino.holdem.bots import STYLES
+from casino.holdem.helptext import localize_help
 from casino.holdem.options import MOST_CHIPS, add_rules_options, rules_of
-from casino.holdem.shell import LocalGame, Settings, localize_help, parse_deck_file
 from casino.i18n import DEFAULT_LANGUAGE, LANGUAGES, translator
 from casino.interrupts import interruptible_lines
 from casino.shell import Console
 
 PROGRAM = "holdem"
+
+# The table, the engine and the computer players (casino.holdem.shell, .bots) are imported
+# once the command line is read: `casino holdem --help` needs none of them.
 
 
 def _stacks(text: str) -> tuple[int, ...]:
@@ -38,6 +40,8 @@ def _stacks(text: str) -> tuple[int, ...]:
 
 
 def _styles(text: str) -> tuple[str, ...]:
+    from casino.holdem.bots import STYLES
+
     names = tuple(name.strip() for name in text.split(","))
     for name in names:
         if name not in STYLES:
@@ -111,6 +115,8 @@ def main(
 
 def _play(invocation: Invocation) -> int:
     options = _play_parser(invocation).parse_args(invocation.argv)
+    from casino.holdem.shell import LocalGame, Settings, parse_deck_file
+
     if options.humans > options.players:
         raise UsageError(f"--humans {options.humans} is more than --players {options.players}")
     stacks = options.stack

@@ -10,13 +10,12 @@ SIGTERM → 143, a closed stdout → quiet), each as a program named ``stud deal
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import random
 import shlex
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from casino.clock import MonotonicClock
 from casino.cmdline import (
@@ -30,22 +29,15 @@ from casino.cmdline import (
 )
 from casino.errors import CasinoError, ParseError
 from casino.files import write_atomic
-from casino.net.client import FrameSocket
-from casino.net.stream import LOOPBACK
 from casino.programs import MainFunction
 from casino.stud import protocol as wire
 from casino.stud.bots import BASELINES, STRATEGIES
-from casino.stud.dealer import (
-    MAX_PLAYERS,
-    DealerSettings,
-    Observer,
-    Seat,
-    TableConfig,
-    run_dealer,
-)
-from casino.stud.player import PlayerSession, play
-from casino.stud.screen import HistoryWriter, LiveScreen, LogObserver, Observers
-from casino.stud.tournament import run_tournament, strategy_command
+
+if TYPE_CHECKING:
+    from casino.stud.dealer import DealerSettings, Observer, Seat
+
+# asyncio, the network, the dealer, the player, the screens and the tournament are imported
+# by the subcommand that runs them: `casino stud --help` needs none of them.
 
 ClassDay = Callable[[argparse.Namespace, TextIO, "Observer | None"], int]
 """A class's Casino Day (the grading side's, :mod:`casino.grade.studcli`): the parsed
@@ -102,6 +94,9 @@ def _table_options(parser: ArgumentParser, hands: int | None) -> None:
 def _settings(
     args: argparse.Namespace, players: int, port: int, wait: float | None
 ) -> DealerSettings:
+    from casino.net.stream import LOOPBACK
+    from casino.stud.dealer import DealerSettings, TableConfig
+
     table = TableConfig(hands=args.hands, reply_timeout=args.reply_timeout)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     host = getattr(args, "host", LOOPBACK)
@@ -130,6 +125,8 @@ def with_history(
     """``run`` with ``shown`` as its observer, and with ``--history`` a history file too."""
     if not args.history:
         return run(shown)
+    from casino.stud.screen import HistoryWriter, Observers
+
     try:
         with open(args.history, "w", encoding="utf-8") as history:
             return run(Observers(shown, HistoryWriter(history)))
@@ -142,6 +139,12 @@ def with_history(
 
 def dealer_main(invocation: Invocation) -> int:
     """``casino stud dealer --port P --players N [--host H] …``."""
+    import asyncio
+
+    from casino.net.stream import LOOPBACK
+    from casino.stud.dealer import MAX_PLAYERS, run_dealer
+    from casino.stud.screen import LiveScreen, LogObserver
+
     streams = invocation.streams
     parser = invocation.parser(
         description="Deal three-card stud to N players who connect to HOST:PORT.",
@@ -203,6 +206,9 @@ def player_main(invocation: Invocation) -> int:
         raise UsageError("--id must not contain ':'")
 
     def run() -> int:
+        from casino.net.client import FrameSocket
+        from casino.stud.player import PlayerSession, play
+
         decider = STRATEGIES[args.strategy](random.Random(args.seed))
         session = PlayerSession(decider, args.id, args.avatar)
         connection = FrameSocket.connect(args.host, args.port)
@@ -220,6 +226,12 @@ def tournament_main(invocation: Invocation, class_day: ClassDay | None = None) -
     """``casino stud tournament --bot CMD … [--hands H] [--seed S]``, or with ``class_day``
     a class's Casino Day: ``casino stud tournament SUBMISSIONS --run CMD [--build CMD]
     [--out DIR]`` (without it, a class is a usage error: the grading side runs one)."""
+    import asyncio
+
+    from casino.stud.dealer import MAX_PLAYERS
+    from casino.stud.screen import LiveScreen
+    from casino.stud.tournament import run_tournament
+
     streams = invocation.streams
     parser = invocation.parser(
         description="A Casino Day on 127.0.0.1: a dealer and one process per --bot.\n"
@@ -306,6 +318,8 @@ def a_class(args: argparse.Namespace, bots_make_a_class: bool = True) -> bool:
 def check_one(args: argparse.Namespace, out: TextIO) -> int:
     """``casino stud check --bot CMD [--report F]``: one player's report, status 0 for full
     marks."""
+    import asyncio
+
     from casino.stud import check as checking
     from casino.stud.report import FORMATS, text_report
 
@@ -325,6 +339,8 @@ def check_one(args: argparse.Namespace, out: TextIO) -> int:
 
 def check_command(spec: str) -> list[str]:
     """The command of a ``--bot``: a shipped strategy's player, or the line as typed."""
+    from casino.stud.tournament import strategy_command
+
     if spec in STRATEGIES:
         return strategy_command(spec, "--seed", "1")
     command = shlex.split(spec)

@@ -14,6 +14,7 @@ import pytest
 import casino.grade.cli
 import casino.grade.course
 import casino.grade.work
+import casino.harness.runners.sandbox
 from grade.grade_support import TRANSCRIPTS
 
 PROGRAM = 'import sys\nprint(len(sys.argv) - 1, "args")\n'
@@ -89,7 +90,8 @@ def test_the_cache_key_is_the_graders_alone(course: Path) -> None:
 def test_without_a_sandbox_it_refuses_in_one_line(
     course: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(casino.grade.cli, "isolation_works", lambda: False)
+    # casino grade imports the sandbox's check once its command line is read
+    monkeypatch.setattr(casino.harness.runners.sandbox, "isolation_works", lambda: False)
     out, err = io.StringIO(), io.StringIO()
     argv = ["grade", str(course / "subs"), "--transcripts", str(course / "transcripts")]
     argv += ["--run", "python3 -S main.py", "--jobs", "1", "--out", str(course / "g")]

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 import pytest
 
 import casino.pool
-from casino.harness import cli
+from casino.harness import cli, session
 from casino.harness.load import MAX_TRANSCRIPT_BYTES, load_transcript
 from casino.harness.model import Out, TranscriptError
 from casino.harness.parse import file_name_problem, parse_transcript
@@ -350,7 +350,8 @@ def test_a_dead_worker_costs_one_error_not_the_run(
 ) -> None:
     for name in ("a", "dies", "z1", "z2", "z3"):
         write_transcript(tmp_path / f"{name}.yaml", GOOD.read_text(encoding="utf-8"))
-    monkeypatch.setattr(cli, "check_path", dies_on_purpose)  # forked workers see it too
+    # cli imports check_path when it runs transcripts; forked workers see the change too
+    monkeypatch.setattr(session, "check_path", dies_on_purpose)
     result = run_cli("replay", "--jobs", "2", tmp_path)
     lines = result.out.splitlines()
     assert result.status == 1

@@ -13,10 +13,8 @@ chosen from what the program has just printed (:mod:`casino.harness.runners.live
 
 from __future__ import annotations
 
+from casino.harness.names import RUNNER_NAMES as RUNNER_NAMES
 from casino.harness.runners.base import Runner, RunnerName
-
-RUNNER_NAMES: tuple[str, ...] = tuple(map(str, RunnerName))
-"""The runners' names as ``--runner`` lists them (plain text, as argparse shows its choices)."""
 
 
 def make_runner(name: str) -> Runner:
