@@ -169,3 +169,26 @@ def test_the_unit_tests_kill_a_strategy_mutant_and_pass_an_unrelated_one() -> No
     assert ast_mutants.unit_kills(ai, "tests/nim/test_strategy.py")
     other = next(s for s in ast_mutants.sites("casino.videopoker.paytable") if s.operator == "not")
     assert not ast_mutants.unit_kills(other, "tests/nim/test_strategy.py")
+
+
+def test_the_rates_count_a_unit_only_kill_and_leave_survivors_out(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A mutant only the unit tests kill is in the denominator; one nothing kills is not."""
+    row = ast_mutants.Row
+    ast_mutants._rates(
+        [
+            row(shipped=True, explore=True, search=True, lines=3),
+            row(shipped=False, explore=True, search=True, lines=6),
+            row(shipped=False, explore=False, search=False, lines=None, unit=True),
+            row(shipped=False, explore=False, search=False, lines=None, unit=False),
+        ]
+    )
+    assert capsys.readouterr().out == (
+        "\nmutants run: 4; killed by anything: 3; presumed equivalent: 1\n"
+        "(the unit tests asked of the 1 killed mutants that explore missed)\n"
+        "killed by explore (seed 0):          2 (67 %)\n"
+        "killed by the shipped transcripts:   1 (33 %)\n"
+        "killed by the unit tests:            1 (33 %)\n"
+        "median shrunk session: 4.5 input lines\n"
+    )
