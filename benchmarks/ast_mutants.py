@@ -1,6 +1,7 @@
 """Tool-made mutants of the Nimsys and video poker references: an AST mutator of casino's own.
 
-Run: ``python benchmarks/ast_mutants.py [--count N] [--seed S] [--sessions N] [--search K]``.
+Run: ``python benchmarks/ast_mutants.py [--count N] [--seed S] [--sessions N] [--search K]
+[--unit]``.
 
 Each mutant is one change to one function or method of a reference module (stdlib
 :mod:`ast`): a comparison swapped (``<``/``<=``, ``>``/``>=``, ``==``/``!=``), an int
@@ -12,9 +13,13 @@ itself (as :mod:`mutants` does with its hand-written patches). Which mutants: ev
 every module in :data:`MODULES`, in source order, sampled by ``random.Random(seed)``.
 
 For each mutant: killed by the shipped transcripts? by explore (seed 0, ``--sessions``)?
-by a longer random search (explore with seeds 1..``--search``, same sessions each)? The
-mutants nothing kills are presumed equivalent and left out of the rates. Figures are
-printed, never asserted.
+by a longer random search (explore with seeds 1..``--search``, same sessions each)? With
+``--unit``: by the reference's own unit tests (:data:`UNIT_TESTS`, run by pytest in a
+subprocess that applies the same mutant first: ``--unit-run SITE``)? They are asked only of
+the mutants explore missed (a full run of them costs 30-75 s a mutant here): the only ones
+where their verdict can change explore's rate, by adding to the mutants anything kills. The
+mutants nothing kills are presumed equivalent and left out of the rates. Figures are printed,
+never asserted.
 """
 
 from __future__ import annotations
@@ -22,11 +27,14 @@ from __future__ import annotations
 import argparse
 import ast
 import contextlib
+import functools
 import importlib
 import importlib.util
 import os
 import random
 import statistics
+import subprocess
+import sys
 import types
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -46,20 +54,36 @@ MODULES = {
     "casino.nim.shell": "nimsys",
     "casino.nim.storage": "nimsys",
     "casino.nim.ai": "nimsys",
+    "casino.nim.strategy": "nimsys",
+    "casino.nim.play": "nimsys",
+    "casino.nim.cli": "nimsys",
     "casino.nim.stage_a": "nimsys-a",
     "casino.videopoker.commands": "videopoker",
     "casino.videopoker.game": "videopoker",
     "casino.videopoker.paytable": "videopoker",
 }
-"""Each mutated module and the explore grammar (``--reference``) of its program."""
+"""Each mutated module and the explore grammar (``--reference``) of its program: every module
+of ``casino/nim`` that the Nimsys program runs (``casino.nim.duel`` is casino's rival, a judge,
+never the program; ``play`` and ``cli`` serve Projects A to C, explored here as Project C)."""
 
-JUDGES = {"casino.nim.kayles": ("casino.nim.duel",)}
-"""Modules of casino's *judging* code that import a mutated module's names: the live rival of
-the shipped ``play:`` transcripts (:mod:`casino.harness.referee`) picks its moves with
-``casino.nim.duel``, which calls ``KaylesGame.legal_moves``. The reference program itself
-never calls it. While a mutant runs, each judge module sees a fresh, unmutated copy of the
-mutated module (:func:`judge_untouched`), so a mutant is killed only by what the *program*
-does, never by a rival or referee that the mutation broke."""
+JUDGES = {
+    "casino.nim.kayles": ("casino.nim.duel",),
+    "casino.nim.strategy": ("casino.nim.duel",),
+}
+"""Modules of casino's *judging* code that import a mutated module's names and run while the
+mutant does: the live rival of the shipped ``play:`` transcripts (:mod:`casino.harness.referee`)
+picks its moves with ``casino.nim.duel``, which calls ``KaylesGame.legal_moves`` and the
+advanced AI's ``strategy.grundy``. The reference program itself never calls the former, and
+its AI (``strategy.kayles_move``) is what a strategy mutant breaks. (Explore's model also
+imports these modules, but generates each session before any program runs.) While a mutant
+runs, each judge module sees a fresh, unmutated copy of the mutated module
+(:func:`judge_untouched`), so a mutant is killed only by what the *program* does, never by a
+rival or referee that the mutation broke."""
+
+UNIT_TESTS = {"nimsys": "tests/nim", "nimsys-a": "tests/nim", "videopoker": "tests/videopoker"}
+"""The unit test folder of each grammar's reference (``--unit``)."""
+
+ROOT = Path(__file__).resolve().parents[1]
 
 _SWAPS: dict[type[ast.cmpop], type[ast.cmpop]] = {
     ast.Lt: ast.LtE,
@@ -285,10 +309,7 @@ def judge_untouched(module: str) -> Iterator[None]:
         yield
         return
     live = importlib.import_module(module)
-    spec = importlib.util.find_spec(module)
-    assert spec is not None and spec.loader is not None
-    fresh = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(fresh)
+    fresh = _fresh(module)
     with contextlib.ExitStack() as stack:
         for judge in judges:
             held = importlib.import_module(judge)
@@ -296,6 +317,16 @@ def judge_untouched(module: str) -> Iterator[None]:
                 if getattr(live, name, None) is value and hasattr(fresh, name):
                     stack.enter_context(mock.patch.object(held, name, getattr(fresh, name)))
         yield
+
+
+@functools.cache
+def _fresh(module: str) -> types.ModuleType:
+    """A copy of ``module`` loaded anew from its source (once: nothing ever mutates it)."""
+    spec = importlib.util.find_spec(module)
+    assert spec is not None and spec.loader is not None
+    fresh = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fresh)
+    return fresh
 
 
 def make(site: Site) -> AstMutant | None:
@@ -318,6 +349,40 @@ def sample(count: int, seed: int) -> list[Site]:
         of = [site for site in every if site.operator == operator]
         chosen += chooser.sample(of, min(len(of), count // len(OPERATORS)))
     return sorted(chosen, key=lambda s: s.name)
+
+
+def site_named(name: str) -> Site:
+    """The site whose :attr:`Site.name` is ``name`` (``LookupError`` if none)."""
+    for module in MODULES:
+        if module.rpartition(".")[2] == name.partition(":")[0]:
+            for site in sites(module):
+                if site.name == name:
+                    return site
+    raise LookupError(name)
+
+
+def unit_kills(site: Site, tests: str | None = None) -> bool:
+    """Whether the reference's own unit tests (``tests``: by default its folder of
+    :data:`UNIT_TESTS`) fail with ``site``'s mutant applied: pytest in a subprocess
+    (``--unit-run``), stopping at the first failure. Tests that start the program as a
+    separate process run the unmutated code there, so they cannot kill it."""
+    folder = UNIT_TESTS[MODULES[site.module]] if tests is None else tests
+    command = [sys.executable, str(Path(__file__).resolve()), "--unit-run", site.name, folder]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
+    if done.returncode not in (0, 1, 2):  # 2: a test module failed to load (a kill too)
+        raise RuntimeError(f"{site.name}: pytest exited {done.returncode}: {done.stdout[-300:]}")
+    return done.returncode != 0
+
+
+def unit_run(name: str, folder: str) -> int:
+    """pytest's exit status on ``folder`` with the mutant of site ``name`` in place."""
+    import pytest
+
+    made = make(site_named(name))
+    if made is None:
+        return 3
+    with made.applied():
+        return int(pytest.main(["-q", "-x", "-p", "no:cacheprovider", folder]))
 
 
 def as_mutant(mutant: AstMutant) -> Any:
@@ -343,14 +408,33 @@ def _killed_by_search(mutant: Any, sessions: int, seeds: int) -> bool:
     return False
 
 
-def study(count: int, seed: int, sessions: int, seeds: int) -> None:
+@dataclass(frozen=True)
+class Row:
+    """One mutant's verdicts (``unit`` is ``None`` when the unit tests were not asked)."""
+
+    shipped: bool
+    explore: bool
+    search: bool
+    lines: int | None
+    unit: bool | None = None
+
+    @property
+    def killed(self) -> bool:
+        """Whether anything asked kills it."""
+        return self.shipped or self.explore or self.search or bool(self.unit)
+
+
+def study(count: int, seed: int, sessions: int, seeds: int, unit: bool = False) -> None:
     """The table and the rates under it."""
     from bench_explore import explore, in_process, shipped_kills
     from machine import describe
 
     print(describe())
-    print(f"load average: {os.getloadavg()[0]:.2f}; {count} mutants, seed {seed}")
-    rows: list[tuple[bool, bool, bool, int | None]] = []
+    print(
+        f"load average: {os.getloadavg()[0]:.2f}; {count} mutants, seed {seed};"
+        f" explore {sessions} sessions, search seeds 1..{seeds} ({sessions * seeds} more)"
+    )
+    rows: list[Row] = []
     for site in sample(count, seed):
         made = make(site)
         if made is None:
@@ -363,29 +447,40 @@ def study(count: int, seed: int, sessions: int, seeds: int) -> None:
             search = found is not None or _killed_by_search(mutant, sessions, seeds)
         except RecursionError:
             found, shipped, search = None, True, True
-        lines = None if found is None else found.lines
-        rows.append((shipped, found is not None, search, lines))
+        row = Row(shipped, found is not None, search, None if found is None else found.lines)
+        if unit and not row.explore:
+            row = Row(row.shipped, row.explore, row.search, row.lines, unit_kills(site))
+        rows.append(row)
+        said = {None: " unit -" if unit else "", True: " unit y", False: " unit n"}[row.unit]
         print(
             f"{site.name:<24} {site.function:<32} {made.change[:36]:<36} shipped"
-            f" {'y' if shipped else 'n'} explore {lines if lines is not None else '-'}"
-            f" search {'y' if search else 'n'}",
+            f" {'y' if shipped else 'n'} explore {row.lines if found is not None else '-'}"
+            f" search {'y' if search else 'n'}{said}",
             flush=True,
         )
     _rates(rows)
 
 
-def _rates(rows: list[tuple[bool, bool, bool, int | None]]) -> None:
-    killed = [r for r in rows if r[0] or r[1] or r[2]]
+def _rates(rows: list[Row]) -> None:
+    killed = [r for r in rows if r.killed]
     print(
         f"\nmutants run: {len(rows)}; killed by anything: {len(killed)};"
         f" presumed equivalent: {len(rows) - len(killed)}"
     )
     if not killed:
         return
-    for what, column in (("explore (seed 0)", 1), ("the shipped transcripts", 0)):
-        hits = sum(1 for r in killed if r[column])
+    columns: list[tuple[str, Callable[[Row], bool]]] = [
+        ("explore (seed 0)", lambda r: r.explore),
+        ("the shipped transcripts", lambda r: r.shipped),
+    ]
+    if any(r.unit is not None for r in rows):
+        asked = sum(1 for r in killed if r.unit is not None)
+        print(f"(the unit tests asked of the {asked} killed mutants that explore missed)")
+        columns.append(("the unit tests", lambda r: bool(r.unit)))
+    for what, column in columns:
+        hits = sum(1 for r in killed if column(r))
         print(f"killed by {what + ':':<26} {hits} ({100 * hits / len(killed):.0f} %)")
-    lines = [r[3] for r in killed if r[3] is not None]
+    lines = [r.lines for r in killed if r.lines is not None]
     if lines:
         print(f"median shrunk session: {statistics.median(lines)} input lines")
 
@@ -397,8 +492,14 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--sessions", type=int, default=100)
     parser.add_argument("--search", type=int, default=3, help="more explore seeds for the search")
+    parser.add_argument(
+        "--unit", action="store_true", help="ask the reference's unit tests where explore missed"
+    )
+    parser.add_argument("--unit-run", nargs=2, metavar=("SITE", "FOLDER"), help=argparse.SUPPRESS)
     args = parser.parse_args()
-    study(args.count, args.seed, args.sessions, args.search)
+    if args.unit_run:
+        raise SystemExit(unit_run(*args.unit_run))
+    study(args.count, args.seed, args.sessions, args.search, args.unit)
 
 
 if __name__ == "__main__":

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from explore.benchmark import load_file
+from casino.explore.nimsys import BONUS
+from explore.benchmark import load_file, mutant_main
 
 if TYPE_CHECKING:
     import ast_mutants
@@ -95,3 +96,99 @@ def test_casinos_rival_keeps_the_unmutated_rules_while_a_mutant_runs() -> None:
             "3 1",
         ]
     assert vars(duel)["KaylesGame"] is kayles.KaylesGame
+
+
+def test_every_module_of_the_nimsys_program_is_mutated() -> None:
+    """Each module of ``casino/nim`` is in the list (the advanced AI's ``strategy`` too),
+    except ``duel``: casino's rival, a judge, never the student's program."""
+    folder = Path(__file__).resolve().parents[2] / "casino" / "nim"
+    every = {f"casino.nim.{path.stem}" for path in folder.glob("*.py")}
+    listed = {module for module in ast_mutants.MODULES if module.startswith("casino.nim.")}
+    assert listed == every - {"casino.nim.__init__", "casino.nim.duel"}
+    assert ast_mutants.sites("casino.nim.strategy") == ast_mutants.sites("casino.nim.strategy")
+    names = [site.name for site in ast_mutants.sites("casino.nim.strategy")]
+    assert len(names) == len(set(names)) > 50
+    assert all(ast_mutants.site_named(name).name == name for name in names[::10])
+    with pytest.raises(LookupError):
+        ast_mutants.site_named("strategy:compare:999")
+
+
+def _strategy_site(function: str, operator: str) -> ast_mutants.Site:
+    return next(
+        s
+        for s in ast_mutants.sites("casino.nim.strategy")
+        if s.function == function and s.operator == operator
+    )
+
+
+def test_a_grundy_mutant_breaks_the_programs_ai_but_not_casinos_rival() -> None:
+    """``grundy`` is the program's (through ``_split_to``) and the rival's
+    (``casino.nim.duel``): while the mutant runs, only the program's is mutated."""
+    from casino.nim import duel, strategy
+
+    site = _strategy_site("grundy", "compare")  # `n < 0` made `n <= 0`
+    mutant = ast_mutants.make(site)
+    assert mutant is not None and mutant.change == "Lt -> LtE"
+    with mutant.applied():
+        with pytest.raises(ValueError):
+            strategy.grundy(0)
+        assert vars(duel)["grundy"](0) == 0 and vars(duel)["grundy"](3) == 3
+        assert vars(duel)["grundy"] is not strategy.grundy
+    assert vars(duel)["grundy"] is strategy.grundy and strategy.grundy(0) == 0
+
+
+def test_explore_kills_a_mutant_of_the_advanced_ai() -> None:
+    """``kayles_move``'s ``if total == 0`` negated (a winning position played as lost):
+    seed 0 finds it in 30 sessions, as a difference in the bonus, shrunk to a transcript
+    that fails the mutant and passes casino's reference."""
+    from casino.explore.engine import Budget, Explorer
+    from casino.explore.grammars import grammar_of
+    from casino.explore.judge import Program
+    from casino.harness.runners.base import Target
+    from casino.harness.runners.inproc import InProcessRunner
+    from casino.harness.session import Status, check
+
+    site = _strategy_site("kayles_move", "not")
+    made = ast_mutants.make(site)
+    assert made is not None and made.change == "if X -> if not X"
+    mutant = ast_mutants.as_mutant(made)
+    program = Program(InProcessRunner({"nimsys": mutant_main(mutant)}), Target("nimsys"))
+    explorer = Explorer(grammar_of("nimsys"), program, Budget(runs=2_000))
+    assert explorer.find(0, 30) is None
+    assert [found.part for found in explorer.optional] == [BONUS]
+    found = explorer.shrink(explorer.optional[0])
+    assert found.lines <= 8 and BONUS.has(found.session)
+    assert check(found.transcript, InProcessRunner(), Target("nimsys")).passed
+    assert check(found.transcript, program.runner, program.target).status is Status.FAIL
+
+
+def test_the_unit_tests_kill_a_strategy_mutant_and_pass_an_unrelated_one() -> None:
+    """``--unit``: pytest in a subprocess with the mutant applied; the strategy tests fail on
+    ``kayles_move``'s negated test and pass with a video poker mutant (not theirs)."""
+    ai = _strategy_site("kayles_move", "not")
+    assert ast_mutants.unit_kills(ai, "tests/nim/test_strategy.py")
+    other = next(s for s in ast_mutants.sites("casino.videopoker.paytable") if s.operator == "not")
+    assert not ast_mutants.unit_kills(other, "tests/nim/test_strategy.py")
+
+
+def test_the_rates_count_a_unit_only_kill_and_leave_survivors_out(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A mutant only the unit tests kill is in the denominator; one nothing kills is not."""
+    row = ast_mutants.Row
+    ast_mutants._rates(
+        [
+            row(shipped=True, explore=True, search=True, lines=3),
+            row(shipped=False, explore=True, search=True, lines=6),
+            row(shipped=False, explore=False, search=False, lines=None, unit=True),
+            row(shipped=False, explore=False, search=False, lines=None, unit=False),
+        ]
+    )
+    assert capsys.readouterr().out == (
+        "\nmutants run: 4; killed by anything: 3; presumed equivalent: 1\n"
+        "(the unit tests asked of the 1 killed mutants that explore missed)\n"
+        "killed by explore (seed 0):          2 (67 %)\n"
+        "killed by the shipped transcripts:   1 (33 %)\n"
+        "killed by the unit tests:            1 (33 %)\n"
+        "median shrunk session: 4.5 input lines\n"
+    )
