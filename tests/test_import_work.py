@@ -3,7 +3,7 @@
 Each entry point is imported in a fresh ``python -X importtime``; the test fails with the list
 of modules it imported that only running something needs: PyYAML (a transcript read or
 written), pexpect (a terminal run), ctypes and the sandbox (a sandboxed run), a process pool,
-asyncio (but for the web); and each harness command's module, with what only its run needs.
+asyncio; and each harness command's module, with what only its run needs.
 A list, not a timing: what a command costs at start is what it imports.
 """
 
@@ -37,9 +37,9 @@ NOT_AT_START = (
 )
 """Modules no command imports before it runs something."""
 
-NETWORKED = {"web"}
-"""Programs that are servers and clients whose start imports asyncio (what they run on);
-``stud`` imports it in the subcommand that deals or plays, not to start."""
+NETWORKED: set[str] = set()
+"""Programs whose start may import asyncio (none: ``stud`` imports it in the subcommand that
+deals or plays, ``web`` once it serves)."""
 
 
 def main_module(program: str) -> str:
@@ -56,6 +56,7 @@ ENTRY_POINTS = ["casino.__main__", *MAIN_MODULES]
 
 PROGRAM_RUN_ONLY = {
     "holdem": ("casino.holdem.shell", "casino.holdem.engine", "casino.holdem.bots"),
+    "web": ("casino.web.app", "casino.web.passwords", "casino.net.stream", "aiohttp"),
     "stud": (
         "casino.net.stream",
         "casino.stud.dealer",

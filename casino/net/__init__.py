@@ -12,3 +12,7 @@
   the file descriptor limit and ``EMFILE`` met with one log line; :mod:`casino.net.names`:
   names clients choose, printable and not anybody else's.
 """
+
+LOOPBACK = "127.0.0.1"
+"""Where casino's servers listen unless told otherwise (here, so that a command line can name
+it without importing the asyncio of :mod:`casino.net.stream`, which gives it too)."""

@@ -16,13 +16,11 @@ from collections.abc import Awaitable, Callable
 from typing import NoReturn, TypeVar
 
 from casino.clock import Clock
+from casino.net import LOOPBACK
 from casino.net.errors import ConnectionClosed
 from casino.net.guard import FloodGuard, Flooding, Limits, Outbox, WarningLog
 from casino.net.javautf import FrameError, FramePoster, decode_text, encode_frame
 from casino.net.listener import Listener, address_text, listen
-
-LOOPBACK = "127.0.0.1"
-"""Where casino's servers listen unless told otherwise."""
 
 
 class Peer:

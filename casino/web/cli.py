@@ -11,7 +11,6 @@ opened is one line and status 1.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import gc
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
@@ -26,12 +25,12 @@ from casino.cmdline import (
 )
 from casino.holdem.options import add_rules_options, rules_of
 from casino.holdem.options import seconds as _seconds
-from casino.net.stream import LOOPBACK
+from casino.net import LOOPBACK
 from casino.shell import Streams
-from casino.web.passwords import ScryptCost, parse_cost
 
 if TYPE_CHECKING:
     from casino.web.app import WebServer
+    from casino.web.passwords import ScryptCost
     from casino.web.store import Store
 
 PROGRAM = "web"
@@ -50,6 +49,8 @@ def _instance(text: str) -> str:
 
 
 def _cost(text: str) -> ScryptCost:
+    from casino.web.passwords import parse_cost  # (asyncio with it: only to serve)
+
     try:
         return parse_cost(text)
     except ValueError as error:
@@ -188,6 +189,8 @@ def _body(invocation: Invocation) -> int:
         server = WebServer(
             settings, options.tables, options.seed, store=store, instance=options.instance
         )
+        import asyncio
+
         return asyncio.run(_serve(server, place, options.duration, invocation.streams))
     finally:
         store.close()
@@ -211,6 +214,8 @@ def _store(where: str, starting_bankroll: int, cost: ScryptCost | None) -> Store
 async def _serve(
     server: WebServer, place: tuple[str, int], duration: float | None, streams: Streams
 ) -> int:
+    import asyncio
+
     from aiohttp import web
 
     host, port = place
