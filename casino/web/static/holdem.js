@@ -71,7 +71,10 @@ function drawSeats(view) {
     const box = element("div", undefined, "box");
     const name = element("span", seat.name, "name");
     const stack = element("span", say("stack", { amount: seat.chips }), "stack");
-    const last = element("span", seat.folded ? words.folded : seat.last || "", "last");
+    const place = view.tournament && view.tournament.places[seat.seat]; // out of a sit-and-go
+    let said = seat.folded ? words.folded : seat.last || "";
+    if (place) said = say("out_place", { place: place });
+    const last = element("span", said, "last");
     const seconds = element("span", undefined, "seconds");
     seconds.hidden = !view.clock || view.clock.seat !== seat.seat;
     const hand = element("span", undefined, "cards");
@@ -265,6 +268,8 @@ function clock(view) {
       seconds.dataset.left = String(Math.ceil(left));
       seconds.dataset.bank = String(Math.ceil(banked));
     }
+    // The member's own time (the clock, then the bank) in its last 5 seconds: a cue.
+    if (view.clock.seat === view.you && left + banked <= 5) cueOnce("late", turnKey(view));
     if (left <= 0 && banked <= 0) clearInterval(ticker);
   };
   tick();
@@ -297,6 +302,18 @@ function drawWatchers(view) {
   watchers.textContent = view.watchers ? say("watchers", { n: view.watchers }) : "";
 }
 
+function turnKey(view) {
+  // One turn of the member (or one choice to show or muck): the hand and how far its log is.
+  return view.legal || view.choice ? `${view.hand}:${view.log.length}` : null;
+}
+
+function cues(view) {
+  // The sounds (sound.js) a view asks for: the member's turn, a hand they won.
+  if (view.you === null) return;
+  cueOnce("turn", turnKey(view));
+  cueOnce("won", view.winners.some((w) => w.seat === view.you) ? view.hand : null);
+}
+
 function draw(view) {
   useWords(view);
   // Which table this is (the lobby's rows name it alike): the heading (on a narrow screen the
@@ -316,6 +333,7 @@ function draw(view) {
   drawSeats(view);
   drawActions(view);
   clock(view);
+  cues(view);
   reach(); // (the seats drawn, their clocks' seconds written)
   const log = document.getElementById("log");
   log.replaceChildren(...view.log.map((line) => element("li", line)));
