@@ -21,23 +21,30 @@ function spot(node, k, n, radius, turn, across) {
 }
 
 function near(node, k, n) {
-  // A seat's bet chip, just clear of its seat towards the middle (--bet-x, --bet-y: see
-  // reach), whatever the felt's size: never over the seat's box.
+  // A seat's bet chip, just clear of its seat towards the middle (--bet: see reach), whatever
+  // the felt's size: never over the seat's box.
   const angle = Math.PI / 2 + (2 * Math.PI * k) / n;
   const [x, y] = [Math.cos(angle), Math.sin(angle)];
-  node.style.left = `calc(${50 + 50 * x}% - ${x.toFixed(4)} * var(--bet-x))`;
-  node.style.top = `calc(${50 + 50 * y}% - ${y.toFixed(4)} * var(--bet-y))`;
+  node.dataset.x = x.toFixed(4);
+  node.dataset.y = y.toFixed(4);
+  node.style.left = `calc(${50 + 50 * x}% - ${x.toFixed(4)} * var(--bet))`;
+  node.style.top = `calc(${50 + 50 * y}% - ${y.toFixed(4)} * var(--bet))`;
   return node;
 }
 
 function reach() {
-  // How far each bet chip sits from its seat's middle: half the seat's box and half the chip
-  // (measured: the seat's size depends on its name, its cards and the window), and a gap.
+  // How far each bet chip sits from its seat's middle, along the line to the felt's middle:
+  // just far enough for the two boxes to part on one axis, with a gap (measured: the seat's
+  // size depends on its name, its cards and the window). A seat on a diagonal (three seats,
+  // five, six) parts sideways or downwards, whichever comes first.
   for (const chip of document.querySelectorAll("#chips .bet")) {
     const seat = document.querySelector(`.seat[data-seat="${chip.dataset.seat}"]`);
     if (!seat) continue;
-    chip.style.setProperty("--bet-x", `${(seat.offsetWidth + chip.offsetWidth) / 2 + 4}px`);
-    chip.style.setProperty("--bet-y", `${(seat.offsetHeight + chip.offsetHeight) / 2 + 4}px`);
+    const apart = (seatSize, chipSize, along) => (Math.abs(along) < 0.001 ? Infinity
+      : ((seatSize + chipSize) / 2 + 4) / Math.abs(along));
+    const bet = Math.min(apart(seat.offsetWidth, chip.offsetWidth, Number(chip.dataset.x)),
+      apart(seat.offsetHeight, chip.offsetHeight, Number(chip.dataset.y)));
+    chip.style.setProperty("--bet", `${bet}px`);
   }
 }
 addEventListener("resize", reach);
@@ -262,9 +269,10 @@ function clock(view) {
     node.classList.toggle("late", left <= 5);
     node.classList.toggle("banking", left <= 0 && bank > 0);
     if (seconds) {
-      let text = say("seconds", { n: Math.ceil(left) });
-      if (left <= 0 && bank > 0) text += ` · ${say("bank", { n: Math.ceil(banked) })}`;
-      seconds.textContent = text;
+      // Each part kept whole on a narrow seat: "0 s left ·" above "time bank 590 s".
+      const parts = [element("span", say("seconds", { n: Math.ceil(left) }))];
+      if (left <= 0 && bank > 0) parts.push(" · ", element("span", say("bank", { n: Math.ceil(banked) })));
+      seconds.replaceChildren(...parts);
       seconds.dataset.left = String(Math.ceil(left));
       seconds.dataset.bank = String(Math.ceil(banked));
     }
