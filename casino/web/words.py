@@ -85,7 +85,7 @@ HOLDEM = {
     "muck": "Muck",
     "choose_show": "Show your cards?",
     "bank": "time bank {n} s",
-    "out_place": "out: place {place}",
+    "out_place": "out: place\u00a0{place}",  # (the number never alone on a line)
 }
 """The Hold'em page's words."""
 

@@ -305,7 +305,7 @@ def test_a_sit_and_go_mid_tournament(driver: Any, tmp_path: Path) -> None:
             driver, lambda p: bool(p["buttons"] and p["outs"] and "nivel 2" in (p["level"] or ""))
         )
         assert page["level"] == "Sit & Go · nivel 2: ciegas 15/30", page
-        assert page["outs"] == ["fuera: puesto 4"], page
+        assert page["outs"] == ["fuera: puesto\xa04"], page
         assert page["turn"] == "Tu turno"
         look_played(driver, "sitgo-es", tmp_path)
 

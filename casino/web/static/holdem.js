@@ -73,6 +73,7 @@ function drawSeats(view) {
     const row = spot(element("li", undefined, "seat"), k, n, 50);
     row.dataset.seat = seat.seat;
     if (seat.seat === view.you) row.classList.add("you");
+    if (2 * k === n) row.classList.add("top"); // straight across (its dealer button: casino.css)
     if (seat.turn) row.classList.add("turn");
     if (seat.folded) row.classList.add("folded");
     const box = element("div", undefined, "box");
@@ -269,9 +270,12 @@ function clock(view) {
     node.classList.toggle("late", left <= 5);
     node.classList.toggle("banking", left <= 0 && bank > 0);
     if (seconds) {
-      // Each part kept whole on a narrow seat: "0 s left ·" above "time bank 590 s".
+      // Each part kept whole on a narrow seat where it fits: "0 s left ·" over "time bank 590 s".
       const parts = [element("span", say("seconds", { n: Math.ceil(left) }))];
-      if (left <= 0 && bank > 0) parts.push(" · ", element("span", say("bank", { n: Math.ceil(banked) })));
+      if (left <= 0 && bank > 0) {
+        parts[0].textContent += " ·";
+        parts.push(" ", element("span", say("bank", { n: Math.ceil(banked) })));
+      }
       seconds.replaceChildren(...parts);
       seconds.dataset.left = String(Math.ceil(left));
       seconds.dataset.bank = String(Math.ceil(banked));
