@@ -14,8 +14,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from .browser import casino_web, click_when, register
-from .tables import HOLDEM, LIMIT, POLL, changed, state, wait_for
+from .browser import casino_web, click_if, click_when, register
+from .tables import DOMINO, HOLDEM, LIMIT, POLL, changed, state, wait_for
 
 SPY = """
 // Counts the AudioContexts made and the tones started by the page (a real AudioContext still).
@@ -135,3 +135,38 @@ def test_the_toggle_and_the_cues_at_the_members_moments(browsers: Callable[[], A
             assert (heard["pressed"], heard["kept"]) == ("false", "off")
         finally:
             driver.execute_script("localStorage.clear()")  # (a later server may get this port)
+
+
+def test_the_dominoes_cues(browsers: Callable[[], Any]) -> None:
+    """The dominoes page has the same toggle and asks for the turn cue once per move of the
+    member: played once sounds are on, never for the computer's moves."""
+    driver = browsers()
+    with casino_web("--seed", "7", "--think", "0.05", "--move-seconds", "600") as url:
+        register(driver, url, "Zoe", "en")
+        driver.execute_script("localStorage.setItem('casino.cues', 'record')")
+        try:
+            click_when(driver, "#dominoes")
+            wait_for(driver, DOMINO, lambda v: v["overlay"])
+            click_when(driver, "#next", lambda: bool(state(driver, DOMINO)["overlay"]))
+            wait_for(driver, DOMINO, lambda v: v["turn"] == "you")
+            assert sound(driver)["cues"] == [cue("turn", False)]
+            assert driver.find_element("id", "sound").get_attribute("aria-label") == "Sounds"
+            driver.execute_script(SPY)
+            click_when(driver, "#sound")
+            moves = 0
+            while moves < 3 and not state(driver, DOMINO)["overlay"]:
+                log = state(driver, DOMINO)["log"]
+                end = time.monotonic() + LIMIT
+                while state(driver, DOMINO)["log"] == log:  # a tile (and an end), or a button
+                    assert time.monotonic() < end, state(driver, DOMINO)
+                    click_if(driver, ".ends .target, #hand .playable, #buttons button")
+                    time.sleep(POLL)
+                moves += 1
+                wait_for(driver, DOMINO, lambda v: v["overlay"] or v["turn"] == "you")
+            heard = sound(driver)
+            turns = [c for c in heard["cues"] if c["cue"] == "turn"]
+            if not state(driver, DOMINO)["overlay"]:
+                assert turns == [cue("turn", False)] + [cue("turn", True)] * moves, heard
+            assert heard["tones"] == sum(TONES[c["cue"]] for c in heard["cues"] if c["played"])
+        finally:
+            driver.execute_script("localStorage.clear()")
