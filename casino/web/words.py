@@ -31,6 +31,7 @@ TABLE = {
     "offline": "Connection lost: reconnecting…",
     "ended": "Your session has ended: open the lobby and log in again.",
     "broke": "Your wallet is empty: the house refills it from the lobby (once a day).",
+    "sound": "Sounds",
 }
 """Words both tables use."""
 
@@ -84,6 +85,7 @@ HOLDEM = {
     "muck": "Muck",
     "choose_show": "Show your cards?",
     "bank": "time bank {n} s",
+    "out_place": "out: place\u00a0{place}",  # (the number never alone on a line)
 }
 """The Hold'em page's words."""
 

@@ -1,10 +1,10 @@
 """The overlap check of the look tests: in the page as it is now, every visible text-bearing
 element of a table (seat names, amounts, bet chips, the board, the pot, the winner line, the
 dealer button, clocks, the member's own cards, the action bar and its parts, the connection
-banner; the lobby's wallet lines) is measured, and :func:`overlaps` names the two elements of
-each pair whose boxes intersect, each element whose box is covered where its centre is (another
-element drawn over it: ``elementFromPoint``) and each text cut short (its text wider than its
-box)."""
+banner, the top bar's link, heading and buttons; the lobby's wallet lines) is measured, and
+:func:`overlaps` names the two elements of each pair whose boxes intersect, each element whose
+box is covered where its centre is (another element drawn over it: ``elementFromPoint``) and
+each text cut short (its text wider than its box)."""
 
 from __future__ import annotations
 
@@ -40,6 +40,9 @@ for (const [css, name] of [['#pot .chip', 'pot'], ['#winner', 'winner line'],
     ['#money-them', "opponent's money"], ['#money-you', "member's money"], ['#hand', 'own tiles'],
     ['#theirs', "opponent's tiles"], ['#bone-count', 'boneyard count'], ['#clock', 'clock']]) {
   for (const node of document.querySelectorAll(css)) add(node, name);
+}
+for (const part of document.querySelectorAll('.bar > a, .bar > h1, .bar > button')) {
+  add(part, `top bar ${part.id || part.tagName.toLowerCase()} "${part.textContent.trim()}"`);
 }
 for (const button of document.querySelectorAll('#buttons button, .controls button')) {
   add(button, `button "${button.textContent}"`);

@@ -9,6 +9,7 @@ motion). The numbers the server writes are the browser's ``Intl.NumberFormat``'s
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -19,16 +20,19 @@ from casino.web.databases import sqlite_store
 from casino.web.words import money, number
 
 from .browser import (
+    PHONE,
     SIZES,
     casino_web,
     casino_web_on,
+    click_if,
     click_when,
     emulate,
     join,
     register,
     shown,
 )
-from .tables import DOMINO, HOLDEM, audit, compare, showdown, state, wait_for
+from .overlap import overlaps
+from .tables import DOMINO, HOLDEM, POLL, audit, compare, keys, showdown, state, wait_for
 
 LAYOUT = """
 const cards = document.querySelector('.seat.you .cards').getBoundingClientRect();
@@ -203,3 +207,140 @@ def test_a_holdem_showdown(driver: Any, tmp_path: Path) -> None:
         assert driver.execute_script(CLEAR_STACKS) == []  # no lifted card over its stack
         assert driver.find_elements("css selector", "#pot .chip") == []  # paid: no pot left
         look(driver, "holdem-showdown", "es", tmp_path)
+
+
+# The states of issue 44's later items, each with its baselines at a phone's size and a small
+# laptop's: a sit-and-go mid-tournament, a member spending their time bank, a winner's choice
+# to show or muck. In each, the overlap check of test_browser_look_states.py too.
+PLAY_SIZES = {"phone": PHONE, "laptop": (1024, 640)}
+PLAYED = """
+const level = document.getElementById('level');
+return {buttons: [...document.querySelectorAll('#buttons button')].filter((b) => !b.disabled)
+    .map((b) => b.dataset.verb),
+  turn: document.getElementById('turn').textContent,
+  level: level.hidden ? null : level.textContent,
+  outs: [...document.querySelectorAll('.seat .last')].map((n) => n.textContent)
+    .filter((t) => t.startsWith('fuera')),
+  banks: [...document.querySelectorAll('.seat .seconds')].filter((n) => !n.hidden)
+    .map((n) => n.textContent),
+  hand: Number(document.body.dataset.hand || 0),
+  winner: document.getElementById('winner').textContent};
+"""
+STILL_CLOCK = """
+// The clock made still once the seat's time bank reads ``arguments[0]`` s: the ticker stopped
+// between two of its ticks (a page looked at still, as the long clocks of the other shots).
+const [bank, done] = arguments;
+const poll = setInterval(() => {
+  const shown = document.querySelector('.seat.banking .seconds');
+  if (shown && shown.dataset.bank === String(bank)) {
+    clearInterval(ticker); clearInterval(poll); done(shown.textContent);
+  }
+}, 20);
+"""
+PREFER = {
+    "calls": ["check", "call"],
+    "shoves": ["raise", "bet", "allin", "check", "call"],
+}
+"""What a scripted member presses at their turn, the first there."""
+
+
+def played(driver: Any) -> dict[str, Any]:
+    """The Hold'em page's turn, level, places, clocks and live buttons (:data:`PLAYED`); all
+    empty while the page is loading."""
+    from selenium.common.exceptions import JavascriptException
+
+    try:
+        found: dict[str, Any] = driver.execute_script(PLAYED)
+    except JavascriptException:
+        return {
+            "buttons": [],
+            "turn": "",
+            "level": None,
+            "outs": [],
+            "banks": [],
+            "hand": 0,
+            "winner": "",
+        }
+    return found
+
+
+def play_until(
+    driver: Any, done: Callable[[dict[str, Any]], bool], style: str = "calls"
+) -> dict[str, Any]:
+    """Play the member's turns in ``style`` (:data:`PREFER`) until ``done`` holds of the page
+    (bounded); the page then."""
+    end = time.monotonic() + 300.0
+    while time.monotonic() < end:
+        page = played(driver)
+        if done(page):
+            return page
+        verb = next((v for v in PREFER[style] if v in page["buttons"]), None)
+        if verb in ("raise", "bet"):
+            keys(driver, "a")  # the slider to its top and raised: all-in
+        elif verb is not None:
+            click_if(driver, f'#buttons button[data-verb="{verb}"]')
+        time.sleep(POLL)
+    raise AssertionError(f"the table never got there: {played(driver)}")
+
+
+def look_played(driver: Any, name: str, tmp_path: Path) -> None:
+    """The table as it is now at both sizes: nothing overlaps, axe-core finds nothing, each
+    screenshot its baseline's."""
+    for size, pixels in PLAY_SIZES.items():
+        emulate(driver, pixels)
+        driver.execute_script("return new Promise((done) => requestAnimationFrame(done))")
+        assert overlaps(driver) == [], (name, size, overlaps(driver))
+        assert audit(driver) == [], (name, size)
+        compare(driver, f"{name}-{size}", tmp_path)
+
+
+def test_a_sit_and_go_mid_tournament(driver: Any, tmp_path: Path) -> None:
+    """Zoe checks and calls through a sit-and-go of four (three computer players) to level 2
+    with a player out: the level line, the place on the out seat's box."""
+    options = ("--tables", "1", "--sit-and-go", "1", "--seats", "4", "--seed", "3")
+    with casino_web(*options, "--think", "0.02", "--pause", "0.05", "--timeout", "600") as url:
+        register(driver, url, "Zoe", "es")
+        click_when(driver, "#table-2")
+        page = play_until(
+            driver, lambda p: bool(p["buttons"] and p["outs"] and "nivel 2" in (p["level"] or ""))
+        )
+        assert page["level"] == "Sit & Go · nivel 2: ciegas 15/30", page
+        assert page["outs"] == ["fuera: puesto\xa04"], page
+        assert page["turn"] == "Tu turno"
+        look_played(driver, "sitgo-es", tmp_path)
+
+
+def test_a_member_spending_their_time_bank(browsers: Callable[[], Any], tmp_path: Path) -> None:
+    """Ana lets her 2-second clock run out at her turn: her seat's clock says the time bank
+    she is spending, on Bo's page as on hers (each page made still at the same second)."""
+    ana, bo = browsers(), browsers()
+    options = ("--seats", "3", "--wait", "2", "--seed", "7", "--think", "0.05")
+    with casino_web(*options, "--timeout", "2", "--time-bank", "600") as url:
+        join(ana, url, "Ana", "es", "holdem")
+        join(bo, url, "Bo", "es", "holdem")
+        end = time.monotonic() + 120.0
+        while not any("reserva" in b for b in played(bo)["banks"]):
+            assert time.monotonic() < end, played(bo)
+            if played(bo)["buttons"]:  # Bo plays his turns; Ana lets hers run
+                click_if(bo, '#buttons button[data-verb="call"], #buttons [data-verb="check"]')
+            time.sleep(POLL)
+        for driver, bank in ((bo, 590), (ana, 588)):
+            emulate(driver, PLAY_SIZES["phone"])
+            said = driver.execute_async_script(STILL_CLOCK, bank)
+            assert said == f"quedan 0 s · reserva {bank} s", said
+        assert played(ana)["turn"] == "Tu turno"
+        look_played(bo, "timebank-es", tmp_path)
+        look_played(ana, "timebank-own-es", tmp_path)
+
+
+def test_a_winner_chooses_to_show_or_muck(driver: Any, tmp_path: Path) -> None:
+    """Zoe goes all-in until everybody folds to her (``--show-muck``): the winner of an uncontested
+    pot is asked whether to show, Muck and Show the buttons (Show focused, blurred for the
+    shot)."""
+    options = ("--seats", "3", "--seed", "5", "--think", "0.05", "--pause", "0.3")
+    with casino_web(*options, "--timeout", "600", "--show-muck") as url:
+        join(driver, url, "Zoe", "es", "holdem")
+        page = play_until(driver, lambda p: "muck" in p["buttons"], "shoves")
+        assert page["buttons"] == ["muck", "show"] and page["turn"] == "¿Muestras tus cartas?"
+        assert page["winner"].startswith("Zoe gana"), page
+        look_played(driver, "showmuck-es", tmp_path)

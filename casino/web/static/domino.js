@@ -195,6 +195,7 @@ function countdown(view) {
     clock.style.setProperty("--left", String(left / total));
     clock.setAttribute("aria-label", say("seconds", { n: Math.ceil(left) }));
     clock.classList.toggle("late", left <= 5);
+    if (left <= 5) cueOnce("late", moveKey(view)); // (sound.js)
     if (left <= 0) clearInterval(ticker);
   };
   tick();
@@ -238,6 +239,12 @@ function drawOverlay(view) {
   if (was) document.getElementById("next").focus();
 }
 
+function moveKey(view) {
+  // One move of the member: the line, their tiles and the log as they are at it.
+  return view.turn === "you" && !view.over
+    ? `${(view.line || []).length}:${(view.hand || []).length}:${view.log.length}` : null;
+}
+
 function draw(view) {
   useWords(view);
   const line = view.line || [];
@@ -257,6 +264,8 @@ function draw(view) {
   drawHand(view);
   actionButtons(view);
   countdown(view);
+  cueOnce("turn", moveKey(view));
+  cueOnce("won", view.over && view.result && view.result.winner === "you" ? view.log.length : null);
   drawOverlay(view);
   document.getElementById("log").replaceChildren(...view.log.map((text) => element("li", text)));
   announce(view.turn === "you" ? [...view.log, words.your_turn] : view.log);

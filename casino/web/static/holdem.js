@@ -21,23 +21,30 @@ function spot(node, k, n, radius, turn, across) {
 }
 
 function near(node, k, n) {
-  // A seat's bet chip, just clear of its seat towards the middle (--bet-x, --bet-y: see
-  // reach), whatever the felt's size: never over the seat's box.
+  // A seat's bet chip, just clear of its seat towards the middle (--bet: see reach), whatever
+  // the felt's size: never over the seat's box.
   const angle = Math.PI / 2 + (2 * Math.PI * k) / n;
   const [x, y] = [Math.cos(angle), Math.sin(angle)];
-  node.style.left = `calc(${50 + 50 * x}% - ${x.toFixed(4)} * var(--bet-x))`;
-  node.style.top = `calc(${50 + 50 * y}% - ${y.toFixed(4)} * var(--bet-y))`;
+  node.dataset.x = x.toFixed(4);
+  node.dataset.y = y.toFixed(4);
+  node.style.left = `calc(${50 + 50 * x}% - ${x.toFixed(4)} * var(--bet))`;
+  node.style.top = `calc(${50 + 50 * y}% - ${y.toFixed(4)} * var(--bet))`;
   return node;
 }
 
 function reach() {
-  // How far each bet chip sits from its seat's middle: half the seat's box and half the chip
-  // (measured: the seat's size depends on its name, its cards and the window), and a gap.
+  // How far each bet chip sits from its seat's middle, along the line to the felt's middle:
+  // just far enough for the two boxes to part on one axis, with a gap (measured: the seat's
+  // size depends on its name, its cards and the window). A seat on a diagonal (three seats,
+  // five, six) parts sideways or downwards, whichever comes first.
   for (const chip of document.querySelectorAll("#chips .bet")) {
     const seat = document.querySelector(`.seat[data-seat="${chip.dataset.seat}"]`);
     if (!seat) continue;
-    chip.style.setProperty("--bet-x", `${(seat.offsetWidth + chip.offsetWidth) / 2 + 4}px`);
-    chip.style.setProperty("--bet-y", `${(seat.offsetHeight + chip.offsetHeight) / 2 + 4}px`);
+    const apart = (seatSize, chipSize, along) => (Math.abs(along) < 0.001 ? Infinity
+      : ((seatSize + chipSize) / 2 + 4) / Math.abs(along));
+    const bet = Math.min(apart(seat.offsetWidth, chip.offsetWidth, Number(chip.dataset.x)),
+      apart(seat.offsetHeight, chip.offsetHeight, Number(chip.dataset.y)));
+    chip.style.setProperty("--bet", `${bet}px`);
   }
 }
 addEventListener("resize", reach);
@@ -66,12 +73,16 @@ function drawSeats(view) {
     const row = spot(element("li", undefined, "seat"), k, n, 50);
     row.dataset.seat = seat.seat;
     if (seat.seat === view.you) row.classList.add("you");
+    if (2 * k === n) row.classList.add("top"); // straight across (its dealer button: casino.css)
     if (seat.turn) row.classList.add("turn");
     if (seat.folded) row.classList.add("folded");
     const box = element("div", undefined, "box");
     const name = element("span", seat.name, "name");
     const stack = element("span", say("stack", { amount: seat.chips }), "stack");
-    const last = element("span", seat.folded ? words.folded : seat.last || "", "last");
+    const place = view.tournament && view.tournament.places[seat.seat]; // out of a sit-and-go
+    let said = seat.folded ? words.folded : seat.last || "";
+    if (place) said = say("out_place", { place: place });
+    const last = element("span", said, "last");
     const seconds = element("span", undefined, "seconds");
     seconds.hidden = !view.clock || view.clock.seat !== seat.seat;
     const hand = element("span", undefined, "cards");
@@ -259,12 +270,18 @@ function clock(view) {
     node.classList.toggle("late", left <= 5);
     node.classList.toggle("banking", left <= 0 && bank > 0);
     if (seconds) {
-      let text = say("seconds", { n: Math.ceil(left) });
-      if (left <= 0 && bank > 0) text += ` · ${say("bank", { n: Math.ceil(banked) })}`;
-      seconds.textContent = text;
+      // Each part kept whole on a narrow seat where it fits: "0 s left ·" over "time bank 590 s".
+      const parts = [element("span", say("seconds", { n: Math.ceil(left) }))];
+      if (left <= 0 && bank > 0) {
+        parts[0].textContent += " ·";
+        parts.push(" ", element("span", say("bank", { n: Math.ceil(banked) })));
+      }
+      seconds.replaceChildren(...parts);
       seconds.dataset.left = String(Math.ceil(left));
       seconds.dataset.bank = String(Math.ceil(banked));
     }
+    // The member's own time (the clock, then the bank) in its last 5 seconds: a cue.
+    if (view.clock.seat === view.you && left + banked <= 5) cueOnce("late", turnKey(view));
     if (left <= 0 && banked <= 0) clearInterval(ticker);
   };
   tick();
@@ -297,6 +314,18 @@ function drawWatchers(view) {
   watchers.textContent = view.watchers ? say("watchers", { n: view.watchers }) : "";
 }
 
+function turnKey(view) {
+  // One turn of the member (or one choice to show or muck): the hand and how far its log is.
+  return view.legal || view.choice ? `${view.hand}:${view.log.length}` : null;
+}
+
+function cues(view) {
+  // The sounds (sound.js) a view asks for: the member's turn, a hand they won.
+  if (view.you === null) return;
+  cueOnce("turn", turnKey(view));
+  cueOnce("won", view.winners.some((w) => w.seat === view.you) ? view.hand : null);
+}
+
 function draw(view) {
   useWords(view);
   // Which table this is (the lobby's rows name it alike): the heading (on a narrow screen the
@@ -316,6 +345,7 @@ function draw(view) {
   drawSeats(view);
   drawActions(view);
   clock(view);
+  cues(view);
   reach(); // (the seats drawn, their clocks' seconds written)
   const log = document.getElementById("log");
   log.replaceChildren(...view.log.map((line) => element("li", line)));
