@@ -31,6 +31,13 @@ def _mixed_suits(ranks: tuple[int, ...]) -> list[int]:
     return [rank * 4 + at % 4 for at, rank in enumerate(ranks)]
 
 
+def test_evaluate7_spells_the_layout_s_constants_as_numbers() -> None:
+    """Its mask, shift and flush bits are written as numbers: they must be the layout's."""
+    constants = set(ev.evaluate7.__code__.co_consts)
+    assert {ev._LOW_MASK | ev._FLUSH_BITS7, ev._HIGH_AT, ev._FLUSH_BITS7} <= constants
+    assert ev._LOW_SIZE <= ev._LOW_MASK < ev._FLUSH_BITS7 & -ev._FLUSH_BITS7  # its lowest bit
+
+
 def test_the_low_and_high_codes_index_each_multiset_once_without_gaps() -> None:
     ev.load_tables()
     places = []
