@@ -9,9 +9,10 @@ the others). Each of ``--repeats`` rounds times every contender once in turn (so
 of a shared machine hits them all alike), in this process's CPU time (``time.process_time``:
 evaluations per CPU second), and the best time of each is reported (one timing for a pass
 slower than 5 s), with its speed as a multiple of casino's ``evaluate5``/``evaluate7``; the
-lowest and highest of those multiples within one round are printed before the table.
+lowest, median and highest of those multiples within one round are printed before the table.
 Contenders that are not installed are listed as such (``pip install phevaluator eval7
-pokerkit``; treys comes with casino's test extras).
+pokerkit``; treys comes with casino's test extras): they are benchmark peers only, never
+casino's dependencies.
 
 phevaluator is measured three ways: its C entry points (``phevaluator._pheval``'s
 ``evaluate_5cards``/``evaluate_7cards``, one C call per hand from Python), its Python
@@ -27,6 +28,7 @@ import argparse
 import importlib.metadata
 import os
 import random
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -205,19 +207,20 @@ def _all_rates(
 def _print_round_ratios(
     contenders: list[Contender], timings: list[tuple[_Timing, _Timing] | None]
 ) -> None:
-    """Each contender's speed as a multiple of casino's in the same round, lowest–highest."""
+    """Each contender's speed as a multiple of casino's in the same round: the lowest, the
+    median and the highest over the rounds."""
     base = timings[0]
     if base is None:
         return
-    print("each round's speed as a multiple of casino's in that round (lowest–highest):")
+    print("each round's speed as a multiple of casino's in that round (lowest/median/highest):")
     for contender, pair in zip(contenders, timings, strict=True):
         if pair is None:
             continue
         ranges = []
         for ours, theirs in zip(base, pair, strict=True):
             ratios = [a / b for a, b in zip(ours.times, theirs.times, strict=True)]
-            ranges.append(f"{min(ratios):.2f}–{max(ratios):.2f}×")
-        print(f"  {contender.name:<72} 5: {ranges[0]:>12}  7: {ranges[1]:>12}")
+            ranges.append(f"{min(ratios):.2f}/{statistics.median(ratios):.2f}/{max(ratios):.2f}×")
+        print(f"  {contender.name:<72} 5: {ranges[0]:>17}  7: {ranges[1]:>17}")
     print()
 
 

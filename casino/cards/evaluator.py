@@ -13,10 +13,21 @@ key ``5**rank << 16 | 1 << 4*suit``. The sum of a hand's keys holds
 - below bit 16, four 4-bit suit counters that start at 3, so a counter's top bit is set
   exactly when its suit has five or more cards: a flush.
 
-So a 7-card hand is seven list look-ups, six additions, one test and one dict look-up; the
-rare flush (3% of 7-card hands) takes a second path through a 8,192-entry table indexed by
-the flush suit's rank bits. A 5-card hand needs a single dict look-up, keyed by the sum with
-the counters' low bits cleared.
+A 5-card hand needs a single dict look-up, keyed by the sum with the counters' low bits
+cleared; 5 to 7 cards (:func:`evaluate`) one look-up of the rank code in a dict.
+
+:func:`evaluate7` has keys of its own, laid out for lists rather than a dict (a look-up in a
+dict of 72,775 codes touches three places in memory, a list one): the base-5 code of the low
+ranks (deuce to eight, below bit 17), the same suit counters (bits 17 to 32), then the
+base-5 code of the high ranks (nine to ace, from bit 33). Without a flush the two codes index
+two lists whose entries add up to the hand's place in a list of the 49,205 strengths of
+seven-card rank multisets: a perfect hash with no gap and no sort (:func:`_seven_tables`). So
+a 7-card hand is seven list look-ups, six additions, a mask, a shift and three list
+look-ups; the rare flush (3% of 7-card hands), whose flush bit the mask keeps, falls out of
+the low list and takes a second path through a 8,192-entry table indexed by the flush suit's
+rank bits. The three lists (78,125, 15,625 and 49,205
+entries: 1.4 MB with their numbers, beside the rank dict's 6.8 MB) are derived from the rank
+table when it loads (25 ms of CPU); they are not in the cache file.
 
 The tables are made by one ranking algorithm, :func:`best_strength`, applied once to every
 rank multiset and every suited rank set (about half a second), and kept in the on-disk cache
@@ -52,6 +63,20 @@ _FLUSH_SUIT = {0x8 << (4 * suit): suit for suit in range(4)}
 _KEYS: list[int] = [(5 ** (i >> 2) << _RANK_SHIFT) | (1 << (4 * (i & 3))) for i in range(N_CARDS)]
 _FIRST_KEYS: list[int] = [key + _SUIT_START for key in _KEYS]
 _RANK_BIT: list[int] = [1 << (i >> 2) for i in range(N_CARDS)]
+
+_LOW_RANKS = 7  # ranks 0..6 (deuce to eight) make a 7-card key's low code, 7..12 its high code
+_LOW_SIZE = 5**_LOW_RANKS  # low codes: base 5, below 2**17
+_HIGH_SIZE = 5 ** (13 - _LOW_RANKS)
+_SUITS_AT = 17  # where a 7-card key's suit counters start
+_LOW_MASK = (1 << _SUITS_AT) - 1
+_HIGH_AT = _SUITS_AT + 16
+_FLUSH_BITS7 = _FLUSH_BITS << _SUITS_AT
+_KEYS7: list[int] = [
+    (5**rank if rank < _LOW_RANKS else 5 ** (rank - _LOW_RANKS) << _HIGH_AT)
+    | 1 << (_SUITS_AT + 4 * (i & 3))
+    for i, rank in ((i, i >> 2) for i in range(N_CARDS))
+]
+_FIRST_KEYS7: list[int] = [key + (_SUIT_START << _SUITS_AT) for key in _KEYS7]
 
 _WHEEL = 1 << 14 | 0b1111 << 2  # A, 5, 4, 3, 2 as bits of rank numbers
 
@@ -173,10 +198,59 @@ def _five_tables(five_codes: dict[int, int], flush_values: list[int]) -> dict[in
     return five_values
 
 
+_MISMATCH = 1 << 20
+"""Added to a high code's index for each of its cards, taken from a low code's for each card
+it lacks of seven: more than twice the 7-card table, so a sum of codes of a hand of more or
+fewer than seven (repeated cards) falls outside it either way."""
+_UNUSED = 1 << 40  # a low or high code no hand of seven has: an index outside the table
+
+
+def _group_multisets(ranks: range) -> list[list[tuple[int, ...]]]:
+    """The multisets of ``ranks`` (at most four of a rank) of each size 0 to 7, ordered."""
+    return [
+        [
+            part
+            for part in itertools.combinations_with_replacement(ranks, size)
+            if all(part[i] != part[i + 4] for i in range(size - 4))  # no five of a rank
+        ]
+        for size in range(8)
+    ]
+
+
+def _seven_tables(rank_values: dict[int, int]) -> tuple[list[int], list[int], list[int]]:
+    """The 7-card tables: by low code, by high code, and the strengths by their sum.
+
+    A 7-card rank multiset is a low part (ranks below :data:`_LOW_RANKS`) of ``7 - j`` cards
+    and a high part of ``j``; the strengths of each ``j`` fill one block of the table, low
+    parts in rows, high parts in columns. So the low table holds each low part's row start
+    and the high table each high part's column: their sum is a perfect, gapless index (the
+    49,205 rank multisets of seven cards, no rank five times).
+    """
+    lows = _group_multisets(range(_LOW_RANKS))
+    highs = _group_multisets(range(_LOW_RANKS, 13))
+    low_index, high_index = [_UNUSED] * _LOW_SIZE, [_UNUSED] * _HIGH_SIZE
+    values: list[int] = []
+    canonical: dict[int, int] = {}  # one object per strength: fewer cache lines to touch
+    for high_count in range(8):
+        columns = highs[high_count]
+        high_codes = [_rank_code(part) for part in columns]
+        for column, code in enumerate(high_codes):
+            high_index[code // _LOW_SIZE] = column + high_count * _MISMATCH
+        for part in lows[7 - high_count]:
+            low_code = _rank_code(part)
+            low_index[low_code] = len(values) - high_count * _MISMATCH
+            row = (rank_values[low_code + code] for code in high_codes)
+            values += [canonical.setdefault(value, value) for value in row]
+    return low_index, high_index, values
+
+
 # Empty until first use, then filled in place (the evaluators hold no other reference).
 _RANK_VALUES: dict[int, int] = {}
 _FLUSH_VALUES: list[int] = []
 _FIVE_VALUES: dict[int, int] = {}
+_LOW7: list[int] = []
+_HIGH7: list[int] = []
+_VALUES7: list[int] = []
 _LOADING = threading.Lock()
 
 
@@ -217,6 +291,10 @@ def load_tables() -> None:
         for size in _MULTISET_SIZES:
             if size != 5:
                 more |= _pairs(numbers, spans[size])
+        low_index, high_index, values = _seven_tables(more)
+        _VALUES7.extend(values)
+        _HIGH7.extend(high_index)
+        _LOW7.extend(low_index)  # evaluate7 looks here first: an empty one sends it to load
         _RANK_VALUES.update(more)  # last: more than five cards' codes, all loaded
 
 
@@ -235,14 +313,17 @@ def evaluate5(cards: Sequence[int]) -> int:
 def evaluate7(cards: Sequence[int]) -> int:
     """The strength of the best five of seven distinct cards (indices 0..51)."""
     a, b, c, d, e, f, g = cards
-    keys = _KEYS
-    key = _FIRST_KEYS[a] + keys[b] + keys[c] + keys[d] + keys[e] + keys[f] + keys[g]
-    if key & _FLUSH_BITS:
-        return _flush_strength(cards, key & _FLUSH_BITS)
+    keys = _KEYS7
+    key = _FIRST_KEYS7[a] + keys[b] + keys[c] + keys[d] + keys[e] + keys[f] + keys[g]
+    # The numbers are _LOW_MASK | _FLUSH_BITS7 and _HIGH_AT (constants cost less than names).
+    # Keeping the flush bits makes a flush's low index too large for the list: the test for
+    # a flush costs nothing on the 97% of hands without one.
     try:
-        return _RANK_VALUES[key >> _RANK_SHIFT]
-    except KeyError:
-        return _first_rank_value(key >> _RANK_SHIFT)
+        return _VALUES7[_LOW7[key & 0x1_1111_FFFF] + _HIGH7[key >> 33]]
+    except IndexError:  # a flush, the first evaluation (empty tables), or repeated cards
+        if key & 0x1_1110_0000:  # _FLUSH_BITS7
+            return _flush_strength(cards, key >> _SUITS_AT & _FLUSH_BITS)
+        return evaluate(cards)
 
 
 def evaluate(cards: Sequence[int]) -> int:

@@ -22,6 +22,15 @@ def _python(code: str, cache: Path) -> str:
     return done.stdout
 
 
+def _empty_tables(patch: pytest.MonkeyPatch) -> None:
+    """The evaluator's tables as they are before its first use."""
+    patch.setattr(ev, "_RANK_VALUES", {})
+    patch.setattr(ev, "_FLUSH_VALUES", [])
+    patch.setattr(ev, "_FIVE_VALUES", {})
+    for name in ("_LOW7", "_HIGH7", "_VALUES7"):
+        patch.setattr(ev, name, [])
+
+
 def test_importing_the_cards_creates_nothing_in_the_cache(tmp_path: Path) -> None:
     imports = (
         "from casino.cards.card import Card; import casino.cards; "
@@ -41,19 +50,20 @@ def test_the_first_evaluation_of_each_kind_loads_the_tables(
     """Each entry point finds empty tables on its first call and fills them."""
     royal = [48, 44, 40, 36, 32]  # A K Q J T of clubs
     expected = ev.evaluate5(royal)
+    no_flush = [0, 5, 10, 15, 21, 25, 29]
     for call, cards in [
         (ev.evaluate5, royal),
         (ev.evaluate7, [*royal, 0, 1]),  # a flush: the flush table
-        (ev.evaluate7, [0, 5, 10, 15, 21, 25, 29]),  # no flush: the rank table
+        (ev.evaluate7, no_flush),  # no flush: the rank table and the 7-card lists
         (ev.evaluate, [0, 5, 10, 15, 21, 25]),
         (ev.evaluate, royal),
     ]:
         with monkeypatch.context() as patch:
-            patch.setattr(ev, "_RANK_VALUES", {})
-            patch.setattr(ev, "_FLUSH_VALUES", [])
-            patch.setattr(ev, "_FIVE_VALUES", {})
+            _empty_tables(patch)
             value = call(cards)
             assert ev._FIVE_VALUES and ev._RANK_VALUES and ev._FLUSH_VALUES
+            if call is ev.evaluate7 and cards is no_flush:
+                assert len(ev._VALUES7) == 49_205
         assert value == call(cards)
     assert ev.evaluate7([*royal, 0, 1]) == expected
 
@@ -62,6 +72,10 @@ def test_repeated_cards_are_still_an_error_once_the_tables_are_loaded() -> None:
     ev.load_tables()
     with pytest.raises(KeyError):
         ev.evaluate5([0, 0, 0, 0, 0])
+    with pytest.raises(KeyError):  # five deuces: their base-5 digit carries
+        ev.evaluate7([0, 1, 2, 3, 0, 5, 9])
+    with pytest.raises(KeyError):  # five aces
+        ev.evaluate7([48, 49, 50, 51, 48, 5, 9])
 
 
 def test_five_cards_load_only_what_five_cards_need(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -70,11 +84,11 @@ def test_five_cards_load_only_what_five_cards_need(monkeypatch: pytest.MonkeyPat
     seven = [0, 5, 10, 15, 21, 25, 29]
     expected = [ev.evaluate(seven[:5]), ev.evaluate(seven[:6]), ev.evaluate7(seven)]
     with monkeypatch.context() as patch:
-        patch.setattr(ev, "_RANK_VALUES", {})
-        patch.setattr(ev, "_FLUSH_VALUES", [])
-        patch.setattr(ev, "_FIVE_VALUES", {})
+        _empty_tables(patch)
         assert ev.evaluate(seven[:5]) == expected[0]
         assert len(ev._RANK_VALUES) == ev._FIVE_RANK_CODES
+        assert not ev._VALUES7
         assert ev.evaluate(seven[:6]) == expected[1]
         assert len(ev._RANK_VALUES) == 6175 + 18395 + 49205
+        assert (len(ev._LOW7), len(ev._HIGH7), len(ev._VALUES7)) == (5**7, 5**6, 49_205)
         assert ev.evaluate7(seven) == expected[2]
