@@ -209,10 +209,16 @@ def showdown(driver: Any) -> dict[str, Any]:
         view = wait_for(driver, HOLDEM, lambda v: bool(v["winner"] or v["buttons"]))
         if view["winner"]:
             return view
-        verb = "check" if "check" in view["buttons"] else "call"
-        click_when(
-            driver,
-            f'#buttons [data-verb="{verb}"]',
-            lambda: bool(state(driver, HOLDEM)["buttons"]),
-        )
-        wait_for(driver, HOLDEM, changed(view["log"], view["hand"]))
+        check_or_call(driver, view)
+
+
+def check_or_call(driver: Any, view: dict[str, Any]) -> None:
+    """At the member's turn (``view``, the Hold'em page's state): check where they may, else
+    call; back once the page has shown the play."""
+    verb = "check" if "check" in view["buttons"] else "call"
+    click_when(
+        driver,
+        f'#buttons [data-verb="{verb}"]',
+        lambda: bool(state(driver, HOLDEM)["buttons"]),
+    )
+    wait_for(driver, HOLDEM, changed(view["log"], view["hand"]))

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .browser import casino_web, click_if, click_when, register
-from .tables import DOMINO, HOLDEM, LIMIT, POLL, changed, state, wait_for
+from .tables import DOMINO, HOLDEM, LIMIT, POLL, check_or_call, state, wait_for
 
 SPY = """
 // Counts the AudioContexts made and the tones started by the page (a real AudioContext still).
@@ -78,13 +78,7 @@ def test_the_toggle_and_the_cues_at_the_members_moments(browsers: Callable[[], A
             # Checked and called to the showdown of hand 1: a cue at each turn, none between.
             hand, turns = view["hand"], 1
             while not view["winner"]:
-                verb = "check" if "check" in view["buttons"] else "call"
-                click_when(
-                    driver,
-                    f'#buttons [data-verb="{verb}"]',
-                    lambda: bool(state(driver, HOLDEM)["buttons"]),
-                )
-                wait_for(driver, HOLDEM, changed(view["log"], view["hand"]))
+                check_or_call(driver, view)
                 view = wait_for(driver, HOLDEM, lambda v: bool(v["winner"] or v["buttons"]))
                 if view["buttons"] and not view["winner"]:
                     turns += 1
