@@ -67,8 +67,12 @@ class WebTable(ShownTable):
     chosen_only = False
     """Whether a member sits here only by asking for this table (never placed here when the
     lobby's "Play" looks for a free seat)."""
-    buy_in: int | None = None
-    """What sitting down costs from the wallet (``None``: a cash table, the wallet sits down)."""
+
+    @property
+    def buy_in(self) -> int | None:
+        """What sitting down costs from the wallet (``None``: a cash table, the wallet sits
+        down)."""
+        return None
 
     @property
     def blinds_now(self) -> tuple[int, int]:

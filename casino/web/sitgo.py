@@ -79,7 +79,7 @@ class SitGoTable(WebTable):
         return self.standings is not None
 
     @property
-    def buy_in(self) -> int:  # type: ignore[override]
+    def buy_in(self) -> int:
         """The tournament's buy-in."""
         return self.sitgo.buy_in
 
