@@ -79,10 +79,11 @@ from typing import cast
 from machine import describe
 
 from casino.clock import Clock, MonotonicClock
+from casino.net import LOOPBACK
 from casino.net.guard import Limits
 from casino.net.held import HeldClock, SocketPeer
 from casino.net.listener import listen
-from casino.net.stream import LOOPBACK, bound_port
+from casino.net.stream import bound_port
 from casino.stud.bots import BASELINES
 from casino.stud.dealer import Connection, QuietObserver, Table, TableConfig, gather
 from casino.stud.tournament import bot_command, local_entrants, play_local

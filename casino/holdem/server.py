@@ -70,6 +70,7 @@ from casino.holdem.room import Member, Room, ServerSettings
 from casino.holdem.shell import HELP, localize_help
 from casino.holdem.table import Table
 from casino.i18n import DEFAULT_LANGUAGE, LANGUAGES, translator
+from casino.net import LOOPBACK
 from casino.net.guard import RateLimited, WarningLog
 from casino.net.lines import LineStream, LineTooLong, serve_lines
 from casino.net.listener import Listener
@@ -82,7 +83,7 @@ from casino.net.names import (
     check_name,
     name_key,
 )
-from casino.net.stream import LOOPBACK, ConnectionClosed, bound_port
+from casino.net.stream import ConnectionClosed, bound_port
 from casino.shell import Streams
 
 NO_TABLE = "No such table."

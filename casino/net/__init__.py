@@ -15,4 +15,4 @@
 
 LOOPBACK = "127.0.0.1"
 """Where casino's servers listen unless told otherwise (here, so that a command line can name
-it without importing the asyncio of :mod:`casino.net.stream`, which gives it too)."""
+it without importing the asyncio of :mod:`casino.net.stream`)."""

@@ -17,9 +17,10 @@ from collections.abc import Awaitable, Callable
 
 from casino.clock import Clock
 from casino.errors import ParseError
+from casino.net import LOOPBACK
 from casino.net.guard import MAX_LINE, FloodGuard, Flooding, Limits, RateLimited, WarningLog
 from casino.net.listener import Listener, listen
-from casino.net.stream import LOOPBACK, ConnectionClosed, Peer, serving
+from casino.net.stream import ConnectionClosed, Peer, serving
 
 
 class LineTooLong(ParseError):

@@ -187,7 +187,6 @@ def bound_port(server: Listener | asyncio.Server) -> int:
 
 
 __all__ = [
-    "LOOPBACK",
     "ConnectionClosed",
     "FrameStream",
     "Handler",

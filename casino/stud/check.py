@@ -34,8 +34,9 @@ from casino.clock import Clock
 from casino.errors import CasinoError
 from casino.harness.runners.base import STDERR_KEPT
 from casino.harness.runners.sandbox import quiet
+from casino.net import LOOPBACK
 from casino.net.listener import Listener
-from casino.net.stream import LOOPBACK, ConnectionClosed, FrameStream, bound_port, serve
+from casino.net.stream import ConnectionClosed, FrameStream, bound_port, serve
 from casino.stud import protocol as wire
 from casino.stud.launch import Launch, serve_unix
 from casino.stud.rubric import CLOSES, CONNECTS, GROUPS, LEGAL, LOGIN, POINTS, TIMELY, Group, Probe

@@ -94,7 +94,7 @@ def _table_options(parser: ArgumentParser, hands: int | None) -> None:
 def _settings(
     args: argparse.Namespace, players: int, port: int, wait: float | None
 ) -> DealerSettings:
-    from casino.net.stream import LOOPBACK
+    from casino.net import LOOPBACK
     from casino.stud.dealer import DealerSettings, TableConfig
 
     table = TableConfig(hands=args.hands, reply_timeout=args.reply_timeout)
@@ -141,7 +141,7 @@ def dealer_main(invocation: Invocation) -> int:
     """``casino stud dealer --port P --players N [--host H] …``."""
     import asyncio
 
-    from casino.net.stream import LOOPBACK
+    from casino.net import LOOPBACK
     from casino.stud.dealer import MAX_PLAYERS, run_dealer
     from casino.stud.screen import LiveScreen, LogObserver
 

@@ -39,12 +39,13 @@ from typing import Any, Protocol
 from casino.cards import Card, Deck
 from casino.clock import Clock, WaitClock
 from casino.errors import CasinoError
+from casino.net import LOOPBACK
 from casino.net.guard import Limits, WarningLog
 from casino.net.held import HeldClock, SocketPeer
 from casino.net.javautf import encode_frame
 from casino.net.listener import listen
 from casino.net.names import BadName, check_name
-from casino.net.stream import LOOPBACK, ConnectionClosed, bound_port
+from casino.net.stream import ConnectionClosed, bound_port
 from casino.stopping import TaskFailed, failure_of
 from casino.stud import protocol as wire
 from casino.stud.rules import ANTE, first_to_act, rotation, settle

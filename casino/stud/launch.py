@@ -37,9 +37,10 @@ from pathlib import Path
 from casino.errors import CasinoError
 from casino.harness.runners.base import resolve_command
 from casino.harness.runners.sandbox import SAFE_PATH, Sandbox
+from casino.net import LOOPBACK
 from casino.net.guard import Limits, WarningLog
 from casino.net.listener import Listener
-from casino.net.stream import LOOPBACK, FrameStream, Handler
+from casino.net.stream import FrameStream, Handler
 
 SOCKET_NAME = ".casino-dealer.sock"
 """The dealer's Unix socket in a relayed player's run folder."""
