@@ -40,7 +40,10 @@ def worker_pool(workers: int) -> WorkerPool:
     Shutting it down signals no worker (the executor hands each one a sentinel), and a stop
     signal that reaches a worker (Ctrl-C goes to the whole process group) never prints a
     traceback there: it unwinds the task it is in (inside :func:`worker_task`) or is noted.
+    A worker ends with the process that made the pool, even one killed by ``kill -9``.
     """
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    return WorkerPool(workers, mp_context=context, initializer=worker_signals)
+    return WorkerPool(
+        workers, mp_context=context, initializer=worker_signals, initargs=(os.getpid(),)
+    )

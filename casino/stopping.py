@@ -8,13 +8,19 @@ signal into an exception, so every run unwinds through its cleanup (its processe
 Every process pool in casino (``casino replay --jobs``, ``casino grade``, the video poker
 analyzer and simulation) is :func:`casino.pool.worker_pool`: its workers start with
 :func:`worker_signals`, run each task inside :func:`worker_task`, and are shut down without a
-signal. Standard library only, so that the games can use it.
+signal. A worker also ends when casino's process does, however it ends (``kill -9``, the
+kernel's out-of-memory killer): on Linux the kernel tells it (``PR_SET_PDEATHSIG``,
+:data:`ORPHAN_SIGNAL`), and its task unwinds first, so that what the task started (a student's
+program) is killed too; elsewhere a killed casino leaves its idle workers waiting for ever.
+Standard library only, so that the games can use it.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 from types import FrameType
@@ -29,6 +35,15 @@ _requested: int | None = None
 """The signal that asked this process to stop, if one did."""
 _in_task = False
 """Whether a pool worker is running a task (else it has nothing to clean up)."""
+_parent: int | None = None
+"""In a pool worker: the process of casino's that started it."""
+_orphaned = False
+"""In a pool worker: casino's process has ended, so the worker ends after its task unwinds."""
+
+ORPHAN_SIGNAL = getattr(signal, "SIGUSR2", None)
+"""The signal the kernel sends a pool worker when the thread of casino's that started it ends
+(a signal of its own: Ctrl-C and SIGTERM keep their meaning)."""
+_PR_SET_PDEATHSIG = 1
 
 
 def _stop(signum: int) -> KeyboardInterrupt:
@@ -74,16 +89,51 @@ def stop_on_signals() -> Iterator[None]:
         _requested = None
 
 
-def worker_signals() -> None:
+def worker_signals(parent: int | None = None) -> None:
     """A pool worker's initializer: SIGINT, SIGTERM and SIGHUP (unless ignored) stop its current
     run, which cleans up and is reported as stopped (see :func:`worker_task`); the worker
     itself stays, so that the pool shuts down in order (a worker that vanished would break it).
-    """
+    Given the ``parent`` process's pid, the worker also ends once that process has ended
+    (:func:`_die_with`)."""
     global _requested
     _requested = None
     for signum in (signal.SIGINT, *STOP_SIGNALS):
         if signal.getsignal(signum) is not signal.SIG_IGN:
             signal.signal(signum, _on_worker_signal)
+    if parent is not None:
+        _die_with(parent)
+
+
+def _die_with(parent: int) -> None:
+    """Have the kernel send :data:`ORPHAN_SIGNAL` when ``parent``'s thread that forked this
+    worker ends (Linux), and end now if ``parent`` already has."""
+    global _parent
+    _parent = parent
+    if ORPHAN_SIGNAL is None or not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    signal.signal(ORPHAN_SIGNAL, _on_orphan_signal)
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(ORPHAN_SIGNAL), 0, 0, 0)
+    except (OSError, AttributeError):  # no prctl: the worker cannot be told
+        return
+    if os.getppid() != parent:  # casino ended before the kernel was asked
+        os._exit(128 + int(signal.SIGTERM))
+
+
+def _on_orphan_signal(signum: int, frame: FrameType | None) -> None:
+    """casino's process has ended (not only the thread that started this worker: then the
+    worker's parent is still casino): unwind the task, if any, then end (:func:`worker_task`)."""
+    global _orphaned, _requested
+    if os.getppid() == _parent:
+        return
+    _orphaned = True
+    if not _in_task:
+        os._exit(128 + int(signal.SIGTERM))
+    if _requested is None:
+        _requested = int(signal.SIGTERM)
+        raise _stop(signal.SIGTERM)
 
 
 def _on_worker_signal(signum: int, frame: FrameType | None) -> None:
@@ -106,6 +156,8 @@ def worker_task() -> Iterator[None]:
         check_stop()
     finally:
         _in_task = False
+        if _orphaned:  # the task has unwound: nobody waits for its result
+            os._exit(128 + int(signal.SIGTERM))
 
 
 class TaskFailed(RuntimeError):

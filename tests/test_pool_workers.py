@@ -21,11 +21,13 @@ after a whole analysis.
 from __future__ import annotations
 
 import ast
+import contextlib
 import os
 import signal
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pexpect
@@ -143,6 +145,70 @@ def test_a_stop_ends_busy_workers_quietly(whom: str, signum: int, status: int) -
     said = (child.before or "").strip().splitlines()
     assert (child.exitstatus, len(said)) == (status, 1)
     assert said[0].startswith("busy: ") and "Traceback" not in said[0]
+
+
+KILLED_PROGRAM = textwrap.dedent(
+    """
+    import os, signal, subprocess, sys
+    from casino.pool import worker_pool
+    from casino.stopping import worker_task
+
+    def task(number):
+        with worker_task():
+            child = subprocess.Popen(["sleep", "600"])  # what a run starts: a program
+            try:
+                print(f"working {os.getpid()} {child.pid}", flush=True)
+                while True:
+                    signal.pause()  # until a stop unwinds the task
+            finally:
+                child.kill()
+                child.wait()
+
+    with worker_pool(3) as pool:
+        idle = pool.submit(os.getpid).result()
+        print(f"idle {idle}", flush=True)
+        for future in [pool.submit(task, number) for number in range(2)]:
+            future.result()
+    """
+)
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` is a process that has not ended (a zombie has)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return state not in ("Z", "X")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_workers_end_with_casino_killed_by_sigkill() -> None:
+    """``kill -9`` (a CI job's time limit, the out-of-memory killer) gives casino no chance to
+    stop its pool: its workers, idle or busy, end by themselves, and a busy one's task unwinds
+    first, so that the program the task started ends too (they used to wait for ever). No
+    terminal: a dying session leader's SIGHUP would reach the workers and hide the defect."""
+    casino = subprocess.Popen(
+        [sys.executable, "-c", KILLED_PROGRAM], cwd=ROOT, stdout=subprocess.PIPE, text=True
+    )
+    assert casino.stdout is not None
+    pids: list[int] = []
+    try:
+        pids.append(int(casino.stdout.readline().split()[1]))  # idle PID
+        for _ in range(2):  # working PID PROGRAM
+            pids += [int(word) for word in casino.stdout.readline().split()[1:]]
+        assert len(pids) == 5 and all(alive(pid) for pid in pids)
+        casino.kill()
+        casino.wait()
+        end = time.monotonic() + 60  # a bound on waiting, not a speed
+        while any(alive(pid) for pid in pids) and time.monotonic() < end:
+            time.sleep(0.05)
+        assert [pid for pid in pids if alive(pid)] == []
+    finally:
+        for pid in pids:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        casino.stdout.close()
 
 
 POOL_MAKERS = {"ProcessPoolExecutor", "WorkerPool", "Pool", "ThreadPool"}
