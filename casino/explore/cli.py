@@ -208,26 +208,34 @@ def explore(argv: list[str], streams: Streams) -> int:
 def _explore_by_rules(args: argparse.Namespace, streams: Streams) -> int:
     """``--reference stud-player``: a three-card stud player judged by the seed's rules."""
     from casino.clock import MonotonicClock
-    from casino.explore.stud import explore_player, script
+    from casino.explore.stud import explore_every_rule, explore_player, script
 
     if args.program is None or args.out is not None:
         raise UsageError("--reference stud-player explores a --program CMD ({host} {port} in it)")
     if args.replay is not None:
         return _replay_script(args, streams)
-    found, runs = explore_player(
-        shlex.split(args.program), MonotonicClock(), args.seed, min(args.sessions, args.budget_runs)
-    )
-    if found is None:
+    command, games = shlex.split(args.program), min(args.sessions, args.budget_runs)
+    if args.every:
+        founds, runs = explore_every_rule(command, MonotonicClock(), args.seed, games)
+    else:
+        found, runs = explore_player(command, MonotonicClock(), args.seed, games)
+        founds = [] if found is None else [found]
+    if not founds:
         streams.stdout.write(f"no breach in {runs} games\n")
         return 0
     output = Path(args.output or "explore-stud-player.txt")
-    write_atomic(output, script(found, args.seed))
-    streams.stdout.write(
-        f"game {found.number} breaks the rules ({found.played.rule}): {found.played.breach}\n"
-        f"shrunk to {len(found.game.hands)} hand(s) in {runs} runs; the dealer's script: {output}\n"
-        f"replay it with: casino explore --reference stud-player --program"
-        f" {shlex.quote(args.program)} --replay {shlex.quote(str(output))}\n"
-    )
+    for index, each in enumerate(founds, 1):
+        where = output if index == 1 else output.with_stem(f"{output.stem}-{each.played.rule}")
+        write_atomic(where, script(each, args.seed))
+        streams.stdout.write(
+            f"game {each.number} breaks the rules ({each.played.rule}): {each.played.breach}\n"
+            f"shrunk to {len(each.game.hands)} hand(s){'' if args.every else f' in {runs} runs'};"
+            f" the dealer's script: {where}\n"
+            f"replay it with: casino explore --reference stud-player --program"
+            f" {shlex.quote(args.program)} --replay {shlex.quote(str(where))}\n"
+        )
+    if args.every:
+        streams.stdout.write(f"{len(founds)} rule(s) broken; {runs} runs\n")
     return 1
 
 

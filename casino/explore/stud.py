@@ -7,7 +7,9 @@ a bet from the amount to match to $10 more and never over the stack, every reply
 starting chips, then hands (cards, the amount to match in each betting request, whether the
 player is the last one in after ``bet1``); the dealer plays it adaptively (the player's
 stack and the pot follow its own replies, as a dealer's do). On a breach the game is shrunk
-by delta debugging over its hands, then to fewer chips, and written as the *dealer's script*:
+by delta debugging over its hands, then to fewer chips (with ``--every``: all the games are
+played, and the first game to break each rule is shrunk, each keeping its rule broken), and
+written as the *dealer's script*:
 the messages sent, the replies got, the breach, and the game itself on a ``# game:`` line
 (JSON), which ``casino explore --reference stud-player --program CMD --replay SCRIPT``
 deals again to any player (:func:`replay_script`) and judges the same way.
@@ -18,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from casino.cards import FULL_DECK, Card
@@ -273,13 +275,24 @@ class StudExplorer:
 
     def find(self, seed: int, games: int) -> StudFound | None:
         """The first of ``games`` games (1 hand, then longer) that shows a breach."""
+        return next(self._breaches(seed, games), None)
+
+    def find_every(self, seed: int, games: int) -> list[StudFound]:
+        """The first game to break each rule (``--every``), in the order found, all ``games``
+        played (a game shows one breach: the dealer stops at it)."""
+        first: dict[str | None, StudFound] = {}
+        for found in self._breaches(seed, games):
+            first.setdefault(found.played.rule, found)
+        return list(first.values())
+
+    def _breaches(self, seed: int, games: int) -> Iterator[StudFound]:
+        """Each of ``games`` games drawn from ``seed`` that shows a breach, as played."""
         rng = random.Random(seed)
         for number in range(1, games + 1):
             game = draw_game(rng, 1 + min(number // 2, 12))
             played = self.run(game)
             if played.breach is not None:
-                return StudFound(game, played, number)
-        return None
+                yield StudFound(game, played, number)
 
     def shrink(self, found: StudFound) -> StudFound:
         """Fewest hands, then fewest requests a hand, then fewest chips, same rule broken."""
@@ -396,3 +409,13 @@ def explore_player(
     if found is None:
         return None, explorer.runs
     return explorer.shrink(found), explorer.runs
+
+
+def explore_every_rule(
+    command: Sequence[str], clock: Clock, seed: int, games: int
+) -> tuple[list[StudFound], int]:
+    """``--every``: all ``games`` played, the first breach of each rule shrunk (in the order
+    found), and the runs it took."""
+    explorer = StudExplorer(Launch(tuple(command)), clock)
+    founds = explorer.find_every(seed, games)
+    return [explorer.shrink(found) for found in founds], explorer.runs

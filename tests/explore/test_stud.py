@@ -134,3 +134,35 @@ def test_a_script_round_trips_its_game_and_a_bad_one_is_one_clear_error(tmp_path
     for bad in ("# nothing here\n", '# game: {"chips":5}\n', '# game: {"chips":-1,"hands":[]}\n'):
         with pytest.raises(ScriptError):
             game_of_script(bad)
+
+
+def test_every_rule_broken_is_found_and_shrunk_each_to_its_own_script(tmp_path: Path) -> None:
+    """``--every``: a player that is slow at a crowded table and bets over its stack at its
+    7th request is reported for both rules, each shrunk to a game that breaks that rule (the
+    first breach alone would hide the other), each script replaying its own breach."""
+    import io
+    import shlex
+
+    from casino.explore.cli import main
+
+    program = shlex.join(misbehaving("slow-crowd+over-stack-7th"))
+    out = tmp_path / "script.txt"
+    stdout = io.StringIO()
+    argv = ["explore", "--reference", "stud-player", "--program", program, "--sessions", "30"]
+    assert main([*argv, "--every", "-o", str(out)], stdout=stdout, stderr=io.StringIO()) == 1
+    said = stdout.getvalue().splitlines()
+    broken = [line for line in said if "breaks the rules" in line]
+    rules = [line.partition("(")[2].partition(")")[0] for line in broken]
+    assert sorted(rules) == ["legal", "timely"]
+    assert said[-1].startswith("2 rule(s) broken; ") and said[-1].endswith(" runs")
+    scripts = {rules[0]: out, rules[1]: tmp_path / f"script-{rules[1]}.txt"}
+    for rule, where in scripts.items():
+        assert where.read_text(encoding="utf-8").splitlines()[-1].startswith(f"breach ({rule}): ")
+        stdout = io.StringIO()
+        replay = ["explore", "--reference", "stud-player", "--program", program]
+        assert main([*replay, "--replay", str(where)], stdout=stdout, stderr=io.StringIO()) == 1
+        assert f"breaks the rules ({rule}): " in stdout.getvalue()
+    # without --every, the first breach only, as before
+    stdout = io.StringIO()
+    assert main([*argv, "-o", str(tmp_path / "one.txt")], stdout=stdout, stderr=io.StringIO()) == 1
+    assert len(stdout.getvalue().splitlines()) == 3

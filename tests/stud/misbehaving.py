@@ -9,6 +9,8 @@
 - ``over-stack-7th``: bets one chip more than its stack at the 7th betting request;
 - ``crash-at-bet2``: raises an exception at ``bet2`` (a traceback on stderr, status 1);
 - ``flood-stderr``: writes 180,000 bytes to stderr (3,000 lines) before it connects.
+
+FAULT may name several, joined by ``+`` (``slow-crowd+over-stack-7th``).
 """
 
 from __future__ import annotations
@@ -24,17 +26,18 @@ from casino.stud.strategy import Strategy
 
 
 def answer(session: PlayerSession, fault: str, text: str, seen: list[str]) -> str | None:
-    """The reply to ``text`` (``seen``: every message before it), with the fault."""
+    """The reply to ``text`` (``seen``: every message before it), with the faults."""
+    faults = set(fault.split("+"))
     requests = [sent for sent in seen if sent.startswith(("bet1:", "bet2:"))]
-    if fault == "login-only" and text != "login":
+    if "login-only" in faults and text != "login":
         return None
-    if fault == "crash-at-bet2" and text.startswith("bet2:"):
+    if "crash-at-bet2" in faults and text.startswith("bet2:"):
         raise RuntimeError(f"cannot read {text!r}")
-    if fault == "over-stack-7th" and text.startswith("bet") and len(requests) == 6:
+    if "over-stack-7th" in faults and text.startswith("bet") and len(requests) == 6:
         request = wire.parse_command(text)
         assert isinstance(request, wire.BetRequest)
         return f"bet:{request.stack + 1}"
-    if fault == "slow-crowd" and text.startswith("bet"):
+    if "slow-crowd" in faults and text.startswith("bet"):
         request = wire.parse_command(text)
         assert isinstance(request, wire.BetRequest)
         if len(request.table) > 6:
@@ -46,7 +49,8 @@ FLOOD = 3000 * ("x" * 59 + "\n")
 
 
 def main(host: str, port: str, fault: str) -> None:
-    if fault == "flood-stderr":
+    faults = set(fault.split("+"))
+    if "flood-stderr" in faults:
         sys.stderr.write(FLOOD)
         sys.stderr.flush()
     connection = FrameSocket.connect(host, int(port))
@@ -55,7 +59,7 @@ def main(host: str, port: str, fault: str) -> None:
     try:
         while session.done is None:
             text = connection.receive()
-            if fault == "hang-up-at-second-login" and text == "login" and "login" in seen:
+            if "hang-up-at-second-login" in faults and text == "login" and "login" in seen:
                 break
             reply = answer(session, fault, text, seen)
             if text.startswith("done:"):
@@ -63,7 +67,7 @@ def main(host: str, port: str, fault: str) -> None:
             seen.append(text)
             if reply is not None:
                 connection.send(reply)
-        if fault == "never-close":
+        if "never-close" in faults:
             time.sleep(30)  # the tester kills us long before
     except ConnectionClosed:
         pass
