@@ -265,3 +265,13 @@ def test_no_function_listed_as_not_the_programs_code_runs_in_the_shipped_transcr
 
 def _site_of(module: str, function: str) -> ast_mutants.Site:
     return next(s for s in ast_mutants.sites(module) if s.function == function)
+
+
+def test_only_a_test_of_casinos_choice_kills_the_b_with_two_amounts_mutant() -> None:
+    """``commands:drop:8`` takes ``b 1 2`` as a bet: the seed has ``b`` or ``b i`` only, and
+    the tests that refuse it are marked ``casino_choice``; the others pass with it."""
+    site = ast_mutants.site_named("commands:drop:8")
+    assert site.function == "VideoPokerCommands._bet"
+    tests = "tests/videopoker/test_cli.py"
+    assert not ast_mutants.unit_kills(site, tests, marks=f"not {ast_mutants.CHOICE}")
+    assert ast_mutants.unit_kills(site, tests, marks=ast_mutants.CHOICE)
