@@ -12,14 +12,21 @@ function only while the mutant runs, so that the reference, in the same process,
 itself (as :mod:`mutants` does with its hand-written patches). Which mutants: every site of
 every module in :data:`MODULES`, in source order, sampled by ``random.Random(seed)``.
 
-For each mutant: killed by the shipped transcripts? by explore (seed 0, ``--sessions``)?
-by a longer random search (explore with seeds 1..``--search``, same sessions each)? With
-``--unit``: by the reference's own unit tests (:data:`UNIT_TESTS`, run by pytest in a
-subprocess that applies the same mutant first: ``--unit-run SITE``)? They are asked only of
-the mutants explore missed (a full run of them costs 30-75 s a mutant here): the only ones
-where their verdict can change explore's rate, by adding to the mutants anything kills. The
-mutants nothing kills are presumed equivalent and left out of the rates. Figures are printed,
-never asserted.
+A site in a function of :data:`NOT_THE_PROGRAM` (code the program never runs) is listed in
+its own line, "not the program's code", and never run nor counted.
+
+For each other mutant: killed by explore (seed 0, ``--sessions``)? by the shipped
+transcripts? With ``--unit``, if explore missed it: by the reference's own unit tests
+(:data:`UNIT_TESTS`, run by pytest in a subprocess that applies the same mutant first:
+``--unit-run SITE``), first those of the seed's behaviour (``-m "not casino_choice"``), and
+if they pass, those of casino's own choices (``-m casino_choice``: behaviour the seed leaves
+open)? A full run costs 30-75 s a mutant here, so they are asked only where their verdict
+can change explore's rate. Last, only of the mutants none of these kills: by a longer random
+search (explore with seeds 1..``--search``, the same sessions each; with seed 0, ``--search``
+x ``--sessions`` + ``--sessions`` sessions)? Elsewhere the search cannot add to the mutants
+anything kills, and a search is explore itself with more seeds, so the mutants explore kills
+count as the search's. The mutants nothing kills are presumed equivalent and left out of the
+rates. Figures are printed, never asserted.
 """
 
 from __future__ import annotations
@@ -79,6 +86,25 @@ imports these modules, but generates each session before any program runs.) Whil
 runs, each judge module sees a fresh, unmutated copy of the mutated module
 (:func:`judge_untouched`), so a mutant is killed only by what the *program* does, never by a
 rival or referee that the mutation broke."""
+
+NOT_THE_PROGRAM = {
+    "casino.videopoker.paytable.parse_paytable": (
+        "the analyzer's --paytable FILE (casino.videopoker.analyze); the program plays one fixed"
+        " table"
+    ),
+    "casino.nim.kayles.KaylesGame.legal_moves": (
+        "casino's rival (casino.nim.duel) and explore's model; the program's AI is"
+        " strategy.kayles_move and a typed move goes through take/check"
+    ),
+}
+"""Functions of the mutated modules (module and qualified name) that the program never calls,
+each with the reason: their mutants are listed as "not the program's code", never run nor
+counted. ``tests/explore/test_ast_mutants.py`` proves that none is called while the shipped
+transcripts run. (``strategy._check_stones``, a defensive check of an argument the program
+always passes right, *is* called: it is not listed.)"""
+
+CHOICE = "casino_choice"
+"""The pytest marker of the unit tests that pin a behaviour the seed leaves open."""
 
 UNIT_TESTS = {"nimsys": "tests/nim", "nimsys-a": "tests/nim", "videopoker": "tests/videopoker"}
 """The unit test folder of each grammar's reference (``--unit``)."""
@@ -361,28 +387,47 @@ def site_named(name: str) -> Site:
     raise LookupError(name)
 
 
-def unit_kills(site: Site, tests: str | None = None) -> bool:
+def not_the_program(site: Site) -> str | None:
+    """Why ``site``'s function is not the program's code (``None``: it is)."""
+    return NOT_THE_PROGRAM.get(f"{site.module}.{site.function}")
+
+
+def unit_kills(site: Site, tests: str | None = None, marks: str = "") -> bool:
     """Whether the reference's own unit tests (``tests``: by default its folder of
-    :data:`UNIT_TESTS`) fail with ``site``'s mutant applied: pytest in a subprocess
-    (``--unit-run``), stopping at the first failure. Tests that start the program as a
-    separate process run the unmutated code there, so they cannot kill it."""
+    :data:`UNIT_TESTS`; ``marks``: a pytest ``-m`` expression, none by default) fail with
+    ``site``'s mutant applied: pytest in a subprocess (``--unit-run``), stopping at the
+    first failure. Tests that start the program as a separate process run the unmutated code
+    there, so they cannot kill it."""
     folder = UNIT_TESTS[MODULES[site.module]] if tests is None else tests
-    command = [sys.executable, str(Path(__file__).resolve()), "--unit-run", site.name, folder]
+    script = str(Path(__file__).resolve())
+    command = [sys.executable, script, "--unit-run", site.name, folder, "--marks", marks]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
+    if done.returncode == 5:  # no test of those marks there
+        return False
     if done.returncode not in (0, 1, 2):  # 2: a test module failed to load (a kill too)
         raise RuntimeError(f"{site.name}: pytest exited {done.returncode}: {done.stdout[-300:]}")
     return done.returncode != 0
 
 
-def unit_run(name: str, folder: str) -> int:
-    """pytest's exit status on ``folder`` with the mutant of site ``name`` in place."""
+def unit_verdict(site: Site) -> str:
+    """Which unit tests kill ``site``'s mutant: ``"seed"`` (a test of the seed's behaviour),
+    ``"choice"`` (only tests of casino's choices, :data:`CHOICE`) or ``"none"``."""
+    if unit_kills(site, marks=f"not {CHOICE}"):
+        return "seed"
+    return "choice" if unit_kills(site, marks=CHOICE) else "none"
+
+
+def unit_run(name: str, folder: str, marks: str = "") -> int:
+    """pytest's exit status on ``folder`` (the tests of ``marks``, if any) with the mutant of
+    site ``name`` in place."""
     import pytest
 
     made = make(site_named(name))
     if made is None:
         return 3
+    chosen = ["-m", marks] if marks else []
     with made.applied():
-        return int(pytest.main(["-q", "-x", "-p", "no:cacheprovider", folder]))
+        return int(pytest.main(["-q", "-x", "-p", "no:cacheprovider", *chosen, folder]))
 
 
 def as_mutant(mutant: AstMutant) -> Any:
@@ -410,18 +455,29 @@ def _killed_by_search(mutant: Any, sessions: int, seeds: int) -> bool:
 
 @dataclass(frozen=True)
 class Row:
-    """One mutant's verdicts (``unit`` is ``None`` when the unit tests were not asked)."""
+    """One mutant's verdicts. ``search``: ``None`` when not asked (something else killed it);
+    ``unit``: which unit tests kill it (:func:`unit_verdict`), ``None`` when not asked."""
 
     shipped: bool
     explore: bool
-    search: bool
+    search: bool | None
     lines: int | None
-    unit: bool | None = None
+    unit: str | None = None
 
     @property
     def killed(self) -> bool:
         """Whether anything asked kills it."""
-        return self.shipped or self.explore or self.search or bool(self.unit)
+        return self.seen or self.unit == "choice"
+
+    @property
+    def seen(self) -> bool:
+        """Whether the transcripts, explore, the search or a test of the seed's behaviour kill
+        it (anything but a test of casino's own choices)."""
+        return self.shipped or self.explore or bool(self.search) or self.unit == "seed"
+
+
+def _search_said(row: Row) -> str:
+    return {None: "-", True: "y", False: "n"}[row.search]
 
 
 def study(count: int, seed: int, sessions: int, seeds: int, unit: bool = False) -> None:
@@ -432,10 +488,17 @@ def study(count: int, seed: int, sessions: int, seeds: int, unit: bool = False) 
     print(describe())
     print(
         f"load average: {os.getloadavg()[0]:.2f}; {count} mutants, seed {seed};"
-        f" explore {sessions} sessions, search seeds 1..{seeds} ({sessions * seeds} more)"
+        f" explore {sessions} sessions, search seeds 1..{seeds} ({sessions * seeds} more,"
+        " only where nothing else kills)"
     )
     rows: list[Row] = []
+    elsewhere = 0
     for site in sample(count, seed):
+        reason = not_the_program(site)
+        if reason is not None:
+            elsewhere += 1
+            print(f"{site.name:<24} {site.function:<32} not the program's code: {reason}")
+            continue
         made = make(site)
         if made is None:
             print(f"{site.name:<24} (its code cannot be swapped in)")
@@ -444,20 +507,26 @@ def study(count: int, seed: int, sessions: int, seeds: int, unit: bool = False) 
         try:
             found = explore(mutant, in_process(mutant), sessions)
             shipped = shipped_kills(mutant)
-            search = found is not None or _killed_by_search(mutant, sessions, seeds)
         except RecursionError:
-            found, shipped, search = None, True, True
+            found, shipped = None, True
+        verdict = unit_verdict(site) if unit and found is None else None
+        search: bool | None = None
+        if found is not None:
+            search = True
+        elif not shipped and verdict in (None, "none"):
+            search = _killed_by_search(mutant, sessions, seeds)
         row = Row(shipped, found is not None, search, None if found is None else found.lines)
-        if unit and not row.explore:
-            row = Row(row.shipped, row.explore, row.search, row.lines, unit_kills(site))
+        row = Row(row.shipped, row.explore, row.search, row.lines, verdict)
         rows.append(row)
-        said = {None: " unit -" if unit else "", True: " unit y", False: " unit n"}[row.unit]
+        said = f" unit {verdict or '-'}" if unit else ""
         print(
             f"{site.name:<24} {site.function:<32} {made.change[:36]:<36} shipped"
             f" {'y' if shipped else 'n'} explore {row.lines if found is not None else '-'}"
-            f" search {'y' if search else 'n'}{said}",
+            f" search {_search_said(row)}{said}",
             flush=True,
         )
+    if elsewhere:
+        print(f"\nnot the program's code (not run, not counted): {elsewhere}")
     _rates(rows)
 
 
@@ -476,10 +545,18 @@ def _rates(rows: list[Row]) -> None:
     if any(r.unit is not None for r in rows):
         asked = sum(1 for r in killed if r.unit is not None)
         print(f"(the unit tests asked of the {asked} killed mutants that explore missed)")
-        columns.append(("the unit tests", lambda r: bool(r.unit)))
+        columns.append(("unit tests of the seed's", lambda r: r.unit == "seed"))
+        columns.append(("only casino's choice tests", lambda r: r.unit == "choice"))
     for what, column in columns:
         hits = sum(1 for r in killed if column(r))
         print(f"killed by {what + ':':<26} {hits} ({100 * hits / len(killed):.0f} %)")
+    seen = [r for r in killed if r.seen]
+    if any(r.unit is not None for r in rows) and seen:
+        hits = sum(1 for r in seen if r.explore)
+        print(
+            f"explore, casino's choices left out: {hits} of {len(seen)}"
+            f" ({100 * hits / len(seen):.0f} %)"
+        )
     lines = [r.lines for r in killed if r.lines is not None]
     if lines:
         print(f"median shrunk session: {statistics.median(lines)} input lines")
@@ -496,9 +573,11 @@ def main() -> None:
         "--unit", action="store_true", help="ask the reference's unit tests where explore missed"
     )
     parser.add_argument("--unit-run", nargs=2, metavar=("SITE", "FOLDER"), help=argparse.SUPPRESS)
+    parser.add_argument("--marks", default="", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.unit_run:
-        raise SystemExit(unit_run(*args.unit_run))
+        name, folder = args.unit_run
+        raise SystemExit(unit_run(name, folder, args.marks))
     study(args.count, args.seed, args.sessions, args.search, args.unit)
 
 

@@ -4,6 +4,11 @@ makes a module that compiles, differs from the reference, and swaps in only whil
 from __future__ import annotations
 
 import ast
+import contextlib
+import importlib
+import sys
+import types
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -12,12 +17,15 @@ import pytest
 from casino.explore.nimsys import BONUS
 from explore.benchmark import load_file, mutant_main
 
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+
 if TYPE_CHECKING:
     import ast_mutants
+    import bench_explore
 else:
-    ast_mutants = load_file(
-        "ast_mutants", Path(__file__).resolve().parents[2] / "benchmarks" / "ast_mutants.py"
-    )
+    ast_mutants = load_file("ast_mutants", BENCHMARKS / "ast_mutants.py")
+    load_file("machine", BENCHMARKS / "machine.py")  # bench_explore's own imports
+    bench_explore = load_file("bench_explore", BENCHMARKS / "bench_explore.py")
 
 
 def test_sites_and_the_sample_are_the_same_each_time() -> None:
@@ -174,21 +182,96 @@ def test_the_unit_tests_kill_a_strategy_mutant_and_pass_an_unrelated_one() -> No
 def test_the_rates_count_a_unit_only_kill_and_leave_survivors_out(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """A mutant only the unit tests kill is in the denominator; one nothing kills is not."""
+    """A mutant only the unit tests kill is in the denominator; one nothing kills is not; one
+    only a test of casino's own choices kills is in the first rate, not the second."""
     row = ast_mutants.Row
     ast_mutants._rates(
         [
             row(shipped=True, explore=True, search=True, lines=3),
             row(shipped=False, explore=True, search=True, lines=6),
-            row(shipped=False, explore=False, search=False, lines=None, unit=True),
-            row(shipped=False, explore=False, search=False, lines=None, unit=False),
+            row(shipped=False, explore=False, search=None, lines=None, unit="seed"),
+            row(shipped=False, explore=False, search=None, lines=None, unit="choice"),
+            row(shipped=False, explore=False, search=False, lines=None, unit="none"),
         ]
     )
     assert capsys.readouterr().out == (
-        "\nmutants run: 4; killed by anything: 3; presumed equivalent: 1\n"
-        "(the unit tests asked of the 1 killed mutants that explore missed)\n"
-        "killed by explore (seed 0):          2 (67 %)\n"
-        "killed by the shipped transcripts:   1 (33 %)\n"
-        "killed by the unit tests:            1 (33 %)\n"
+        "\nmutants run: 5; killed by anything: 4; presumed equivalent: 1\n"
+        "(the unit tests asked of the 2 killed mutants that explore missed)\n"
+        "killed by explore (seed 0):          2 (50 %)\n"
+        "killed by the shipped transcripts:   1 (25 %)\n"
+        "killed by unit tests of the seed's:  1 (25 %)\n"
+        "killed by only casino's choice tests: 1 (25 %)\n"
+        "explore, casino's choices left out: 2 of 3 (67 %)\n"
         "median shrunk session: 4.5 input lines\n"
     )
+
+
+def _calls_while_shipped(names: Iterable[str]) -> set[str]:
+    """Which of the functions ``names`` (module and qualified name) the programs call while
+    every shipped transcript of Nimsys (Projects A to C) and video poker runs, in process as
+    the benchmark runs them, each watched by ``sys.setprofile`` in the program's own run
+    (casino's judges seeing fresh copies of the modules, as while a mutant runs). Every
+    transcript must pass too: watching changes nothing."""
+    from mutants import Mutant
+
+    codes: dict[int, str] = {}  # by id: the judges' fresh copies have equal code objects
+    held: list[types.CodeType] = []  # the code objects whose ids are keys
+    modules = set()
+    for name in names:
+        module = next(m for m in ast_mutants.MODULES if name.startswith(m + "."))
+        live = importlib.import_module(module)
+        function = ast_mutants._live_function(live, name.removeprefix(module + "."))
+        codes[id(function.__code__)] = name
+        held.append(function.__code__)
+        modules.add(module)
+    called: set[str] = set()
+
+    def watch(frame: types.FrameType, event: str, arg: object) -> None:
+        if event == "call" and id(frame.f_code) in codes:
+            called.add(codes[id(frame.f_code)])
+
+    def patch(stack: contextlib.ExitStack) -> None:
+        for module in sorted(modules):
+            stack.enter_context(ast_mutants.judge_untouched(module))
+        previous = sys.getprofile()
+        sys.setprofile(watch)
+        stack.callback(sys.setprofile, previous)
+
+    for reference in ("nimsys", "nimsys-b", "nimsys-a", "videopoker"):
+        watched = Mutant("watched", reference, "none", patch)
+        assert not bench_explore.shipped_kills(watched), reference
+    return called
+
+
+def test_no_function_listed_as_not_the_programs_code_runs_in_the_shipped_transcripts() -> None:
+    """Each function of ``NOT_THE_PROGRAM`` is watched while every shipped transcript runs
+    and is never called; the same watch does see the functions the program calls (the
+    advanced AI's ``_check_stones``, the pay table's ``payout``: not listed for that)."""
+    listed = set(ast_mutants.NOT_THE_PROGRAM)
+    assert "casino.videopoker.paytable.parse_paytable" in listed
+    called = {
+        "casino.nim.strategy._check_stones",
+        "casino.videopoker.paytable.PayTable.payout",
+        "casino.nim.kayles.KaylesGame.check",
+    }
+    assert _calls_while_shipped(listed | called) == called
+    parsing = _site_of("casino.videopoker.paytable", "parse_paytable")
+    assert (
+        ast_mutants.not_the_program(parsing)
+        == ast_mutants.NOT_THE_PROGRAM["casino.videopoker.paytable.parse_paytable"]
+    )
+    assert ast_mutants.not_the_program(_site_of("casino.nim.strategy", "_check_stones")) is None
+
+
+def _site_of(module: str, function: str) -> ast_mutants.Site:
+    return next(s for s in ast_mutants.sites(module) if s.function == function)
+
+
+def test_only_a_test_of_casinos_choice_kills_the_b_with_two_amounts_mutant() -> None:
+    """``commands:drop:8`` takes ``b 1 2`` as a bet: the seed has ``b`` or ``b i`` only, and
+    the tests that refuse it are marked ``casino_choice``; the others pass with it."""
+    site = ast_mutants.site_named("commands:drop:8")
+    assert site.function == "VideoPokerCommands._bet"
+    tests = "tests/videopoker/test_cli.py"
+    assert not ast_mutants.unit_kills(site, tests, marks=f"not {ast_mutants.CHOICE}")
+    assert ast_mutants.unit_kills(site, tests, marks=ast_mutants.CHOICE)

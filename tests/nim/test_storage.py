@@ -41,6 +41,9 @@ def test_any_players_round_trip(players: list[Player]) -> None:
     assert text.count("\n") == len(players) + 1
 
 
+# casino_choice: the format is the student's (seed nimsys-projects-a-b-c.txt line 790: "It is
+# up to you to decide the most appropriate format").
+@pytest.mark.casino_choice
 def test_the_format_is_readable_text() -> None:
     text = storage.dumps(
         [
@@ -55,6 +58,9 @@ def test_the_format_is_readable_text() -> None:
     )
 
 
+# casino_choice: what a malformed file is, and its messages (seed line 790: the format is the
+# student's; the seed says nothing of a bad file).
+@pytest.mark.casino_choice
 @pytest.mark.parametrize(
     ("text", "problem"),
     [
@@ -93,6 +99,8 @@ def test_exit_writes_players_and_the_next_run_reads_them() -> None:
     assert session("displayplayer").endswith("a,Aa,A,1 games,0 wins\nb,Bb,B,1 games,1 wins\n\n$\n")
 
 
+# casino_choice: a bad file's message and where it is kept (seed line 790: silent on it).
+@pytest.mark.casino_choice
 def test_a_corrupt_file_is_reported_kept_aside_and_not_overwritten() -> None:
     PLAYERS.write_bytes(b"my own notes\n")
     Path("players.dat.bad").write_bytes(b"an older bad file\n")
@@ -108,6 +116,8 @@ def test_a_corrupt_file_is_reported_kept_aside_and_not_overwritten() -> None:
     assert storage.loads(PLAYERS.read_text()) == [Player("a", "A", "Aa")]
 
 
+# casino_choice: a file that is not UTF-8 and its message (seed line 790: silent on it).
+@pytest.mark.casino_choice
 def test_bytes_that_are_not_utf8_are_a_corrupt_file() -> None:
     PLAYERS.write_bytes(b"casino-nimsys players 1\nhuman\t\xff\tb\tc\t0\t0\n")
     run = nimsys("exit\n")
@@ -117,6 +127,8 @@ def test_bytes_that_are_not_utf8_are_a_corrupt_file() -> None:
     assert Path("players.dat.bad").read_bytes().startswith(b"casino-nimsys")
 
 
+# casino_choice: an unreadable file's message (seed line 790: silent on it).
+@pytest.mark.casino_choice
 def test_an_unreadable_players_dat_is_moved_aside() -> None:
     PLAYERS.mkdir()
     (PLAYERS / "inside").write_text("kept")
@@ -127,6 +139,9 @@ def test_an_unreadable_players_dat_is_moved_aside() -> None:
     assert storage.loads(PLAYERS.read_text()) == []
 
 
+# casino_choice: a bad file kept and the save refused, its lines and status (seed line 790:
+# silent on it).
+@pytest.mark.casino_choice
 def test_a_bad_file_that_cannot_be_moved_aside_is_never_overwritten(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -159,6 +174,8 @@ class BlockingAtExit(io.StringIO):
         return line
 
 
+# casino_choice: a failing save's line and status 1 (seed line 790: silent on a failed save).
+@pytest.mark.casino_choice
 def test_an_unwritable_players_dat_is_reported_and_the_status_is_1() -> None:
     session("addplayer a,A,Aa", "exit")
     out, err = io.StringIO(), io.StringIO()

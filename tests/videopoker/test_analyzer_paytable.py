@@ -26,10 +26,15 @@ JACKS OR BETTER  1
 """
 
 
+# casino_choice: a pay table read from a file is casino's analyzer's (--paytable FILE); the seed
+# (videopoker-double-bonus.txt lines 21-27) posts one table, and no file of them.
+@pytest.mark.casino_choice
 def test_a_written_out_table_equals_the_built_in_one() -> None:
     assert parse_paytable(JACKS_OR_BETTER_TEXT, "ignored") == PAYTABLES["jacks-or-better-9-6"]
 
 
+# casino_choice: the analyzer's pay table files (seed lines 21-27: one posted table).
+@pytest.mark.casino_choice
 def test_one_number_pays_per_credit_and_missing_lines_pay_nothing() -> None:
     table = parse_paytable("FOUR 2-4 80\n\nfull   house 10 20 30 40 55\n", "mine")
     assert table.name == "mine"
@@ -38,6 +43,8 @@ def test_one_number_pays_per_credit_and_missing_lines_pay_nothing() -> None:
     assert table.payout(PayLine.FOUR_ACES, 5) == 0
 
 
+# casino_choice: the analyzer's pay table files (seed lines 21-27: one posted table).
+@pytest.mark.casino_choice
 @pytest.mark.parametrize(
     ("text", "message"),
     [
