@@ -24,6 +24,7 @@ from casino.explore.ahead import Ahead
 from casino.explore.coverage import Arc, Coverage
 from casino.explore.judge import Program, differs, judge, reference_transcript
 from casino.explore.plan import Grammar, OptionalPart, Rendered, Session
+from casino.explore.played import SEED_TRIES, Plays, one_game, reshaped
 from casino.explore.recordings import Recordings
 from casino.explore.shrink import shrink
 from casino.harness.model import In, Out, OutAny, Transcript
@@ -94,6 +95,12 @@ class Found:
     keeps one difference a group, and shrinking keeps it in its group); ``None``: any."""
 
     @property
+    def played(self) -> bool:
+        """Whether it is a play (games casino played against the program's AI) rather than a
+        session: :attr:`transcript` has a ``play:`` block and :attr:`session` is empty."""
+        return self.transcript.play is not None
+
+    @property
     def lines(self) -> int:
         """Input lines typed in the (shrunk) transcript; for a program that reads files
         instead (video poker's cmd-file), the commands in them."""
@@ -123,6 +130,8 @@ class Explorer:
     """Program runs so far."""
     tried: int = 0
     """Sessions the program was judged on."""
+    games: int = 0
+    """Games played against the program's AI in the grammar's plays (:meth:`play`)."""
     started: float = 0.0
     name: str = "explored session"
     _cache: dict[Rendered, tuple[Transcript, TranscriptResult] | None] = field(default_factory=dict)
@@ -232,6 +241,8 @@ class Explorer:
             if self.progress and main is None and self.clock() - last_note >= 2:
                 last_note = self.clock()
                 self._note(f"{self.tried} sessions, no difference yet")
+        if main is None:
+            main = self.best = self.play(seed)
         return main
 
     def _numbered(self, seed: int, count: int) -> Iterator[tuple[int, Session]]:
@@ -360,7 +371,9 @@ class Explorer:
         """``found`` shrunk (as far as the budget lets; ``found`` — :attr:`best` for the main
         difference — is kept up to date, so a Ctrl-C keeps the smallest session so far)."""
         runs, started = self.runs, self.seconds
-        self._note(f"session {found.number} differs ({found.lines} lines); shrinking")
+        what = "play" if found.played else "session"
+        if not found.played:
+            self._note(f"session {found.number} differs ({found.lines} lines); shrinking")
 
         def still_fails(candidate: Session) -> bool:
             if found.part is not None and not found.part.has(candidate):
@@ -382,14 +395,47 @@ class Explorer:
             self._judge_ahead([], candidates)
 
         try:
-            shrink(self.grammar, found.session, still_fails, ahead if self._ahead else None)
+            if found.played:
+                self._shrink_play(found)
+            else:
+                shrink(self.grammar, found.session, still_fails, ahead if self._ahead else None)
             found.shrunk = True
         except OutOfBudget:
-            self._note("the budget ran out while shrinking: the smallest session so far is kept")
+            self._note(f"the budget ran out while shrinking: the smallest {what} so far is kept")
         finally:
             found.shrink_runs = self.runs - runs
             found.shrink_seconds = self.seconds - started
         return found
+
+    def _shrink_play(self, found: Found) -> None:
+        """A failed play made the smallest that still fails: the fewest stones whose games
+        fail (each size's games in one play, the fewest first), then one game of them (the
+        first of :data:`~casino.explore.played.SEED_TRIES` seeds that fails), else that size's
+        games; who moves first and how the rival plays are kept."""
+        play, seed = found.transcript.play, found.transcript.seed or 0
+        assert play is not None
+        if one_game(found.transcript):
+            return
+        for size in sorted(play.sizes):
+            if not self._play_fails(reshaped(found.transcript, size, play.games, seed), found):
+                continue
+            candidates = [reshaped(found.transcript, size, 1, seed + n) for n in range(SEED_TRIES)]
+            for index, candidate in enumerate(candidates):
+                if self._ahead is not None:
+                    self._ahead.submit(candidates[index : index + 2 * self._ahead.jobs])
+                if self._play_fails(candidate, found):
+                    return
+            return
+
+    def _play_fails(self, candidate: Transcript, found: Found) -> bool:
+        """Whether the program fails the play ``candidate`` (``found`` then becomes it)."""
+        if candidate == found.transcript:
+            return True
+        result = self._judge(candidate)
+        if differs(result):
+            found.transcript, found.result = candidate, result
+            return True
+        return False
 
     def _reference(self, session: Session) -> Transcript | None:
         """The reference's recording of ``session`` (made now, or ahead)."""
@@ -446,6 +492,8 @@ class Explorer:
         without one)."""
         if found.part is not None:
             return found.part.name
+        if found.played and found.group is not None:
+            return found.group
         by_line = getattr(self.grammar, "group_of_line", None)
         line = blamed_output_line(found.transcript, found.result)
         if by_line is not None and line is not None:
@@ -481,7 +529,37 @@ class Explorer:
             elif self.best is None:
                 self.best = each
             self._note(f"session {number} differs in {each.group}")
+        played = self.play(seed)
+        if played is not None and played.group not in groups:
+            found.append(played)
+            self.best = self.best or played
         return found
+
+    def play(self, seed: int) -> Found | None:
+        """The first of the grammar's plays (``plays(seed, name)``, :mod:`casino.explore.played`)
+        the program fails, judged after the sessions; ``None``: none failed, the grammar has
+        none, their optional part was found to differ (not attempted: reported once, as
+        such), or the budget ran out."""
+        plays: Plays | None = getattr(self.grammar, "plays", lambda seed, name: None)(
+            seed, self.name
+        )
+        if plays is None or any(found.part == plays.part for found in self.optional):
+            return None
+        if self._ahead is not None:
+            self._ahead.submit(plays.transcripts)
+        for number, transcript in enumerate(plays.transcripts, 1):
+            try:
+                result = self._judge(transcript)
+            except OutOfBudget:
+                return None
+            assert transcript.play is not None
+            self.games += transcript.play.total
+            if differs(result):
+                self._note(f"play {number} of {len(plays.transcripts)} fails in {plays.group}")
+                found = Found(Session(()), transcript, result, number, self.runs, self.seconds)
+                found.group = plays.group
+                return found
+        return None
 
     def _note(self, text: str) -> None:
         if self.progress:
