@@ -48,8 +48,12 @@ casino's own reference is explored (it must never differ from itself).
 A difference in an optional part (Project C's bonus) is reported once on its own line and
 the rest is explored without it. --every goes on after a difference and shrinks the first
 of each part of the assignment it touches (Nimsys: commands, rankings, games, the AI,
-files, the bonus; video poker: commands, hands, pay lines, advice; five-card draw: players,
-bet or fold, bets, exchanges, results), each written beside FILE (FILE-2.yaml …).
+files, the bonus, the advanced AI played; video poker: commands, hands, pay lines, advice;
+five-card draw: players, bet or fold, bets, exchanges, results), each written beside FILE
+(FILE-2.yaml …).
+Project C's advanced AI is also played, after the sessions, as a play: transcript is
+(the AI first and second, 1 to 11 stones, 440 games drawn from --seed): a play it fails (a
+game it could win and did not) is shrunk to one game and written as a play: transcript.
 Sessions are tried sixteen at a time in the order that reaches new reference code soonest
 (the reference traced line by line in this process, until three windows in a row reach
 nothing new); the reference coverage reached is said at the end (--coverage: by module).

@@ -18,6 +18,7 @@ from casino.explore.engine import Budget, Explorer
 from casino.explore.judge import Program, judge
 from casino.explore.nimsys import BONUS, PLAYED, PLAYS, NimsysGrammar
 from casino.explore.nimsys_model import kayles_value, pinned_ai_move
+from casino.explore.played import reshaped
 from casino.harness.dump import dump_transcript
 from casino.harness.load import load_transcript
 from casino.harness.runners import make_runner
@@ -93,13 +94,15 @@ def test_the_sessions_miss_the_mutant_and_the_play_finds_it(tmp_path: Path) -> N
     assert explorer.tried == 40 and not explorer.optional  # no session differs
     assert found is not None and found.played and found.group == PLAYED
     assert found.transcript.play is not None and found.transcript.play.total == 110
-    first = found.transcript.play.first
+    first, failed = found.transcript.play.first, found.transcript
     explorer.shrink(found)
     play = found.transcript.play
     assert found.shrunk and play is not None
     assert play.total == 1 and play.first == first and play.game == "nimsys-advanced"
-    # the fewest stones: no size below it loses a game against the mutant (ten games each)
+    # the fewest stones: at no size below it does the mutant lose one of the ten games
     assert play.sizes[0] > 1
+    for size in range(1, play.sizes[0]):
+        assert judge(reshaped(failed, size, 10, failed.seed or 0), LOSER).passed
     assert found.result.status is Status.FAIL
     # written and read back, it is an ordinary transcript replay judges the same way
     (tmp_path / "explore-nimsys.yaml").write_text(dump_transcript(found.transcript))
