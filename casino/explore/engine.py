@@ -103,7 +103,8 @@ class Found:
     @property
     def lines(self) -> int:
         """Input lines typed in the (shrunk) transcript; for a program that reads files
-        instead (video poker's cmd-file), the commands in them."""
+        instead (video poker's cmd-file), the commands in them; 0 for a play (:attr:`played`:
+        casino chooses its lines live, none are written down)."""
         typed = sum(len(run.inputs) for run in self.transcript.runs)
         return typed or self.session.size[0]
 
