@@ -12,6 +12,7 @@ budget in seconds cuts it short.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import random
 import time
@@ -41,6 +42,9 @@ WINDOW = 16
 reaches the most reference code not reached yet first (on the mutation benchmark, greedy
 found the median bug in 5 runs where the plain order takes 7; a stable split of new-code
 sessions first, in 7)."""
+PLAYS_SHARE = 0.1
+"""The share of a budget in seconds the sessions leave to the grammar's plays (and a run for
+each of them), so that a budget the sessions spend still plays the AI."""
 SATURATED = 3
 """Coverage guidance stops (and the tracing with it) after this many windows in a row reached
 no new reference code: the grammar's reach is then covered, and the order is the plain one."""
@@ -161,6 +165,8 @@ class Explorer:
     """The reference's recordings kept between runs of explore (:mod:`casino.explore.recordings`):
     looked up before the reference is run, and added to; ``None``: always recorded afresh."""
     _warm: bool = False
+    _kept: tuple[int, float] = (0, 0.0)
+    """Runs and seconds of the budget the sessions leave to the plays while they are tried."""
 
     def __post_init__(self) -> None:
         self.started = self.clock()
@@ -191,8 +197,10 @@ class Explorer:
         return self.clock() - self.started
 
     def _spend(self, runs: int) -> None:
-        spent = self.budget.runs is not None and self.runs + runs > self.budget.runs
-        if spent or (self.budget.seconds is not None and self.seconds >= self.budget.seconds):
+        kept_runs, kept_seconds = self._kept
+        spent = self.budget.runs is not None and self.runs + runs > self.budget.runs - kept_runs
+        seconds = self.budget.seconds
+        if spent or (seconds is not None and self.seconds >= seconds - kept_seconds):
             raise OutOfBudget
         self.runs += runs
 
@@ -215,6 +223,34 @@ class Explorer:
         goes to :attr:`optional` instead, once a part, and the sessions after it are tried
         without that part; after the first other difference, up to :data:`PART_PROBES` more
         sessions holding a part not yet reported are tried for it."""
+        with self._keeping_for_plays(seed):
+            main = self._find(seed, count)
+        if main is None:
+            main = self.best = self.play(seed)
+        return main
+
+    @contextlib.contextmanager
+    def _keeping_for_plays(self, seed: int) -> Iterator[None]:
+        """While the block runs (the sessions), a run for each of the grammar's plays and
+        :data:`PLAYS_SHARE` of the seconds are kept out of the budget."""
+        plays = self._plays(seed)
+        if plays is not None:
+            seconds = self.budget.seconds
+            self._kept = (len(plays.transcripts), PLAYS_SHARE * seconds if seconds else 0.0)
+        try:
+            yield
+        finally:
+            self._kept = (0, 0.0)
+
+    def _plays(self, seed: int) -> Plays | None:
+        """The grammar's plays for ``seed`` (``None``: it has none)."""
+        plays: Plays | None = getattr(self.grammar, "plays", lambda seed, name: None)(
+            seed, self.name
+        )
+        return plays
+
+    def _find(self, seed: int, count: int) -> Found | None:
+        """:meth:`find` but for the plays."""
         last_note = self.clock()
         main: Found | None = None
         probes = 0
@@ -242,8 +278,6 @@ class Explorer:
             if self.progress and main is None and self.clock() - last_note >= 2:
                 last_note = self.clock()
                 self._note(f"{self.tried} sessions, no difference yet")
-        if main is None:
-            main = self.best = self.play(seed)
         return main
 
     def _numbered(self, seed: int, count: int) -> Iterator[tuple[int, Session]]:
@@ -513,23 +547,24 @@ class Explorer:
         in a group already found is passed over."""
         found: list[Found] = []
         groups: set[str] = set()
-        for number, generated in self._numbered(seed, count):
-            try:
-                each = self._try(number, self._scoped(generated), ahead=True)
-            except OutOfBudget:
-                break
-            if each is None:
-                continue
-            each.group = self.group_of(each)
-            if each.group in groups:
-                continue
-            groups.add(each.group)
-            found.append(each)
-            if each.part is not None:
-                self.optional.append(each)
-            elif self.best is None:
-                self.best = each
-            self._note(f"session {number} differs in {each.group}")
+        with self._keeping_for_plays(seed):
+            for number, generated in self._numbered(seed, count):
+                try:
+                    each = self._try(number, self._scoped(generated), ahead=True)
+                except OutOfBudget:
+                    break
+                if each is None:
+                    continue
+                each.group = self.group_of(each)
+                if each.group in groups:
+                    continue
+                groups.add(each.group)
+                found.append(each)
+                if each.part is not None:
+                    self.optional.append(each)
+                elif self.best is None:
+                    self.best = each
+                self._note(f"session {number} differs in {each.group}")
         played = self.play(seed)
         if played is not None and played.group not in groups:
             found.append(played)
@@ -541,9 +576,7 @@ class Explorer:
         the program fails, judged after the sessions; ``None``: none failed, the grammar has
         none, their optional part was found to differ (not attempted: reported once, as
         such), or the budget ran out."""
-        plays: Plays | None = getattr(self.grammar, "plays", lambda seed, name: None)(
-            seed, self.name
-        )
+        plays = self._plays(seed)
         if plays is None or any(found.part == plays.part for found in self.optional):
             return None
         if self._ahead is not None:

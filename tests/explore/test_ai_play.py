@@ -15,6 +15,7 @@ import pytest
 import casino
 from casino.__main__ import main as casino_main
 from casino.explore.engine import Budget, Explorer
+from casino.explore.feedback import ExploreSpec, explore_feedback
 from casino.explore.judge import Program, judge
 from casino.explore.nimsys import BONUS, PLAYED, PLAYS, NimsysGrammar
 from casino.explore.nimsys_model import kayles_value, pinned_ai_move
@@ -203,3 +204,24 @@ def test_an_external_nimsys_is_played_through_the_pipe(
     ).status is (Status.FAIL)
     assert _casino("replay", "explore-nimsys.yaml")[0] == 0
     assert _casino("replay", "--program", loser, "explore-nimsys.yaml")[0] == 1
+
+
+def test_a_budget_the_sessions_spend_still_plays_the_ai() -> None:
+    explorer = Explorer(C, LOSER, Budget(runs=20))
+    found = explorer.find(0, 1000)
+    assert found is not None and found.played and explorer.runs <= 20
+    assert explorer.tried > 5  # the sessions went on until the plays' runs were left
+
+
+def test_grade_feedback_holds_the_shrunk_play(tmp_path: Path) -> None:
+    (tmp_path / "loser.py").write_text(
+        LOSER_SCRIPT.format(root=str(ROOT), tests=str(ROOT / "tests")), encoding="utf-8"
+    )
+    spec = ExploreSpec("nimsys", runs=80, sessions=1)
+    text = explore_feedback(spec, (sys.executable, "loser.py"), tmp_path)
+    assert text.startswith(
+        "explore (nimsys, seed 0): your program did not win every game its advanced AI could"
+        " win, in games casino played against it (first: ai, rival: perfect, stones: 5-5,"
+        " 1 game each)."
+    )
+    assert "  play:\n    game: nimsys-advanced\n" in text and "    games: 1\n" in text
