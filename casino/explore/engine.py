@@ -222,7 +222,8 @@ class Explorer:
         or the budget ran out first). A difference that lies in an optional part (a bonus)
         goes to :attr:`optional` instead, once a part, and the sessions after it are tried
         without that part; after the first other difference, up to :data:`PART_PROBES` more
-        sessions holding a part not yet reported are tried for it."""
+        sessions holding a part not yet reported are tried for it. Where no session differs,
+        the first of the grammar's plays the program fails (:meth:`play`)."""
         with self._keeping_for_plays(seed):
             main = self._find(seed, count)
         if main is None:
@@ -250,7 +251,7 @@ class Explorer:
         return plays
 
     def _find(self, seed: int, count: int) -> Found | None:
-        """:meth:`find` but for the plays."""
+        """:meth:`find`'s sessions (the plays are :meth:`find`'s own)."""
         last_note = self.clock()
         main: Found | None = None
         probes = 0
