@@ -48,8 +48,12 @@ casino's own reference is explored (it must never differ from itself).
 A difference in an optional part (Project C's bonus) is reported once on its own line and
 the rest is explored without it. --every goes on after a difference and shrinks the first
 of each part of the assignment it touches (Nimsys: commands, rankings, games, the AI,
-files, the bonus; video poker: commands, hands, pay lines, advice; five-card draw: players,
-bet or fold, bets, exchanges, results), each written beside FILE (FILE-2.yaml …).
+files, the bonus, the advanced AI played; video poker: commands, hands, pay lines, advice;
+five-card draw: players, bet or fold, bets, exchanges, results), each written beside FILE
+(FILE-2.yaml …).
+Project C's advanced AI is also played, after the sessions, as a play: transcript is
+(the AI first and second, 1 to 11 stones, 440 games drawn from --seed): a play it fails (a
+game it could win and did not) is shrunk to one game and written as a play: transcript.
 Sessions are tried sixteen at a time in the order that reaches new reference code soonest
 (the reference traced line by line in this process, until three windows in a row reach
 nothing new); the reference coverage reached is said at the end (--coverage: by module).
@@ -198,6 +202,10 @@ def explore(argv: list[str], streams: Streams) -> int:
             f"no{other} difference in {explorer.tried} sessions ({explorer.runs} runs,"
             f" {explorer.seconds:.1f} s)\n"
         )
+        if explorer.games:
+            streams.stdout.write(
+                f"the AI won every game it could win in {explorer.games} games played\n"
+            )
         return 1 if explorer.optional else 0
     for index, each in enumerate(main[1:], 2):
         _report_group(each, output.with_stem(f"{output.stem}-{index}"), args, streams)
@@ -321,9 +329,21 @@ def _report_group(found: Found, output: Path, args: argparse.Namespace, streams:
 
     write_atomic(output, dump_transcript(found.transcript))
     streams.stdout.write(
-        f"{found.group}: differs too (session {found.number}, {found.lines} input lines)\n"
+        f"{found.group}: differs too ({_size(found)})\n"
         f"  casino replay{_program_words(args)} {shlex.quote(str(output))}\n"
     )
+
+
+def _size(found: Found) -> str:
+    """``session 43, 8 input lines``, or for a play ``play 2, 1 game (first: ai, …)``."""
+    play = found.transcript.play
+    if play is None:
+        return f"session {found.number}, {found.lines} input lines"
+    return f"play {found.number}, {_games(play.total)} ({play.describe()})"
+
+
+def _games(count: int) -> str:
+    return f"{count} game{'' if count == 1 else 's'}"
 
 
 def _report_part(found: Found, output: Path, args: argparse.Namespace, streams: Streams) -> None:
@@ -349,8 +369,16 @@ def _report(found: Found, output: Path, args: argparse.Namespace, streams: Strea
     streams.stdout.write(render(replace(found.result, path=str(output))))
     how = "shrunk" if found.shrunk else "partly shrunk"
     where = f" in {found.group}" if found.group else ""
+    play = found.transcript.play
+    if play is None:
+        shrunk = f"session {found.number} differs{where}; {how} to {found.lines} input lines"
+    else:
+        shrunk = (
+            f"play {found.number} fails{where}: the AI did not win every game it could win;"
+            f" {how} to {_games(play.total)} ({play.describe()}, seed {found.transcript.seed})"
+        )
     streams.stdout.write(
-        f"session {found.number} differs{where}; {how} to {found.lines} input lines"
+        f"{shrunk}"
         f" (found in {found.find_runs} runs, {found.find_seconds:.1f} s;"
         f" shrunk in {found.shrink_runs} runs, {found.shrink_seconds:.1f} s)\n"
         f"wrote {output}: replay it with\n"

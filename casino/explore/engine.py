@@ -12,6 +12,7 @@ budget in seconds cuts it short.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import random
 import time
@@ -24,6 +25,7 @@ from casino.explore.ahead import Ahead
 from casino.explore.coverage import Arc, Coverage
 from casino.explore.judge import Program, differs, judge, reference_transcript
 from casino.explore.plan import Grammar, OptionalPart, Rendered, Session
+from casino.explore.played import SEED_TRIES, Plays, one_game, reshaped
 from casino.explore.recordings import Recordings
 from casino.explore.shrink import shrink
 from casino.harness.model import In, Out, OutAny, Transcript
@@ -40,6 +42,9 @@ WINDOW = 16
 reaches the most reference code not reached yet first (on the mutation benchmark, greedy
 found the median bug in 5 runs where the plain order takes 7; a stable split of new-code
 sessions first, in 7)."""
+PLAYS_SHARE = 0.1
+"""The share of a budget in seconds the sessions leave to the grammar's plays (and a run for
+each of them), so that a budget the sessions spend still plays the AI."""
 SATURATED = 3
 """Coverage guidance stops (and the tracing with it) after this many windows in a row reached
 no new reference code: the grammar's reach is then covered, and the order is the plain one."""
@@ -94,9 +99,16 @@ class Found:
     keeps one difference a group, and shrinking keeps it in its group); ``None``: any."""
 
     @property
+    def played(self) -> bool:
+        """Whether it is a play (games casino played against the program's AI) rather than a
+        session: :attr:`transcript` has a ``play:`` block and :attr:`session` is empty."""
+        return self.transcript.play is not None
+
+    @property
     def lines(self) -> int:
         """Input lines typed in the (shrunk) transcript; for a program that reads files
-        instead (video poker's cmd-file), the commands in them."""
+        instead (video poker's cmd-file), the commands in them; 0 for a play (:attr:`played`:
+        casino chooses its lines live, none are written down)."""
         typed = sum(len(run.inputs) for run in self.transcript.runs)
         return typed or self.session.size[0]
 
@@ -123,6 +135,8 @@ class Explorer:
     """Program runs so far."""
     tried: int = 0
     """Sessions the program was judged on."""
+    games: int = 0
+    """Games played against the program's AI in the grammar's plays (:meth:`play`)."""
     started: float = 0.0
     name: str = "explored session"
     _cache: dict[Rendered, tuple[Transcript, TranscriptResult] | None] = field(default_factory=dict)
@@ -151,6 +165,8 @@ class Explorer:
     """The reference's recordings kept between runs of explore (:mod:`casino.explore.recordings`):
     looked up before the reference is run, and added to; ``None``: always recorded afresh."""
     _warm: bool = False
+    _kept: tuple[int, float] = (0, 0.0)
+    """Runs and seconds of the budget the sessions leave to the plays while they are tried."""
 
     def __post_init__(self) -> None:
         self.started = self.clock()
@@ -181,8 +197,10 @@ class Explorer:
         return self.clock() - self.started
 
     def _spend(self, runs: int) -> None:
-        spent = self.budget.runs is not None and self.runs + runs > self.budget.runs
-        if spent or (self.budget.seconds is not None and self.seconds >= self.budget.seconds):
+        kept_runs, kept_seconds = self._kept
+        spent = self.budget.runs is not None and self.runs + runs > self.budget.runs - kept_runs
+        seconds = self.budget.seconds
+        if spent or (seconds is not None and self.seconds >= seconds - kept_seconds):
             raise OutOfBudget
         self.runs += runs
 
@@ -204,7 +222,36 @@ class Explorer:
         or the budget ran out first). A difference that lies in an optional part (a bonus)
         goes to :attr:`optional` instead, once a part, and the sessions after it are tried
         without that part; after the first other difference, up to :data:`PART_PROBES` more
-        sessions holding a part not yet reported are tried for it."""
+        sessions holding a part not yet reported are tried for it. Where no session differs,
+        the first of the grammar's plays the program fails (:meth:`play`)."""
+        with self._keeping_for_plays(seed):
+            main = self._find(seed, count)
+        if main is None:
+            main = self.best = self.play(seed)
+        return main
+
+    @contextlib.contextmanager
+    def _keeping_for_plays(self, seed: int) -> Iterator[None]:
+        """While the block runs (the sessions), a run for each of the grammar's plays and
+        :data:`PLAYS_SHARE` of the seconds are kept out of the budget."""
+        plays = self._plays(seed)
+        if plays is not None:
+            seconds = self.budget.seconds
+            self._kept = (len(plays.transcripts), PLAYS_SHARE * seconds if seconds else 0.0)
+        try:
+            yield
+        finally:
+            self._kept = (0, 0.0)
+
+    def _plays(self, seed: int) -> Plays | None:
+        """The grammar's plays for ``seed`` (``None``: it has none)."""
+        plays: Plays | None = getattr(self.grammar, "plays", lambda seed, name: None)(
+            seed, self.name
+        )
+        return plays
+
+    def _find(self, seed: int, count: int) -> Found | None:
+        """:meth:`find`'s sessions (the plays are :meth:`find`'s own)."""
         last_note = self.clock()
         main: Found | None = None
         probes = 0
@@ -360,7 +407,9 @@ class Explorer:
         """``found`` shrunk (as far as the budget lets; ``found`` — :attr:`best` for the main
         difference — is kept up to date, so a Ctrl-C keeps the smallest session so far)."""
         runs, started = self.runs, self.seconds
-        self._note(f"session {found.number} differs ({found.lines} lines); shrinking")
+        what = "play" if found.played else "session"
+        if not found.played:
+            self._note(f"session {found.number} differs ({found.lines} lines); shrinking")
 
         def still_fails(candidate: Session) -> bool:
             if found.part is not None and not found.part.has(candidate):
@@ -382,14 +431,47 @@ class Explorer:
             self._judge_ahead([], candidates)
 
         try:
-            shrink(self.grammar, found.session, still_fails, ahead if self._ahead else None)
+            if found.played:
+                self._shrink_play(found)
+            else:
+                shrink(self.grammar, found.session, still_fails, ahead if self._ahead else None)
             found.shrunk = True
         except OutOfBudget:
-            self._note("the budget ran out while shrinking: the smallest session so far is kept")
+            self._note(f"the budget ran out while shrinking: the smallest {what} so far is kept")
         finally:
             found.shrink_runs = self.runs - runs
             found.shrink_seconds = self.seconds - started
         return found
+
+    def _shrink_play(self, found: Found) -> None:
+        """A failed play made the smallest that still fails: the fewest stones whose games
+        fail (each size's games in one play, the fewest first), then one game of them (the
+        first of :data:`~casino.explore.played.SEED_TRIES` seeds that fails), else that size's
+        games; who moves first and how the rival plays are kept."""
+        play, seed = found.transcript.play, found.transcript.seed or 0
+        assert play is not None
+        if one_game(found.transcript):
+            return
+        for size in sorted(play.sizes):
+            if not self._play_fails(reshaped(found.transcript, size, play.games, seed), found):
+                continue
+            candidates = [reshaped(found.transcript, size, 1, seed + n) for n in range(SEED_TRIES)]
+            for index, candidate in enumerate(candidates):
+                if self._ahead is not None:
+                    self._ahead.submit(candidates[index : index + 2 * self._ahead.jobs])
+                if self._play_fails(candidate, found):
+                    return
+            return
+
+    def _play_fails(self, candidate: Transcript, found: Found) -> bool:
+        """Whether the program fails the play ``candidate`` (``found`` then becomes it)."""
+        if candidate == found.transcript:
+            return True
+        result = self._judge(candidate)
+        if differs(result):
+            found.transcript, found.result = candidate, result
+            return True
+        return False
 
     def _reference(self, session: Session) -> Transcript | None:
         """The reference's recording of ``session`` (made now, or ahead)."""
@@ -446,6 +528,8 @@ class Explorer:
         without one)."""
         if found.part is not None:
             return found.part.name
+        if found.played and found.group is not None:
+            return found.group
         by_line = getattr(self.grammar, "group_of_line", None)
         line = blamed_output_line(found.transcript, found.result)
         if by_line is not None and line is not None:
@@ -464,24 +548,53 @@ class Explorer:
         in a group already found is passed over."""
         found: list[Found] = []
         groups: set[str] = set()
-        for number, generated in self._numbered(seed, count):
-            try:
-                each = self._try(number, self._scoped(generated), ahead=True)
-            except OutOfBudget:
-                break
-            if each is None:
-                continue
-            each.group = self.group_of(each)
-            if each.group in groups:
-                continue
-            groups.add(each.group)
-            found.append(each)
-            if each.part is not None:
-                self.optional.append(each)
-            elif self.best is None:
-                self.best = each
-            self._note(f"session {number} differs in {each.group}")
+        with self._keeping_for_plays(seed):
+            for number, generated in self._numbered(seed, count):
+                try:
+                    each = self._try(number, self._scoped(generated), ahead=True)
+                except OutOfBudget:
+                    break
+                if each is None:
+                    continue
+                each.group = self.group_of(each)
+                if each.group in groups:
+                    continue
+                groups.add(each.group)
+                found.append(each)
+                if each.part is not None:
+                    self.optional.append(each)
+                elif self.best is None:
+                    self.best = each
+                self._note(f"session {number} differs in {each.group}")
+        played = self.play(seed)
+        if played is not None and played.group not in groups:
+            found.append(played)
+            self.best = self.best or played
         return found
+
+    def play(self, seed: int) -> Found | None:
+        """The first of the grammar's plays (``plays(seed, name)``, :mod:`casino.explore.played`)
+        the program fails, judged after the sessions; ``None``: none failed, the grammar has
+        none, their optional part was found to differ (not attempted: reported once, as
+        such), or the budget ran out."""
+        plays = self._plays(seed)
+        if plays is None or any(found.part == plays.part for found in self.optional):
+            return None
+        if self._ahead is not None:
+            self._ahead.submit(plays.transcripts)
+        for number, transcript in enumerate(plays.transcripts, 1):
+            try:
+                result = self._judge(transcript)
+            except OutOfBudget:
+                return None
+            assert transcript.play is not None
+            self.games += transcript.play.total
+            if differs(result):
+                self._note(f"play {number} of {len(plays.transcripts)} fails in {plays.group}")
+                found = Found(Session(()), transcript, result, number, self.runs, self.seconds)
+                found.group = plays.group
+                return found
+        return None
 
     def _note(self, text: str) -> None:
         if self.progress:

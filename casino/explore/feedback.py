@@ -71,9 +71,15 @@ def explore_feedback(
         )
     text = dump_transcript(found.transcript)
     shown = "".join(f"  {line}\n" for line in text.splitlines())
+    what = f"differs on a generated session of {found.lines} input lines"
+    if found.transcript.play is not None:
+        what = (
+            "did not win every game its advanced AI could win, in games casino played against it"
+            f" ({found.transcript.play.describe()})"
+        )
     return parts + (
-        f"{heading} your program differs on a generated session of {found.lines} input"
-        " lines. Save it as explore.yaml (without the two leading spaces) and run\n"
+        f"{heading} your program {what}. Save it as explore.yaml (without the two leading"
+        " spaces) and run\n"
         f"casino replay --program {shlex.quote(shlex.join(command))} explore.yaml"
         f" to see it again:\n\n{shown}\n{render(replace(found.result, path='explore.yaml'))}"
     )

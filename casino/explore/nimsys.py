@@ -29,6 +29,7 @@ from casino.explore.nimsys_model import (
     pinned_ai_move,
 )
 from casino.explore.plan import OptionalPart, Rendered, RunInput, Session, Unit, smaller_numbers
+from casino.explore.played import Plays, games, play_transcript
 from casino.explore.references import ABOUT
 from casino.nim.kayles import KaylesGame
 from casino.nim.nim_game import NimGame
@@ -38,6 +39,16 @@ from casino.nim.players import PlayerKind
 
 BONUS = OptionalPart("the bonus (startadvancedgame)", ("startadvancedgame",))
 """Project C's section 2.6, "for bonus marks": the advanced game."""
+PLAYED = "the advanced AI (the bonus, played)"
+"""The group of a play the advanced game's AI fails (:meth:`NimsysGrammar.plays`)."""
+PLAYS = (("ai", "perfect"), ("ai", "random"), ("rival", "erring"), ("rival", "random"))
+"""Who moves first and how the rival plays, in each play explore has the advanced AI play: the
+seed's "victory guaranteed" AI moving first beats any rival (a perfect one punishes its first
+wrong move, a random one leads it to more positions); moving second, it wins once the rival
+errs (the erring rival plays perfectly but for one mistake, the random one errs at once)."""
+PLAY_GAMES = 10
+"""Games at each size (1 to :data:`MAX_ADVANCED_STONES` stones) in each play, as the course's
+tester and the shipped ``ai-bonus-*`` transcripts play them."""
 
 
 GIVEN = ("Luke", "Han", "Leia", "Darth", "Ben", "Rey", "Finn", "Poe", "Lando", "Ada", "Bo")
@@ -67,6 +78,21 @@ class NimsysGrammar:
     def about(self) -> str:
         """One line."""
         return ABOUT[self.name]
+
+    def plays(self, seed: int, name: str) -> Plays | None:
+        """Project C: the advanced game's AI played where the sessions cannot pin its moves
+        (:data:`PLAYS`, 1 to 11 stones, :data:`PLAY_GAMES` games each; the rival's choices
+        from seeds drawn from ``seed``): it must win every game it can win."""
+        if self.stage != "c":
+            return None
+        rng = random.Random(f"nimsys plays {seed}")
+        transcripts = []
+        for first, rival in PLAYS:
+            play = games(first, rival, 1, MAX_ADVANCED_STONES, PLAY_GAMES, "nimsys-advanced")
+            drawn = rng.randrange(1, 100_000)
+            label = f"{name}: the advanced AI played | {play.describe()}, seed {drawn}"
+            transcripts.append(play_transcript(label, self.program, play, drawn))
+        return Plays(PLAYED, BONUS, tuple(transcripts))
 
     def render(self, session: Session) -> Rendered:
         """Each run typed as it is, ``exit`` added at its end (Projects B and C)."""
