@@ -515,13 +515,14 @@ def study(count: int, seed: int, sessions: int, seeds: int, unit: bool = False) 
             search = True
         elif not shipped and verdict in (None, "none"):
             search = _killed_by_search(mutant, sessions, seeds)
-        row = Row(shipped, found is not None, search, None if found is None else found.lines)
+        lines = None if found is None or found.played else found.lines  # a play has no lines
+        row = Row(shipped, found is not None, search, lines)
         row = Row(row.shipped, row.explore, row.search, row.lines, verdict)
         rows.append(row)
         said = f" unit {verdict or '-'}" if unit else ""
         print(
             f"{site.name:<24} {site.function:<32} {made.change[:36]:<36} shipped"
-            f" {'y' if shipped else 'n'} explore {row.lines if found is not None else '-'}"
+            f" {'y' if shipped else 'n'} explore {_explore_said(found)}"
             f" search {_search_said(row)}{said}",
             flush=True,
         )
@@ -560,6 +561,13 @@ def _rates(rows: list[Row]) -> None:
     lines = [r.lines for r in killed if r.lines is not None]
     if lines:
         print(f"median shrunk session: {statistics.median(lines)} input lines")
+
+
+def _explore_said(found: Any) -> str:
+    """``-`` (not killed), ``play`` (killed by a play of the AI), else the shrunk lines."""
+    if found is None:
+        return "-"
+    return "play" if found.played else str(found.lines)
 
 
 def main() -> None:
