@@ -3,14 +3,21 @@ element of a table (seat names, amounts, bet chips, the board, the pot, the winn
 dealer button, clocks, the member's own cards, the action bar and its parts, the connection
 banner, the top bar's link, heading and buttons; the lobby's wallet lines) is measured, and
 :func:`overlaps` names the two elements of each pair whose boxes intersect, each element whose
-box is covered where its centre is (another element drawn over it: ``elementFromPoint``) and
-each text cut short (its text wider than its box)."""
+box is covered where its centre is (another element drawn over it: ``elementFromPoint``),
+each text cut short (its text wider than its box), each text that must stay whole
+(:data:`WHOLE`: a clock's part, a stack, a bet, the level line, the watcher count) broken over
+two lines, and each part of the turn line drawn beside another off its baseline (the level
+line raised beside *Tu turno* at 1024×640, issue 44)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-OVERLAPS = """
+WHOLE = "#level, #watchers, .seat .seconds > span, .seat .stack, .chip.bet"
+"""What must stay on one line."""
+OVERLAPS = (
+    f"const WHOLE = {WHOLE!r};"
+    + """
 const named = [];
 const add = (node, name) => {
   if (!node) return;
@@ -37,6 +44,7 @@ for (const card of document.querySelectorAll('#board .card')) {
 }
 for (const [css, name] of [['#pot .chip', 'pot'], ['#winner', 'winner line'],
     ['#connection', 'connection banner'], ['#turn', 'turn line'], ['#refused', 'refusal line'],
+    ['#level', 'level line'], ['#watchers', 'watcher count'],
     ['#money-them', "opponent's money"], ['#money-you', "member's money"], ['#hand', 'own tiles'],
     ['#theirs', "opponent's tiles"], ['#bone-count', 'boneyard count'], ['#clock', 'clock']]) {
   for (const node of document.querySelectorAll(css)) add(node, name);
@@ -84,8 +92,41 @@ for (const {node, name, box} of named) {
     found.push(`${name} is cut short`);
   }
 }
+// What is kept whole on one line (a clock's part, a stack, the level line, the watcher count):
+// its text in one line box, never broken (issue 44: "reserva 590" over "s" on a phone's seat).
+for (const node of document.querySelectorAll(WHOLE)) {
+  if (!node.offsetParent || !node.textContent.trim()) continue;
+  const range = document.createRange();
+  range.selectNodeContents(node);
+  const rects = [...range.getClientRects()].filter((r) => r.width > 0)
+    .sort((a, b) => a.top - b.top);
+  const lines = rects.filter((r, i) => i === 0 || r.top >= rects[i - 1].bottom - 1).length;
+  if (lines > 1) found.push(`"${node.textContent}" (${node.id || node.className}) wraps`);
+}
+// The turn line's parts (the turn, the watcher count, the level): side by side on one
+// baseline, or each on a row of its own, never one beside another out of line with it.
+const parts = [...document.querySelectorAll('.turnline > *')]
+  .filter((n) => n.offsetParent && n.textContent.trim());
+const baselines = parts.map((n) => {
+  const mark = document.createElement('span');
+  mark.style.cssText = 'display: inline-block; width: 0; height: 0; vertical-align: baseline';
+  n.append(mark);
+  const line = mark.getBoundingClientRect().bottom;
+  mark.remove();
+  return line;
+});
+for (let i = 0; i < parts.length; i++) {
+  for (let j = i + 1; j < parts.length; j++) {
+    const [a, b] = [parts[i].getBoundingClientRect(), parts[j].getBoundingClientRect()];
+    const beside = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
+    if (beside && Math.abs(baselines[i] - baselines[j]) > 1) {
+      found.push(`#${parts[j].id} is beside #${parts[i].id} out of its line`);
+    }
+  }
+}
 return found;
 """
+)
 
 
 def overlaps(driver: Any) -> list[str]:
