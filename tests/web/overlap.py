@@ -5,19 +5,21 @@ banner, the top bar's link, heading and buttons; the lobby's wallet lines) is me
 :func:`overlaps` names the two elements of each pair whose boxes intersect, each element whose
 box is covered where its centre is (another element drawn over it: ``elementFromPoint``),
 each text cut short (its text wider than its box), each text that must stay whole
-(:data:`WHOLE`: a clock's part, a stack, a bet, the level line, the watcher count) broken over
-two lines, and each part of the turn line drawn beside another off its baseline (the level
-line raised beside *Tu turno* at 1024×640, issue 44)."""
+(:data:`WHOLE`: a clock's number with its unit, the table's name, a stack, a bet, the level
+line, the watcher count) broken over two lines, each seat's name broken inside a word
+("Maximilian" over "a"), and each part of the turn line drawn beside another off its baseline
+(the level line raised beside *Tu turno* at 1024×640, issue 44)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-WHOLE = "#level, #watchers, .seat .seconds > span, .seat .stack, .chip.bet"
-"""What must stay on one line."""
+WHOLE = "#level, #watchers, .tied, .seat .stack, .chip.bet"
+"""What must stay on one line (``.tied``: a clock's number and its unit, ``590 s``, and the
+table's name in the top bar, ``Mesa 1``)."""
 OVERLAPS = (
     f"const WHOLE = {WHOLE!r};"
-    + """
+    + r"""
 const named = [];
 const add = (node, name) => {
   if (!node) return;
@@ -92,7 +94,7 @@ for (const {node, name, box} of named) {
     found.push(`${name} is cut short`);
   }
 }
-// What is kept whole on one line (a clock's part, a stack, the level line, the watcher count):
+// What is kept whole on one line (a clock's number and unit, a stack, the level, the count):
 // its text in one line box, never broken (issue 44: "reserva 590" over "s" on a phone's seat).
 for (const node of document.querySelectorAll(WHOLE)) {
   if (!node.offsetParent || !node.textContent.trim()) continue;
@@ -102,6 +104,20 @@ for (const node of document.querySelectorAll(WHOLE)) {
     .sort((a, b) => a.top - b.top);
   const lines = rects.filter((r, i) => i === 0 || r.top >= rects[i - 1].bottom - 1).length;
   if (lines > 1) found.push(`"${node.textContent}" (${node.id || node.className}) wraps`);
+}
+// A seat's name breaks between its words only: each word on one line.
+for (const name of document.querySelectorAll('.seat .name')) {
+  const text = name.firstChild;
+  if (!name.offsetParent || !text || text.nodeType !== Node.TEXT_NODE) continue;
+  for (const word of text.data.matchAll(/\S+/g)) {
+    const range = document.createRange();
+    range.setStart(text, word.index);
+    range.setEnd(text, word.index + word[0].length);
+    const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+    if (new Set(rects.map((r) => Math.round(r.top))).size > 1) {
+      found.push(`the name "${text.data}" breaks in its word "${word[0]}"`);
+    }
+  }
 }
 // The turn line's parts (the turn, the watcher count, the level): side by side on one
 // baseline, or each on a row of its own, never one beside another out of line with it.
