@@ -70,6 +70,12 @@ CLOCKS = (
 )
 WATCHING = "You are watching table 1: no hole cards are shown before the showdown."
 SAID = "<i>hi</i> & all"
+OWN_LINE = """
+const list = document.getElementById('chat-lines').getBoundingClientRect();
+const own = document.querySelector('#chat-lines li.mine .speaker').getBoundingClientRect();
+return own.left - list.left;
+"""
+"""How far the member's own chat line starts from the box's left edge (where every line does)."""
 EMPTY = "Tu cartera está vacía"
 OFFLINE = "Se perdió la conexión: reconectando…"
 
@@ -236,6 +242,7 @@ def test_the_members_story(browsers: Callable[[], Any], database: str) -> None:
         for player in (ana, bo, carla):
             until(player, LINES, lambda lines: lines[-1:] == [["Carla", SAID]])
             assert player.execute_script("return document.querySelectorAll('#chat i').length") == 0
+        assert carla.execute_script(OWN_LINE) < 1, "her own line is not where the others are"
         looks_right(carla, "seated for the next hand", CARLA)
 
         click_when(bo, "#sit-out")
