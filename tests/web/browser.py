@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -60,8 +61,7 @@ class Browsers:
     """Headless Chromiums lent to tests and taken back clean, so that one start of Chromium
     (about a second of CPU) serves many tests: a returned browser keeps one tab on
     ``about:blank``, its window at :func:`browser`'s size, no emulated size or media, no
-    cookies and an empty cache (the pages keep nothing else: no web storage). Each server
-    of a test is a new origin (a new port) besides."""
+    cookies, no web storage (``localStorage``) and an empty cache."""
 
     def __init__(self) -> None:
         self._idle: list[Any] = []
@@ -89,13 +89,28 @@ class Browsers:
 
 
 def clean(driver: Any) -> None:
-    """Bring ``driver`` back to a new browser's state (see :class:`Browsers`)."""
+    """Bring ``driver`` back to a new browser's state (see :class:`Browsers`): besides, the web
+    storage (``localStorage``: the sound choice, the cues' test hook) of every origin its tabs
+    went to is cleared, since a later server may get the same port (the same origin)."""
     handles = driver.window_handles
+    origins = set()
+    for handle in handles:
+        driver.switch_to.window(handle)
+        history = driver.execute_cdp_cmd("Page.getNavigationHistory", {})
+        for entry in history["entries"]:
+            parts = urlsplit(entry["url"])
+            if parts.scheme in ("http", "https"):
+                origins.add(f"{parts.scheme}://{parts.netloc}")
     for handle in handles[1:]:
         driver.switch_to.window(handle)
         driver.close()
     driver.switch_to.window(handles[0])
     driver.get("about:blank")
+    for origin in sorted(origins):
+        driver.execute_cdp_cmd(
+            "Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"}
+        )
+    driver.execute_cdp_cmd("Page.resetNavigationHistory", {})
     for command in [
         "Emulation.clearDeviceMetricsOverride",
         "Network.clearBrowserCookies",

@@ -18,13 +18,30 @@ function chatSend(message) {
   if (chatLink) chatLink.send(JSON.stringify({ type: "chat", ...message }));
 }
 
+function speakerMuted() {
+  // A speaker struck out, drawn (the emoji has no glyph in the room's fonts: a blank box).
+  const ns = "http://www.w3.org/2000/svg";
+  const icon = document.createElementNS(ns, "svg");
+  icon.setAttribute("viewBox", "0 0 16 16");
+  icon.setAttribute("aria-hidden", "true");
+  icon.setAttribute("focusable", "false");
+  const speaker = document.createElementNS(ns, "path");
+  speaker.setAttribute("d", "M1 6h3l4-3.5v11L4 10H1z");
+  const cross = document.createElementNS(ns, "path");
+  cross.setAttribute("d", "M10.5 5.5l5 5M15.5 5.5l-5 5");
+  cross.setAttribute("class", "cross");
+  icon.append(speaker, cross);
+  return icon;
+}
+
 function chatLine(line) {
   const item = element("li", undefined, line.mine ? "mine" : undefined);
   item.dataset.id = line.id;
   item.dataset.member = line.member;
   item.append(element("b", line.name, "speaker"), " ", element("span", line.text, "said"));
   if (!line.mine && chatMember) {
-    const mute = element("button", "🔇", "mute");
+    const mute = element("button", undefined, "mute");
+    mute.append(speakerMuted());
     mute.type = "button";
     mute.setAttribute("aria-label", chatSay("mute", { name: line.name }));
     mute.title = chatSay("mute", { name: line.name });

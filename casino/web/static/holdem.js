@@ -78,6 +78,9 @@ function drawSeats(view) {
     if (seat.folded) row.classList.add("folded");
     const box = element("div", undefined, "box");
     const name = element("span", seat.name, "name");
+    // A word of ten letters or more does not fit a phone's seat whole: smaller there, and on a
+    // small laptop's screen two lower lines (casino.css).
+    name.classList.toggle("long", seat.name.split(" ").some((word) => word.length >= 10));
     const stack = element("span", say("stack", { amount: seat.chips }), "stack");
     const place = view.tournament && view.tournament.places[seat.seat]; // out of a sit-and-go
     let said = seat.folded ? words.folded : seat.last || "";
@@ -251,6 +254,16 @@ function drawCentre(view) {
   }).join(" · ");
 }
 
+function tied(text) {
+  // A span of ``text`` whose numbers are each kept on one line with the word after them
+  // ("590 s": a span that does not break), the rest free to break at its spaces.
+  const span = element("span");
+  text.split(/(\d[\d.,]* \S+)/).forEach((piece, index) => {
+    if (piece) span.append(index % 2 ? element("span", piece, "tied") : piece);
+  });
+  return span;
+}
+
 function clock(view) {
   // Every member sees the seconds left to whoever must act: the ring round their seat and
   // the number under it.
@@ -270,11 +283,12 @@ function clock(view) {
     node.classList.toggle("late", left <= 5);
     node.classList.toggle("banking", left <= 0 && bank > 0);
     if (seconds) {
-      // Each part kept whole on a narrow seat where it fits: "0 s left ·" over "time bank 590 s".
-      const parts = [element("span", say("seconds", { n: Math.ceil(left) }))];
+      // Each part kept whole on a narrow seat where it fits: "0 s left ·" over "time bank 590 s";
+      // where a part does not, it breaks at a space, never between a number and its unit.
+      const parts = [tied(say("seconds", { n: Math.ceil(left) }))];
       if (left <= 0 && bank > 0) {
-        parts[0].textContent += " ·";
-        parts.push(" ", element("span", say("bank", { n: Math.ceil(banked) })));
+        parts[0].append(" ·");
+        parts.push(" ", tied(say("bank", { n: Math.ceil(banked) })));
       }
       seconds.replaceChildren(...parts);
       seconds.dataset.left = String(Math.ceil(left));
@@ -331,7 +345,8 @@ function draw(view) {
   // Which table this is (the lobby's rows name it alike): the heading (on a narrow screen the
   // table's name alone, ``.bar .wide``) and the window's title.
   document.getElementById("heading").replaceChildren(
-    element("span", `${words.title} · `, "wide"), element("span", view.table_name));
+    element("span", `${words.title} · `, "wide"), element("span", view.table_name, "tied"));
+  // (the name whole: "Mesa 1" never over its "1")
   document.title = `${view.heading} · CASINO-ROYAL`;
   drawSitOut(view);
   drawWatchers(view);
