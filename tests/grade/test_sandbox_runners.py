@@ -106,10 +106,10 @@ def test_a_stop_right_after_stderr_is_closed_is_still_a_stop(
 
     def close_then_stop(fd: int) -> None:
         closing(fd)
-        monkeypatch.setattr(terminal.os, "close", closing)
+        monkeypatch.setattr(os, "close", closing)
         raise Stopped(signal.SIGTERM)
 
-    monkeypatch.setattr(terminal.os, "close", close_then_stop)
+    monkeypatch.setattr(os, "close", close_then_stop)
     with pytest.raises(Stopped):
         talk._close_stderr()  # the stop arrives right after the close
     talk.finish()  # the cleanup the stop runs: nothing to close twice
