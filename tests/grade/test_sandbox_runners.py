@@ -18,7 +18,7 @@ from casino.harness import regex
 from casino.harness.diff import compare_output
 from casino.harness.model import Out, OutRe, Run
 from casino.harness.runners import make_runner
-from casino.harness.runners.base import Job, Outcome, Target
+from casino.harness.runners.base import Job, Limits, Outcome, Target
 from grade.grade_support import ROOT
 
 HIDE = """\
@@ -101,7 +101,7 @@ def test_a_stop_right_after_stderr_is_closed_is_still_a_stop(
     from casino.interrupts import Stopped
 
     job = Job(Target(None, (sys.executable, "-c", "pass")), Run((Out(""),)), tmp_path, 0, 5)
-    talk = terminal.Conversation(job, terminal.Limits.of(job))
+    talk = terminal.Conversation(job, Limits.of(job))
     closing = os.close
 
     def close_then_stop(fd: int) -> None:
