@@ -95,11 +95,13 @@ class Launch:
     def argv(self, port: int) -> tuple[list[str], dict[str, str] | None]:
         """The argv and environment (``None``: this one) that start it for a dealer on the
         loopback ``port`` (or, relayed, on :attr:`socket_path`)."""
-        words, env = list(self.command), None
+        words, env, own = list(self.command), None, {}
         if self.folder is not None:
             env = dict(os.environ)
             words, extra = resolve_command(words, self.folder, env)
             env.update(extra)
+            if "PYTHONPATH" in extra:  # python3 -m pkg: in a sandbox, its folder only
+                own["PYTHONPATH"] = str(self.folder)
         if self.relayed:
             isolated = self.sandbox is not None and self.sandbox.isolate
             python = sandbox_python() if isolated else sys.executable
@@ -109,7 +111,8 @@ class Launch:
         if self.sandbox is None or not self.sandbox.isolate:
             return words, env
         assert self.run_folder is not None
-        return self.sandbox.confine(words, env or dict(os.environ), self.run_folder, self.folder)
+        environ = env or dict(os.environ)
+        return self.sandbox.confine(words, environ, self.run_folder, self.folder, own=own)
 
     @property
     def grouped(self) -> bool:

@@ -266,3 +266,24 @@ def test_the_grader_counts_what_comes_back_itself(run_folder: Path) -> None:
         _tar_into(back, [("a", 2048), ("b", 2048)])
         assert back.collect() is None
     assert sorted(p.name for p in run_folder.iterdir()) == ["a", "b"]
+
+
+@pytest.mark.parametrize("runner", ["pipe", "pty"])
+def test_a_package_run_as_python_m_is_found_in_the_submission_and_nothing_else(
+    run_folder: Path, runner: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``python3 -m nimsys`` (a student's package): its folder is the program's only
+    ``PYTHONPATH`` in the sandbox, never the grader's own."""
+    monkeypatch.setenv("PYTHONPATH", "/grader/own/modules")
+    submission = Path(tempfile.mkdtemp(prefix="casino-test-"))
+    try:
+        (submission / "nimsys").mkdir()
+        main = "import os; print('ran', os.environ['PYTHONPATH'])\n"
+        (submission / "nimsys" / "__main__.py").write_text(main, encoding="utf-8")
+        submission.chmod(0o755)
+        target = Target(None, ("python3", "-m", "nimsys"), submission)
+        job = Job(target, Run((Out(""),)), run_folder, 0, 20, SANDBOX)
+        outcome = make_runner(runner).run(job)
+        assert (outcome.problem, outcome.output.strip()) == (None, f"ran {submission}")
+    finally:
+        remove_tree(submission)

@@ -18,7 +18,7 @@ from casino.harness import regex
 from casino.harness.diff import compare_output
 from casino.harness.model import Out, OutRe, Run
 from casino.harness.runners import make_runner
-from casino.harness.runners.base import Job, Outcome, Target
+from casino.harness.runners.base import Job, Limits, Outcome, Target
 from grade.grade_support import ROOT
 
 HIDE = """\
@@ -89,3 +89,27 @@ def test_patterns_still_match_and_locate_as_before() -> None:
     difference = compare_output((Out("x\n"), OutRe("[0-9]+\n")), "x\n1a\n").difference
     assert difference is not None
     assert (difference.line, difference.column, difference.step) == (2, 1, "step 2 (out_re)")
+
+
+def test_a_stop_right_after_stderr_is_closed_is_still_a_stop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SIGTERM raises ``Stopped`` between any two steps: arriving just after the terminal
+    runner closed the program's stderr pipe, the cleanup must not close it again (``Bad file
+    descriptor`` hid the stop: casino exited 1 instead of 143, once under load)."""
+    from casino.harness.runners import terminal
+    from casino.interrupts import Stopped
+
+    job = Job(Target(None, (sys.executable, "-c", "pass")), Run((Out(""),)), tmp_path, 0, 5)
+    talk = terminal.Conversation(job, Limits.of(job))
+    closing = os.close
+
+    def close_then_stop(fd: int) -> None:
+        closing(fd)
+        monkeypatch.setattr(os, "close", closing)
+        raise Stopped(signal.SIGTERM)
+
+    monkeypatch.setattr(os, "close", close_then_stop)
+    with pytest.raises(Stopped):
+        talk._close_stderr()  # the stop arrives right after the close
+    talk.finish()  # the cleanup the stop runs: nothing to close twice

@@ -109,18 +109,20 @@ exit: 0
 timeout: 5
 """
 
-COMMANDS = ["./nimsys", "sh nimsys.sh", "python3 nimsys.py"]
+COMMANDS = ["./nimsys", "sh nimsys.sh", "python3 nimsys.py", "python3 -m nimpkg"]
 
 
 @pytest.fixture
 def student(tmp_path: Path) -> Path:
-    """A student's folder: the program three ways, and a stale ``players.dat``."""
+    """A student's folder: the program four ways, and a stale ``players.dat``."""
     folder = tmp_path / "student"
     folder.mkdir()
     (folder / "nimsys.sh").write_text(SCRIPT, encoding="utf-8")
     (folder / "nimsys").write_text(SCRIPT, encoding="utf-8")
     (folder / "nimsys").chmod(0o755)
     (folder / "nimsys.py").write_text(PYTHON, encoding="utf-8")
+    (folder / "nimpkg").mkdir()  # a package run as ``python3 -m nimpkg``
+    (folder / "nimpkg" / "__main__.py").write_text(PYTHON, encoding="utf-8")
     (folder / "players.dat").write_text("stale,Stale,Player,9,9\n", encoding="utf-8")
     write_transcript(tmp_path / "t" / "clean.yaml", TRANSCRIPT)
     return folder
@@ -264,3 +266,29 @@ def test_java_with_and_without_a_class_path(student: Path, monkeypatch: pytest.M
     monkeypatch.chdir(student.parent)
     result = run_cli("replay", "--program", "java Hello", "--program-dir", "student", "t/java.yaml")
     assert result.out.startswith("PASS java"), result.out
+
+
+@pytest.mark.parametrize("python", ["python3", "python", "/usr/bin/python3.11", "pypy3"])
+def test_python_m_imports_the_module_from_the_folder(python: str) -> None:
+    """``python3 -m nimsys``: the module is a name, not a path (``lib`` is a folder there),
+    found through ``PYTHONPATH`` as it would have been from the working directory; the
+    program's own arguments after it are resolved as usual."""
+    argv, env = resolved(python, "-u", "-m", "lib", "players.dat", env={"PYTHONPATH": "/x"})
+    assert argv == [python, "-u", "-m", "lib", f"{HOME}/players.dat"]
+    assert env == {"PYTHONPATH": f"{HOME}:/x"}
+    assert resolved(python, "-c", "lib", "lib") == (
+        [python, "-c", "lib", f"{HOME}/lib"],
+        {"PYTHONPATH": str(HOME)},
+    )
+
+
+def test_after_a_python_script_an_m_is_the_programs_argument() -> None:
+    assert resolved("python3", "nimsys.py", "-m", "lib") == (
+        ["python3", f"{HOME}/nimsys.py", "-m", f"{HOME}/lib"],
+        {},
+    )
+    assert resolved("python3", "-X", "lib", "-m", "lib") == (
+        ["python3", "-X", "lib", "-m", "lib"],
+        {"PYTHONPATH": str(HOME)},
+    )
+    assert resolved("sh", "-m", "lib") == (["sh", "-m", f"{HOME}/lib"], {})

@@ -29,6 +29,7 @@ from __future__ import annotations
 import errno
 import itertools
 import os
+import re
 import shutil
 import signal
 from collections.abc import Callable, Mapping, Sequence
@@ -315,6 +316,12 @@ def seed_argv(seed: int | None) -> list[str]:
 JAVA_LAUNCHERS = frozenset({"java", "javac", "javaw"})
 """Commands whose class path is resolved against the program's folder."""
 
+PYTHON_LAUNCHER = re.compile(r"(python|pypy)[0-9.]*")
+"""Commands whose ``-m MODULE`` (``-c CODE``) is imported from the program's folder."""
+PYTHON_NAMED = ("-m", "-c")
+PYTHON_VALUED = ("-W", "-X")
+"""Python's options whose value is the next word (``-X importtime``)."""
+
 CLASS_PATH_OPTIONS = ("-cp", "-classpath", "--class-path")
 
 
@@ -334,13 +341,28 @@ def resolve_command(
     - For ``java``/``javac``: each relative entry of a ``-cp``/``-classpath``/``--class-path``
       value before the main class is made absolute; with no such option, ``CLASSPATH`` is set
       to the environment's own ``CLASSPATH`` (or ``.``, Java's default) resolved likewise.
+    - For ``python``/``python3``/``pypy3``: the word after ``-m`` (a module, ``python3 -m
+      nimsys`` with a ``nimsys/`` package there) or ``-c`` (code) is kept as typed, and the
+      folder goes first on ``PYTHONPATH``, as the working directory would have been.
     """
     first, *rest = words
     java = Path(first).name in JAVA_LAUNCHERS
+    python = PYTHON_LAUNCHER.fullmatch(Path(first).name) is not None
     argv = [str(directory / first) if "/" in first else first]
     options, class_path_given, value_next = java, False, False
+    named_next = imports = False
     for word in rest:
-        if value_next:
+        if named_next:
+            argv.append(word)
+            named_next = False
+        elif python and word in PYTHON_NAMED:
+            argv.append(word)
+            named_next = imports = True
+            python = False  # the rest are the program's arguments
+        elif python and word in PYTHON_VALUED:
+            argv.append(word)
+            named_next = True
+        elif value_next:
             argv.append(_class_path(word, directory))
             value_next = False
         elif options and word in CLASS_PATH_OPTIONS:
@@ -351,10 +373,14 @@ def resolve_command(
             class_path_given = True
         else:
             options = options and word.startswith("-")
+            python = python and word.startswith("-")  # its options end at the script
             named = word and not word.startswith("-") and exists(directory / word)
             argv.append(str(directory / word) if named else word)
     if java and not class_path_given:
         return argv, {"CLASSPATH": _class_path(environ.get("CLASSPATH", "."), directory)}
+    if imports:
+        path = os.pathsep.join(filter(None, [str(directory), environ.get("PYTHONPATH")]))
+        return argv, {"PYTHONPATH": path}
     return argv, {}
 
 
@@ -401,7 +427,9 @@ def process_command(job: Job, back: RunFolder | None = None) -> tuple[list[str],
             folders = (directory, job.cwd)
             if job.sandbox.isolate and (error := exec_error(argv[0], folders, job.sandbox)):
                 raise error  # as the exec would fail inside, said before (cannot start)
-            return job.sandbox.confine([*argv, *job.run.argv], env, job.cwd, directory, back)
+            own = {"PYTHONPATH": str(directory)} if "PYTHONPATH" in extra else {}  # not ours
+            command = [*argv, *job.run.argv]
+            return job.sandbox.confine(command, env, job.cwd, directory, back, own)
         return [*argv, *job.run.argv], env
     root = str(Path(casino.__file__).resolve().parent.parent)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [root, env.get("PYTHONPATH")]))

@@ -179,12 +179,13 @@ class Sandbox:
         cwd: Path,
         program_dir: Path | None,
         back: RunFolder | None = None,
+        own: Mapping[str, str] | None = None,
     ) -> tuple[list[str], dict[str, str]]:
         """The argv and environment that run ``argv`` in its own sandbox when :attr:`isolate`
         (else unchanged): see :func:`confine`."""
         if not self.isolate:
             return list(argv), dict(env)
-        return confine(argv, env, cwd, program_dir, self, back)
+        return confine(argv, env, cwd, program_dir, self, back, own)
 
 
 def _within_hard(kind: int, value: int) -> int:
@@ -274,6 +275,7 @@ def confine(
     program_dir: Path | None,
     sandbox: Sandbox,
     back: RunFolder | None = None,
+    own: Mapping[str, str] | None = None,
 ) -> tuple[list[str], dict[str, str]]:
     """The argv and environment that run ``argv`` in a bubblewrap sandbox of its own.
 
@@ -289,6 +291,8 @@ def confine(
     goes back through ``back`` (:data:`ROUND_TRIP`), so a run cannot write more than that in
     all. Without, ``cwd`` itself is bound read-write. With ``back`` and its memory cgroup
     (:mod:`~casino.harness.runners.cgroup`), the run joins that cgroup before bubblewrap starts.
+    Its environment is the few :data:`KEPT_ENV` of ``env`` and ``own``, the variables its
+    command needs (``PYTHONPATH``: the submission's folder, for ``python3 -m pkg``).
     """
     bwrap = shutil.which("bwrap") or "bwrap"
     size = str(sandbox.file_size or TMP_BYTES)
@@ -329,7 +333,7 @@ def confine(
     command = [*_with_filter(words), *_limited(argv, sandbox)]
     if back is not None and back.cgroup is not None:
         command = back.cgroup.joined(command)
-    return command, _clean_env(env, cwd, sandbox)
+    return command, {**_clean_env(env, cwd, sandbox), **(own or {})}
 
 
 def _own_user() -> list[str]:

@@ -439,8 +439,7 @@ class Conversation:
         except BlockingIOError:
             return
         if not chunk:
-            os.close(self._stderr_fd)
-            self._stderr_fd = None
+            self._forget_stderr()
             return
         self.stderr.add(chunk)
         if self.stderr.total > self.limits.stderr and self.problem is None:
@@ -463,10 +462,16 @@ class Conversation:
             self._read_stderr()
 
     def _close_stderr(self) -> None:
-        if self._stderr_fd is not None:
-            os.close(self._stderr_fd)
-            self._stderr_fd = None
+        self._forget_stderr()
         shutil.rmtree(self._folder, ignore_errors=True)
+
+    def _forget_stderr(self) -> None:
+        """Close the stderr pipe, forgotten first: a stop signal raised between the two steps
+        (``Stopped`` comes between any two) leaves nothing for the cleanup to close again, whose
+        ``Bad file descriptor`` would hide the stop (casino exiting 1 instead of 143)."""
+        fd, self._stderr_fd = self._stderr_fd, None
+        if fd is not None:
+            os.close(fd)
 
 
 def _matches(pattern: re.Pattern[str], text: str, *, bounded: bool) -> bool:
