@@ -157,7 +157,7 @@ KILLED_PROGRAM = textwrap.dedent(
         with worker_task():
             child = subprocess.Popen(["sleep", "600"])  # what a run starts: a program
             try:
-                print(f"working {os.getpid()} {child.pid}", flush=True)
+                os.write(1, f"working {os.getpid()} {child.pid}\\n".encode())  # one write
                 while True:
                     signal.pause()  # until a stop unwinds the task
             finally:
@@ -166,7 +166,7 @@ KILLED_PROGRAM = textwrap.dedent(
 
     with worker_pool(3) as pool:
         idle = pool.submit(os.getpid).result()
-        print(f"idle {idle}", flush=True)
+        os.write(1, f"idle {idle}\\n".encode())
         for future in [pool.submit(task, number) for number in range(2)]:
             future.result()
     """
