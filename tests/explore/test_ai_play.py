@@ -35,6 +35,8 @@ from explore.benchmark import MUTANTS, mutant_main
 C = NimsysGrammar("c")
 REFERENCE = Program(InProcessRunner(), Target("nimsys"))
 ROOT = Path(casino.__file__).resolve().parents[1]
+TESTS = Path(__file__).resolve().parents[1]
+"""The tests folder (casino may be installed elsewhere: ROOT is then site-packages)."""
 
 
 def unpinned_loser(available: Sequence[bool], last_move: str = "") -> str:
@@ -189,7 +191,7 @@ def test_an_external_nimsys_is_played_through_the_pipe(
     assert status == 0, out + err
     assert out.endswith("the AI won every game it could win in 440 games played\n")
     (tmp_path / "loser.py").write_text(
-        LOSER_SCRIPT.format(root=str(ROOT), tests=str(ROOT / "tests")), encoding="utf-8"
+        LOSER_SCRIPT.format(root=str(ROOT), tests=str(TESTS)), encoding="utf-8"
     )
     loser = f"{sys.executable} loser.py"
     status, out, err = _casino(*argv, "--program", loser)
@@ -215,7 +217,7 @@ def test_a_budget_the_sessions_spend_still_plays_the_ai() -> None:
 
 def test_grade_feedback_holds_the_shrunk_play(tmp_path: Path) -> None:
     (tmp_path / "loser.py").write_text(
-        LOSER_SCRIPT.format(root=str(ROOT), tests=str(ROOT / "tests")), encoding="utf-8"
+        LOSER_SCRIPT.format(root=str(ROOT), tests=str(TESTS)), encoding="utf-8"
     )
     spec = ExploreSpec("nimsys", runs=80, sessions=1)
     text = explore_feedback(spec, (sys.executable, "loser.py"), tmp_path)
