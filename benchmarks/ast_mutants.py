@@ -1,7 +1,7 @@
 """Tool-made mutants of the Nimsys and video poker references: an AST mutator of casino's own.
 
 Run: ``python benchmarks/ast_mutants.py [--count N] [--seed S] [--sessions N] [--search K]
-[--unit]``.
+[--unit] [--choices]``.
 
 Each mutant is one change to one function or method of a reference module (stdlib
 :mod:`ast`): a comparison swapped (``<``/``<=``, ``>``/``>=``, ``==``/``!=``), an int
@@ -21,7 +21,10 @@ transcripts? With ``--unit``, if explore missed it: by the reference's own unit 
 ``--unit-run SITE``), first those of the seed's behaviour (``-m "not casino_choice"``), and
 if they pass, those of casino's own choices (``-m casino_choice``: behaviour the seed leaves
 open)? A full run costs 30-75 s a mutant here, so they are asked only where their verdict
-can change explore's rate. Last, only of the mutants none of these kills: by a longer random
+can change explore's rate. With ``--choices``, if explore missed it: by ``casino explore
+--choices`` (seed 0, ``--sessions``: casino's own choices explored and judged too, stderr and
+exit status with them), the explore of a course that adopts casino's choices. Last, only of
+the mutants none of these kills: by a longer random
 search (explore with seeds 1..``--search``, the same sessions each; with seed 0, ``--search``
 x ``--sessions`` + ``--sessions`` sessions)? Elsewhere the search cannot add to the mutants
 anything kills, and a search is explore itself with more seeds, so the mutants explore kills
@@ -463,11 +466,14 @@ class Row:
     search: bool | None
     lines: int | None
     unit: str | None = None
+    choices: bool | None = None
+    """Whether ``explore --choices`` kills it (``None``: not asked, explore killed it or
+    ``--choices`` was not given)."""
 
     @property
     def killed(self) -> bool:
         """Whether anything asked kills it."""
-        return self.seen or self.unit == "choice"
+        return self.seen or self.unit == "choice" or bool(self.choices)
 
     @property
     def seen(self) -> bool:
@@ -480,7 +486,9 @@ def _search_said(row: Row) -> str:
     return {None: "-", True: "y", False: "n"}[row.search]
 
 
-def study(count: int, seed: int, sessions: int, seeds: int, unit: bool = False) -> None:
+def study(
+    count: int, seed: int, sessions: int, seeds: int, unit: bool = False, choices: bool = False
+) -> None:
     """The table and the rates under it."""
     from bench_explore import explore, in_process, shipped_kills
     from machine import describe
@@ -510,16 +518,21 @@ def study(count: int, seed: int, sessions: int, seeds: int, unit: bool = False) 
         except RecursionError:
             found, shipped = None, True
         verdict = unit_verdict(site) if unit and found is None else None
+        chosen = None
+        if choices and found is None:
+            chosen = explore(mutant, in_process(mutant), sessions, choices=True)
         search: bool | None = None
         if found is not None:
             search = True
-        elif not shipped and verdict in (None, "none"):
+        elif not shipped and verdict in (None, "none") and chosen is None:
             search = _killed_by_search(mutant, sessions, seeds)
         lines = None if found is None or found.played else found.lines  # a play has no lines
-        row = Row(shipped, found is not None, search, lines)
-        row = Row(row.shipped, row.explore, row.search, row.lines, verdict)
+        asked = None if not choices or found is not None else chosen is not None
+        row = Row(shipped, found is not None, search, lines, verdict, asked)
         rows.append(row)
         said = f" unit {verdict or '-'}" if unit else ""
+        if choices:
+            said += f" choices {_explore_said(chosen) if found is None else '-'}"
         print(
             f"{site.name:<24} {site.function:<32} {made.change[:36]:<36} shipped"
             f" {'y' if shipped else 'n'} explore {_explore_said(found)}"
@@ -551,6 +564,12 @@ def _rates(rows: list[Row]) -> None:
     for what, column in columns:
         hits = sum(1 for r in killed if column(r))
         print(f"killed by {what + ':':<26} {hits} ({100 * hits / len(killed):.0f} %)")
+    if any(r.choices is not None for r in rows):
+        hits = sum(1 for r in killed if r.explore or r.choices)
+        print(
+            f"killed by explore --choices (seed 0): {hits} ({100 * hits / len(killed):.0f} %)"
+            " (explore's kills and those --choices adds)"
+        )
     seen = [r for r in killed if r.seen]
     if any(r.unit is not None for r in rows) and seen:
         hits = sum(1 for r in seen if r.explore)
@@ -580,13 +599,16 @@ def main() -> None:
     parser.add_argument(
         "--unit", action="store_true", help="ask the reference's unit tests where explore missed"
     )
+    parser.add_argument(
+        "--choices", action="store_true", help="ask explore --choices where explore missed"
+    )
     parser.add_argument("--unit-run", nargs=2, metavar=("SITE", "FOLDER"), help=argparse.SUPPRESS)
     parser.add_argument("--marks", default="", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.unit_run:
         name, folder = args.unit_run
         raise SystemExit(unit_run(name, folder, args.marks))
-    study(args.count, args.seed, args.sessions, args.search, args.unit)
+    study(args.count, args.seed, args.sessions, args.search, args.unit, args.choices)
 
 
 if __name__ == "__main__":

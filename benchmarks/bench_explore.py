@@ -41,7 +41,7 @@ from mutants import MUTANTS, PROGRAM_OF, Mutant, mutant_main
 
 from casino.explore.coverage import Coverage
 from casino.explore.engine import Budget, Explorer, Found
-from casino.explore.grammars import grammar_of
+from casino.explore.grammars import grammar_of, with_choices
 from casino.explore.judge import Program
 from casino.explore.recordings import Recordings
 from casino.harness.load import load_transcript
@@ -82,12 +82,14 @@ GUIDED = True
 generated order, no corpus)."""
 
 
-def explore(mutant: Mutant, program: Program, sessions: int) -> Found | None:
+def explore(mutant: Mutant, program: Program, sessions: int, choices: bool = False) -> Found | None:
     """Explore then shrink, as ``casino explore`` does (seed 0; coverage-guided unless
-    ``--plain``). Where the only difference lies in an optional part (the bonus not
-    attempted), that one, shrunk."""
+    ``--plain``; ``choices``: as ``casino explore --choices``). Where the only difference lies
+    in an optional part (the bonus not attempted), that one, shrunk."""
     coverage = Coverage() if GUIDED else None
     grammar = grammar_of(mutant.reference)
+    if choices:
+        grammar = with_choices(grammar) or grammar
     explorer = Explorer(grammar, program, Budget(runs=20_000), coverage=coverage)
     found = explorer.find(0, sessions)
     if found is None and explorer.optional:

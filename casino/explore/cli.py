@@ -64,11 +64,18 @@ finds, one run at a time. The reference's recordings are kept between runs of ex
 casino's cache folder (explore/ in $CASINO_CACHE_DIR, else $XDG_CACHE_HOME/casino or
 ~/.cache/casino; a change to casino's code starts them afresh); --no-cache neither reads
 nor writes them.
+--choices also explores what the seed leaves to the program and casino answers its own way
+(Nimsys Project C: a players.dat in casino's format that casino refuses; video poker: a bet
+of two amounts), and judges each run's stderr and exit status as well as its output: for a
+course that adopts casino's choices, or a change to casino's own reference, never for a
+student whom the seed alone binds.
 --out DIR writes the first --sessions sessions as transcripts (a fixed suite for casino
 grade) and runs nothing. Progress goes to stderr. Ctrl-C keeps what was found.
 exit status: 0 no difference (or the suite written), 1 a difference, 2 usage error.
 """
 
+_CHOICES = ", casino's choices"
+"""What an explored transcript's name adds with ``--choices``."""
 JOBS_A_CORE = 8
 """``--jobs``'s default, a core: a run of a program that starts slowly (a JVM's 0.4 s) mostly
 waits, so more runs than cores overlap those waits (measured in docs/explore.md)."""
@@ -131,6 +138,11 @@ def _parser(out: TextIO) -> ArgumentParser:
     )
     add("--out", metavar="DIR", help="write the sessions as a suite of transcripts instead")
     add(
+        "--choices",
+        action="store_true",
+        help="also explore and judge casino's own choices where the seed leaves them open",
+    )
+    add(
         "--replay",
         metavar="SCRIPT",
         help="--reference stud-player: deal a dealer's script's game again to --program",
@@ -172,7 +184,7 @@ def explore(argv: list[str], streams: Streams) -> int:
         program,
         Budget(args.budget_runs, args.budget_seconds),
         progress=streams.error,
-        name=f"explored: {grammar.name}, seed {args.seed}",
+        name=f"explored: {grammar.name}{_CHOICES if args.choices else ''}, seed {args.seed}",
         coverage=Coverage(),
         jobs=args.jobs or min(MAX_JOBS, JOBS_A_CORE * (os.cpu_count() or 1)),
         recordings=_recordings(args, grammar),
@@ -301,7 +313,7 @@ def _recordings(args: argparse.Namespace, grammar: Grammar) -> Recordings | None
         return None
     from casino.explore.recordings import Recordings, default_folder
 
-    return Recordings.load(default_folder(), grammar.name)
+    return Recordings.load(default_folder(), grammar.name + ("-choices" if args.choices else ""))
 
 
 def _grammar(args: argparse.Namespace) -> Grammar:
@@ -318,9 +330,15 @@ def _grammar(args: argparse.Namespace) -> Grammar:
     if args.reference not in ABOUT:
         known = ", ".join(ABOUT)
         raise UsageError(f"--reference {args.reference!r}: no such assignment (known: {known})")
-    from casino.explore.grammars import grammar_of
+    from casino.explore.grammars import grammar_of, with_choices
 
-    return grammar_of(args.reference)
+    grammar = grammar_of(args.reference)
+    if args.choices:
+        chosen = with_choices(grammar)
+        if chosen is None:
+            raise UsageError(f"--choices: explore knows no casino's choices of {args.reference}")
+        grammar = chosen
+    return grammar
 
 
 def _report_group(found: Found, output: Path, args: argparse.Namespace, streams: Streams) -> None:

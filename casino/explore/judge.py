@@ -56,11 +56,16 @@ def reference_transcript(
         return cast("Transcript | None", record(session, name))
     bare = skeleton(grammar, session, name)
     outcomes = play(bare, InProcessRunner(), Target(grammar.program))
+    errors = getattr(grammar, "judges_errors", False)  # casino's choices: stderr and exit too
     runs = []
     for run, outcome in zip(bare.runs, outcomes, strict=True):
         if outcome.problem or outcome.consumed != len(run.inputs):
             return None
-        runs.append(Run(_steps(run.inputs, outcome), run.args))  # exit: not compared
+        steps = _steps(run.inputs, outcome)
+        if errors:
+            runs.append(Run(steps, run.args, exit=outcome.exit, stderr=outcome.stderr))
+        else:
+            runs.append(Run(steps, run.args))  # exit and stderr: not compared
     recorded = Transcript(
         name=bare.name,
         runs=tuple(runs),

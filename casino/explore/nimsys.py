@@ -7,6 +7,13 @@ Project C's bonus, the advanced game, is an optional part (:data:`BONUS`): see
 
 A chain of Project C runs shares ``players.dat`` (its format is each program's own; only
 what it brings back is compared).
+
+With ``choices`` (``casino explore --choices``), Project C's sessions also explore what the
+seed leaves to the program and casino answers its own way (:data:`CHOICE_FILES`): a session
+may start with a ``players.dat`` in casino's format that casino refuses (a wrong first line, a
+bad escape, a field missing, more wins than games, no last newline), and each run's stderr
+and exit status are judged as well as its output — for a course that adopts casino's
+choices, or a change to casino's own reference, never for a student the seed alone binds.
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ from casino.explore.references import ABOUT
 from casino.nim.kayles import KaylesGame
 from casino.nim.nim_game import NimGame
 from casino.nim.players import PlayerKind
+from casino.nim.storage import FILE_NAME, HEADER
 
 # --------------------------------------------------------------------------- the grammar
 
@@ -51,15 +59,33 @@ PLAY_GAMES = 10
 tester and the shipped ``ai-bonus-*`` transcripts play them."""
 
 
+CHOICE_FILES: tuple[str | None, ...] = (
+    None,
+    "precious\n",
+    f"{HEADER}\nhuman\tl\\qsky\tSkywalker\tLuke\t1\t1\n",
+    f"{HEADER}\nhuman\tlsky\tSkywalker\tLuke\t1\n",
+    f"{HEADER}\nhuman\tlsky\tSkywalker\tLuke\t1\t2\n",
+    f"{HEADER}\nhuman\tlsky\tSkywalker\tLuke\t1\t1",
+)
+"""With ``choices``: the ``players.dat`` a session may start with (its data, an index here;
+``0``: none). Each is in casino's own format (:mod:`casino.nim.storage`) and refused whole, so
+the program starts with no players, as without a file, and says so on stderr: a wrong first
+line, a bad escape (``\\q``), a field missing, more wins than games, no newline at the end.
+The seed leaves the file's format and its errors to the program (section 2.3)."""
+CHOICE_SHARE = 0.3
+"""With ``choices``: the share of sessions that start with one of :data:`CHOICE_FILES`."""
+
 GIVEN = ("Luke", "Han", "Leia", "Darth", "Ben", "Rey", "Finn", "Poe", "Lando", "Ada", "Bo")
 FAMILY = ("Skywalker", "Solo", "Organa", "Vader", "Kenobi", "Calrissian", "Dameron", "Lee")
 
 
 @dataclass(frozen=True)
 class NimsysGrammar:
-    """Sessions of Nimsys Project ``stage`` (``a``, ``b`` or ``c``)."""
+    """Sessions of Nimsys Project ``stage`` (``a``, ``b`` or ``c``); with ``choices``
+    (Project C), casino's own choices explored and judged too (the module's docstring)."""
 
     stage: str = "c"
+    choices: bool = False
     keeps_recordings = True  # a session's arcs are the same in any process: see plan.Grammar
 
     @property
@@ -102,7 +128,13 @@ class NimsysGrammar:
             RunInput(args, tuple(line for unit in run for line in unit) + tail)
             for run in session.runs
         )
-        return Rendered(runs)
+        text = CHOICE_FILES[int(session.data[0])] if session.data else None
+        return Rendered(runs, () if text is None else ((FILE_NAME, text),))
+
+    @property
+    def judges_errors(self) -> bool:
+        """With ``choices``: each run's stderr and exit status are recorded and judged."""
+        return self.choices
 
     def unpinned(self, session: Session) -> str | None:
         """Why the session leaves what the assignment fixes (``None``: it does not)."""
@@ -156,7 +188,10 @@ class NimsysGrammar:
             if index:
                 model = model.next_run()
             built.append(_run(rng, model, max(1, size // runs), crowd=index == 0))
-        return Session(tuple(built))
+        if not self.choices or self.stage != "c":
+            return Session(tuple(built))
+        drawn = rng.randrange(1, len(CHOICE_FILES)) if rng.random() < CHOICE_SHARE else 0
+        return Session(tuple(built), (str(drawn),))
 
     # ------------------------------------------------------------------------- simpler
 
@@ -178,6 +213,8 @@ class NimsysGrammar:
                     yield _replace_word(session, word, shorter)
                     break
         yield from smaller_numbers(session)
+        for smaller in range(int(session.data[0]) if session.data else 0):
+            yield Session(session.runs, (str(smaller),))  # no players.dat, then a shorter one
 
 
 SHORTEST_GAMES: dict[str, tuple[tuple[str, ...], ...]] = {

@@ -33,14 +33,15 @@ class Session:
     data: tuple[str, ...] = field(default=())
 
     @property
-    def size(self) -> tuple[int, int, str, int]:
+    def size(self) -> tuple[int, int, str, int, tuple[str, ...]]:
         """How big the session is, for shrinking: lines (not data lines), then characters,
-        then the text itself (a smaller digit is smaller), then data items. Each shrinking
-        step makes it strictly smaller, and there are finitely many smaller ones: shrinking
+        then the text itself (a smaller digit is smaller), then data items, then the data
+        itself (a starting file's first text, ``"0"``, before another). Each shrinking step
+        makes it strictly smaller, and there are finitely many smaller ones: shrinking
         ends."""
         lines = [line for run in self.runs for unit in run for line in unit]
         typed = sum(not line.startswith(DATA_MARK) for line in lines)
-        return typed, sum(map(len, lines)), "\n".join(lines), len(self.data)
+        return typed, sum(map(len, lines)), "\n".join(lines), len(self.data), self.data
 
     def with_runs(self, runs: tuple[tuple[Unit, ...], ...]) -> Session:
         """The same session with other runs."""

@@ -25,6 +25,11 @@ right). What the model keeps out, as the assignment does not fix it:
 What stays in is fixed by the assignment and the course's example: ``b`` 1–5 (``b 0``,
 ``b 6``, ``b 10``: ``b: illegal amount``), ``b`` after a deal and ``h``/``d`` at the wrong
 moment (``<word>: illegal command``), ``$`` at any moment, every hand's result line.
+
+With ``choices`` (``casino explore --choices``) a session also types what the seed leaves open
+and casino answers its own way: ``b`` with two amounts (the seed has "b or b i", nothing of
+more; casino: ``b: illegal amount``, no bet), and the program's stderr and exit status are
+judged too — for a course that adopts casino's choices, or a change to casino's reference.
 """
 
 from __future__ import annotations
@@ -48,6 +53,10 @@ RANKS = "23456789TJQKA"
 SUITS = "CDHS"
 DECK = tuple(rank + suit for rank in RANKS for suit in SUITS)
 COMMAND = re.compile(r"b|b [0-9]{1,2}|d|a|h( [1-5])*|\$")
+CHOICE = re.compile(r"b [0-9]{1,2} [0-9]{1,2}")
+"""With ``choices``: what else a session may type (a bet of two amounts)."""
+CHOICE_SHARE = 0.1
+"""With ``choices``: the share of units that are one of casino's choices."""
 MAX_COMBINATIONS = 64
 """The most combinations of accepted advice lines one session may ask the judge to try."""
 STACKED = 0.25
@@ -56,8 +65,10 @@ STACKED = 0.25
 
 @dataclass(frozen=True)
 class VideoPokerGrammar:
-    """Debug-mode sessions of the Double Bonus 10/7 assignment."""
+    """Debug-mode sessions of the Double Bonus 10/7 assignment; with ``choices``, casino's
+    own choices explored and judged too (the module's docstring)."""
 
+    choices: bool = False
     name = "videopoker"
     program = "videopoker"
     about = ABOUT["videopoker"]
@@ -67,6 +78,9 @@ class VideoPokerGrammar:
         in four stacked to a pay line at a bet, held whole."""
         units: list[Unit] = []
         for _ in range(rng.randint(1, size)):
+            if self.choices and rng.random() < CHOICE_SHARE:
+                units.append((f"b {rng.randint(1, 5)} {rng.randint(1, 5)}",))
+                continue
             if rng.random() < STACKED:
                 line, bet = rng.choice(list(PayLine)), rng.randint(1, 5)
                 hold = "h 1 2 3 4 5"
@@ -109,15 +123,20 @@ class VideoPokerGrammar:
     def unpinned(self, session: Session) -> str | None:
         """Why the session leaves what the assignment fixes (``None``: it does not)."""
         try:
-            _advice(session)
+            _advice(session, self.choices)
         except _Unpinned as why:
             return str(why)
         return None
 
+    @property
+    def judges_errors(self) -> bool:
+        """With ``choices``: the run's stderr and exit status are recorded and judged."""
+        return self.choices
+
     def loosen(self, session: Session, transcript: Transcript) -> Transcript:
         """The recorded transcript with each advice line an ``out_any`` of every right
         advice (the holds of equal exact value)."""
-        accepted = _advice(session)
+        accepted = _advice(session, self.choices)
         if not accepted:
             return transcript
         run = transcript.runs[0]
@@ -142,9 +161,10 @@ class _Unpinned(Exception):
     """Control flow, not an error: a line whose answer is left open (the caller skips it)."""
 
 
-def _advice(session: Session) -> list[tuple[str, ...]]:
+def _advice(session: Session, choices: bool = False) -> list[tuple[str, ...]]:
     """The accepted advice lines of each ``a``, in order (:class:`_Unpinned` where the
-    session leaves what the assignment fixes)."""
+    session leaves what the assignment fixes, or with ``choices`` what casino's own
+    choices do not fix either)."""
     lines = [line for run in session.runs for unit in run for line in unit]
     stream = [card for line in lines if line.startswith(DATA_MARK) for card in line.split()[1:]]
     stream += list(session.data)
@@ -154,13 +174,13 @@ def _advice(session: Session) -> list[tuple[str, ...]]:
     for line in lines:
         if line.startswith(DATA_MARK):
             continue
-        if not COMMAND.fullmatch(line):
+        if not (COMMAND.fullmatch(line) or (choices and CHOICE.fullmatch(line))):
             raise _Unpinned(f"not a command explore types: {line!r}")
         word, *numbers = line.split()
         if word == "h" and len(set(numbers)) != len(numbers):
             raise _Unpinned(f"{line!r}: a position twice")
         if word == "b" and state != "dealt":
-            if not numbers or 1 <= int(numbers[0]) <= 5:
+            if not numbers or (len(numbers) == 1 and 1 <= int(numbers[0]) <= 5):
                 state, bet = "bet", int(numbers[0]) if numbers else bet
         elif word == "d" and state == "idle":
             raise _Unpinned("a deal with no bet since the last hand")

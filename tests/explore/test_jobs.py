@@ -124,8 +124,13 @@ def test_video_poker_keeps_no_recordings_between_runs() -> None:
     from casino.explore.cli import _recordings
     from casino.explore.grammars import grammar_of
 
-    args = argparse.Namespace(no_cache=False)
+    args = argparse.Namespace(no_cache=False, choices=False)
     assert _recordings(args, grammar_of("videopoker")) is None
     assert _recordings(args, grammar_of("draw")) is None
-    assert _recordings(args, grammar_of("nimsys")) is not None
-    assert _recordings(argparse.Namespace(no_cache=True), grammar_of("nimsys")) is None
+    kept = _recordings(args, grammar_of("nimsys"))
+    assert kept is not None and kept.path.name.startswith("nimsys-")
+    chosen = _recordings(argparse.Namespace(no_cache=False, choices=True), grammar_of("nimsys"))
+    assert chosen is not None and chosen.path.name.startswith("nimsys-choices-")
+    assert (
+        _recordings(argparse.Namespace(no_cache=True, choices=False), grammar_of("nimsys")) is None
+    )
