@@ -70,7 +70,7 @@ of two amounts), and judges each run's stderr and exit status as well as its out
 course that adopts casino's choices, or a change to casino's own reference, never for a
 student whom the seed alone binds.
 --out DIR writes the first --sessions sessions as transcripts (a fixed suite for casino
-grade) and runs nothing. Progress goes to stderr. Ctrl-C keeps what was found.
+grade), with Project C the plays of its advanced AI as play: transcripts, and runs nothing. Progress goes to stderr. Ctrl-C keeps what was found.
 exit status: 0 no difference (or the suite written), 1 a difference, 2 usage error.
 """
 
@@ -173,8 +173,9 @@ def explore(argv: list[str], streams: Streams) -> int:
     if args.out is not None:
         if args.program or args.output:
             raise UsageError("--out DIR writes a suite: it takes no --program or -o")
-        written = write_suite(grammar, args.seed, args.sessions, Path(args.out))
-        streams.stdout.write(f"wrote {written} transcripts to {args.out}\n")
+        written, plays = write_suite(grammar, args.seed, args.sessions, Path(args.out))
+        also = f" and {plays} plays of the advanced AI" if plays else ""
+        streams.stdout.write(f"wrote {written} transcripts{also} to {args.out}\n")
         return 0
     command = _command(args.program)
     directory = _program_dir(args.program_dir, command)

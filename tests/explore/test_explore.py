@@ -262,14 +262,20 @@ def test_out_writes_a_fixed_suite_the_reference_passes(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     argv = ("explore", "--reference", "nimsys", "--sessions", "4", "--seed", "9")
-    assert _casino(*argv, "--out", "a") == (0, "wrote 4 transcripts to a\n", "")
+    said = "wrote 4 transcripts and 4 plays of the advanced AI to a\n"
+    assert _casino(*argv, "--out", "a") == (0, said, "")
     assert _casino(*argv, "--out", "b")[0] == 0
     names = sorted(path.name for path in (tmp_path / "a").iterdir())
-    assert names == [f"explore-000{n}.yaml" for n in range(1, 5)]
+    plays = [f"explore-play-{n}.yaml" for n in range(1, 5)]
+    assert names == [f"explore-000{n}.yaml" for n in range(1, 5)] + plays
     for name in names:
         assert (tmp_path / "a" / name).read_text() == (tmp_path / "b" / name).read_text()
+    for name in plays:
+        assert "play:" in (tmp_path / "a" / name).read_text()
     status, out, _ = _casino("replay", "a")
-    assert status == 0 and "4 passed" in out
+    assert status == 0 and "8 passed" in out
+    argv = ("explore", "--reference", "nimsys-b", "--sessions", "2")
+    assert _casino(*argv, "--out", "c") == (0, "wrote 2 transcripts to c\n", "")
 
 
 @pytest.mark.parametrize(
