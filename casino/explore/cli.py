@@ -229,18 +229,14 @@ def explore(argv: list[str], streams: Streams) -> int:
 def _explore_by_rules(args: argparse.Namespace, streams: Streams) -> int:
     """``--reference stud-player``: a three-card stud player judged by the seed's rules."""
     from casino.clock import MonotonicClock
-    from casino.explore.stud import explore_every_rule, explore_player, script
+    from casino.explore.stud import explore_player, script
 
     if args.program is None or args.out is not None:
         raise UsageError("--reference stud-player explores a --program CMD ({host} {port} in it)")
     if args.replay is not None:
         return _replay_script(args, streams)
     command, games = shlex.split(args.program), min(args.sessions, args.budget_runs)
-    if args.every:
-        founds, runs = explore_every_rule(command, MonotonicClock(), args.seed, games)
-    else:
-        found, runs = explore_player(command, MonotonicClock(), args.seed, games)
-        founds = [] if found is None else [found]
+    founds, runs = explore_player(command, MonotonicClock(), args.seed, games, every=args.every)
     if not founds:
         streams.stdout.write(f"no breach in {runs} games\n")
         return 0

@@ -401,21 +401,15 @@ def script(found: StudFound, seed: int) -> str:
 
 
 def explore_player(
-    command: Sequence[str], clock: Clock, seed: int, games: int
-) -> tuple[StudFound | None, int]:
-    """Explore ``command`` (``{host}``/``{port}`` replaced); the shrunk breach (if any) and runs."""
-    explorer = StudExplorer(Launch(tuple(command)), clock)
-    found = explorer.find(seed, games)
-    if found is None:
-        return None, explorer.runs
-    return explorer.shrink(found), explorer.runs
-
-
-def explore_every_rule(
-    command: Sequence[str], clock: Clock, seed: int, games: int
+    command: Sequence[str], clock: Clock, seed: int, games: int, *, every: bool = False
 ) -> tuple[list[StudFound], int]:
-    """``--every``: all ``games`` played, the first breach of each rule shrunk (in the order
-    found), and the runs it took."""
+    """Explore ``command`` (``{host}``/``{port}`` replaced): the breaches found, shrunk, and
+    the runs it took. The first breach (none, or one); with ``every`` (``--every``), all
+    ``games`` played and the first breach of each rule, in the order found."""
     explorer = StudExplorer(Launch(tuple(command)), clock)
-    founds = explorer.find_every(seed, games)
+    if every:
+        founds = explorer.find_every(seed, games)
+    else:
+        found = explorer.find(seed, games)
+        founds = [] if found is None else [found]
     return [explorer.shrink(found) for found in founds], explorer.runs

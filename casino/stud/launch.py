@@ -35,7 +35,7 @@ from importlib import resources
 from pathlib import Path
 
 from casino.errors import CasinoError
-from casino.harness.runners.base import resolve_command
+from casino.harness.runners.base import resolve_process
 from casino.harness.runners.sandbox import SAFE_PATH, Sandbox
 from casino.net import LOOPBACK
 from casino.net.guard import Limits, WarningLog
@@ -95,13 +95,9 @@ class Launch:
     def argv(self, port: int) -> tuple[list[str], dict[str, str] | None]:
         """The argv and environment (``None``: this one) that start it for a dealer on the
         loopback ``port`` (or, relayed, on :attr:`socket_path`)."""
-        words, env, own = list(self.command), None, {}
+        words, env, own = list(self.command), None, dict[str, str]()
         if self.folder is not None:
-            env = dict(os.environ)
-            words, extra = resolve_command(words, self.folder, env)
-            env.update(extra)
-            if "PYTHONPATH" in extra:  # python3 -m pkg: in a sandbox, its folder only
-                own["PYTHONPATH"] = str(self.folder)
+            words, env, own = resolve_process(words, self.folder, os.environ)
         if self.relayed:
             isolated = self.sandbox is not None and self.sandbox.isolate
             python = sandbox_python() if isolated else sys.executable

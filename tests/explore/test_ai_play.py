@@ -8,7 +8,6 @@ import io
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TextIO
 
 import pytest
 
@@ -26,10 +25,9 @@ from casino.harness.runners import make_runner
 from casino.harness.runners.base import Target
 from casino.harness.runners.inproc import InProcessRunner
 from casino.harness.session import Status, check
-from casino.nim import ai as ai_module
 from casino.nim.kayles import KaylesGame
 from casino.nim.strategy import kayles_move
-from casino.programs import load_main
+from explore.ai_mutants import advanced_ai_main
 from explore.benchmark import MUTANTS, mutant_main
 
 C = NimsysGrammar("c")
@@ -50,18 +48,13 @@ def unpinned_loser(available: Sequence[bool], last_move: str = "") -> str:
     return str(kayles_move(available))
 
 
-def loser_main(
-    argv: Sequence[str] | None = None,
-    *,
-    stdin: TextIO | None = None,
-    stdout: TextIO | None = None,
-    stderr: TextIO | None = None,
-) -> int:
-    """Nimsys whose advanced AI errs only where its move is not pinned."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(ai_module.NimAIPlayer, "advanced_move", lambda s, a, m="": unpinned_loser(a))
-        status: int = load_main("nimsys")(argv, stdin=stdin, stdout=stdout, stderr=stderr)
-        return status
+loser_main = advanced_ai_main(
+    "unpinned-loser",
+    "the advanced AI loses where its move is not pinned",
+    unpinned_loser,
+    pinned=False,
+)
+"""Nimsys whose advanced AI errs only where its move is not pinned."""
 
 
 LOSER = Program(InProcessRunner({"nimsys": loser_main}), Target("nimsys"))

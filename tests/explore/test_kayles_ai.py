@@ -6,9 +6,6 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Sequence
-from typing import TextIO
-
-import pytest
 
 from casino.explore.engine import Budget, Explorer
 from casino.explore.judge import Program
@@ -18,10 +15,9 @@ from casino.explore.plan import Session
 from casino.harness.runners.base import Target
 from casino.harness.runners.inproc import InProcessRunner
 from casino.harness.session import Status, check
-from casino.nim import ai as ai_module
 from casino.nim.kayles import KaylesGame
 from casino.nim.strategy import kayles_move
-from casino.programs import load_main
+from explore.ai_mutants import advanced_ai_main
 
 C = NimsysGrammar("c")
 
@@ -91,18 +87,10 @@ def _row_blind(available: Sequence[bool], last_move: str = "") -> str:
     return str(kayles_move((True,) * sum(available)))
 
 
-def row_blind_main(
-    argv: Sequence[str] | None = None,
-    *,
-    stdin: TextIO | None = None,
-    stdout: TextIO | None = None,
-    stderr: TextIO | None = None,
-) -> int:
-    """Nimsys whose advanced AI ignores the gaps between rows."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(ai_module.NimAIPlayer, "advanced_move", lambda self, a, m="": _row_blind(a))
-        status: int = load_main("nimsys")(argv, stdin=stdin, stdout=stdout, stderr=stderr)
-        return status
+row_blind_main = advanced_ai_main(
+    "row-blind", "the advanced AI ignores the gaps between rows", _row_blind, pinned=True
+)
+"""Nimsys whose advanced AI ignores the gaps between rows."""
 
 
 def test_explore_finds_an_ai_that_ignores_split_rows() -> None:

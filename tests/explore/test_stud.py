@@ -49,14 +49,15 @@ def test_games_are_drawn_from_the_seed_and_every_request_is_well_formed() -> Non
 
 @pytest.mark.parametrize("strategy", ["ours", "random-legal", "pair-or-fold"])
 def test_casinos_own_players_break_no_rule(strategy: str) -> None:
-    found, runs = explore_player(shipped(strategy), MonotonicClock(), 0, 4)
-    assert found is None
+    founds, runs = explore_player(shipped(strategy), MonotonicClock(), 0, 4)
+    assert founds == []
     assert runs == 4
+    assert explore_player(shipped(strategy), MonotonicClock(), 0, 4, every=True) == ([], 4)
 
 
 def test_an_illegal_amount_is_found_and_shrunk_to_the_seventh_request() -> None:
-    found, _ = explore_player(misbehaving("over-stack-7th"), MonotonicClock(), 0, 20)
-    assert found is not None and found.played.rule == "legal"
+    [found], _ = explore_player(misbehaving("over-stack-7th"), MonotonicClock(), 0, 20)
+    assert found.played.rule == "legal"
     lines = found.played.lines
     requests = [line for line in lines if line.startswith(("dealer: bet1", "dealer: bet2"))]
     assert len(requests) == 7  # the fault is at the 7th request: no shorter game shows it
@@ -80,8 +81,8 @@ def test_a_socket_left_open_after_done_is_found_in_one_hand() -> None:
 
 
 def test_a_slow_reply_at_a_crowded_table_is_found_and_shrunk_to_one_request() -> None:
-    found, _ = explore_player(misbehaving("slow-crowd"), MonotonicClock(), 0, 30)
-    assert found is not None and found.played.rule == "timely"
+    [found], _ = explore_player(misbehaving("slow-crowd"), MonotonicClock(), 0, 30)
+    assert found.played.rule == "timely"
     requests = [line for line in found.played.lines if line.startswith("dealer: bet")]
     assert len(found.game.hands) == 1 and len(requests) == 1
     request = wire.parse_command(requests[0].removeprefix("dealer: "))

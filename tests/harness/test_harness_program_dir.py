@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from casino.harness.runners.base import resolve_command
+from casino.harness.runners.base import resolve_command, resolve_process
 from harness.harness_support import run_cli, write_transcript
 
 HOME = Path("/home/ada/nimsys")
@@ -292,3 +292,20 @@ def test_after_a_python_script_an_m_is_the_programs_argument() -> None:
         {"PYTHONPATH": str(HOME)},
     )
     assert resolved("sh", "-m", "lib") == (["sh", "-m", f"{HOME}/lib"], {})
+
+
+def test_a_process_gets_the_environment_and_a_sandbox_the_folder_alone(tmp_path: Path) -> None:
+    """``resolve_process``: the environment given, the command's variables over it, and what a
+    sandbox must set itself: for ``python3 -m``, ``PYTHONPATH`` the folder alone (never the
+    caller's entries); for anything else nothing (a sandbox keeps the run's ``CLASSPATH``)."""
+    (tmp_path / "nimsys.py").touch()
+    environ = {"HOME": "/home/ada", "PYTHONPATH": "/x"}
+    argv, env, own = resolve_process(["python3", "-m", "nimpkg"], tmp_path, environ)
+    assert argv == ["python3", "-m", "nimpkg"]
+    assert env == {"HOME": "/home/ada", "PYTHONPATH": f"{tmp_path}:/x"}
+    assert own == {"PYTHONPATH": str(tmp_path)}
+    assert environ == {"HOME": "/home/ada", "PYTHONPATH": "/x"}  # the caller's, unchanged
+    script = ["python3", f"{tmp_path}/nimsys.py"]
+    assert resolve_process(["python3", "nimsys.py"], tmp_path, environ) == (script, environ, {})
+    argv, env, own = resolve_process(["java", "Nimsys"], tmp_path, environ)
+    assert (argv, env["CLASSPATH"], own) == (["java", "Nimsys"], str(tmp_path), {})

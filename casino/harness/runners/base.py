@@ -384,6 +384,19 @@ def resolve_command(
     return argv, {}
 
 
+def resolve_process(
+    words: Sequence[str], directory: Path, environ: Mapping[str, str]
+) -> tuple[list[str], dict[str, str], dict[str, str]]:
+    """What starts ``words`` as typed in ``directory`` (:func:`resolve_command`) as a process:
+    its argv, ``environ`` with the variables it needs, and the variables a sandbox gives it
+    itself (``own`` for :meth:`~casino.harness.runners.sandbox.Sandbox.confine`, which keeps
+    only a few of ``environ``'s): ``PYTHONPATH`` for ``python3 -m pkg``, the folder alone,
+    never the caller's own."""
+    argv, extra = resolve_command(words, directory, environ)
+    own = {"PYTHONPATH": str(directory)} if "PYTHONPATH" in extra else {}
+    return argv, {**environ, **extra}, own
+
+
 def _class_path(value: str, directory: Path) -> str:
     """A ``:``-separated class path with each relative entry made absolute in ``directory``
     (an empty entry means the current directory, as for Java)."""
@@ -410,15 +423,13 @@ def process_command(job: Job, back: RunFolder | None = None) -> tuple[list[str],
     """The argv and environment that start ``job`` as a separate process (:class:`OSError`
     where a sandboxed program could not be started).
 
-    A command is resolved against its folder (:func:`resolve_command`). casino's own programs
+    A command is resolved against its folder (:func:`resolve_process`). casino's own programs
     run with this Python, never with the working directory on ``sys.path`` (``-P`` and
     ``PYTHONSAFEPATH``): a transcript's ``files:`` are data and cannot shadow a module.
     """
-    env = dict(os.environ)
     if job.target.command is not None:
         directory = job.target.directory or Path.cwd()
-        argv, extra = resolve_command(job.target.command, directory, env)
-        env.update(extra)
+        argv, env, own = resolve_process(job.target.command, directory, os.environ)
         if job.seed is not None:
             env["CASINO_SEED"] = str(job.seed)
         if job.sandbox is not None:  # in a sandbox of its own, if the sandbox isolates
@@ -427,10 +438,10 @@ def process_command(job: Job, back: RunFolder | None = None) -> tuple[list[str],
             folders = (directory, job.cwd)
             if job.sandbox.isolate and (error := exec_error(argv[0], folders, job.sandbox)):
                 raise error  # as the exec would fail inside, said before (cannot start)
-            own = {"PYTHONPATH": str(directory)} if "PYTHONPATH" in extra else {}  # not ours
             command = [*argv, *job.run.argv]
             return job.sandbox.confine(command, env, job.cwd, directory, back, own)
         return [*argv, *job.run.argv], env
+    env = dict(os.environ)
     root = str(Path(casino.__file__).resolve().parent.parent)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [root, env.get("PYTHONPATH")]))
     env["PYTHONUTF8"] = "1"
