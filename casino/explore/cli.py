@@ -70,7 +70,8 @@ of two amounts), and judges each run's stderr and exit status as well as its out
 course that adopts casino's choices, or a change to casino's own reference, never for a
 student whom the seed alone binds.
 --out DIR writes the first --sessions sessions as transcripts (a fixed suite for casino
-grade), with Project C the plays of its advanced AI as play: transcripts, and runs nothing. Progress goes to stderr. Ctrl-C keeps what was found.
+grade), with Project C the plays of its advanced AI as play: transcripts, and runs nothing.
+Progress goes to stderr. Ctrl-C keeps what was found.
 exit status: 0 no difference (or the suite written), 1 a difference, 2 usage error.
 """
 

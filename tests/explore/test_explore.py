@@ -274,8 +274,8 @@ def test_out_writes_a_fixed_suite_the_reference_passes(
         assert "play:" in (tmp_path / "a" / name).read_text()
     status, out, _ = _casino("replay", "a")
     assert status == 0 and "8 passed" in out
-    argv = ("explore", "--reference", "nimsys-b", "--sessions", "2")
-    assert _casino(*argv, "--out", "c") == (0, "wrote 2 transcripts to c\n", "")
+    project_b = ("explore", "--reference", "nimsys-b", "--sessions", "2")
+    assert _casino(*project_b, "--out", "c") == (0, "wrote 2 transcripts to c\n", "")
 
 
 @pytest.mark.parametrize(
