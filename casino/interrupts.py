@@ -65,36 +65,69 @@ def stop_signals_raise(own: bool) -> Iterator[None]:
                 signal.signal(signum, handler)
 
 
+_DEFERRED: list[tuple[dict[int, Any], list[int]]] = []
+"""The open :func:`signals_deferred` blocks of the main thread, innermost last: the handlers
+each one replaced, and the signals it held."""
+
+
 @contextlib.contextmanager
 def signals_deferred() -> Iterator[None]:
     """Hold Ctrl-C and the stop signals while inside (a save runs to its end); they are
-    delivered on leaving. Outside the main thread, or where the system cannot, it does nothing."""
+    delivered on leaving. Outside the main thread, or where the system cannot, it does nothing.
+
+    Two locks, because a signal sent to the process may be taken by any of its threads (a
+    reader thread of the harness, a thread a C library started, as Tk's does): the main
+    thread blocks them (so no system call of its own is cut short), and the Python handlers
+    are replaced by one that notes the signal (a signal another thread took still runs its
+    Python handler in the main thread: it is noted, not raised). On leaving, the mask comes
+    back first (a signal it held is noted too), then the handlers, then the first signal
+    noted is raised again, to the handler it would have met."""
     signals = {signal.SIGINT, *STOP_SIGNALS}
     if threading.current_thread() is not threading.main_thread() or not hasattr(
         signal, "pthread_sigmask"
     ):
         yield
         return
+    held: list[int] = []
+
+    def note(signum: int, frame: FrameType | None) -> None:
+        held.append(signum)
+
+    python = {signum for signum in signals if signal.getsignal(signum) is not None}
+    previous = {signum: signal.signal(signum, note) for signum in python}  # None: not Python's
     before = signal.pthread_sigmask(signal.SIG_BLOCK, signals)
+    _DEFERRED.append((previous, held))
     try:
         yield
     finally:
+        _DEFERRED.pop()
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        if held:
+            signal.raise_signal(held[0])
 
 
 @contextlib.contextmanager
 def signals_allowed() -> Iterator[None]:
-    """Let Ctrl-C and the stop signals in while inside (inside :func:`signals_deferred`)."""
+    """Let Ctrl-C and the stop signals in while inside (inside :func:`signals_deferred`):
+    the handlers it replaced are back, and a signal it noted meanwhile is raised at once."""
     if threading.current_thread() is not threading.main_thread() or not hasattr(
         signal, "pthread_sigmask"
     ):
         yield
         return
+    handlers, held = _DEFERRED[-1] if _DEFERRED else ({}, [])
+    swapped = {signum: signal.signal(signum, handler) for signum, handler in handlers.items()}
     before = signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, *STOP_SIGNALS})
     try:
+        if held:
+            signal.raise_signal(held.pop(0))
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
+        for signum, handler in swapped.items():
+            signal.signal(signum, handler)
 
 
 def interruptible_lines(stream: TextIO) -> Iterator[str]:

@@ -5,9 +5,11 @@ from __future__ import annotations
 import errno
 import io
 import os
+import select
 import shutil
 import signal
 import tempfile
+import threading
 from pathlib import Path
 
 import pytest
@@ -220,6 +222,33 @@ def test_signals_wait_until_a_save_is_done() -> None:
         os.kill(os.getpid(), signal.SIGINT)
         done.append("saved")
     assert done == ["saved"]
+
+
+def test_signals_wait_until_a_save_is_done_when_another_thread_takes_them() -> None:
+    """A signal to the process may be taken by any thread whose mask lets it in (a reader
+    thread, a C library's, as Tk's): the save still runs to its end, then it is raised."""
+    waiting = threading.Event()
+    other = threading.Thread(target=waiting.wait, daemon=True)
+    other.start()  # started outside: its mask lets SIGINT in
+    woken, wake = os.pipe()
+    os.set_blocking(wake, False)
+    was = signal.set_wakeup_fd(wake)  # a byte is written when a thread takes the signal
+    done = []
+    try:
+        with pytest.raises(KeyboardInterrupt), signals_deferred():
+            assert other.ident is not None
+            signal.pthread_kill(other.ident, signal.SIGINT)
+            assert select.select([woken], [], [], 60)[0] == [woken]  # the other thread took it
+            for _ in range(1000):  # a loop's jumps run the main thread's Python handler
+                pass
+            done.append("saved")
+    finally:
+        waiting.set()
+        signal.set_wakeup_fd(was)
+        os.close(woken)
+        os.close(wake)
+    assert done == ["saved"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
 def test_the_parser_raises_instead_of_exiting() -> None:
