@@ -14,9 +14,16 @@ bet of 1 to 5 and held whole, so every row of the pay table is paid at every bet
 (:func:`casino.videopoker.analyzer.hold_values`): the advice line is an ``out_any`` of every
 hold whose exact expected return equals the best hold's, or the seed's list's hold's (the
 seed's "perfect strategy" is its list; where the list and the exact optimum disagree both are
-right). What the model keeps out, as the assignment does not fix it:
+right).
 
-- ``s`` (the statistics table's layout is casino's reading), ``a`` before a deal;
+Every session ends with ``s``, the statistics table (a unit shrinking may drop): the seed pins
+its rows, their order and their counts (lines 247–263), not its spacing nor how N13's
+percentage is written, so the recorded table is judged as a regular expression
+(:func:`table_pattern`): each row's label and number as the reference prints them with any
+run of spaces or tabs between, and the credit line's percentage any text in its brackets.
+What the model keeps out, as the assignment does not fix it:
+
+- ``a`` before a deal;
 - a ``d`` with no ``b`` since the last hand (whether it re-bets or is refused is open);
 - an unknown word, arguments a command does not take, a hold position that is not a distinct
   1–5 (casino's own ``h: illegal position``);
@@ -27,9 +34,11 @@ What stays in is fixed by the assignment and the course's example: ``b`` 1–5 (
 moment (``<word>: illegal command``), ``$`` at any moment, every hand's result line.
 
 With ``choices`` (``casino explore --choices``) a session also types what the seed leaves open
-and casino answers its own way: ``b`` with two amounts (the seed has "b or b i", nothing of
-more; casino: ``b: illegal amount``, no bet), and the program's stderr and exit status are
-judged too — for a course that adopts casino's choices, or a change to casino's reference.
+and casino answers its own way (:func:`_casinos_own`): ``b`` with two amounts (the seed has "b
+or b i", nothing of more; casino: ``b: illegal amount``, no bet), ``s``, ``$``, ``d`` or ``a``
+with an argument, ``a`` before a deal and an unknown word (``<word>: illegal command``), a
+hold position twice or not 1–5 (``h: illegal position``); the program's stderr and exit status
+are judged too — for a course that adopts casino's choices, or a change to casino's reference.
 """
 
 from __future__ import annotations
@@ -43,7 +52,7 @@ from dataclasses import dataclass, replace
 from casino.cards import Card, parse_cards
 from casino.explore.plan import DATA_MARK, Rendered, RunInput, Session, Unit, smaller_numbers
 from casino.explore.references import ABOUT
-from casino.harness.model import Out, OutAny, Run, Step, Transcript
+from casino.harness.model import Out, OutAny, OutRe, Run, Step, Transcript
 from casino.videopoker.commands import advice_message
 from casino.videopoker.paytable import DOUBLE_BONUS_10_7, PayLine, classify
 from casino.videopoker.strategy import seed_hold
@@ -52,15 +61,23 @@ CREDIT = "10000"
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"
 DECK = tuple(rank + suit for rank in RANKS for suit in SUITS)
-COMMAND = re.compile(r"b|b [0-9]{1,2}|d|a|h( [1-5])*|\$")
-CHOICE = re.compile(r"b [0-9]{1,2} [0-9]{1,2}")
-"""With ``choices``: what else a session may type (a bet of two amounts)."""
-CHOICE_SHARE = 0.1
+COMMAND = re.compile(r"b|b [0-9]{1,2}|d|a|s|h( [1-5])*|\$")
+CHOICE = re.compile(r"b [0-9]{1,2} [0-9]{1,2}|[sda$] [0-9]{1,2}|h( [0-9]{1,2})*|x|bet")
+"""With ``choices``: what else a session may type (:func:`_choice_unit`)."""
+BAD_AFTER_DEAL = ("h 1 1", "h 0", "h 6", "h 1 2 3 4 5 1", "a 1")
+"""With ``choices``: lines typed between a deal and its hold that casino refuses its own way
+(a position twice or not 1–5: ``h: illegal position``; ``a`` with an argument)."""
+CHOICE_SHARE = 0.2
 """With ``choices``: the share of units that are one of casino's choices."""
 MAX_COMBINATIONS = 64
 """The most combinations of accepted advice lines one session may ask the judge to try."""
 STACKED = 0.25
 """The share of hands stacked to a chosen pay line at a chosen bet."""
+CREDIT_MARK = f"{DATA_MARK} credit "
+"""A data line that sets the session's credit (``-d CREDIT``) instead of :data:`CREDIT`."""
+TIGHT_SHARE = 0.1
+"""The share of sessions played on a tight credit (:func:`_tight`)."""
+BET = re.compile(r"b|b [1-5]")
 
 
 @dataclass(frozen=True)
@@ -79,7 +96,7 @@ class VideoPokerGrammar:
         units: list[Unit] = []
         for _ in range(rng.randint(1, size)):
             if self.choices and rng.random() < CHOICE_SHARE:
-                units.append((f"b {rng.randint(1, 5)} {rng.randint(1, 5)}",))
+                units.append(_choice_unit(rng))
                 continue
             if rng.random() < STACKED:
                 line, bet = rng.choice(list(PayLine)), rng.randint(1, 5)
@@ -94,14 +111,18 @@ class VideoPokerGrammar:
                 held = len(unit[-1].split()) - 1
                 unit = (*unit, _cards(_hand(rng, False, 10 - held)))
             units.append(unit)
+        tight = _tight(units)
+        if tight is not None:
+            return Session((tuple(tight),))
+        units.append(("s",))  # drawn from no random number: the sessions are as before it
         return Session((tuple(units),))
 
     def render(self, session: Session) -> Rendered:
         """The two files, and the arguments naming them."""
         lines = [line for run in session.runs for unit in run for line in unit]
         commands = " ".join(line for line in lines if not line.startswith(DATA_MARK))
-        cards = [card for line in lines if line.startswith(DATA_MARK) for card in line.split()[1:]]
-        args = ("-d", CREDIT, "cmd-file.txt", "card-file.txt")
+        args = ("-d", _credit(lines), "cmd-file.txt", "card-file.txt")
+        cards = _card_stream(lines)
         files = (
             ("cmd-file.txt", commands + "\n"),
             ("card-file.txt", " ".join([*cards, *session.data]) + "\n"),
@@ -114,6 +135,8 @@ class VideoPokerGrammar:
         shown), or ``commands`` (bets, ``$``, the illegal ones)."""
         if "should hold" in line or "should discard" in line or line == "-cmd a":
             return "advice"
+        if line == "-cmd s" or TABLE_ROW.fullmatch(line):
+            return "statistics"
         if " wins with " in line or " loses and " in line:
             return "pay lines"
         if line.startswith("player's hand"):
@@ -137,8 +160,6 @@ class VideoPokerGrammar:
         """The recorded transcript with each advice line an ``out_any`` of every right
         advice (the holds of equal exact value)."""
         accepted = _advice(session, self.choices)
-        if not accepted:
-            return transcript
         run = transcript.runs[0]
         text = "".join(step.text for step in run.steps if isinstance(step, Out))
         steps: list[Step] = []
@@ -147,14 +168,55 @@ class VideoPokerGrammar:
             before, said, rest = rest.partition(texts[0])
             if not said:
                 return transcript  # (another advisor): the advice is kept as printed
-            steps += [Out(before), OutAny(texts)]
-        steps.append(Out(rest))
+            steps += [*_tables(before), OutAny(texts)]
+        steps += _tables(rest)
         kept = tuple(step for step in steps if not (isinstance(step, Out) and not step.text))
-        return replace(transcript, runs=(Run(kept, run.args), *transcript.runs[1:]))
+        return replace(transcript, runs=(Run(kept, run.args, run.exit, run.stderr),))
 
     def simpler(self, session: Session) -> Iterator[Session]:
         """Smaller numbers (the cards go with their hands)."""
         yield from smaller_numbers(session)
+
+
+TABLE = re.compile(
+    r"^Hand[ \t]+Nb\n(?:(?:Jacks or Better|Two Pair|Three of a Kind|Straight|Flush|Full house"
+    r"|Four of a Kind|Straight Flush|Royal Flush|Other|Total)[ \t]+[0-9]+\n){11}"
+    r"Credit[ \t]+-?[0-9]+ \(.*%\)\n",
+    re.MULTILINE,
+)
+"""The statistics table as casino prints it (its rows in the seed's order)."""
+TABLE_ROW = re.compile(
+    r"(Hand|Jacks or Better|Two Pair|Three of a Kind|Straight|Flush|Full house"
+    r"|Four of a Kind|Straight Flush|Royal Flush|Other|Total|Credit)[ \t]+.*"
+)
+"""A line of the statistics table (``--every``'s group)."""
+
+
+def table_pattern(table: str) -> str:
+    """The regular expression a statistics table printed as ``table`` is judged by: each
+    row's label and number as printed, any spaces or tabs between them (at least one), and
+    the credit line's percentage any text in its brackets."""
+    rows = []
+    for line in table.splitlines():
+        found = re.fullmatch(r"(.*?)[ \t]+(-?[0-9]+|Nb)(?: \(.*%\))?", line)
+        assert found is not None, line  # a row of TABLE
+        label, number = found.groups()
+        words = re.escape(label).replace("\\ ", " ")  # a space needs no escape
+        row = f"{words}[ \\t]+{re.escape(number)}"
+        rows.append(row + (r"[ \t]*\([^)\n]*%\)" if label == "Credit" else ""))
+    return "".join(f"{row}\n" for row in rows)
+
+
+def _tables(text: str) -> list[Step]:
+    """``text`` as ``out`` steps, each statistics table in it an ``out_re`` of
+    :func:`table_pattern`."""
+    steps: list[Step] = []
+    at = 0
+    for found in TABLE.finditer(text):
+        steps += [Out(text[at : found.start()]), OutRe(table_pattern(found.group()))]
+        at = found.end()
+    steps.append(Out(text[at:]))
+    return steps
 
 
 class _Unpinned(Exception):
@@ -166,8 +228,10 @@ def _advice(session: Session, choices: bool = False) -> list[tuple[str, ...]]:
     session leaves what the assignment fixes, or with ``choices`` what casino's own
     choices do not fix either)."""
     lines = [line for run in session.runs for unit in run for line in unit]
-    stream = [card for line in lines if line.startswith(DATA_MARK) for card in line.split()[1:]]
-    stream += list(session.data)
+    stream = _card_stream(lines) + list(session.data)
+    credit = int(_credit(lines))
+    if credit < 1:
+        raise _Unpinned("a credit below 1 (casino's own usage error)")
     state, used, bet = "idle", 0, 5
     hand: tuple[str, ...] = ()
     accepted: list[tuple[str, ...]] = []
@@ -177,18 +241,25 @@ def _advice(session: Session, choices: bool = False) -> list[tuple[str, ...]]:
         if not (COMMAND.fullmatch(line) or (choices and CHOICE.fullmatch(line))):
             raise _Unpinned(f"not a command explore types: {line!r}")
         word, *numbers = line.split()
+        if choices and _casinos_own(word, numbers, state):
+            continue  # refused with casino's message; nothing changes
         if word == "h" and len(set(numbers)) != len(numbers):
             raise _Unpinned(f"{line!r}: a position twice")
         if word == "b" and state != "dealt":
             if not numbers or (len(numbers) == 1 and 1 <= int(numbers[0]) <= 5):
-                state, bet = "bet", int(numbers[0]) if numbers else bet
+                amount = int(numbers[0]) if numbers else bet
+                if amount > credit and choices:
+                    continue  # casino: b: illegal amount, no bet placed
+                if amount > credit:
+                    raise _Unpinned("a bet over the credit left (casino's own message)")
+                state, bet = "bet", amount
         elif word == "d" and state == "idle":
             raise _Unpinned("a deal with no bet since the last hand")
         elif word == "d" and state == "bet":
             if used + 5 > len(stream):
                 raise _Unpinned("the card-file runs out")
             hand = tuple(stream[used : used + 5])
-            state, used = "dealt", used + 5
+            state, used, credit = "dealt", used + 5, credit - bet
             if len(set(hand)) < 5:
                 raise _Unpinned("a card twice in one deal")
         elif word == "a":
@@ -196,6 +267,7 @@ def _advice(session: Session, choices: bool = False) -> list[tuple[str, ...]]:
                 raise _Unpinned("advice with no hand dealt (casino's own message)")
             accepted.append(right_advice(parse_cards(" ".join(hand)), bet))
         elif word == "h" and state == "dealt":
+            credit += _payout(hand, {int(n) - 1 for n in numbers}, stream[used:], bet)
             state, used = "idle", used + 5 - len(numbers)
     if state == "dealt":
         raise _Unpinned("the cmd-file ends between a deal and its hold")
@@ -204,6 +276,75 @@ def _advice(session: Session, choices: bool = False) -> list[tuple[str, ...]]:
     if math.prod(map(len, accepted)) > MAX_COMBINATIONS:
         raise _Unpinned("too many equal holds to list")
     return accepted
+
+
+def _credit(lines: list[str]) -> str:
+    """The session's credit: its :data:`CREDIT_MARK` line's, else :data:`CREDIT`."""
+    marked = (line[len(CREDIT_MARK) :] for line in lines if line.startswith(CREDIT_MARK))
+    return next(marked, CREDIT)
+
+
+def _card_stream(lines: list[str]) -> list[str]:
+    """The cards of the session's data lines, in the order they are dealt."""
+    data = (line for line in lines if line.startswith(DATA_MARK))
+    return [card for line in data if not line.startswith(CREDIT_MARK) for card in line.split()[1:]]
+
+
+def _payout(hand: tuple[str, ...], held: set[int], rest: list[str], bet: int) -> int:
+    """What a hold of positions ``held`` (0-based) of ``hand`` pays at ``bet``, the new cards
+    taken from ``rest`` (0 if they run out: the session is refused for that anyway)."""
+    new = iter(rest[: 5 - len(held)])
+    final = [card if index in held else next(new, "") for index, card in enumerate(hand)]
+    if "" in final or len(set(final)) < 5:
+        return 0
+    return DOUBLE_BONUS_10_7.payout(classify(parse_cards(" ".join(final))), bet)
+
+
+def _tight(units: list[Unit]) -> list[Unit] | None:
+    """One session in :data:`TIGHT_SHARE` (drawn from its own units, not from the session
+    stream, so the others are as before) played on a tight credit: its first hand, whose
+    bet is the whole credit (the seed: "a bet of one or more credits"; a bet of all of them
+    must be dealt), then ``$`` and ``s``. ``None``: not this one, or it has no such hand."""
+    if random.Random(repr(units)).random() >= TIGHT_SHARE:
+        return None
+    for unit in units:
+        if len(unit) > 2 and BET.fullmatch(unit[0]) and unit[1] == "d":
+            amount = unit[0].removeprefix("b").strip() or "5"
+            return [(f"{CREDIT_MARK}{amount}",), unit, ("$",), ("s",)]
+    return None
+
+
+def _casinos_own(word: str, numbers: list[str], state: str) -> bool:
+    """Whether a line (``word`` and its numbers, typed in ``state``) is one that casino
+    refuses its own way, changing nothing, where the seed leaves the answer open: arguments
+    to ``s``, ``$``, ``d`` or ``a``, ``a`` with no hand, a bet of two amounts, a hold whose
+    positions repeat or are not 1–5, an unknown word."""
+    if word not in ("b", "d", "a", "h", "s", "$"):
+        return True
+    if word in "sda$" and numbers:
+        return True
+    if word == "a":
+        return state != "dealt"
+    if word == "b":
+        return len(numbers) > 1
+    if word == "h" and state == "dealt":
+        valid = all(1 <= int(number) <= 5 for number in numbers)
+        return not valid or len(set(numbers)) != len(numbers)
+    return False
+
+
+def _choice_unit(rng: random.Random) -> Unit:
+    """With ``choices``: a unit of what casino answers its own way (:func:`_casinos_own`): a
+    bet of two amounts, a command with an argument it takes none of, ``a`` before a deal, an
+    unknown word, or a hand with one of :data:`BAD_AFTER_DEAL` between its deal and its hold."""
+    pick = rng.randrange(3)
+    if pick == 0:
+        return (f"b {rng.randint(1, 5)} {rng.randint(1, 5)}",)
+    if pick == 1:
+        return (rng.choice(("s 1", "$ 5", "d 2", "a 1", "a", "x", "bet")),)
+    hold = _hold(rng)
+    held = len(hold.split()) - 1
+    return ("b", "d", rng.choice(BAD_AFTER_DEAL), hold, _cards(_hand(rng, False, 10 - held)))
 
 
 def right_advice(hand: list[Card], bet: int) -> tuple[str, ...]:
