@@ -10,10 +10,11 @@ what it brings back is compared).
 
 With ``choices`` (``casino explore --choices``), Project C's sessions also explore what the
 seed leaves to the program and casino answers its own way (:data:`CHOICE_FILES`): a session
-may start with a ``players.dat`` in casino's format that casino refuses (a wrong first line, a
-bad escape, a field missing, more wins than games, no last newline), and each run's stderr
-and exit status are judged as well as its output — for a course that adopts casino's
-choices, or a change to casino's own reference, never for a student the seed alone binds.
+may start with a ``players.dat`` that casino refuses (in casino's format with a wrong first line,
+a bad escape, a field missing, more wins than games, no last newline; or a folder), and each
+run's stderr and exit status are judged as well as its output — for a course that adopts
+casino's choices, or a change to casino's own reference, never for a student the seed alone
+binds.
 """
 
 from __future__ import annotations
@@ -59,20 +60,23 @@ PLAY_GAMES = 10
 tester and the shipped ``ai-bonus-*`` transcripts play them."""
 
 
-CHOICE_FILES: tuple[str | None, ...] = (
+CHOICE_FILES: tuple[tuple[str, str] | None, ...] = (
     None,
-    "precious\n",
-    f"{HEADER}\nhuman\tl\\qsky\tSkywalker\tLuke\t1\t1\n",
-    f"{HEADER}\nhuman\tlsky\tSkywalker\tLuke\t1\n",
-    f"{HEADER}\nhuman\tlsky\tSkywalker\tLuke\t1\t2\n",
-    f"{HEADER}\nhuman\tlsky\tSkywalker\tLuke\t1\t1",
+    (FILE_NAME, "precious\n"),
+    (FILE_NAME, f"{HEADER}\nhuman\tl\\qsky\tSkywalker\tLuke\t1\t1\n"),
+    (FILE_NAME, f"{HEADER}\nhuman\tlsky\tSkywalker\tLuke\t1\n"),
+    (FILE_NAME, f"{HEADER}\nhuman\tlsky\tSkywalker\tLuke\t1\t2\n"),
+    (FILE_NAME, f"{HEADER}\nhuman\tlsky\tSkywalker\tLuke\t1\t1"),
+    (f"{FILE_NAME}/kept", "kept\n"),
 )
-"""With ``choices``: the ``players.dat`` a session may start with (its data, an index here;
-``0``: none). Each is in casino's own format (:mod:`casino.nim.storage`) and refused whole, so
-the program starts with no players, as without a file, and says so on stderr: a wrong first
-line, a bad escape (``\\q``), a field missing, more wins than games, no newline at the end.
-The seed leaves the file's format and its errors to the program (section 2.3)."""
-CHOICE_SHARE = 0.3
+"""With ``choices``: what a session may start with (its data, an index here; ``0``: no file),
+each a name and its text. Each is refused whole by casino, so the program starts with no
+players, as without a file, and says why on stderr: a ``players.dat`` in casino's own format
+(:mod:`casino.nim.storage`) with a wrong first line, a bad escape (``\\q``), a field missing,
+more wins than games, no newline at the end; and ``players.dat`` a folder (a file in it), which
+cannot be read. The seed leaves the file's format and its errors to the program (section
+2.3)."""
+CHOICE_SHARE = 0.5
 """With ``choices``: the share of sessions that start with one of :data:`CHOICE_FILES`."""
 
 GIVEN = ("Luke", "Han", "Leia", "Darth", "Ben", "Rey", "Finn", "Poe", "Lando", "Ada", "Bo")
@@ -128,8 +132,8 @@ class NimsysGrammar:
             RunInput(args, tuple(line for unit in run for line in unit) + tail)
             for run in session.runs
         )
-        text = CHOICE_FILES[int(session.data[0])] if session.data else None
-        return Rendered(runs, () if text is None else ((FILE_NAME, text),))
+        start = CHOICE_FILES[int(session.data[0])] if session.data else None
+        return Rendered(runs, () if start is None else (start,))
 
     @property
     def judges_errors(self) -> bool:

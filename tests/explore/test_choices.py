@@ -77,7 +77,8 @@ def test_a_starting_players_dat_is_drawn_rendered_and_shrunk_away() -> None:
     drawn = {grammar.generate(random.Random(seed), 6).data for seed in range(60)}
     assert drawn >= {("0",)} and len(drawn) > 3
     session = Session(((("rankings",),),), ("2",))
-    assert grammar.render(session).files == (("players.dat", CHOICE_FILES[2]),)
+    assert grammar.render(session).files == (CHOICE_FILES[2],)
+    assert CHOICE_FILES[2] is not None and CHOICE_FILES[2][0] == "players.dat"
     assert grammar.render(Session(session.runs, ("0",))).files == ()
     simpler = [each.data for each in grammar.simpler(session) if each.runs == session.runs]
     assert simpler[-2:] == [("0",), ("1",)]
@@ -87,14 +88,23 @@ def test_a_starting_players_dat_is_drawn_rendered_and_shrunk_away() -> None:
     assert not plain.judges_errors and grammar.judges_errors
 
 
-def test_every_choice_file_is_refused_by_casino_and_leaves_no_players() -> None:
+def test_every_choice_file_is_refused_by_casino_and_leaves_no_players(tmp_path: Path) -> None:
     from casino.errors import ParseError
     from casino.nim import storage
 
-    for text in CHOICE_FILES[1:]:
-        assert text is not None
-        with pytest.raises(ParseError):
-            storage.loads(text)
+    assert CHOICE_FILES[0] is None
+    for start in CHOICE_FILES[1:]:
+        assert start is not None
+        name, text = start
+        if name == "players.dat":
+            with pytest.raises(ParseError):
+                storage.loads(text)
+            continue
+        assert name == "players.dat/kept"  # players.dat a folder: it cannot be read
+        (tmp_path / "players.dat").mkdir()
+        loaded = storage.load(tmp_path / "players.dat")
+        assert loaded.players == [] and loaded.warning is not None
+        assert "is a directory" in loaded.warning
 
 
 def test_a_bet_of_two_amounts_is_pinned_only_with_choices() -> None:
