@@ -16,7 +16,8 @@ A site in a function of :data:`NOT_THE_PROGRAM` (code the program never runs) is
 its own line, "not the program's code", and never run nor counted.
 
 For each other mutant: killed by explore (seed 0, ``--sessions``)? by the shipped
-transcripts? With ``--unit``, if explore missed it: by the reference's own unit tests
+transcripts? (Each asked of every assignment the program serves, :data:`PROJECTS`: Nimsys's
+Projects C, B and A.) With ``--unit``, if explore missed it: by the reference's own unit tests
 (:data:`UNIT_TESTS`, run by pytest in a subprocess that applies the same mutant first:
 ``--unit-run SITE``), first those of the seed's behaviour (``-m "not casino_choice"``), and
 if they pass, those of casino's own choices (``-m casino_choice``: behaviour the seed leaves
@@ -37,6 +38,7 @@ from __future__ import annotations
 import argparse
 import ast
 import contextlib
+import dataclasses
 import functools
 import importlib
 import importlib.util
@@ -74,7 +76,13 @@ MODULES = {
 }
 """Each mutated module and the explore grammar (``--reference``) of its program: every module
 of ``casino/nim`` that the Nimsys program runs (``casino.nim.duel`` is casino's rival, a judge,
-never the program; ``play`` and ``cli`` serve Projects A to C, explored here as Project C)."""
+never the program; ``play`` and ``cli`` serve Projects A to C: see :data:`PROJECTS`)."""
+
+PROJECTS = {"nimsys": ("nimsys", "nimsys-b", "nimsys-a")}
+"""The assignments one program serves, each explored (and its shipped transcripts run) in
+turn until one kills the mutant: the Nimsys program is Projects C, B and A (``--stage``), so a
+mutant of code they share (``cli``'s choice of the project, ``shell``) is judged as a course
+that grades all three would judge it. ``stage_a`` is Project A's alone."""
 
 JUDGES = {
     "casino.nim.kayles": ("casino.nim.duel",),
@@ -443,16 +451,45 @@ def as_mutant(mutant: AstMutant) -> Any:
     return Mutant(mutant.site.name, MODULES[mutant.site.module], mutant.change, patch)
 
 
+def _projects(mutant: Any) -> list[Any]:
+    """The mutant as each assignment its program serves (:data:`PROJECTS`): its own first."""
+    return [
+        dataclasses.replace(mutant, reference=each)
+        for each in PROJECTS.get(mutant.reference, (mutant.reference,))
+    ]
+
+
+def _explored(mutant: Any, sessions: int, choices: bool = False) -> Any:
+    """What explore (seed 0) finds, shrunk, as the first of the program's assignments that
+    finds anything (``None``: none does); ``choices``: as ``explore --choices`` (Project C
+    and video poker only: the others have no choices to explore)."""
+    from bench_explore import explore, in_process
+
+    from casino.explore.grammars import grammar_of, with_choices
+
+    for each in _projects(mutant):
+        if choices and with_choices(grammar_of(each.reference)) is None:
+            continue
+        found = explore(each, in_process(each), sessions, choices=choices)
+        if found is not None:
+            return found
+    return None
+
+
 def _killed_by_search(mutant: Any, sessions: int, seeds: int) -> bool:
+    """Whether explore with seeds 1..``seeds`` finds the mutant, as any of the assignments its
+    program serves (:data:`PROJECTS`)."""
     from bench_explore import in_process
 
     from casino.explore.engine import Budget, Explorer
     from casino.explore.grammars import grammar_of
 
-    for seed in range(1, seeds + 1):
-        explorer = Explorer(grammar_of(mutant.reference), in_process(mutant), Budget(runs=20_000))
-        if explorer.find(seed, sessions) is not None or explorer.optional:
-            return True
+    for each in _projects(mutant):
+        for seed in range(1, seeds + 1):
+            grammar = grammar_of(each.reference)
+            explorer = Explorer(grammar, in_process(each), Budget(runs=20_000))
+            if explorer.find(seed, sessions) is not None or explorer.optional:
+                return True
     return False
 
 
@@ -490,7 +527,7 @@ def study(
     count: int, seed: int, sessions: int, seeds: int, unit: bool = False, choices: bool = False
 ) -> None:
     """The table and the rates under it."""
-    from bench_explore import explore, in_process, shipped_kills
+    from bench_explore import shipped_kills
     from machine import describe
 
     print(describe())
@@ -513,14 +550,14 @@ def study(
             continue
         mutant = as_mutant(made)
         try:
-            found = explore(mutant, in_process(mutant), sessions)
-            shipped = shipped_kills(mutant)
+            found = _explored(mutant, sessions)
+            shipped = any(shipped_kills(each) for each in _projects(mutant))
         except RecursionError:
             found, shipped = None, True
         verdict = unit_verdict(site) if unit and found is None else None
         chosen = None
         if choices and found is None:
-            chosen = explore(mutant, in_process(mutant), sessions, choices=True)
+            chosen = _explored(mutant, sessions, choices=True)
         search: bool | None = None
         if found is not None:
             search = True
