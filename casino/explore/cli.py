@@ -48,9 +48,9 @@ casino's own reference is explored (it must never differ from itself).
 A difference in an optional part (Project C's bonus) is reported once on its own line and
 the rest is explored without it. --every goes on after a difference and shrinks the first
 of each part of the assignment it touches (Nimsys: commands, rankings, games, the AI,
-files, the bonus, the advanced AI played; video poker: commands, hands, pay lines, advice;
-five-card draw: players, bet or fold, bets, exchanges, results), each written beside FILE
-(FILE-2.yaml …).
+files, the bonus, the advanced AI played; video poker: commands, hands, pay lines, advice,
+statistics; five-card draw: players, bet or fold, bets, exchanges, results), each written
+beside FILE (FILE-2.yaml …).
 Project C's advanced AI is also played, after the sessions, as a play: transcript is
 (the AI first and second, 1 to 11 stones, 440 games drawn from --seed): a play it fails (a
 game it could win and did not) is shrunk to one game and written as a play: transcript.
