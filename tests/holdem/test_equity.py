@@ -1,5 +1,5 @@
 """Exact equity with ranges against brute force (evaluate7 and treys), Monte Carlo against
-exact."""
+exact, and the bots drawing no random number for their equity where it is exact."""
 
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ from treys import Evaluator
 
 from casino.cards import parse_cards
 from casino.cards.evaluator import evaluate7
+from casino.holdem.bots import STYLES, decide
+from casino.holdem.engine import Hand, Street
 from casino.holdem.equity import (
     NO_FLOOR,
     equity,
@@ -196,3 +198,41 @@ def test_exact_is_cheap_heads_up_on_the_turn_and_river_only() -> None:
     assert [is_cheap(board[:shown], 1) for shown in (0, 3, 4, 5)] == [False, False, True, True]
     assert not is_cheap(board, 2)
     assert not is_cheap(board[:4], 3)
+
+
+class Counting(random.Random):
+    """A random source that counts the numbers drawn from it."""
+
+    drawn = 0
+
+    def random(self) -> float:
+        self.drawn += 1
+        return super().random()
+
+
+def _heads_up_on(street: Street) -> Hand:
+    """A heads-up hand checked down to ``street``, the big blind (seat 0) to act."""
+    top = cards("Ks 2c Kh 7d 9h 4s Jc Qd 3h")  # holes dealt one at a time, then the board
+    deck = top + [card for card in range(52) if card not in top]
+    hand = Hand.deal([1000, 1000], 1, (5, 10), deck)
+    hand.call()
+    hand.check()
+    while hand.street is not street:
+        hand.check()
+    return hand
+
+
+def test_on_the_turn_and_river_heads_up_a_bot_draws_nothing_for_its_equity() -> None:
+    for street in (Street.TURN, Street.RIVER):
+        hand = _heads_up_on(street)
+        assert hand.to_act == 0 and len(hand.board) in (4, 5)
+        rng = Counting(1)
+        decide(hand, STYLES["station"], rng)  # a station never bluffs: at most a bet's size
+        assert rng.drawn <= 1
+
+
+def test_on_the_flop_a_bot_still_samples() -> None:
+    hand = _heads_up_on(Street.FLOP)
+    rng = Counting(1)
+    decide(hand, STYLES["station"], rng, samples=50)
+    assert rng.drawn >= 50 * 4  # at least two board cards and two hole cards a deal
