@@ -136,9 +136,6 @@ def exact_equity(hero: Sequence[int], board: Sequence[int]) -> float:
 NO_FLOOR = -99.0
 """The floor of an opponent without a range: below every :func:`preflop_score`."""
 
-EXACT_HOLDINGS = 990
-"""The cheapness rule's budget for :func:`is_cheap`: heads-up, at most one card to come."""
-
 
 def is_cheap(board: Sequence[int], opponents: int) -> bool:
     """Whether :func:`exact_ranged_equity` is cheap enough for a bot's decision: heads-up on
