@@ -8,7 +8,10 @@
    times, ours then pokerkit in each round, with the medians and ranges.
 2. *Equity*: two-player showdowns per second of :func:`~casino.holdem.equity.equity` on one
    core, preflop, flop, turn and river; and its error against exact enumeration on ``--spots``
-   random turn and river spots (1,000 deals each).
+   random turn and river spots (1,000 deals each). Then what one decision's equity costs:
+   :func:`~casino.holdem.equity.exact_ranged_equity` heads-up on the turn and river, without a
+   range and with the bots' floor (8), and against two opponents on the river (the spots
+   :func:`~casino.holdem.equity.is_cheap` leaves to Monte Carlo), beside Monte Carlo's 300 deals.
 3. *Bots*: each style heads-up against always-call and against a random player over
    ``--bot-hands`` seeded hands (100 big blinds each, button alternating), in big blinds won
    per 100 hands.
@@ -31,7 +34,7 @@ from machine import describe
 from casino.cards.evaluator import load_tables
 from casino.holdem.bots import STYLES, player_of
 from casino.holdem.engine import Hand
-from casino.holdem.equity import equity, exact_equity
+from casino.holdem.equity import equity, exact_equity, exact_ranged_equity
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the tests' oracle
 from holdem.oracle import pokerkit_stacks, random_action, random_stacks
@@ -111,6 +114,33 @@ def equity_error(spots: int) -> None:
         )
 
 
+def decision_cost(spots: int) -> None:
+    """CPU milliseconds of one decision's equity, exact and by Monte Carlo, on random spots."""
+    rng = random.Random(5)
+    print(f"equity per decision: CPU ms, mean (max) over {spots} random spots")
+    cases = (
+        ("turn, heads-up", 4, 1, ()),
+        ("turn, heads-up, floor 8", 4, 1, (8.0,)),
+        ("river, heads-up", 5, 1, ()),
+        ("river, heads-up, floor 8", 5, 1, (8.0,)),
+        ("river, two opponents", 5, 2, ()),
+    )
+    for label, shown, opponents, floors in cases:
+        exact, sampled = [], []
+        for _ in range(spots if opponents == 1 else max(1, spots // 10)):
+            cards = rng.sample(range(52), 2 + shown)
+            start = time.process_time()
+            exact_ranged_equity(cards[:2], cards[2:], opponents, floors)
+            exact.append(1000 * (time.process_time() - start))
+            start = time.process_time()
+            equity(cards[:2], cards[2:], opponents, 300, rng, floors)
+            sampled.append(1000 * (time.process_time() - start))
+        print(
+            f"  {label:26} exact {statistics.mean(exact):7.2f} ({max(exact):7.2f})   "
+            f"Monte Carlo 300 {statistics.mean(sampled):5.2f} ({max(sampled):5.2f})"
+        )
+
+
 def bots(count: int) -> None:
     """Each style against the baselines, big blinds per 100 hands."""
     print(f"bots: heads-up, {count} seeded hands each, 1000 chips, blinds 5/10")
@@ -149,6 +179,7 @@ def main() -> None:
     engine(options.hands, options.rounds)
     equity_speed(options.samples)
     equity_error(options.spots)
+    decision_cost(options.spots)
     bots(options.bot_hands)
 
 

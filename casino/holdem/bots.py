@@ -1,11 +1,14 @@
 """Computer players: decisions from equity, pot odds and position, in three styles.
 
-A bot estimates its equity against the players still in the hand by seeded Monte Carlo
-(:func:`casino.holdem.equity.equity`); an opponent who has bet or raised this hand is assumed
-to hold a better-than-random hand (a floor on the preflop score). It compares the equity
-with its fair share (one in the number of players), with the pot odds of a call, and with
-its style's thresholds; late position lowers the bar to bet; now and then it bluffs. Every
-decision goes through the engine's own actions, so a bot can never act illegally.
+A bot takes its equity against the players still in the hand exactly where that is cheap
+(heads-up on the turn and river: :func:`casino.holdem.equity.is_cheap`, by
+:func:`~casino.holdem.equity.exact_ranged_equity`, drawing no random number) and by seeded
+Monte Carlo elsewhere (:func:`casino.holdem.equity.equity`); an opponent who has bet or
+raised this hand is assumed to hold a better-than-random hand (a floor on the preflop
+score). It compares the equity with its fair share (one in the number of players), with
+the pot odds of a call, and with its style's thresholds; late position lowers the bar to
+bet; now and then it bluffs. Every decision goes through the engine's own actions, so a bot
+can never act illegally.
 
 Styles (:data:`STYLES`): ``tight`` (tight-aggressive), ``loose`` (loose-aggressive, bluffs
 more) and ``station`` (a calling station: calls a lot, rarely raises, never bluffs). The
@@ -19,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from casino.holdem.engine import Action, Hand, Kind, Street
-from casino.holdem.equity import equity
+from casino.holdem.equity import equity, exact_ranged_equity, is_cheap
 
 
 @dataclass(frozen=True)
@@ -47,7 +50,7 @@ STYLES: dict[str, Style] = {
 """The computer players' styles, by the name ``--styles`` takes."""
 
 SAMPLES = 300
-"""Monte Carlo deals per decision."""
+"""Monte Carlo deals per decision (where equity is not exact: :func:`is_cheap`)."""
 
 
 def _floors(hand: Hand, seat: int) -> list[float]:
@@ -62,11 +65,17 @@ def _late(hand: Hand, seat: int) -> bool:
 
 
 def decide(hand: Hand, style: Style, rng: random.Random, samples: int = SAMPLES) -> Action:
-    """Play the turn of the player to act in ``style``; returns the engine's record."""
+    """Play the turn of the player to act in ``style``; returns the engine's record.
+
+    ``samples`` is the Monte Carlo deals where the equity is not exact (:func:`is_cheap`)."""
     legal = hand.legal()
     seat = legal.seat
     opponents = len(hand.live) - 1
-    share = equity(hand.hole[seat], hand.board, opponents, samples, rng, _floors(hand, seat))
+    floors = _floors(hand, seat)
+    if is_cheap(hand.board, opponents):
+        share = exact_ranged_equity(hand.hole[seat], hand.board, opponents, floors)
+    else:
+        share = equity(hand.hole[seat], hand.board, opponents, samples, rng, floors)
     strength = share * (opponents + 1)
     pot = hand.pot_total()
     value = style.value - (0.15 if _late(hand, seat) else 0.0)

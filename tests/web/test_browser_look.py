@@ -297,7 +297,9 @@ def look_played(driver: Any, name: str, tmp_path: Path) -> None:
 def test_a_sit_and_go_mid_tournament(driver: Any, tmp_path: Path) -> None:
     """Zoe checks and calls through a sit-and-go of four (three computer players) to level 2
     with a player out: the level line, the place on the out seat's box."""
-    options = ("--tables", "1", "--sit-and-go", "1", "--seats", "4", "--seed", "3")
+    # seed 6: the bots' play since their exact turn and river equity knocks a bot out by
+    # level 2 (with seed 3, Zoe calling was out first)
+    options = ("--tables", "1", "--sit-and-go", "1", "--seats", "4", "--seed", "6")
     with casino_web(*options, "--think", "0.02", "--pause", "0.05", "--timeout", "600") as url:
         register(driver, url, "Zoe", "es")
         click_when(driver, "#table-2")

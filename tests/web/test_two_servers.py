@@ -25,7 +25,10 @@ from .forms import PASSWORD, register
 from .test_members import play, socket
 from .test_store import make, new_database, where  # noqa: F401  # the fixtures
 
-SETTINGS = TableSettings(seats=3, stack=400, pause=0, bot_delay=0, samples=10)
+SETTINGS = TableSettings(seats=3, stack=100, pause=0, bot_delay=0, samples=10)
+"""Both tables staked at once from one wallet of 1000; at most ten stakes of 100 (hands 1 to 5
+at each) before she leaves, so however the bots play, her wallet is never empty: an empty
+wallet sits her out, the table deals no hand 5 and she would wait for it."""
 
 
 @pytest.fixture
