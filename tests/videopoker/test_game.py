@@ -68,6 +68,15 @@ def test_commands_at_the_wrong_moment_change_nothing() -> None:
     for act in (m.deal, m.place_bet, lambda: m.place_bet(1)):
         with pytest.raises(WrongMoment):
             act()
+    assert m.credit == 95 and m.phase is Phase.DRAWING and m.bet == 5
+
+
+# casino_choice: a position out of range or twice is refused, the hand kept (seed
+# videopoker-double-bonus.txt line 241: "a similar warning", not which holds are illegal).
+@pytest.mark.casino_choice
+def test_a_hold_of_bad_positions_changes_nothing() -> None:
+    m = machine("2H KH 2S JS 6D JH TC 9H")
+    m.deal()
     with pytest.raises(BadPositions):
         m.hold([5])
     with pytest.raises(BadPositions):
