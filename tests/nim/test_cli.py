@@ -117,6 +117,9 @@ def test_closed_output_ends_quietly(tmp_path: Path) -> None:
 PLAYER = "casino-nimsys players 1\nhuman\ta\tA\tAa\t0\t0\n"
 
 
+# casino_choice: a players.dat that is no regular file, and its message (seed
+# nimsys-projects-a-b-c.txt line 790: the file is the program's own; silent on such files).
+@pytest.mark.casino_choice
 @pytest.mark.parametrize("kind", ["fifo", "dev-zero"])
 def test_a_players_dat_that_is_no_regular_file_is_moved_aside_at_once(
     kind: str, tmp_path: Path
@@ -135,6 +138,8 @@ def test_a_players_dat_that_is_no_regular_file_is_moved_aside_at_once(
     assert os.path.lexists(tmp_path / "players.dat.bad")
 
 
+# casino_choice: a read-only players.dat kept, its line and status 1 (seed line 790: silent).
+@pytest.mark.casino_choice
 def test_a_read_only_players_dat_is_kept_and_said_in_one_line(tmp_path: Path) -> None:
     path = tmp_path / "players.dat"
     path.write_text(PLAYER)
