@@ -54,7 +54,9 @@ from casino.explore.plan import DATA_MARK, Rendered, RunInput, Session, Unit, sm
 from casino.explore.references import ABOUT
 from casino.harness.model import Out, OutAny, OutRe, Run, Step, Transcript
 from casino.videopoker.commands import advice_message
+from casino.videopoker.game import drawn_hand
 from casino.videopoker.paytable import DOUBLE_BONUS_10_7, PayLine, classify
+from casino.videopoker.stats import LABELS
 from casino.videopoker.strategy import seed_hold
 
 CREDIT = "10000"
@@ -178,17 +180,14 @@ class VideoPokerGrammar:
         yield from smaller_numbers(session)
 
 
+_COUNTED = "|".join(map(re.escape, LABELS[1:-1]))
 TABLE = re.compile(
-    r"^Hand[ \t]+Nb\n(?:(?:Jacks or Better|Two Pair|Three of a Kind|Straight|Flush|Full house"
-    r"|Four of a Kind|Straight Flush|Royal Flush|Other|Total)[ \t]+[0-9]+\n){11}"
+    rf"^Hand[ \t]+Nb\n(?:(?:{_COUNTED})[ \t]+[0-9]+\n){{{len(LABELS) - 2}}}"
     r"Credit[ \t]+-?[0-9]+ \(.*%\)\n",
     re.MULTILINE,
 )
-"""The statistics table as casino prints it (its rows in the seed's order)."""
-TABLE_ROW = re.compile(
-    r"(Hand|Jacks or Better|Two Pair|Three of a Kind|Straight|Flush|Full house"
-    r"|Four of a Kind|Straight Flush|Royal Flush|Other|Total|Credit)[ \t]+.*"
-)
+"""The statistics table as casino prints it (:data:`casino.videopoker.stats.LABELS`, in order)."""
+TABLE_ROW = re.compile(rf"(?:{'|'.join(map(re.escape, LABELS))})[ \t]+.*")
 """A line of the statistics table (``--every``'s group)."""
 
 
@@ -293,9 +292,10 @@ def _card_stream(lines: list[str]) -> list[str]:
 def _payout(hand: tuple[str, ...], held: set[int], rest: list[str], bet: int) -> int:
     """What a hold of positions ``held`` (0-based) of ``hand`` pays at ``bet``, the new cards
     taken from ``rest`` (0 if they run out: the session is refused for that anyway)."""
-    new = iter(rest[: 5 - len(held)])
-    final = [card if index in held else next(new, "") for index, card in enumerate(hand)]
-    if "" in final or len(set(final)) < 5:
+    if len(rest) < 5 - len(held):
+        return 0
+    final = drawn_hand(hand, held, rest)
+    if len(set(final)) < 5:
         return 0
     return DOUBLE_BONUS_10_7.payout(classify(parse_cards(" ".join(final))), bet)
 

@@ -12,10 +12,10 @@ Anything asked at the wrong moment raises :class:`WrongMoment`; a bad bet
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from casino.cards import Card, Deck
 from casino.errors import IllegalAction, ParseError
@@ -149,10 +149,7 @@ class Machine:
         """Keep the cards at 0-based ``positions``, redraw the others left to right, pay."""
         self._require(Phase.DRAWING)
         held = _hold_set(positions)
-        replacements = iter(self._cards.take(HAND_SIZE - len(held)))
-        final = tuple(
-            card if index in held else next(replacements) for index, card in enumerate(self.hand)
-        )
+        final = drawn_hand(self.hand, held, self._cards.take(HAND_SIZE - len(held)))
         _check_distinct(final)
         line = classify(final)
         payout = self.table.payout(line, self._staked)
@@ -165,6 +162,16 @@ class Machine:
     def _require(self, phase: Phase) -> None:
         if self.phase is not phase:
             raise WrongMoment(f"not while {self.phase.value}")
+
+
+T = TypeVar("T")
+
+
+def drawn_hand(hand: Sequence[T], held: Collection[int], new: Iterable[T]) -> tuple[T, ...]:
+    """``hand`` after the draw: the cards at 0-based positions ``held`` kept, each other one
+    replaced by the next of ``new``, left to right (``new`` holds at least as many)."""
+    replacements = iter(new)
+    return tuple(card if index in held else next(replacements) for index, card in enumerate(hand))
 
 
 def _hold_set(positions: Iterable[int]) -> frozenset[int]:

@@ -33,6 +33,9 @@ _ROWS: tuple[tuple[str, tuple[PayLine, ...]], ...] = (
 """The seed's rows, each with the pay lines it counts (``Other`` is every losing hand)."""
 
 _LABEL_WIDTH = max(len(label) for label, _ in _ROWS)
+LABELS = ("Hand", *(label for label, _ in _ROWS), "Total", "Credit")
+"""Every row's label, in the table's order: the header, the seed's rows, ``Total``,
+``Credit``."""
 
 
 @dataclass
