@@ -200,28 +200,30 @@ def _enumerate(hero: Sequence[int], board: Sequence[int], floor_of: list[float])
         cards = [*board, *runout]
         key = full + keys[hero[0]] + keys[hero[1]]
         mine = evaluate7([*hero, *cards]) if key & _FLUSH_BITS else values[key >> _RANK_SHIFT]
-        if len(ranges) == 1:
-            wins = ties = deals = 0
-            for mask, pair_key, a, b in ranges[0]:
-                if mask & used:
-                    continue
-                key = full + pair_key
-                if key & _FLUSH_BITS:
-                    theirs = evaluate7([a, b, *cards])
-                else:
-                    theirs = values[key >> _RANK_SHIFT]
-                deals += 1
-                if mine > theirs:
-                    wins += 1
-                elif mine == theirs:
-                    ties += 1
-            total += wins + ties / 2
-            count += deals
-        else:
-            seat_total, seat_count = _showdowns(mine, full, cards, ranges, used)
-            total += seat_total
-            count += seat_count
+        showdowns = _heads_up if len(ranges) == 1 else _showdowns
+        seat_total, seat_count = showdowns(mine, full, cards, ranges, used)
+        total += seat_total
+        count += seat_count
     return total / count if count else None
+
+
+def _heads_up(
+    mine: int, full: int, cards: list[int], ranges: list[list[tuple[int, int, int, int]]], used: int
+) -> tuple[float, int]:
+    """:func:`_showdowns` for one opponent (the bots' case), without its recursion."""
+    values = evaluator._RANK_VALUES
+    wins = ties = deals = 0
+    for mask, pair_key, a, b in ranges[0]:
+        if mask & used:
+            continue
+        key = full + pair_key
+        theirs = evaluate7([a, b, *cards]) if key & _FLUSH_BITS else values[key >> _RANK_SHIFT]
+        deals += 1
+        if mine > theirs:
+            wins += 1
+        elif mine == theirs:
+            ties += 1
+    return wins + ties / 2, deals
 
 
 def _showdowns(
