@@ -485,8 +485,8 @@ def _killed_by_search(mutant: Any, sessions: int, seeds: int) -> bool:
     from casino.explore.grammars import grammar_of
 
     for each in _projects(mutant):
+        grammar = grammar_of(each.reference)
         for seed in range(1, seeds + 1):
-            grammar = grammar_of(each.reference)
             explorer = Explorer(grammar, in_process(each), Budget(runs=20_000))
             if explorer.find(seed, sessions) is not None or explorer.optional:
                 return True
