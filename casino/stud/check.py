@@ -32,8 +32,7 @@ from dataclasses import dataclass, field
 
 from casino.clock import Clock
 from casino.errors import CasinoError
-from casino.harness.runners.base import STDERR_KEPT
-from casino.harness.runners.sandbox import quiet
+from casino.harness.runners.base import STDERR_KEPT, quiet
 from casino.net import LOOPBACK
 from casino.net.listener import Listener
 from casino.net.stream import ConnectionClosed, FrameStream, bound_port, serve
@@ -357,7 +356,7 @@ async def _session(
 async def _read_stderr(pipe: asyncio.StreamReader, log: SessionLog) -> None:
     """Keep the first :data:`STDERR_KEPT` bytes of the player's stderr, count the rest; the
     line a JVM prints about the sandbox's ``JAVA_TOOL_OPTIONS`` is left out (the sandbox's
-    doing, not the player's: :func:`~casino.harness.runners.sandbox.quiet`)."""
+    doing, not the player's: :func:`~casino.harness.runners.base.quiet`)."""
     kept = bytearray()
     try:
         while chunk := await pipe.read(65536):

@@ -461,6 +461,15 @@ def decode(data: bytes | bytearray) -> str:
     return data.decode("utf-8", errors="replace")
 
 
+def quiet(stderr: str) -> str:
+    """``stderr`` without the line a JVM prints about its ``JAVA_TOOL_OPTIONS`` (a sandbox's
+    doing, :func:`~casino.harness.runners.sandbox.java_options`, not the program's)."""
+    if "Picked up JAVA_TOOL_OPTIONS: " not in stderr:
+        return stderr
+    lines = stderr.splitlines(keepends=True)
+    return "".join(line for line in lines if not line.startswith("Picked up JAVA_TOOL_OPTIONS: "))
+
+
 def signal_problem(status: int | None) -> str | None:
     """``killed by signal SIGSEGV`` for a negative status, else ``None``."""
     if status is None or status >= 0:

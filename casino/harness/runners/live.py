@@ -26,7 +26,7 @@ import selectors
 import signal
 import subprocess
 import time
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from casino.errors import SetupError
 from casino.harness.runners.base import (
@@ -39,13 +39,15 @@ from casino.harness.runners.base import (
     decode,
     flood_problem,
     overtime_problem,
+    quiet,
     timed_out,
 )
 from casino.harness.runners.pipe import start_piped
 from casino.harness.runners.procs import Containment
-from casino.harness.runners.runfolder import RunFolder
-from casino.harness.runners.sandbox import quiet
 from casino.harness.runners.terminal import Conversation, StartError
+
+if TYPE_CHECKING:  # a run folder comes back only from a sandbox that isolates
+    from casino.harness.runners.runfolder import RunFolder
 
 _SIZE = 65536
 _DRAIN_SECONDS = 1.0

@@ -17,7 +17,7 @@ import signal
 import subprocess
 import threading
 import time
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from casino.harness.runners.base import (
     Job,
@@ -30,11 +30,13 @@ from casino.harness.runners.base import (
     flood_problem,
     overtime_problem,
     process_command,
+    quiet,
     timed_out,
 )
 from casino.harness.runners.procs import Containment
-from casino.harness.runners.runfolder import RunFolder
-from casino.harness.runners.sandbox import quiet
+
+if TYPE_CHECKING:  # a run folder comes back only from a sandbox that isolates
+    from casino.harness.runners.runfolder import RunFolder
 
 _DRAIN_SECONDS = 1.0
 

@@ -259,15 +259,6 @@ def java_options(sandbox: Sandbox) -> str | None:
     )
 
 
-def quiet(stderr: str) -> str:
-    """``stderr`` without the line a JVM prints about :func:`java_options` (the sandbox's
-    doing, not the program's)."""
-    if "Picked up JAVA_TOOL_OPTIONS: " not in stderr:
-        return stderr
-    lines = stderr.splitlines(keepends=True)
-    return "".join(line for line in lines if not line.startswith("Picked up JAVA_TOOL_OPTIONS: "))
-
-
 def confine(
     argv: Sequence[str],
     env: Mapping[str, str],

@@ -36,7 +36,7 @@ import tempfile
 import termios
 import time
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pexpect
 import ptyprocess  # type: ignore[import-untyped]
@@ -59,13 +59,15 @@ from casino.harness.runners.base import (
     flood_problem,
     overtime_problem,
     process_command,
+    quiet,
     start_failure,
     timed_out,
 )
 from casino.harness.runners.procs import Containment
-from casino.harness.runners.runfolder import RunFolder
-from casino.harness.runners.sandbox import quiet
 from casino.harness.runners.screen import TerminalCapture
+
+if TYPE_CHECKING:  # a run folder comes back only from a sandbox that isolates
+    from casino.harness.runners.runfolder import RunFolder
 
 _SIZE = 65536
 _DRAIN_SECONDS = 1.0
