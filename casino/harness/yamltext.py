@@ -45,9 +45,12 @@ MAX_DEPTH = 16
 
 @functools.cache
 def _not_yaml() -> re.Pattern[str]:
-    """A character YAML does not allow in a stream (NUL, ESC and the other control characters);
-    compiled on first use (the ranges cost milliseconds that a command reading no YAML saves)."""
-    return re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+    """A character YAML does not allow in a stream (NUL, ESC and the other control characters,
+    surrogates, U+FFFE and U+FFFF): the complement of YAML 1.1's printable set (tab, newline,
+    return, ``\\x20``–``\\x7e``, ``\\x85``, ``\\xa0``–``\\ud7ff``, ``\\ue000``–``\\ufffd``,
+    ``\\U00010000``–``\\U0010ffff``), written as the few ranges outside it, which compile in a
+    tenth of the time the printable ranges' negation takes; compiled on first use."""
+    return re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]")
 
 
 class TextError(ParseError):

@@ -110,3 +110,16 @@ def test_the_size_limit_comes_before_any_yaml(tmp_path: Any, loader: str) -> Non
     with pytest.raises(TranscriptError) as raised:
         load_transcript(big)
     assert str(raised.value) == f"{big}: cannot read: more than 4 MiB"
+
+
+def test_the_refused_characters_are_exactly_those_outside_yaml_s_printable_set() -> None:
+    """Every code point: refused exactly when YAML 1.1 does not allow it in a stream."""
+
+    def printable(point: int) -> bool:
+        ranges = ((0x20, 0x7E), (0xA0, 0xD7FF), (0xE000, 0xFFFD), (0x10000, 0x10FFFF))
+        listed = point in (0x09, 0x0A, 0x0D, 0x85)
+        return listed or any(low <= point <= high for low, high in ranges)
+
+    pattern = yamltext._not_yaml()
+    refused = {point for point in range(0x110000) if pattern.match(chr(point))}
+    assert refused == {point for point in range(0x110000) if not printable(point)}
