@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import pickle
 import re
 import select
 import signal
@@ -65,6 +64,8 @@ def bounded(work: Callable[[], T], pattern: str, seconds: float) -> T:
     ``seconds`` (:class:`PatternTimeout`)."""
     if not hasattr(os, "fork"):
         return work()
+    import pickle  # here: only a pattern that may be slow pays for it
+
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child

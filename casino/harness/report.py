@@ -23,8 +23,6 @@ returns and trailing spaces made visible and a missing final newline marked as d
 
 from __future__ import annotations
 
-import difflib
-
 from casino.harness.diff import RunVerdict
 from casino.harness.matching import TextComparison
 from casino.harness.session import Status, TranscriptResult
@@ -206,6 +204,8 @@ def unified(comparison: TextComparison, what: str) -> list[str]:
     actual = comparison.actual.splitlines(keepends=True)
     context = max(len(expected), len(actual))
     lines = []
+    import difflib  # here: only a run that differs is shown as a diff
+
     diff = difflib.unified_diff(
         expected, actual, f"expected {what}", f"actual {what}", n=context, lineterm=""
     )

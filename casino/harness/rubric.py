@@ -19,7 +19,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from decimal import Decimal
 from functools import cached_property
 from typing import Any
 
@@ -96,6 +95,8 @@ class Facts:
         if group.startswith("w"):
             return self.words[int(group[1:])]
         if group == "n":
+            from decimal import Decimal  # here: only a rubric's numbers need it
+
             return format(Decimal(found.group()).normalize(), "f")
         return found.group()
 
