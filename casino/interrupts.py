@@ -13,6 +13,7 @@ removed alike. Standard library only, so that the games can use it.
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
 import signal
 import threading
@@ -181,4 +182,13 @@ def scratch_directory(prefix: str) -> Iterator[Path]:
         yield Path(made[0])
     finally:
         if made:
-            run_uninterrupted(lambda: shutil.rmtree(made[0], ignore_errors=True))
+            run_uninterrupted(lambda: _remove_tree(made[0]))
+
+
+def _remove_tree(path: str) -> None:
+    """Remove the folder ``path`` and what it holds (one system call when it is empty, as a
+    run's scratch folder often is), ignoring errors."""
+    try:
+        os.rmdir(path)
+    except OSError:
+        shutil.rmtree(path, ignore_errors=True)
