@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import select
 import selectors
 import signal
 import subprocess
@@ -33,7 +34,7 @@ from casino.harness.runners.base import (
     quiet,
     timed_out,
 )
-from casino.harness.runners.procs import Containment
+from casino.harness.runners.procs import LINGER_SECONDS, Containment
 
 if TYPE_CHECKING:  # a run folder comes back only from a sandbox that isolates
     from casino.harness.runners.runfolder import RunFolder
@@ -56,9 +57,8 @@ class PipeRunner:
             except OSError as error:
                 why = cannot_start(job, error.strerror or str(error))
                 return Outcome(chunks=("",), problem=why)
-            contained.follow(process.pid)
             streams = _Streams(Limits.of(job))
-            problem = _collect(process, data, streams, idle=job.timeout)
+            problem = _collect(process, data, streams, contained, idle=job.timeout)
             if back is not None:
                 kept = back.collect()
                 problem = problem or kept
@@ -101,50 +101,162 @@ def _feed(stream: IO[bytes], data: bytes) -> None:
         pass
 
 
+class _Input:
+    """What is left to write to the program's stdin, written as it makes room (from the read
+    loop: no thread of its own unless the program stops reading before its output ends)."""
+
+    def __init__(self, stream: IO[bytes], data: bytes) -> None:
+        self.stream = stream
+        self.fd = stream.fileno()
+        self.left = memoryview(data)
+        os.set_blocking(self.fd, False)
+        if self.write():
+            self.close()
+
+    @property
+    def done(self) -> bool:
+        """Whether stdin is closed (all written, or the program closed its end)."""
+        return self.stream.closed
+
+    def write(self) -> bool:
+        """Write what the pipe takes now; whether that was the last of it (or stdin is broken:
+        the program closed its end, and the rest is not for it)."""
+        try:
+            while self.left:
+                self.left = self.left[os.write(self.fd, self.left) :]
+        except BlockingIOError:
+            return False
+        except OSError:
+            pass
+        return True
+
+    def close(self) -> None:
+        """Close stdin: the program reads its end of file."""
+        with contextlib.suppress(OSError):
+            self.stream.close()
+
+    def hand_over(self) -> None:
+        """Its output has ended while the program is still to read the rest: a thread writes it
+        (so that a program that lives on is judged on waiting, as before, not told EOF)."""
+        if not self.done:
+            os.set_blocking(self.fd, True)
+            rest = bytes(self.left)
+            threading.Thread(target=_feed, args=(self.stream, rest), daemon=True).start()
+
+
+class _Leader:
+    """The program's main process, watched from the read loop through its pidfd: once it has
+    exited, its leftovers get :data:`~casino.harness.runners.procs.LINGER_SECONDS` to finish
+    writing, then they are ended (:meth:`Containment.follow`'s rule, without its thread)."""
+
+    def __init__(self, contained: Containment, pid: int) -> None:
+        self.contained = contained
+        self.pid = pid
+        self.fd = contained.exit_descriptor(pid)
+        self.linger_until = float("inf")
+
+    def exited(self) -> None:
+        """Its pidfd became readable: the main process has exited (it is not reaped yet)."""
+        self.linger_until = time.monotonic() + LINGER_SECONDS
+
+    def end_leftovers(self, now: float) -> None:
+        """Past the lingering time, end what the program left behind (once)."""
+        if now >= self.linger_until:
+            self.linger_until = float("inf")
+            self.contained.end(leader=self.pid)
+
+    def wait(self, timeout: float) -> bool:
+        """Whether the main process exits within ``timeout`` seconds (it is not reaped)."""
+        if self.fd is None:
+            return _exits_within(self.pid, timeout)
+        poller = select.poll()
+        poller.register(self.fd, select.POLLIN)
+        return bool(poller.poll(timeout * 1000))
+
+
+def _exits_within(pid: int, timeout: float) -> bool:
+    """Without a pidfd: whether ``pid`` exits within ``timeout`` (polled, as ``Popen.wait``)."""
+    started, pause = time.monotonic(), 0.0005
+    while True:
+        try:
+            if os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
+                return True
+        except ChildProcessError:
+            return True
+        left = started + timeout - time.monotonic()
+        if left <= 0:
+            return False
+        time.sleep(min(pause, left))
+        pause = min(pause * 2, 0.05)
+
+
 def _collect(
-    process: subprocess.Popen[bytes], data: bytes, streams: _Streams, *, idle: float
+    process: subprocess.Popen[bytes],
+    data: bytes,
+    streams: _Streams,
+    contained: Containment,
+    *,
+    idle: float,
 ) -> str | None:
-    """Read the process's stdout and stderr into ``streams``; why it was stopped (``None``: it
-    ended by itself)."""
+    """Feed the process its input and read its stdout and stderr into ``streams``; why it was
+    stopped (``None``: it ended by itself)."""
     assert process.stdin and process.stdout and process.stderr
-    threading.Thread(target=_feed, args=(process.stdin, data), daemon=True).start()
     fds = {process.stdout.fileno(): True, process.stderr.fileno(): False}
     limit = float("inf") if streams.limits.seconds is None else streams.limits.seconds
     started = time.monotonic()
-    problem = _read_until_closed(fds, streams, idle=idle, limit=limit)
+    given, leader = _Input(process.stdin, data), _Leader(contained, process.pid)
+    problem = _read_until_closed(fds, streams, idle=idle, limit=limit, given=given, leader=leader)
     if problem is None:
-        try:
-            process.wait(timeout=max(0.0, min(idle, started + limit - time.monotonic())))
-        except subprocess.TimeoutExpired:
+        given.hand_over()
+        if not leader.wait(max(0.0, min(idle, started + limit - time.monotonic()))):
             problem = timed_out(
                 f"timed out: it closed its output but did not exit within {idle:g} s"
             )
     if problem is not None:
         _kill_group(process)
+        given.close()
         _read_until_closed(fds, streams, idle=_DRAIN_SECONDS, limit=_DRAIN_SECONDS)
-        process.wait()
+    process.wait()
     process.stdout.close()
     process.stderr.close()
     return problem
 
 
 def _read_until_closed(
-    fds: dict[int, bool], streams: _Streams, *, idle: float, limit: float
+    fds: dict[int, bool],
+    streams: _Streams,
+    *,
+    idle: float,
+    limit: float,
+    given: _Input | None = None,
+    leader: _Leader | None = None,
 ) -> str | None:
-    """Read every descriptor (``True``: stdout) until each is closed; a message if time ran
-    out or a stream passed its limit first."""
+    """Read every descriptor (``True``: stdout) until each is closed, writing what is left of
+    ``given`` as the program makes room and minding the ``leader``'s exit; a message if time
+    ran out or a stream passed its limit first."""
     with selectors.DefaultSelector() as selector:
         for fd in fds:
             selector.register(fd, selectors.EVENT_READ)
+        if given is not None and not given.done:
+            selector.register(given.fd, selectors.EVENT_WRITE)
+        if leader is not None and leader.fd is not None:
+            selector.register(leader.fd, selectors.EVENT_READ)
         quiet_since = time.monotonic()
         deadline = quiet_since + limit
-        while selector.get_map():
+        while fds.keys() & selector.get_map().keys():
             now = time.monotonic()
             if now >= deadline:
                 return overtime_problem(limit)
             if now - quiet_since >= idle:
                 return timed_out(f"timed out: no output for {idle:g} s; it was stopped")
-            for key, _ in selector.select(min(deadline, quiet_since + idle) - now):
+            lingering = deadline
+            if leader is not None:
+                leader.end_leftovers(now)
+                lingering = leader.linger_until
+            for key, _ in selector.select(min(deadline, quiet_since + idle, lingering) - now):
+                if key.fd not in fds:
+                    _other(key.fd, selector, given, leader)
+                    continue
                 chunk = os.read(key.fd, 65536)
                 if not chunk:
                     selector.unregister(key.fd)
@@ -154,6 +266,18 @@ def _read_until_closed(
                 if problem is not None:
                     return problem
     return None
+
+
+def _other(
+    fd: int, selector: selectors.BaseSelector, given: _Input | None, leader: _Leader | None
+) -> None:
+    """Stdin has room (write more; done: no longer watched, closed), or the leader exited."""
+    if leader is not None and fd == leader.fd:
+        selector.unregister(fd)
+        leader.exited()
+    elif given is not None and given.write():
+        selector.unregister(fd)
+        given.close()
 
 
 def _kill_group(process: subprocess.Popen[bytes]) -> None:

@@ -136,6 +136,7 @@ class Containment:
         self._lock = threading.Lock()
         self._closing = threading.Event()
         self._watcher: threading.Thread | None = None
+        self._pidfds: list[int] = []
 
     def __enter__(self) -> Containment:
         return self
@@ -160,6 +161,19 @@ class Containment:
 
         self._watcher = threading.Thread(target=watch, name=f"casino-follow-{pid}", daemon=True)
         self._watcher.start()
+
+    def exit_descriptor(self, pid: int) -> int | None:
+        """A descriptor that becomes readable once the main process ``pid`` has exited (a
+        pidfd; closed with this containment), for a runner that waits in a selector of its own
+        and then ends the leftovers itself (``end(leader=pid)`` after :data:`LINGER_SECONDS`);
+        where the system has none, ``None``, and ``pid`` is :meth:`follow`-ed by a thread."""
+        try:
+            fd = os.pidfd_open(pid)
+        except (AttributeError, OSError):  # not Linux, or a kernel before 5.3
+            self.follow(pid)
+            return None
+        self._pidfds.append(fd)
+        return fd
 
     def end(self, leader: int | None = None) -> None:
         """Kill and reap every process this run started and that is still there, except
@@ -193,3 +207,6 @@ class Containment:
         finally:
             if self._watcher is not None:
                 self._watcher.join()
+            for fd in self._pidfds:
+                os.close(fd)
+            self._pidfds.clear()
