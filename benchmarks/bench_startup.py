@@ -12,8 +12,9 @@ so: status 2). Each is a fresh process, ``python -m casino ...`` with this check
 one run of each per round, for ``--runs`` rounds, so that a change in the machine's load weighs
 on all of them. Printed: the median and the lowest CPU of each, and the median beyond the
 median of ``python -c pass`` and of ``python -I -S -c pass`` (issue 45 asks for at most 120 ms
-beyond ``python -c pass``; a row above it is marked). The machine and its load come first. It
-asserts nothing: figures only.
+beyond ``python -c pass``; a row above it is marked). The machine and its load come first. The
+checkout's bytecode is compiled first (:func:`machine.compile_bytecode`: what an editable
+install runs; an installed casino has its own from pip). It asserts nothing: figures only.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from machine import describe
+from machine import compile_bytecode, describe
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -93,6 +94,7 @@ def main(argv: list[str] | None = None) -> int:
         env = dict(os.environ, PYTHONPATH=str(ROOT))
         how = f"python -m casino, PYTHONPATH={ROOT}"
     print(describe())
+    print(compile_bytecode(ROOT))
     print(f"load {load()} at the start; {args.runs} runs each; {how}; python {python}")
     with tempfile.TemporaryDirectory() as scratch:
         cwd = Path(scratch)
