@@ -21,10 +21,16 @@ they are not installed (``pip install cram prysk``).
 
 The overhead table also says casino's start-up (the CPU of a replay that finds nothing to
 run, paid once per ``casino replay`` or ``casino grade``) and its cost per run beyond the diff
-loop's, start-up taken out. Each figure is the median of ``--repeat`` runs; the diff loop and
-casino take turns (loop, casino, loop, …), and so do the trivial tests' contenders, so that a
-machine whose load drifts during the benchmark does not favour whichever ran in the quieter
-minutes; the lowest and highest ratio of a round are printed beside the medians. The checkout's
+loop's, start-up taken out. Each figure is the median of ``--repeat`` rounds. In a round the
+diff loop runs half of the runs, casino all of them, then the loop the other half, so that the
+loop's measurement is centred in time on casino's and a machine whose speed drifts during the
+round (a virtual machine's neighbours: a JVM run's CPU wanders by a tenth over seconds here,
+the machine otherwise quiet) weighs on both alike; the trivial tests' contenders take turns.
+The lowest and highest ratio of a round are printed beside the medians. A JVM run's CPU varies
+by about an eighth from one run to the next (2026-12-04, AMD EPYC, quiet: 52.8 ms at the mean,
+7.1 ms standard deviation, 200 runs), so a round's Java ratio wanders by about 2% with 100 runs
+and 1% with 300: the default is 300 (it was 100), for a figure that says casino's cost, not the
+JVM's luck. The checkout's
 bytecode is compiled first (:func:`machine.compile_bytecode`): casino is measured as it starts
 once it has started before, not compiling its modules each time. It asserts nothing: figures
 only.
@@ -104,14 +110,27 @@ def middle(runs: list[tuple[float, float]]) -> tuple[float, float]:
 
 
 def paired_medians(
-    first: Callable[[], None], second: Callable[[], None], repeat: int
+    first: tuple[Callable[[], None], Callable[[], None]], second: Callable[[], None], repeat: int
 ) -> tuple[tuple[float, float], tuple[float, float], tuple[float, float]]:
-    """The median wall and CPU seconds of ``first`` and of ``second``, run in turns (first,
-    second, first, …) so that a change in the machine's load over the run weighs on both, and
-    the lowest and highest ratio of ``second``'s CPU to ``first``'s within a round."""
-    runs = [(measure(first), measure(second)) for _ in range(repeat)]
+    """The median wall and CPU seconds of ``first`` and of ``second``, and the lowest and
+    highest ratio of ``second``'s CPU to ``first``'s within a round. In each round ``first``
+    runs in two halves around ``second`` (its first half, ``second``, its second half), so that
+    its measurement is centred in time on ``second``'s and a load that drifts during the round
+    weighs on both alike."""
+    runs = [sandwich(first, second) for _ in range(repeat)]
     ratios = [two[1] / one[1] for one, two in runs]
     return middle([one for one, _ in runs]), middle([two for _, two in runs]), spread(ratios)
+
+
+def sandwich(
+    halves: tuple[Callable[[], None], Callable[[], None]], inner: Callable[[], None]
+) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Wall and CPU seconds of the two ``halves`` together, measured before and after
+    ``inner``, and of ``inner``."""
+    before = measure(halves[0])
+    between = measure(inner)
+    after = measure(halves[1])
+    return (before[0] + after[0], before[1] + after[1]), between
 
 
 def spread(values: Sequence[float]) -> tuple[float, float]:
@@ -177,7 +196,11 @@ def overhead(scratch: Path, programs: dict[str, tuple[str, int]], idle: int, rep
     for name, (command, count) in programs.items():
         folder = scratch / f"overhead-{name}"
         made = write_transcripts(folder, count)
-        loop_action = partial(diff_loop, command, made)
+        half = len(made) // 2
+        loop_action = (
+            partial(diff_loop, command, made[:half]),
+            partial(diff_loop, command, made[half:]),
+        )
         replay = ("replay", "--runner", "pipe", "--program", command, str(folder))
         casino_action = partial(casino, *replay, cwd=scratch)
         for extra in (0, idle):
@@ -277,7 +300,7 @@ def main() -> None:
     """Make the programs and the tests, measure, print."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shell-runs", type=int, default=1000, help="shell runs (1000)")
-    parser.add_argument("--java-runs", type=int, default=100, help="Java runs (100)")
+    parser.add_argument("--java-runs", type=int, default=300, help="Java runs (300)")
     parser.add_argument("--trivial", type=int, default=500, help="trivial tests (default 500)")
     parser.add_argument("--idle", type=int, default=500, help="idle processes (default 500)")
     parser.add_argument("--repeat", type=int, default=3, help="runs per figure (default 3)")
