@@ -28,9 +28,13 @@ round (a virtual machine's neighbours: a JVM run's CPU wanders by a tenth over s
 the machine otherwise quiet) weighs on both alike; the trivial tests' contenders take turns.
 The lowest and highest ratio of a round are printed beside the medians. A JVM run's CPU varies
 by about an eighth from one run to the next (2026-12-04, AMD EPYC, quiet: 52.8 ms at the mean,
-7.1 ms standard deviation, 200 runs), so a round's Java ratio wanders by about 2% with 100 runs
-and 1% with 300: the default is 300 (it was 100), for a figure that says casino's cost, not the
-JVM's luck. The checkout's
+7.1 ms standard deviation, 200 runs), which alone would move a round's Java ratio by about 2%
+with 100 runs and 1% with 300: the default is 300 (it was 100). On that virtual machine the
+JVM's CPU also drifts over tens of seconds (means of 20 runs 48–67 ms, the machine otherwise
+quiet), more than the halves around casino cancel: rounds of 300 runs still range 0.87–1.14×,
+and which block (with or without the idle processes) came out dearer followed the order they
+ran in, not the idle processes. Read the Java rows' medians and the per-run figure, and run it
+more than once. The checkout's
 bytecode is compiled first (:func:`machine.compile_bytecode`): casino is measured as it starts
 once it has started before, not compiling its modules each time. It asserts nothing: figures
 only.
