@@ -149,10 +149,10 @@ class _Leader:
     exited, its leftovers get :data:`~casino.harness.runners.procs.LINGER_SECONDS` to finish
     writing, then they are ended (:meth:`Containment.follow`'s rule, without its thread)."""
 
-    def __init__(self, contained: Containment, pid: int) -> None:
+    def __init__(self, contained: Containment, process: subprocess.Popen[bytes]) -> None:
         self.contained = contained
-        self.pid = pid
-        self.fd = contained.exit_descriptor(pid)
+        self.process = process
+        self.fd = contained.exit_descriptor(process.pid)
         self.linger_until = float("inf")
 
     def exited(self) -> None:
@@ -163,31 +163,20 @@ class _Leader:
         """Past the lingering time, end what the program left behind (once)."""
         if now >= self.linger_until:
             self.linger_until = float("inf")
-            self.contained.end(leader=self.pid)
+            self.contained.end(leader=self.process.pid)
 
     def wait(self, timeout: float) -> bool:
-        """Whether the main process exits within ``timeout`` seconds (it is not reaped)."""
+        """Whether the main process exits within ``timeout`` seconds (without a pidfd, as
+        ``Popen.wait`` sees it; the follow thread then ends the leftovers)."""
         if self.fd is None:
-            return _exits_within(self.pid, timeout)
+            try:
+                self.process.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                return False
+            return True
         poller = select.poll()
         poller.register(self.fd, select.POLLIN)
         return bool(poller.poll(timeout * 1000))
-
-
-def _exits_within(pid: int, timeout: float) -> bool:
-    """Without a pidfd: whether ``pid`` exits within ``timeout`` (polled, as ``Popen.wait``)."""
-    started, pause = time.monotonic(), 0.0005
-    while True:
-        try:
-            if os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
-                return True
-        except ChildProcessError:
-            return True
-        left = started + timeout - time.monotonic()
-        if left <= 0:
-            return False
-        time.sleep(min(pause, left))
-        pause = min(pause * 2, 0.05)
 
 
 def _collect(
@@ -204,7 +193,7 @@ def _collect(
     fds = {process.stdout.fileno(): True, process.stderr.fileno(): False}
     limit = float("inf") if streams.limits.seconds is None else streams.limits.seconds
     started = time.monotonic()
-    given, leader = _Input(process.stdin, data), _Leader(contained, process.pid)
+    given, leader = _Input(process.stdin, data), _Leader(contained, process)
     problem = _read_until_closed(fds, streams, idle=idle, limit=limit, given=given, leader=leader)
     if problem is None:
         given.hand_over()
